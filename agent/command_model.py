@@ -23,7 +23,8 @@ dialogue manager treats as "not understood".
 The model is trained by ``python -m training train-commands``; the checkpoint is a safetensors file
 holding only the LoRA weights and the decoder, with the config in its metadata, so this module
 rebuilds the model without importing ``training/``. The shipped weights were trained on CAISE
-(CC BY-NC-SA 4.0); see ``resources/command_model/README.md``.
+(CC BY-NC-SA 4.0); see ``resources/command_model/README.md``. Several models trained with different
+``--model-seed`` values can be joined into one file and decoded together (:class:`CommandEnsemble`).
 """
 
 from __future__ import annotations
@@ -746,6 +747,73 @@ class CommandModel(nn.Module):
         return logits, loss
 
 
+class CommandEnsemble(nn.Module):
+    """Several command models trained from different seeds on the same data, decoded as one.
+
+    The members share the frozen lower encoder layers (computed once); each runs its own LoRA layer
+    and decoder, and the next-word distribution is the mean of the members' probabilities. To reuse
+    :func:`beam_decode` unchanged, the members' tensors travel side by side in the last dimension
+    (words ``(B, W, M*d)``, decoder state ``(B, M*H)``).
+    """
+
+    def __init__(self, members: list[CommandModel]):
+        super().__init__()
+        if not members:
+            raise ValueError("an ensemble needs at least one model")
+        first = members[0].cfg
+        for m in members[1:]:
+            if m.cfg.vocab != first.vocab or m.cfg.max_history_pieces != first.max_history_pieces \
+                    or m.cfg.max_concept_pieces != first.max_concept_pieces or m.cfg.lora_layers != first.lora_layers:
+                raise ValueError("ensemble members must share the vocabulary and the encoder's inputs")
+        shared = dict(members[0].encoder.named_parameters())
+        for m in members[1:]:  # one copy of the frozen MiniLM weights, not one per member
+            for name, _ in list(m.encoder.named_parameters()):
+                if "lora_" not in name:
+                    owner, _, leaf = name.rpartition(".")
+                    setattr(m.encoder.get_submodule(owner), leaf, shared[name])
+        self.members = nn.ModuleList(members)
+        self.cfg = first
+        self.word_index = members[0].word_index
+        self.d = members[0].bert.config.hidden_size
+        self.h = first.hidden
+        self.e = first.emb
+
+    def _split(self, x: torch.Tensor, size: int) -> list[torch.Tensor]:
+        return list(x.split(size, dim=-1))
+
+    def words(self, inputs: dict) -> tuple[torch.Tensor, torch.Tensor]:
+        if "hidden" not in inputs:
+            first = self.members[0]
+            inputs = {**inputs, "hidden": first.encode_bottom(inputs["input_ids"], inputs["token_type_ids"],
+                                                              inputs["attention_mask"])}
+        outs = [m.words(inputs) for m in self.members]
+        return torch.cat([w for w, _ in outs], -1), torch.cat([c for _, c in outs], -1)
+
+    def copy_k(self, words: torch.Tensor) -> torch.Tensor:
+        return torch.cat([m.copy_k(w) for m, w in zip(self.members, self._split(words, self.d))], -1)
+
+    def start(self, words, cls, word_mask, seg_con):
+        outs = [m.start(w, c, word_mask, seg_con)
+                for m, w, c in zip(self.members, self._split(words, self.d), self._split(cls, self.d))]
+        return torch.cat([h for h, _ in outs], -1), torch.cat([c for _, c in outs], -1)
+
+    def embed_prev(self, vocab_ids, copy_mask, words):
+        return torch.cat([m.embed_prev(vocab_ids, copy_mask, w)
+                          for m, w in zip(self.members, self._split(words, self.d))], -1)
+
+    def step(self, prev_emb, h, ctx, words, keys, word_mask, seg_con):
+        logps, hs, ctxs = [], [], []
+        for m, pe, hm, cm, wm, km in zip(self.members, self._split(prev_emb, self.e), self._split(h, self.h),
+                                         self._split(ctx, self.d), self._split(words, self.d),
+                                         self._split(keys, self.d)):
+            lp, hn, cn = m.step(pe, hm, cm, wm, km, word_mask, seg_con)
+            logps.append(lp)
+            hs.append(hn)
+            ctxs.append(cn)
+        logp = torch.logsumexp(torch.stack(logps), 0) - math.log(len(logps))
+        return logp, torch.cat(hs, -1), torch.cat(ctxs, -1)
+
+
 # -- features -----------------------------------------------------------------------------------
 
 @dataclass
@@ -1032,8 +1100,39 @@ def save_checkpoint(model: CommandModel, path: str | Path, extra: dict | None = 
     save_file(trainable_state(model), str(path), metadata=meta)
 
 
-def load_checkpoint(path: str | Path) -> tuple[CommandModel, dict]:
-    """Rebuild the model from a checkpoint; returns (model in eval mode, training info)."""
+def save_ensemble(paths: list[str | Path], out: str | Path, extra: dict | None = None) -> None:
+    """One safetensors file holding the member checkpoints at ``paths`` (keys prefixed ``m0.``, ``m1.``...)."""
+    from safetensors import safe_open
+    from safetensors.torch import load_file, save_file
+
+    state, infos, config = {}, [], None
+    for i, p in enumerate(paths):
+        with safe_open(str(p), framework="pt") as f:
+            meta = f.metadata() or {}
+        if meta.get("format") != "easel-command-model-1":
+            raise ValueError(f"{p} is not a single command-model checkpoint")
+        if config is not None and json.loads(meta["config"])["vocab"] != json.loads(config)["vocab"]:
+            raise ValueError(f"{p} has another vocabulary than {paths[0]}")
+        config = config or meta["config"]
+        infos.append(json.loads(meta.get("info", "{}")))
+        state.update({f"m{i}.{k}": v for k, v in load_file(str(p)).items()})
+    meta = {"config": config, "format": "easel-command-ensemble-1", "members": str(len(paths)),
+            "info": json.dumps({**(extra or {}), "members": infos})}
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    save_file(state, str(out), metadata=meta)
+
+
+def _load_member(cfg: CommandModelConfig, state: dict, path) -> CommandModel:
+    model = CommandModel(cfg)
+    missing, unexpected = model.load_state_dict(state, strict=False)
+    bad = [k for k in missing if "lora_" in k or not k.startswith("encoder.")]
+    if bad or unexpected:
+        raise ValueError(f"{path} does not fit the model: missing {bad[:5]}, unexpected {unexpected[:5]}")
+    return model.eval()
+
+
+def load_checkpoint(path: str | Path) -> tuple[CommandModel | CommandEnsemble, dict]:
+    """Rebuild the model (or the ensemble) from a checkpoint; returns (model in eval mode, training info)."""
     from safetensors import safe_open
     from safetensors.torch import load_file
 
@@ -1042,14 +1141,16 @@ def load_checkpoint(path: str | Path) -> tuple[CommandModel, dict]:
     if "config" not in meta:
         raise ValueError(f"{path} is not a command-model checkpoint (no config in its metadata)")
     cfg = CommandModelConfig(**json.loads(meta["config"]))
-    model = CommandModel(cfg)
     state = load_file(str(path))
-    missing, unexpected = model.load_state_dict(state, strict=False)
-    bad = [k for k in missing if "lora_" in k or not k.startswith("encoder.")]
-    if bad or unexpected:
-        raise ValueError(f"{path} does not fit the model: missing {bad[:5]}, unexpected {unexpected[:5]}")
-    model.eval()
-    return model, json.loads(meta.get("info", "{}"))
+    info = json.loads(meta.get("info", "{}"))
+    if meta.get("format") == "easel-command-ensemble-1":
+        members = []
+        for i in range(int(meta["members"])):
+            prefix = f"m{i}."
+            members.append(_load_member(cfg, {k[len(prefix):]: v for k, v in state.items() if k.startswith(prefix)},
+                                        path))
+        return CommandEnsemble(members).eval(), info
+    return _load_member(cfg, state, path), info
 
 
 # -- the parser the dialogue manager uses -------------------------------------------------------

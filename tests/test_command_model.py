@@ -216,6 +216,22 @@ def test_tiny_model_learns_synthetic_dialogues(one_thread):
     # '30', 'umbrella', 'kids' and '40' are not in the vocabulary: they were copied
     assert all(w not in vocab for w in ("30", "40", "kids", "umbrella"))
 
+    # an ensemble decodes the mean of its members' distributions: of two identical members, the
+    # member's own words and probabilities; of a trained and an untrained member, something else
+    import copy
+
+    from agent.command_model import CommandEnsemble
+
+    twin = CommandEnsemble([model, copy.deepcopy(model)])
+    twin_decoded = decode_batch(twin, feats)
+    assert [d[0].text for d in twin_decoded] == [c for _, c in TINY_DIALOGUES]
+    assert twin_decoded[0][0].logp == pytest.approx(decoded[0][0].logp, abs=1e-5)
+    torch.manual_seed(1)
+    mixed = CommandEnsemble([model, CommandModel(cfg)])
+    assert mixed.members[1].encoder.base_model.model.embeddings.word_embeddings.weight is \
+        model.encoder.base_model.model.embeddings.word_embeddings.weight  # one copy of the frozen weights
+    assert decode_batch(mixed, feats)[0][0].logp != pytest.approx(decoded[0][0].logp, abs=1e-3)
+
 
 # -- the shipped model on natural requests written for this test (not from CAISE) ---------------
 

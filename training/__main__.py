@@ -14,6 +14,7 @@ import sys
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "train-commands": ("training.train_commands", "train the command model (CAISE + synthetic dialogues)"),
+    "ensemble-commands": ("training.ensemble_commands", "join command models trained with several seeds into one file"),
     "evaluate-commands": ("training.evaluate_commands", "exact-match accuracy of the command model on a CAISE file"),
     "train-speaker": ("training.train_speaker", "train the relational speaker on synthesised edit pairs"),
     "evaluate-speaker": ("training.evaluate_speaker", "BLEU-4/METEOR/ROUGE-L/CIDEr of a speaker on held-out pairs"),

@@ -58,6 +58,9 @@ def add_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lora-lr", type=float, default=2e-3)
     p.add_argument("--synthetic", type=int, default=2200, help="number of synthetic dialogues")
     p.add_argument("--seed", type=int, default=1234)
+    p.add_argument("--model-seed", type=int, help="seed of the weights and batch order only (default: --seed); "
+                   "the synthetic dialogues, vocabulary and cache stay those of --seed, so models trained "
+                   "with several model seeds can be ensembled")
     p.add_argument("--limit", type=int, default=0, help="use only this many CAISE train examples (smoke runs)")
     p.add_argument("--valid-limit", type=int, default=0)
     p.add_argument("--lora-r", type=int, default=8)
@@ -161,6 +164,7 @@ def main(args: argparse.Namespace) -> int:
 
         dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo")
         rank, world = dist.get_rank(), dist.get_world_size()
+    model_seed = args.seed if args.model_seed is None else args.model_seed
     seed_everything(args.seed)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -198,6 +202,8 @@ def main(args: argparse.Namespace) -> int:
     cfg.vocab = build_vocab(train_all, args.min_word_count)
     say(f"vocabulary: {len(cfg.vocab)} words; max pieces {max(len(f.input_ids) for f in train_feats)}")
 
+    if args.model_seed is not None:
+        seed_everything(model_seed)  # another initialisation of the same data
     model = CommandModel(cfg)
     # The cache depends only on what the frozen layers see, not on the decoder's settings.
     enc_keys = ("encoder", "encoder_config", "lora_layers", "max_history_pieces", "max_concept_pieces")
@@ -239,7 +245,7 @@ def main(args: argparse.Namespace) -> int:
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / warm) * max(0.05, 0.5 * (1 + math.cos(math.pi * min(1.0, s / total)))))
     sampler = DistributedSampler(range(len(train_feats)), num_replicas=world, rank=rank,
-                                 shuffle=True, seed=args.seed) if distributed else None
+                                 shuffle=True, seed=model_seed) if distributed else None
     best, best_epoch = -1.0, -1
     from agent.command_model import collate
 
@@ -250,7 +256,7 @@ def main(args: argparse.Namespace) -> int:
             indices = list(sampler)
         else:
             indices = list(range(len(train_feats)))
-        rng = random.Random(args.seed * 1000 + epoch)
+        rng = random.Random(model_seed * 1000 + epoch)
         plan = batches(indices, train_feats, args.batch_size, rng)
         bar = tqdm(plan, desc=f"epoch {epoch + 1}/{args.epochs}", unit="batch", disable=rank != 0)
         run_loss = 0.0
@@ -273,7 +279,7 @@ def main(args: argparse.Namespace) -> int:
             per = ", ".join(f"{k} {v['accuracy']:.3f}" for k, v in table.items())
             say(f"epoch {epoch + 1}: loss {run_loss:.4f}; valid {per} ({time.time() - t0:.0f}s eval, "
                 f"{time.time() - t_start:.0f}s total)")
-            info = {"epoch": epoch + 1, "valid": table, "seed": args.seed, "args": vars(args),
+            info = {"epoch": epoch + 1, "valid": table, "seed": args.seed, "model_seed": model_seed, "args": vars(args),
                     "elapsed_s": round(time.time() - t_start)}
             save_checkpoint(model, out / "last.safetensors", info)
             if acc > best:
