@@ -157,6 +157,24 @@ def test_caise_rule():
     assert not caise_match(None, "undo")
 
 
+def test_search_breakdown_says_where_the_gold_words_could_come_from():
+    from training.commands_data import Example, search_breakdown
+
+    def ex(request, api, concepts=()):
+        return Example(["assistant_text: Hi", "user_text: show me boats", "search boats",
+                        f"user_text: {request}"], list(concepts), api)
+
+    examples = [ex("find a red kite", "search red kite"),  # request
+                ex("the same again", "search boats"),  # earlier in the dialogue
+                ex("a cup the colour of the jacket", "search yellow cup", ["yellow jacket"]),  # concepts
+                ex("what is the man holding", "search guitar"),  # nowhere: only a guess can get it
+                ex("a cup the colour of the jacket", "search yellow cup", ["yellow jacket"])]
+    preds = ["search kite red", "search boats", "search yellow cup", "search hat", "search blue cup"]
+    counts = search_breakdown(examples + [Example(["user_text: undo"], [], "undo")], preds + ["undo"])
+    assert counts == {("right", "request"): 1, ("right", "dialogue"): 1, ("right", "concepts"): 1,
+                      ("wrong", "elsewhere"): 1, ("wrong", "concepts"): 1, ("wrong", "colour only"): 1}
+
+
 # -- a tiny model learns a few dialogues --------------------------------------------------------
 
 TINY_DIALOGUES = [

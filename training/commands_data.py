@@ -131,3 +131,39 @@ def valid_command(text: str) -> bool:
         return True
     except CommandError:
         return False
+
+
+def search_breakdown(examples: list[Example], preds: list[str | None]) -> Counter:
+    """Where the gold words of each search could come from, split by right/wrong:
+
+    - ``request``: all in the last request; ``dialogue``: all in the dialogue so far;
+    - ``concepts``: all in the dialogue or the concept phrases (copyable, but the concept must be chosen);
+    - ``elsewhere``: some gold word is in neither: the model can only guess it from its vocabulary
+      (the object 'the man is holding', a misspelling, a plural the user did not type).
+    Errors are also counted as ``colour only`` when the words match apart from one colour word.
+    """
+    from agent.command_model import SEARCH_COLOURS, concept_words, history_words, words_of
+
+    out: Counter = Counter()
+    for ex, pred in zip(examples, preds):
+        if gold_type(ex.api) != "search":
+            continue
+        ok = caise_match(pred, ex.api)
+        gold = set(words_of(ex.api)[1:])
+        hw = history_words(ex.history)
+        request = {w for w, t in hw if t == 0}
+        dialogue = {w for w, _ in hw}
+        if gold <= request:
+            where = "request"
+        elif gold <= dialogue:
+            where = "dialogue"
+        elif gold <= dialogue | set(concept_words(ex.concepts)):
+            where = "concepts"
+        else:
+            where = "elsewhere"
+        out[("right" if ok else "wrong", where)] += 1
+        if not ok and pred:
+            said = set(words_of(pred)[1:])
+            if gold - SEARCH_COLOURS == said - SEARCH_COLOURS and gold != said:
+                out[("wrong", "colour only")] += 1
+    return out

@@ -29,6 +29,8 @@ def add_args(p: argparse.ArgumentParser) -> None:
                    help="confidence below which the dialogue manager refuses (reports accuracy above/below it)")
     p.add_argument("--no-rules", action="store_true",
                    help="the learned model alone, without the deterministic direction and concept rules")
+    p.add_argument("--breakdown", action="store_true",
+                   help="also say where the gold words of right and wrong searches could have come from")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--batch-size", type=int, default=64)
 
@@ -98,4 +100,13 @@ def main(args: argparse.Namespace) -> int:
     print(f"confidence >= {args.threshold}: {gate['accepted']} run, accuracy {100 * gate['accuracy_accepted']:.1f}%; "
           f"{gate['refused']} refused, of which {100 * gate['accuracy_refused']:.1f}% would have been right")
     print(f"({elapsed:.1f}s, {1000 * elapsed / max(1, len(examples)):.1f} ms per instance in batches)")
+    if args.breakdown:
+        from training.commands_data import search_breakdown
+
+        counts = search_breakdown(examples, texts)
+        n = sum(v for (_, where), v in counts.items() if where != "colour only")
+        print(f"search words found in (of {n} searches): "
+              + "; ".join(f"{where}: {counts[('right', where)]} right, {counts[('wrong', where)]} wrong"
+                          for where in ("request", "dialogue", "concepts", "elsewhere"))
+              + f"; {counts[('wrong', 'colour only')]} errors differ only in the colour")
     return 0
