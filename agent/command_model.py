@@ -25,10 +25,15 @@ holding only the LoRA weights and the decoder, with the config in its metadata, 
 rebuilds the model without importing ``training/``. The shipped weights were trained on CAISE
 (CC BY-NC-SA 4.0); see ``resources/command_model/README.md``. Several models trained with different
 ``--model-seed`` values can be joined into one file and decoded together (:class:`CommandEnsemble`).
+
+After decoding, deterministic rules fix what the request states in words (directions, vague amounts,
+crop boxes, dropped words of the requested phrase), and a learned ranker
+(:mod:`agent.referent_colour`) chooses the colour when the request names it by a thing.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -833,6 +838,11 @@ class Features:
     def request(self) -> list[str]:
         return [w for w, t, c in zip(self.words, self.word_turn, self.seg_con) if t == 0 and not c]
 
+    @property
+    def earlier(self) -> list[str]:
+        """Words of the dialogue (as kept) before the request."""
+        return [w for w, t, c in zip(self.words, self.word_turn, self.seg_con) if t > 0 and not c]
+
 
 def featurize(history: list[str], concepts: list[str], cfg: CommandModelConfig, tokenizer=None) -> Features:
     """Encode one dialogue for the model (history truncated from the left, most recent kept)."""
@@ -961,17 +971,44 @@ class Decoded:
     request: list[str] | None = None  # the request's words, for the direction rules (None: no rules)
     previous: list[str] | None = None  # the last command's decoder words
     concepts: list[str] | None = None  # the image's concept phrases, for :func:`concept_rules`
+    # The decoder's probabilities of the colour words right after the command word (the colour
+    # slot of adjust_color, the first word of a search), for the referent-colour ranker.
+    slot: dict[str, float] | None = None
+    history: list[str] | None = None  # words of the dialogue before the request
+    # (position in ``tokens``, probability) of the colour the ranker chose, once ``text`` is read
+    _ranked: tuple[int, float] | None = field(default=None, init=False, repr=False, compare=False)
 
-    @property
+    @functools.cached_property
     def text(self) -> str | None:
         """The command line, with the direction the request states in words (see
-        :func:`apply_direction_rules`) and the concept and phrase rules (:func:`concept_rules`)
-        when ``request`` is set. The confidence stays that of the model's own words."""
+        :func:`apply_direction_rules`), the concept and phrase rules (:func:`concept_rules`) and
+        the learned referent-colour ranker (:mod:`agent.referent_colour`) when ``request`` is set.
+        The confidence stays that of the model's own words."""
         if self.request is None:
             return tokens_to_command(self.tokens)
         tokens = apply_direction_rules(self.tokens, self.request, self.previous)
         tokens = concept_rules(tokens, self.request, self.concepts or [])
-        return tokens_to_command(tokens)
+        return tokens_to_command(self._referent_colour(tokens))
+
+    def _referent_colour(self, tokens: list[str]) -> list[str]:
+        """``tokens`` with the colour the ranker reads for 'the colour of the X', when it applies."""
+        from agent import referent_colour
+
+        ranker = referent_colour.default_model()
+        q = referent_colour.gate(self.tokens, self.request or [], self.concepts or [], self.history or (),
+                                 split=words_of, slot=self.slot) if ranker else None
+        if q is None:
+            return tokens
+        from agent.library import text_encoder
+
+        colour, p = ranker.rank(q, text_encoder().encode)[0]
+        self._ranked = (self.tokens.index(q.model_colour, 1), p)
+        if tokens[:1] == ["adjust_color"] and len(tokens) >= 2:
+            return [tokens[0], colour, *tokens[2:]]
+        if tokens[:1] == ["search"]:
+            rest = [w for w in tokens[1:] if w not in referent_colour.SEARCH_PALETTE and w != colour]
+            return ["search", colour, *rest]
+        return tokens
 
     @property
     def confidence(self) -> float:
@@ -979,16 +1016,21 @@ class Decoded:
         search words count with their geometric mean, so long queries are not penalised."""
         if not self.tokens:
             return 0.0
+        logp = list(self.logp)
+        if self.request is not None and self.text is not None and self._ranked is not None:
+            # the colour the ranker chose counts with the ranker's probability, not the decoder's
+            position, p = self._ranked
+            logp[position] = math.log(max(p, 1e-9))
         if self.tokens[0] == "search":
-            words = self.logp[1:len(self.tokens)]
-            rest = self.logp[0] + self.logp[-1]
+            words = logp[1:len(self.tokens)]
+            rest = logp[0] + logp[-1]
             return math.exp(rest + (sum(words) / len(words) if words else 0.0))
         if self.request is None:
-            return math.exp(sum(self.logp))
+            return math.exp(sum(logp))
         # A word the rules set from the request's own words is not the model's guess: it does not
         # lower the confidence ('a bit brighter' is 10 whatever amount the model leaned to).
         _, decided = rule_decisions(self.tokens, self.request, self.previous)
-        kept = [lp for i, lp in enumerate(self.logp) if i not in decided]
+        kept = [lp for i, lp in enumerate(logp) if i not in decided]
         return math.exp(sum(kept))
 
 
@@ -1019,6 +1061,7 @@ def beam_decode(model: CommandModel, batch: dict, beam: int = 3,
         # beams: (tokens, logps, h, ctx, prev_id, prev_copy)
         live = [([], [], h0[b:b + 1], ctx0[b:b + 1], model.word_index[EOS], torch.zeros(1, W, dtype=torch.bool))]
         done: list[Decoded] = []
+        slots: dict[str, dict[str, float]] = {}  # command word -> colour probabilities of the next word
         for _ in range(model.cfg.max_len):
             if not live:
                 break
@@ -1042,6 +1085,8 @@ def beam_decode(model: CommandModel, batch: dict, beam: int = 3,
                     p = lp[V + j] + lp[V + W + j]
                     if p > 1e-6:
                         probs[w] = probs.get(w, 0.0) + p
+                if len(toks) == 1:
+                    slots[toks[0]] = {w: p for w, p in probs.items() if w in SEARCH_COLOURS}
                 ranked = sorted(((p, w) for w, p in probs.items() if allowed(toks, w)), reverse=True)[:beam]
                 for p, w in ranked:
                     cands.append((sum(lps) + math.log(p), k, w, math.log(p)))
@@ -1052,7 +1097,8 @@ def beam_decode(model: CommandModel, batch: dict, beam: int = 3,
                 if w == EOS:
                     done.append(Decoded(toks[:-1], lps, batch.get("_request", [None] * (b + 1))[b],
                                         batch.get("_previous", [None] * (b + 1))[b],
-                                        batch.get("_concepts", [None] * (b + 1))[b]))
+                                        batch.get("_concepts", [None] * (b + 1))[b],
+                                        slots.get(toks[0]), batch.get("_history", [None] * (b + 1))[b]))
                     continue
                 if len(new_live) < beam:
                     cm = torch.tensor([[sw == w and w not in STRUCTURAL for sw in src] + [False] * (W - len(src))])
@@ -1078,6 +1124,7 @@ def decode_batch(model: CommandModel, feats: list[Features], hidden=None, beam: 
         batch["_request"] = [f.request for f in feats]
         batch["_previous"] = [f.previous for f in feats]
         batch["_concepts"] = [f.concepts for f in feats]
+        batch["_history"] = [f.earlier for f in feats]
     batch["_words"] = [f.words + [""] * (batch["word_mask"].shape[1] - len(f.words)) for f in feats]
     return beam_decode(model, batch, beam=beam)
 

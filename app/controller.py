@@ -20,6 +20,7 @@ import sqlite_utils
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage, QUndoStack
 
+from agent import referent_colour
 from agent.assistant import build_manager, load_parser
 from agent.commands import Crop, Redo, Undo, usage
 from agent.dialogue import DialogueManager, GrammarParser, TurnResult
@@ -167,6 +168,8 @@ class Controller(QObject):
             parser = load_parser()
             if worker.cancelled:
                 return None
+            with contextlib.suppress(ModelMissingError):
+                referent_colour.warm()  # its text encoder, before the first "the colour of the sky"
             worker.progress(60, "Preparing background removal…")
             # a missing model is not an error here: the turn that needs it says how to install it
             with contextlib.suppress(ModelMissingError):

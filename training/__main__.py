@@ -16,6 +16,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "train-commands": ("training.train_commands", "train the command model (CAISE + synthetic dialogues)"),
     "ensemble-commands": ("training.ensemble_commands", "join command models trained with several seeds into one file"),
     "evaluate-commands": ("training.evaluate_commands", "exact-match accuracy of the command model on a CAISE file"),
+    "train-referent-colour": ("training.train_referent_colour",
+                              "fit the ranker that reads 'the colour of the X' from the image's concepts"),
     "train-speaker": ("training.train_speaker", "train the relational speaker on synthesised edit pairs"),
     "evaluate-speaker": ("training.evaluate_speaker", "BLEU-4/METEOR/ROUGE-L/CIDEr of a speaker on held-out pairs"),
     "train-mitr": ("training.mitr_train", "train the mirrored transformer (trace <-> caption) on Localized Narratives"),
