@@ -1,5 +1,5 @@
 """The referent-colour ranker: the referent phrase, when it applies, a ranker fitted here on synthetic
-queries, and the shipped one on a request written for this test."""
+queries, and how the command model uses a ranker when one is installed (Easel ships none)."""
 
 from __future__ import annotations
 
@@ -91,14 +91,31 @@ def test_ranker_round_trips_through_json(tmp_path):
         ReferentColourModel.load(tmp_path / "bad.json")
 
 
-def test_shipped_ranker_reads_the_colour_of_the_referent(no_network):
-    from agent.command_model import Decoded
-    from agent.referent_colour import default_model
+@pytest.fixture
+def ranker_at(monkeypatch):
+    """Point EASEL_REFERENT_COLOUR at a file and forget any loaded ranker, before and after."""
+    from agent import referent_colour
 
-    assert default_model() is not None, "resources/command_model/referent_colour.json is missing"
-    req = words_of("please change the colour of the whole picture to the colour of the boy's kite")
-    concepts = ["green grass", "green tree", "green field", "blue sky", "orange kite", "white cloud"]
-    d = Decoded(["adjust_color", "green", "0.2"], [-0.1, -0.5, -0.3, -0.1], req, [], concepts,
+    def use(path):
+        monkeypatch.setenv("EASEL_REFERENT_COLOUR", str(path))
+        referent_colour.reset()
+
+    yield use
+    monkeypatch.delenv("EASEL_REFERENT_COLOUR", raising=False)
+    referent_colour.reset()
+
+
+KITE = words_of("please change the colour of the whole picture to the colour of the boy's kite")
+KITE_CONCEPTS = ["green grass", "green tree", "green field", "blue sky", "orange kite", "white cloud"]
+
+
+def test_decoded_uses_a_ranker_when_one_is_installed(tmp_path, ranker_at, no_network):
+    from agent.command_model import Decoded
+    from training.train_referent_colour import fit_ranker
+
+    fit_ranker([(q, a, None) for q, a in _synthetic_queries(300, 0)], embed=None).save(tmp_path / "r.json")
+    ranker_at(tmp_path / "r.json")
+    d = Decoded(["adjust_color", "green", "0.2"], [-0.1, -0.5, -0.3, -0.1], KITE, [], KITE_CONCEPTS,
                 slot={"green": 0.5, "blue": 0.2, "orange": 0.05})
     assert d.text == "adjust_color orange 0.2"
     # the confidence counts the colour with the ranker's probability, not the decoder's exp(-0.5)
@@ -107,5 +124,19 @@ def test_shipped_ranker_reads_the_colour_of_the_referent(no_network):
     assert d.confidence == pytest.approx(math.exp(-0.1 - 0.1) * p)  # the intensity was the rules' choice
     # without a colour reference the model's colour stands
     d = Decoded(["adjust_color", "green", "0.2"], [-0.1, -0.5, -0.3, -0.1], words_of("make it greener"), [],
-                concepts, slot={"green": 0.5})
+                KITE_CONCEPTS, slot={"green": 0.5})
     assert d.text == "adjust_color green 0.2"
+
+
+def test_without_a_ranker_the_hand_rule_reads_the_referent(tmp_path, ranker_at):
+    from agent.command_model import Decoded
+    from agent.referent_colour import default_model
+
+    ranker_at(tmp_path / "none.json")  # no file: the rule decides
+    assert default_model() is None
+    d = Decoded(["adjust_color", "green", "0.2"], [-0.1, -0.5, -0.3, -0.1], KITE, [], KITE_CONCEPTS,
+                slot={"green": 0.5})
+    assert d.text == "adjust_color orange 0.2" and d._ranked is None
+    (tmp_path / "bad.json").write_text("not json")  # a broken file is ignored, not fatal
+    ranker_at(tmp_path / "bad.json")
+    assert default_model() is None
