@@ -409,13 +409,17 @@ def colour_of_referent(request: list[str], concepts: list[str], colours=SEARCH_C
     refs = colour_referents(request)
     if not refs or any(r in SEARCH_COLOURS or r in ("light", "dark") for r in refs):
         return None
+    from agent.referent_colour import concept_colour
+
+    kind = "search" if colours == SEARCH_COLOURS else "edit"
     phrases = [words_of(p) for p in concepts]
     for r in refs[:max_referents]:
         key = _noun_key(r)
         votes: dict[str, int] = {}
         for p in phrases:
-            if len(p) >= 2 and p[0] in colours and any(_noun_key(n) == key for n in p[1:]):
-                votes[p[0]] = votes.get(p[0], 0) + 1
+            c = concept_colour(p[0], kind) if len(p) >= 2 else None
+            if c and c in colours and any(_noun_key(n) == key for n in p[1:]):
+                votes[c] = votes.get(c, 0) + 1
         if votes:
             return prefer if prefer in votes else max(votes, key=votes.get)
     return None
@@ -426,8 +430,18 @@ _PHRASE_END = {"which", "that", "whose", "similar", "with", "for", "where", "who
                "same", "matching", "by", "under", "over", "while", "being", "wearing", "holding",
                "image", "images", "picture", "pictures", "photo", "photos", "pic", "pics", "today", "now",
                "quickly", "can", "could", "you", "will", "would", "i", "me", "my", "it", "again", "also",
-               "too", "thanks", "here", "there", "then", "instead"}
+               "too", "thanks", "here", "there", "then", "instead", "inline", "matches", "match", "matched",
+               "resembling", "resembles", "resemble", "color", "colour", "colored", "coloured", "colors"}
 _ARTICLES = {"a", "an", "the", "some", "any"}
+# Words CAISE's annotators never keep in a query ('an image of nice anklet' -> search anklet).
+_EVALUATIVE = {"nice", "beautiful", "cute", "good", "lovely", "attractive", "cool", "pretty", "awesome", "great",
+               "delicious", "gorgeous", "yummy", "fancy"}
+# A phrase naming no thing (only these words and colours): the query must come from elsewhere ('an image of the object which ...').
+_VAGUE = {"object", "objects", "thing", "things", "something", "item", "items", "stuff"}
+# 'a pair of shoes' asks for shoes
+_QUANTITY = {"pair", "pairs", "bunch", "set", "group", "couple", "piece", "pieces", "kind", "type", "variety"}
+# 'can' ends a phrase ('a dog can you...') unless it is the thing ('a water can')
+_CAN_NOUNS = {"water", "watering", "trash", "garbage", "paint", "soda", "tin", "beer", "oil", "milk", "spray"}
 _PICTURE_NOUNS = {"image", "images", "picture", "pictures", "photo", "photos", "pic", "pics"}
 
 
@@ -439,18 +453,22 @@ def request_phrases(request: list[str]) -> list[list[str]]:
     for i, w in enumerate(request):
         if w in _PICTURE_NOUNS and request[i + 1:i + 2] == ["of"]:
             start = i + 2
-        elif w == "for" and i > 0 and request[i - 1] == "looking":
+        elif w == "for" and i > 0 and request[i - 1] in ("looking", "look", "search", "searching"):
             start = i + 1
         else:
             continue
         while start < len(request) and request[start] in _ARTICLES:
             start += 1
-        phrase = []
+        if request[start:start + 1] and request[start] in _QUANTITY and request[start + 1:start + 2] == ["of"]:
+            start += 2
+        phrase: list[str] = []
         for x in request[start:]:
-            if x in _PHRASE_END or x in _ARTICLES or not (x.isalpha() or x.isdigit()):
+            stop = x in _PHRASE_END and not (x == "can" and phrase and phrase[-1] in _CAN_NOUNS)
+            if stop or x in _ARTICLES or not (x.isalpha() or x.isdigit()):
                 break
             phrase.append(x)
-        if phrase:
+        phrase = [x for x in phrase if x not in _EVALUATIVE]
+        if phrase and not set(phrase) <= _VAGUE | SEARCH_COLOURS:
             out.append(phrase)
     return out
 
@@ -460,6 +478,24 @@ def _is_subsequence(short: list[str], long: list[str]) -> bool:
     return all(any(x == y for y in it) for x in short)
 
 
+def _requested_phrase(words: list[str], request: list[str]) -> list[str]:
+    """The search words with the phrase the request asks a picture of, when the model dropped part
+    of it ('blue towel' for 'an image of hand towel similar to the colour of ...') or, in a request
+    that names its colour by a thing, mixed in the thing ('brown tombola' for 'an image of study table
+    inline with the colour of the table on which the tombola is kept'). The model's colour stays."""
+    colours = [w for w in words if w in SEARCH_COLOURS]
+    rest = [w for w in words if w not in SEARCH_COLOURS]
+    for k, phrase in enumerate(request_phrases(request)):
+        core = [w for w in phrase if w not in SEARCH_COLOURS]
+        if not core or len(phrase) > 5 or len(set(phrase)) != len(phrase):
+            continue
+        dropped = bool(rest) and len(rest) < len(core) and _is_subsequence(rest, core)
+        mixed = k == 0 and bool(colours) and len(phrase) <= 4 and bool(_COLOUR_NOUNS & set(request))
+        if dropped or mixed:
+            return [c for c in colours if c not in phrase] + phrase
+    return words
+
+
 def concept_rules(tokens: list[str], request: list[str], concepts: list[str]) -> list[str]:
     """Rules over the model's words that read the request's own phrase and the image's concepts.
 
@@ -467,19 +503,18 @@ def concept_rules(tokens: list[str], request: list[str], concepts: list[str]) ->
       jacket', 'change the colour to the colour of the sky'): the colour of the concept naming the
       referent ('yellow jacket') becomes the query's colour (search: replacing any colour the model
       wrote) or the colour to apply. All the concepts are read, not only those the encoder kept.
-    - search whose words are a strict subsequence of the phrase after 'image of' / 'looking for'
-      ('hand sink' from 'an image of a hand wash sink'): the whole phrase, up to five words.
+    - search whose words (colours aside) are a strict subsequence of the phrase after 'image of' /
+      'looking for' ('hand sink' from 'an image of a hand wash sink'): the whole phrase, up to five
+      words; in a request that names its colour by a thing, the phrase replaces the model's nouns
+      (see :func:`_requested_phrase`). Evaluative words ('nice', 'cute') are dropped.
     - adjust_color when the request says 'sky blue' or 'skyblue': skyblue ('light blue' stays blue,
       as CAISE's annotators wrote it).
     """
     if not tokens:
         return tokens
     if tokens[0] == "search" and len(tokens) >= 2:
-        words = tokens[1:]
-        for phrase in request_phrases(request):
-            if len(words) < len(phrase) <= 5 and len(set(phrase)) == len(phrase) and _is_subsequence(words, phrase):
-                words = phrase
-                break
+        words = _requested_phrase([w for w in tokens[1:] if w not in _EVALUATIVE] or tokens[1:], request)
+        words = ["grey" if w == "gray" else w for w in words]  # the concepts say gray, CAISE's queries grey
         own = next((w for w in words if w in SEARCH_COLOURS), None)
         colour = colour_of_referent(request, concepts or [], prefer=own)
         if colour:
@@ -1007,7 +1042,7 @@ class Decoded:
             return [tokens[0], colour, *tokens[2:]]
         if tokens[:1] == ["search"]:
             rest = [w for w in tokens[1:] if w not in referent_colour.SEARCH_PALETTE and w != colour]
-            return ["search", colour, *rest]
+            return ["search", "grey" if colour == "gray" else colour, *rest]
         return tokens
 
     @property
@@ -1042,6 +1077,14 @@ def _rank(logp: list[float], alpha: float) -> float:
     return sum(logp) / (len(logp) ** alpha) if alpha else sum(logp)
 
 
+def _foreign_number(prefix: list[str], word: str, request: list[str] | None) -> bool:
+    """A number in a search query that the request does not say: copied from an earlier turn
+    ('search green 20' after 'brighter by 20'). CAISE's queries take numbers only from the request
+    ('search ak 47 gun'). Only with the rules on (``request`` given)."""
+    return request is not None and prefix[:1] == ["search"] and any(c.isdigit() for c in word) \
+        and word not in request
+
+
 @torch.no_grad()
 def beam_decode(model: CommandModel, batch: dict, beam: int = 3,
                 length_alpha: float | None = None) -> list[list[Decoded]]:
@@ -1062,6 +1105,7 @@ def beam_decode(model: CommandModel, batch: dict, beam: int = 3,
         live = [([], [], h0[b:b + 1], ctx0[b:b + 1], model.word_index[EOS], torch.zeros(1, W, dtype=torch.bool))]
         done: list[Decoded] = []
         slots: dict[str, dict[str, float]] = {}  # command word -> colour probabilities of the next word
+        request = batch.get("_request", [None] * (b + 1))[b]
         for _ in range(model.cfg.max_len):
             if not live:
                 break
@@ -1087,7 +1131,8 @@ def beam_decode(model: CommandModel, batch: dict, beam: int = 3,
                         probs[w] = probs.get(w, 0.0) + p
                 if len(toks) == 1:
                     slots[toks[0]] = {w: p for w, p in probs.items() if w in SEARCH_COLOURS}
-                ranked = sorted(((p, w) for w, p in probs.items() if allowed(toks, w)), reverse=True)[:beam]
+                ranked = sorted(((p, w) for w, p in probs.items()
+                                 if allowed(toks, w) and not _foreign_number(toks, w, request)), reverse=True)[:beam]
                 for p, w in ranked:
                     cands.append((sum(lps) + math.log(p), k, w, math.log(p)))
             cands.sort(reverse=True)

@@ -115,6 +115,20 @@ def test_direction_rules_override_only_the_direction():
     ("get an image of a hand wash sink which is clean", [], ["search", "hand", "sink"],
      ["search", "hand", "wash", "sink"]),
     ("i am looking for a trolley bag for my trip", [], ["search", "trolley"], ["search", "trolley", "bag"]),
+    # the model's colour aside, a dropped word comes back; in a colour reference the phrase replaces
+    # the referent the model mixed in; a wooden table is brown, gray is written grey
+    ("find me an image of hand towel similar to the color of the dress", ["blue dress"],
+     ["search", "blue", "towel"], ["search", "blue", "hand", "towel"]),
+    ("an image of study table inline with the color of table on which tombola is kept", ["wooden table"],
+     ["search", "red", "tombola"], ["search", "brown", "study", "table"]),
+    ("an image of a water can which color matches the color of grapes", ["green grapes"],
+     ["search", "green", "water"], ["search", "green", "water", "can"]),
+    ("find an image of a pair of shoes same as the color of the board", ["gray board"],
+     ["search", "red", "pair"], ["search", "grey", "shoes"]),
+    # evaluative words go; a phrase naming no thing is not a query
+    ("can you find me an image of nice choker", [], ["search", "nice", "choker"], ["search", "choker"]),
+    ("an image of the object which matches the color of the sofa", ["red sofa"],
+     ["search", "blue", "lamp"], ["search", "red", "lamp"]),
     # not a subsequence, or the phrase is the picture word itself: unchanged
     ("show me an image of a court scene", [], ["search", "judge"], ["search", "judge"]),
     ("i was looking for an image piano", [], ["search", "piano"], ["search", "piano"]),
