@@ -85,6 +85,18 @@ def test_tint_colour_and_intensity_inverted(photo, color, intensity):
     assert abs(f.params["intensity"] - intensity) < 0.02
 
 
+@pytest.mark.parametrize(("first", "second"), [("brightness", "tint"), ("tint", "brightness")])
+def test_tint_with_brightness_keeps_its_colour(photo, first, second):
+    """A brightness change adds the same to every channel: a brightened yellow tint read as pink."""
+    steps = {"brightness": lambda im: ops.adjust_brightness(im, amount=10),
+             "tint": lambda im: ops.adjust_color(im, color="yellow", intensity=0.1)}
+    exp = explain(photo, steps[second](steps[first](photo)))
+    assert sorted(exp.kinds()) == ["brightness", "color_tint"]
+    assert only(exp, "color_tint").params["color"] == "yellow"
+    assert abs(only(exp, "color_tint").params["intensity"] - 0.1) < 0.02
+    assert 8 <= only(exp, "brightness").params["amount"] <= 11
+
+
 @pytest.mark.parametrize("degrees", [90, 180, 270])
 def test_quarter_turns_are_exact(photo, degrees):
     exp = explain(photo, ops.rotate(photo, degrees=degrees))

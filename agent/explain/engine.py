@@ -412,6 +412,26 @@ def _nearest_color(rgb: np.ndarray) -> tuple[str, float]:
     return names[i], float(d[i])
 
 
+def _brightness_finding(points: float, box_b: list[int], box_a: list[int]) -> Finding:
+    p = round(points, 1)
+    return Finding("brightness", {"amount": p}, box_b, box_a,
+                   f"It is {'brighter' if p > 0 else 'darker'} by about {abs(p):.0f} points (brightness {p:+.0f}).")
+
+
+def _tint_and_offset(b: np.ndarray, intensity: float) -> tuple[str, float]:
+    """The palette colour c and the offset s, the same on every channel, that best explain a tone
+    fit's intercept ``b = intensity * c + s``: a brightness change before or after a tint adds the same
+    to every channel, so without s a brightened yellow tint reads as pink."""
+    best = ("", 0.0, math.inf)
+    for name, rgb in COLORS.items():
+        r = np.asarray(b, np.float64) - intensity * np.array(rgb, np.float64)
+        s = float(r.mean())
+        err = float(np.linalg.norm(r - s))
+        if err < best[2]:
+            best = (name, s, err)
+    return best[0], best[1]
+
+
 # --- words ------------------------------------------------------------------------------------
 
 
@@ -664,13 +684,17 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     spread = float(b.max() - b.min())
     tone: list[Finding] = []
     full_b, full_a = [0, 0, wb, hb], [0, 0, wa, ha]
+    c_min, b_min = (10, 8) if has_bg else (3, 2)  # a cutout's soft matte darkens a little of what is kept
     if spread > 6 and a < 0.97:
         i = 1 - a
-        rgb = b / i
-        cname, dist = _nearest_color(rgb)
+        cname, offset = _tint_and_offset(b, i)
+        rgb = (b - offset) / i
         tone.append(Finding("color_tint", {"color": cname, "intensity": round(i, 3),
                                            "rgb": [round(float(v)) for v in np.clip(rgb, 0, 255)]},
                             full_b, full_a, f"It was tinted {cname} (intensity {i:.2f})."))
+        bright = offset / 2.55
+        if abs(bright) >= b_min:  # a brightness change before or after the tint
+            tone.append(_brightness_finding(bright, full_b, full_a))
     elif spread > 12:
         cname, _ = _nearest_color(np.clip(b - b.min() + 127, 0, 255))
         tone.append(Finding("color_tint", {"color": cname, "intensity": None,
@@ -679,19 +703,14 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     else:
         contrast = (a - 1) * 100
         bright = (float(b.mean()) - 127.5 * (1 - a)) / 2.55
-        # A cutout's soft matte darkens a little of what is kept: only clear changes count then.
-        c_min, b_min = (10, 8) if has_bg else (3, 2)
         if abs(contrast) >= c_min:
             c = round(contrast, 1)
             tone.append(Finding("contrast", {"amount": c, "slope": round(a, 4)}, full_b, full_a,
                                 f"It has {'more' if c > 0 else 'less'} contrast, by about {abs(c):.0f} "
                                 f"points (contrast {c:+.0f})."))
         if abs(bright) >= b_min:
-            p = round(bright, 1)
-            tone.append(Finding("brightness", {"amount": p}, full_b, full_a,
-                                f"It is {'brighter' if p > 0 else 'darker'} by about {abs(p):.0f} points "
-                                f"(brightness {p:+.0f})."))
-        tone.sort(key=lambda t: t.kind != "brightness")  # brightness is what people ask about first
+            tone.append(_brightness_finding(bright, full_b, full_a))
+    tone.sort(key=lambda t: t.kind != "brightness")  # brightness is what people ask about first
     findings += tone
     if has_bg:
         shown = (a_alpha >= 128) if a_alpha is not None else (_chanmax(a_rgb) > 6)
