@@ -341,14 +341,15 @@ def gen_followup(rng, prev):
 GENERATORS = {
     "search": (gen_search, 3), "brightness": (gen_brightness, 4), "contrast": (gen_contrast, 3),
     "adjust_color": (gen_color, 3), "rotate": (gen_rotate, 4), "image_cutout": (gen_cutout, 2),
-    "crop": (gen_crop, 2), "flip": (gen_flip, 2), "undo": (gen_undo, 2), "redo": (gen_redo, 1.5),
+    "crop": (gen_crop, 3), "flip": (gen_flip, 2), "undo": (gen_undo, 2), "redo": (gen_redo, 2.5),
     "explain": (gen_explain, 2), "describe": (gen_describe, 2), "none": (gen_none, 2),
     "followup": (gen_followup, 4),
 }
 
 
 def _context_turn(rng) -> tuple[str, str]:
-    kind = rng.choice(["search", "search", "brightness", "contrast", "adjust_color", "rotate", "image_cutout"])
+    kind = rng.choice(["search", "search", "brightness", "brightness", "contrast", "adjust_color", "rotate",
+                       "rotate", "image_cutout", "crop", "flip", "undo"])
     return GENERATORS[kind][0](rng, None)
 
 
@@ -381,7 +382,9 @@ def synthetic_examples(n: int, seed: int = 0, concept_pool: list[list[str]] | No
     out: list[Example] = []
     while len(out) < n:
         kind = rng.choices(names, weights)[0]
-        turns = [_context_turn(rng) for _ in range(rng.choice([0, 1, 1, 2, 2, 3]))]
+        # Earlier edits with numbers of their own ('rotate 330', 'brightness 20') are where a crop or a
+        # redo is easiest to misread, so histories run up to four turns.
+        turns = [_context_turn(rng) for _ in range(rng.choice([0, 1, 1, 2, 2, 3, 3, 4]))]
         prev = None
         if kind == "followup":
             first = rng.choice([gen_brightness, gen_contrast, gen_brightness, gen_rotate])(rng, None)

@@ -56,7 +56,7 @@ def add_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--lora-lr", type=float, default=2e-3)
-    p.add_argument("--synthetic", type=int, default=2200, help="number of synthetic dialogues")
+    p.add_argument("--synthetic", type=int, default=2600, help="number of synthetic dialogues")
     p.add_argument("--seed", type=int, default=1234)
     p.add_argument("--model-seed", type=int, help="seed of the weights and batch order only (default: --seed); "
                    "the synthetic dialogues, vocabulary and cache stay those of --seed, so models trained "
