@@ -46,6 +46,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from agent import referent_colour
 from agent.commands import CommandError, parse_command
 from agent.dialogue import Prediction
 from editor.colors import COLORS
@@ -349,8 +350,7 @@ def rule_decisions(tokens: list[str], request: list[str],
 # with the direction rules.
 
 # Colour words a search may carry (the concepts use white/black/gray... besides the editor colours).
-SEARCH_COLOURS = frozenset(COLORS) | {"white", "black", "gray", "grey", "silver", "golden", "gold", "beige",
-                                      "maroon"}
+SEARCH_COLOURS = frozenset(referent_colour.SEARCH_PALETTE)
 _COLOUR_NOUNS = {"color", "colour", "colors", "colours", "colored", "coloured", "shade"}
 _REFERENT_STOP = {"the", "a", "an", "of", "in", "on", "at", "by", "this", "that", "these", "those", "image",
                   "picture", "photo", "pic", "above", "previous", "last", "it", "its", "is", "which", "with",
@@ -395,7 +395,7 @@ def colour_referents(request: list[str], window: int = 8) -> list[str]:
     return [w for w in out if w not in _REFERENT_STOP]
 
 
-def colour_of_referent(request: list[str], concepts: list[str], colours=SEARCH_COLOURS,
+def colour_of_referent(request: list[str], concepts: list[str], kind: str = "search",
                        prefer: str | None = None, max_referents: int = 3) -> str | None:
     """The colour of the thing the request points at ('a towel whose colour matches the girl's
     jacket'), read from the concept phrases ('yellow jacket'); None when the request states a colour
@@ -403,22 +403,21 @@ def colour_of_referent(request: list[str], concepts: list[str], colours=SEARCH_C
 
     The first of the first ``max_referents`` referent words that a concept names decides; among
     its concepts the most frequent colour wins, unless ``prefer`` (the model's own colour) is one of them.
+    ``kind`` ('search' or 'edit') is the palette the colour must be in
+    (:func:`agent.referent_colour.concept_colour`).
     """
     if not _COLOUR_NOUNS & set(request):
         return None
     refs = colour_referents(request)
     if not refs or any(r in SEARCH_COLOURS or r in ("light", "dark") for r in refs):
         return None
-    from agent.referent_colour import concept_colour
-
-    kind = "search" if colours == SEARCH_COLOURS else "edit"
     phrases = [words_of(p) for p in concepts]
     for r in refs[:max_referents]:
         key = _noun_key(r)
         votes: dict[str, int] = {}
         for p in phrases:
-            c = concept_colour(p[0], kind) if len(p) >= 2 else None
-            if c and c in colours and any(_noun_key(n) == key for n in p[1:]):
+            c = referent_colour.concept_colour(p[0], kind) if len(p) >= 2 else None
+            if c and any(_noun_key(n) == key for n in p[1:]):
                 votes[c] = votes.get(c, 0) + 1
         if votes:
             return prefer if prefer in votes else max(votes, key=votes.get)
@@ -514,7 +513,7 @@ def concept_rules(tokens: list[str], request: list[str], concepts: list[str]) ->
         return tokens
     if tokens[0] == "search" and len(tokens) >= 2:
         words = _requested_phrase([w for w in tokens[1:] if w not in _EVALUATIVE] or tokens[1:], request)
-        words = ["grey" if w == "gray" else w for w in words]  # the concepts say gray, CAISE's queries grey
+        words = [referent_colour.CAISE_SPELLING.get(w, w) for w in words]
         own = next((w for w in words if w in SEARCH_COLOURS), None)
         colour = colour_of_referent(request, concepts or [], prefer=own)
         if colour:
@@ -524,7 +523,7 @@ def concept_rules(tokens: list[str], request: list[str], concepts: list[str]) ->
         colour = None
         if "skyblue" in request or any(a == "sky" and b == "blue" for a, b in zip(request, request[1:])):
             colour = "skyblue"
-        colour = colour or colour_of_referent(request, concepts or [], frozenset(COLORS), prefer=tokens[1])
+        colour = colour or colour_of_referent(request, concepts or [], "edit", prefer=tokens[1])
         return [tokens[0], colour, *tokens[2:]] if colour else tokens
     return tokens
 
@@ -1027,8 +1026,6 @@ class Decoded:
 
     def _referent_colour(self, tokens: list[str]) -> list[str]:
         """``tokens`` with the colour the ranker reads for 'the colour of the X', when it applies."""
-        from agent import referent_colour
-
         ranker = referent_colour.default_model()
         q = referent_colour.gate(self.tokens, self.request or [], self.concepts or [], self.history or (),
                                  split=words_of, slot=self.slot) if ranker else None
@@ -1042,7 +1039,7 @@ class Decoded:
             return [tokens[0], colour, *tokens[2:]]
         if tokens[:1] == ["search"]:
             rest = [w for w in tokens[1:] if w not in referent_colour.SEARCH_PALETTE and w != colour]
-            return ["search", "grey" if colour == "gray" else colour, *rest]
+            return ["search", referent_colour.CAISE_SPELLING.get(colour, colour), *rest]
         return tokens
 
     @property

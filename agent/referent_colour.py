@@ -51,8 +51,10 @@ EDIT_PALETTE = tuple(COLORS)
 # editor's palette. For search, colours outside the editor's palette stay themselves.
 _AS_EDIT = {"wooden": "brown", "tan": "brown", "chocolate": "brown", "beige": "brown", "golden": "yellow",
             "gold": "yellow", "blonde": "yellow", "maroon": "red", "brick": "red"}
+# The concepts say gray, CAISE's queries grey.
+CAISE_SPELLING = {"gray": "grey"}
 _AS_SEARCH = {"wooden": "brown", "tan": "brown", "chocolate": "brown", "blonde": "yellow", "brick": "red",
-              "gray": "grey"}  # the concepts say gray, CAISE's queries grey
+              **CAISE_SPELLING}
 
 FEATURES = ("model", "model_logp", "exact_head", "exact_any", "exact_count", "sim_head", "sim_phrase", "sim_best",
             "soft_vote", "share", "top", "absent", "word_prior", "prior", "history")

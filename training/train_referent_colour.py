@@ -134,10 +134,9 @@ def readings(model_path, examples, batch_size: int = 64) -> dict[str, dict]:
 
 
 def main(args: argparse.Namespace) -> int:
-    from agent.command_model import SEARCH_COLOURS, colour_of_referent, history_words
+    from agent.command_model import colour_of_referent, history_words
     from agent.library import text_encoder
     from agent.referent_colour import DEFAULT_PATH
-    from editor.colors import COLORS
     from training.commands_data import find_concepts, load_caise
 
     t0 = time.time()
@@ -187,8 +186,7 @@ def main(args: argparse.Namespace) -> int:
         rule_ok = 0
         for q, a, ex in queries:
             request = [w for w, t in history_words(ex.history) if t == 0]
-            palette = frozenset(COLORS) if q.kind == "edit" else SEARCH_COLOURS
-            c = colour_of_referent(request, ex.concepts, palette, prefer=q.model_colour)
+            c = colour_of_referent(request, ex.concepts, q.kind, prefer=q.model_colour)
             rule_ok += (c or q.model_colour) == a
         rank_ok = sum(ranker.rank(q, embed)[0][0] == a for q, a, _ in queries)
         n = max(1, len(queries))
