@@ -258,6 +258,13 @@ def _encode_16bit(arr: np.ndarray, fmt: str) -> bytes:
     return buf.tobytes()
 
 
+def _umask() -> int:
+    """The process umask (reading it means setting it, so it is put straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_image(
     path: str | os.PathLike,
     pixels: np.ndarray,
@@ -280,9 +287,13 @@ def write_image(
     data = encode_image(pixels, fmt, meta=meta, quality=quality)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".easel-", suffix=path.suffix)
     try:
+        # mkstemp makes the file private (0600); the image gets what a plain open() would give it,
+        # or the mode of the file it replaces.
+        mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
+            os.fchmod(f.fileno(), mode)
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import io
+import os
 
 import numpy as np
 import pytest
@@ -117,6 +118,20 @@ def test_never_overwrites_without_permission(tmp_path, rgb_small):
     assert path.read_bytes() == before
     write_image(path, rgb_small[::-1].copy(), overwrite=True)
     assert np.array_equal(read_image(path).pixels, rgb_small[::-1])
+
+
+def test_written_images_get_ordinary_permissions(tmp_path, rgb_small):
+    """Written through a private temporary file, the image must still be readable as a plain open()
+    would leave it (not 0600), and replacing a file keeps that file's mode."""
+    old = os.umask(0o022)
+    try:
+        path = write_image(tmp_path / "out.png", rgb_small)
+        assert path.stat().st_mode & 0o777 == 0o644
+        path.chmod(0o640)
+        write_image(path, rgb_small[::-1].copy(), overwrite=True)
+        assert path.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)
 
 
 def test_unknown_suffix_and_missing_folder(tmp_path, rgb_small):
