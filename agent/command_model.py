@@ -225,8 +225,24 @@ def history_words(history: list[str], max_lines: int = 40) -> list[tuple[str, in
     return out
 
 
-def concept_words(concepts: list[str]) -> list[str]:
-    """Words of the concept phrases, duplicates removed, order kept."""
+def concept_words(concepts: list[str], form: str = "words") -> list[str]:
+    """The concepts as the encoder reads them.
+
+    ``form="words"``: the words of the concept phrases, duplicates removed, order kept ('green
+    apple, red apple' -> green apple red). ``form="phrases"``: the distinct phrases, the most
+    frequent first, separated by commas ('red star, yellow star, ...'), so the encoder sees which
+    colour goes with which thing and how much of the image it names.
+    """
+    if form == "phrases":
+        counts: dict[str, int] = {}
+        for phrase in concepts:
+            key = " ".join(w for w in words_of(phrase) if w.isalpha())
+            if key:
+                counts[key] = counts.get(key, 0) + 1
+        out: list[str] = []
+        for key in sorted(counts, key=lambda k: -counts[k]):  # stable: ties keep their first order
+            out.extend([*key.split(), ","])
+        return out
     seen: dict[str, None] = {}
     for phrase in concepts:
         for w in words_of(phrase):
@@ -588,6 +604,7 @@ class CommandModelConfig:
     lora_dropout: float = 0.05
     max_history_pieces: int = 64  # word pieces of history kept (most recent)
     max_concept_pieces: int = 24
+    concept_form: str = "words"  # how the concepts are written for the encoder (see concept_words)
     hidden: int = 256  # decoder GRU
     emb: int = 128
     max_turns: int = 8
@@ -802,7 +819,8 @@ class CommandEnsemble(nn.Module):
         first = members[0].cfg
         for m in members[1:]:
             if m.cfg.vocab != first.vocab or m.cfg.max_history_pieces != first.max_history_pieces \
-                    or m.cfg.max_concept_pieces != first.max_concept_pieces or m.cfg.lora_layers != first.lora_layers:
+                    or m.cfg.max_concept_pieces != first.max_concept_pieces \
+                    or m.cfg.concept_form != first.concept_form or m.cfg.lora_layers != first.lora_layers:
                 raise ValueError("ensemble members must share the vocabulary and the encoder's inputs")
         shared = dict(members[0].encoder.named_parameters())
         for m in members[1:]:  # one copy of the frozen MiniLM weights, not one per member
@@ -882,7 +900,7 @@ def featurize(history: list[str], concepts: list[str], cfg: CommandModelConfig, 
     """Encode one dialogue for the model (history truncated from the left, most recent kept)."""
     tok = tokenizer or get_tokenizer()
     hw = history_words(history)
-    cw = concept_words(concepts)
+    cw = concept_words(concepts, cfg.concept_form)
     h_words = [w for w, _ in hw]
     pieces = tok([w for w in h_words], is_split_into_words=True, add_special_tokens=False) if h_words else None
     h_ids = pieces["input_ids"] if pieces else []

@@ -14,6 +14,7 @@ from agent.command_model import (
     CommandModelConfig,
     allowed,
     command_to_tokens,
+    concept_words,
     decode_batch,
     featurize,
     history_words,
@@ -161,6 +162,16 @@ def test_history_marks_the_request_and_renders_earlier_commands():
     assert "right" in words and "30" in words  # 'rotate 330' is shown as 'rotate right 30'
     assert [t for w, t in hw if w == "more"] == [0]
     assert "sure" not in words  # the acknowledgement after the request is dropped
+
+
+def test_concepts_as_words_or_as_phrases_most_frequent_first():
+    concepts = ["green apple", "red apple", "white table", "red apple", "Red apple", "white table"]
+    assert concept_words(concepts) == ["green", "apple", "red", "white", "table"]
+    assert concept_words(concepts, "phrases") == ["red", "apple", ",", "white", "table", ",", "green", "apple", ","]
+    cfg = CommandModelConfig(concept_form="phrases", max_concept_pieces=48)
+    f = featurize(["user_text: find a hat the colour of the apple"], concepts, cfg)
+    concept_part = [w for w, c in zip(f.words, f.seg_con) if c]
+    assert concept_part[:3] == ["red", "apple", ","]
 
 
 def test_caise_rule():

@@ -71,6 +71,9 @@ def add_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--extra", action="append", default=[], metavar="FILE.json",
                    help="more training dialogues in CAISE format (e.g. `python main.py annotate export "
                         "--format caise --concepts`); concepts are read from beside each file; repeatable")
+    p.add_argument("--concept-form", choices=("words", "phrases"), default="words",
+                   help="concepts as distinct words, or as distinct phrases, most frequent first")
+    p.add_argument("--concept-pieces", type=int, default=24, help="word pieces of concepts the encoder reads")
     p.add_argument("--min-word-count", type=int, default=2, help="search words this frequent join the vocabulary")
 
 
@@ -195,7 +198,8 @@ def main(args: argparse.Namespace) -> int:
     train_all = train + syn
     say(f"data: {len(train)} CAISE train + {len(syn)} synthetic, {len(valid)} valid")
 
-    cfg = CommandModelConfig(lora_r=args.lora_r, lora_layers=args.lora_layers)
+    cfg = CommandModelConfig(lora_r=args.lora_r, lora_layers=args.lora_layers, concept_form=args.concept_form,
+                             max_concept_pieces=args.concept_pieces)
     tok = get_tokenizer()
     train_feats = prepare(train_all, cfg, tok)
     valid_feats = [featurize(ex.history, ex.concepts, cfg, tok) for ex in valid]
