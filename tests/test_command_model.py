@@ -164,6 +164,28 @@ def test_history_marks_the_request_and_renders_earlier_commands():
     assert "sure" not in words  # the acknowledgement after the request is dropped
 
 
+def test_mpnet_encoder_split_matches_its_own_forward(one_thread):
+    """The MPNet option (an experiment) runs its layers in two parts, the lower part cacheable; with
+    its relative position bias and padding they must give what the whole model gives."""
+    from agent.command_model import collate, get_tokenizer
+
+    torch.manual_seed(0)
+    cfg = CommandModelConfig(vocab=["<pad>", "<unk>", "<eos>"], encoder="mpnet", lora_layers=1, lora_r=4,
+                             encoder_config={"hidden_size": 32, "num_hidden_layers": 3, "num_attention_heads": 2,
+                                             "intermediate_size": 64})
+    model = CommandModel(cfg).eval()
+    feats = [featurize(["user_text: find me a red umbrella on a rainy street"], ["red umbrella", "wet road"], cfg,
+                       get_tokenizer()), featurize(["user_text: rotate it"], [], cfg, get_tokenizer())]
+    b = collate(feats)
+    with torch.inference_mode():
+        split = model.encode_top(model.encode_bottom(b["input_ids"], b["token_type_ids"], b["attention_mask"]),
+                                 b["attention_mask"])
+        whole = model.bert(input_ids=b["input_ids"], attention_mask=b["attention_mask"]).last_hidden_state
+    keep = b["attention_mask"].bool()
+    assert torch.allclose(split[keep], whole[keep], atol=1e-5)
+    assert model.words(b)[0].shape[:2] == b["word_turn"].shape
+
+
 def test_concepts_as_words_or_as_phrases_most_frequent_first():
     concepts = ["green apple", "red apple", "white table", "red apple", "Red apple", "white table"]
     assert concept_words(concepts) == ["green", "apple", "red", "white", "table"]

@@ -71,6 +71,8 @@ def add_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--extra", action="append", default=[], metavar="FILE.json",
                    help="more training dialogues in CAISE format (e.g. `python main.py annotate export "
                         "--format caise --concepts`); concepts are read from beside each file; repeatable")
+    p.add_argument("--encoder", choices=("minilm", "mpnet"), default="minilm",
+                   help="mpnet: all-mpnet-base-v2 from the folder EASEL_MPNET names (experimental)")
     p.add_argument("--concept-form", choices=("words", "phrases"), default="words",
                    help="concepts as distinct words, or as distinct phrases, most frequent first")
     p.add_argument("--concept-pieces", type=int, default=24, help="word pieces of concepts the encoder reads")
@@ -199,8 +201,8 @@ def main(args: argparse.Namespace) -> int:
     say(f"data: {len(train)} CAISE train + {len(syn)} synthetic, {len(valid)} valid")
 
     cfg = CommandModelConfig(lora_r=args.lora_r, lora_layers=args.lora_layers, concept_form=args.concept_form,
-                             max_concept_pieces=args.concept_pieces)
-    tok = get_tokenizer()
+                             max_concept_pieces=args.concept_pieces, encoder=args.encoder)
+    tok = get_tokenizer(cfg.encoder)
     train_feats = prepare(train_all, cfg, tok)
     valid_feats = [featurize(ex.history, ex.concepts, cfg, tok) for ex in valid]
     cfg.vocab = build_vocab(train_all, args.min_word_count)
