@@ -614,6 +614,12 @@ class CommandModelConfig:
     dropout: float = 0.1
 
 
+# The settings that decide what the frozen encoder layers see and compute: ensemble members must
+# share them, and the training script's cache of those layers is keyed by them.
+ENCODER_INPUTS = ("encoder", "encoder_config", "lora_layers", "max_history_pieces", "max_concept_pieces",
+                  "concept_form")
+
+
 def minilm_path() -> str:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -638,10 +644,10 @@ def mpnet_path() -> str:
 _TOKENIZERS: dict[str, object] = {}
 
 
-def get_tokenizer(encoder: str = "minilm"):
-    """The encoder's word-piece tokenizer: MiniLM's (used also with the small random encoder of the
-    tests) or MPNet's."""
-    key = "mpnet" if encoder == "mpnet" else "minilm"
+def get_tokenizer(cfg: CommandModelConfig | None = None):
+    """The word-piece tokenizer of ``cfg``'s encoder: MPNet's for all-mpnet-base-v2, else MiniLM's
+    (used also with the small random encoders of the tests)."""
+    key = "mpnet" if cfg is not None and cfg.encoder == "mpnet" and not cfg.encoder_config else "minilm"
     if key not in _TOKENIZERS:
         from transformers import AutoTokenizer
 
@@ -847,9 +853,7 @@ class CommandEnsemble(nn.Module):
             raise ValueError("an ensemble needs at least one model")
         first = members[0].cfg
         for m in members[1:]:
-            if m.cfg.vocab != first.vocab or m.cfg.max_history_pieces != first.max_history_pieces \
-                    or m.cfg.max_concept_pieces != first.max_concept_pieces \
-                    or m.cfg.concept_form != first.concept_form or m.cfg.lora_layers != first.lora_layers:
+            if m.cfg.vocab != first.vocab or any(getattr(m.cfg, k) != getattr(first, k) for k in ENCODER_INPUTS):
                 raise ValueError("ensemble members must share the vocabulary and the encoder's inputs")
         shared = dict(members[0].encoder.named_parameters())
         for m in members[1:]:  # one copy of the frozen MiniLM weights, not one per member
@@ -927,7 +931,7 @@ class Features:
 
 def featurize(history: list[str], concepts: list[str], cfg: CommandModelConfig, tokenizer=None) -> Features:
     """Encode one dialogue for the model (history truncated from the left, most recent kept)."""
-    tok = tokenizer or get_tokenizer(cfg.encoder)
+    tok = tokenizer or get_tokenizer(cfg)
     hw = history_words(history)
     cw = concept_words(concepts, cfg.concept_form)
     h_words = [w for w, _ in hw]
@@ -1297,7 +1301,7 @@ class CommandModelParser:
     def __init__(self, model: CommandModel, beam: int = 3):
         self.model = model
         self.beam = beam
-        self.tokenizer = get_tokenizer(model.cfg.encoder)
+        self.tokenizer = get_tokenizer(model.cfg)
         self._lock = threading.Lock()
 
     def predict(self, history: list[str], concepts: list[str]) -> Prediction:

@@ -39,7 +39,7 @@ def predict_all(model, examples, batch_size: int = 64, rules: bool = True) -> li
     """(text, confidence) for every example, decoded in length-sorted batches."""
     from agent.command_model import decode_batch, featurize, get_tokenizer
 
-    tok = get_tokenizer(model.cfg.encoder)
+    tok = get_tokenizer(model.cfg)
     feats = [featurize(ex.history, ex.concepts, model.cfg, tok) for ex in examples]
     out: list = [(None, 0.0)] * len(feats)
     order = sorted(range(len(feats)), key=lambda i: len(feats[i].input_ids))

@@ -29,6 +29,7 @@ import torch
 from agent.command_model import (
     COMMAND_WORDS,
     DEFAULT_WEIGHTS,
+    ENCODER_INPUTS,
     SPECIALS,
     CommandModel,
     CommandModelConfig,
@@ -202,7 +203,7 @@ def main(args: argparse.Namespace) -> int:
 
     cfg = CommandModelConfig(lora_r=args.lora_r, lora_layers=args.lora_layers, concept_form=args.concept_form,
                              max_concept_pieces=args.concept_pieces, encoder=args.encoder)
-    tok = get_tokenizer(cfg.encoder)
+    tok = get_tokenizer(cfg)
     train_feats = prepare(train_all, cfg, tok)
     valid_feats = [featurize(ex.history, ex.concepts, cfg, tok) for ex in valid]
     cfg.vocab = build_vocab(train_all, args.min_word_count)
@@ -212,8 +213,7 @@ def main(args: argparse.Namespace) -> int:
         seed_everything(model_seed)  # another initialisation of the same data
     model = CommandModel(cfg)
     # The cache depends only on what the frozen layers see, not on the decoder's settings.
-    enc_keys = ("encoder", "encoder_config", "lora_layers", "max_history_pieces", "max_concept_pieces")
-    key = hashlib.sha1(json.dumps({"cfg": {k: v for k, v in asdict(cfg).items() if k in enc_keys},
+    key = hashlib.sha1(json.dumps({"cfg": {k: v for k, v in asdict(cfg).items() if k in ENCODER_INPUTS},
                                    "train": [f.input_ids for f in train_feats],
                                    "valid": [f.input_ids for f in valid_feats]}).encode()).hexdigest()[:12]
     cache_path = Path(args.cache) if args.cache else out / f"cache_{key}.pt"

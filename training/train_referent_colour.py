@@ -119,7 +119,7 @@ def readings(model_path, examples, batch_size: int = 64) -> dict[str, dict]:
     from agent.command_model import DEFAULT_WEIGHTS, decode_batch, featurize, get_tokenizer, load_checkpoint
 
     model, _ = load_checkpoint(model_path or DEFAULT_WEIGHTS)
-    tok = get_tokenizer()
+    tok = get_tokenizer(model.cfg)
     feats = [featurize(ex.history, ex.concepts, model.cfg, tok) for ex in examples]
     order = sorted(range(len(feats)), key=lambda i: len(feats[i].input_ids))
     out: dict[str, dict] = {}
