@@ -389,11 +389,40 @@ def _noun_key(word: str) -> str:
     return _NOUN_SYNONYMS.get(w, w)
 
 
+# Words that end the phrase naming the referent: 'the fork | kept inside the bowl', 'the handle | of the kettle'.
+_REFERENT_BREAK = {"kept", "which", "that", "who", "whom", "where", "in", "on", "inside", "from", "at", "near", "is",
+                   "are", "being", "worn", "wearing", "seen", "placed", "lying", "of", "with", "to", "by", "under",
+                   "over", "behind", "beside", "besides", "above", "below", "there", "here", "has", "have", "used",
+                   "and", ".", ",", "?", "!", "so", "but", "please", "hanging", "sitting", "standing", "holding",
+                   "shown", "visible", "present", "found", "applied", "between", "around", "for", "as", "like"}
+_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "his", "her", "their", "its", "my", "your"}
+
+
+def _referent_head(after: list[str]) -> str | None:
+    """The head noun of the phrase after 'colour of' / 'same colour as' (``after`` starts at 'of',
+    'as', 'same'...): the last word before a break ('the girls jacket which...' -> jacket,
+    'the handle of the kettle' -> handle)."""
+    j = 2 if after[:1] == ["same"] else 1
+    while j < len(after) and after[j] in _DETERMINERS | {"of", "to", "with"}:
+        j += 1
+    chunk: list[str] = []
+    for x in after[j:]:
+        if x in _REFERENT_BREAK or x in _DETERMINERS:
+            break
+        chunk.append(x)
+    chunk = [x for x in chunk if x not in _REFERENT_STOP and x != "s"]
+    return chunk[-1] if chunk else None
+
+
 def colour_referents(request: list[str], window: int = 8) -> list[str]:
     """Words of the request naming the thing whose colour it refers to, in order: those after
     'colour of' / 'colour as' / 'colour matches' / 'shade of'... (up to punctuation or a
-    conjunction), and the words just before 'colour' ('the girls jacket colour')."""
+    conjunction), and the words just before 'colour' ('the girls jacket colour').
+
+    The head noun of a phrase after 'colour of' comes first, so the thing decides before its owner
+    ('the colour of the girls jacket' -> jacket, girls: a 'yellow jacket' wins over a 'pink girl')."""
     out: list[str] = []
+    heads: list[str] = []
     for i, w in enumerate(request):
         if w not in _COLOUR_NOUNS:
             continue
@@ -405,10 +434,15 @@ def colour_referents(request: list[str], window: int = 8) -> list[str]:
                     break
                 if x.isalpha() or "'" in x:
                     out.append(x)
+            head = _referent_head(after)
+            if head:
+                heads.append(head)
         before = request[max(0, i - 3):i]
         if before and before[-1] not in _REFERENT_STOP:
             out.extend(before)
-    return [w for w in out if w not in _REFERENT_STOP]
+    refs = [w for w in out if w not in _REFERENT_STOP]
+    first = [h for h in heads if h in refs]
+    return first + [r for r in refs if r not in first]
 
 
 def colour_of_referent(request: list[str], concepts: list[str], kind: str = "search",

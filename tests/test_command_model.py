@@ -104,6 +104,13 @@ def test_direction_rules_override_only_the_direction():
      ["search", "belt"], ["search", "white", "belt"]),  # plural and top/shirt; the most frequent colour
     ("change the colour of the image to the colour of the sky", ["blue sky", "green field"],
      ["adjust_color", "red", "0.2"], ["adjust_color", "blue", "0.2"]),
+    # the thing decides before its owner: the jacket, not the girl; the shirt, not the lady
+    ("find an image of towel which color matches with the color of girls jacket", ["pink girl", "yellow jacket"],
+     ["search", "pink", "towel"], ["search", "yellow", "towel"]),
+    ("get me an image of cap which color matches with the color of ladys t shirt", ["white woman", "red shirt"],
+     ["search", "white", "cap"], ["search", "red", "cap"]),
+    ("find a board which matches the color of the handle of the kettle", ["white kettle", "black handle"],
+     ["search", "board"], ["search", "black", "board"]),
     # the model's colour is kept when a concept of the referent has it
     ("find a cup which matches the colour of the leaves", ["green leaf", "brown leaf", "brown leaf"],
      ["search", "green", "cup"], ["search", "green", "cup"]),
