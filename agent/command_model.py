@@ -390,7 +390,7 @@ def _noun_key(word: str) -> str:
 
 
 # Words that end the phrase naming the referent: 'the fork | kept inside the bowl', 'the handle | of the kettle'.
-_REFERENT_BREAK = {"kept", "which", "that", "who", "whom", "where", "in", "on", "inside", "from", "at", "near", "is",
+_REFERENT_BREAK = {"kept", "which", "who", "whom", "where", "in", "on", "inside", "from", "at", "near", "is",
                    "are", "being", "worn", "wearing", "seen", "placed", "lying", "of", "with", "to", "by", "under",
                    "over", "behind", "beside", "besides", "above", "below", "there", "here", "has", "have", "used",
                    "and", ".", ",", "?", "!", "so", "but", "please", "hanging", "sitting", "standing", "holding",
