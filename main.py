@@ -96,7 +96,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps(result.as_json()), flush=True)
             else:
-                shown = result.command.format() if result.command else "(nothing run)"
+                shown = "; ".join(c.format() for c in result.commands) or "(nothing run)"
                 print(f"> {request}\n  {shown}\n  {result.reply}", flush=True)
         doc = manager.document  # a search turn may have opened another photo
         code = _save(doc.pixels(), doc.meta, args)

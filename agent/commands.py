@@ -1,18 +1,28 @@
-"""The command grammar: CAISE's executable commands plus Easel's extensions.
+"""The command grammar: CAISE's executable commands plus Easel's extensions, declared in one place.
 
-Every command is a frozen dataclass that parses from and formats to one line of text::
+Every command is a frozen dataclass that parses from and formats to one line of text, and declares
+everything else that is said or done about it: its usage line, its meaning (the README's table is
+generated from these, and a test keeps the two equal), the reply after it ran ("Brightened by 20
+points."), its history label ("Brighter +20") and how it changes pixels (:meth:`Command.apply`,
+which calls :mod:`editor.ops` or, for operations that must find objects first, :mod:`agent.objects`).
+Adding an operation means adding one class here (decorated with :func:`command`) plus its op.
+
+::
 
     search <words>                      Search(words="kids umbrella")
     rotate <deg>                        Rotate(degrees=270)       # counter-clockwise, 0..360
     adjust_color <color> <intensity>    AdjustColor(color="red", intensity=0.3)
-    adjust_attr brightness <-100..100>  AdjustAttr(attr="brightness", amount=40)
-    adjust_attr contrast <-100..100>    AdjustAttr(attr="contrast", amount=-20)
+    adjust_attr <attr> <amount>         AdjustAttr(attr="brightness", amount=40)
     image_cutout                        ImageCutout()
     crop x1 y1 x2 y2                    Crop(x1=10, y1=20, x2=300, y2=400)
+    crop <object words>|square|4:3|16:9 CropTo(target="the dog")
     undo / redo                         Undo() / Redo()
     flip horizontal|vertical            Flip(axis="horizontal")
-    explain [<what>]                    Explain(target="")        # describe the change between versions
-    describe                            Describe()                # caption the current image
+    grayscale / auto_enhance            Grayscale() / AutoEnhance()
+    remove <object words>               Remove(words="the person on the left")
+    background <colour>|blur|transparent Background(mode="white")
+    explain [<what>]                    Explain(target="")
+    describe                            Describe()
 
 Parsing and formatting are exact inverses on CAISE's data: numbers keep the spelling they were
 written with (``+10``, ``.25``), so ``format_command(parse_command(s)) == s.strip()``. Commands built
@@ -26,26 +36,25 @@ import math
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import ClassVar
+
+import numpy as np
 
 from editor.colors import COLORS
 
-ATTRS = ("brightness", "contrast")
+# adjust_attr's attributes and the largest magnitude each takes; CAISE's two come first.
+ATTR_RANGES: dict[str, int] = {
+    "brightness": 100, "contrast": 100, "saturation": 100, "sharpness": 100, "warmth": 100, "hue": 180,
+}
+ATTRS = tuple(ATTR_RANGES)
 FLIP_AXES = ("horizontal", "vertical")
-
-# Command names, in the order the grammar lists them; CAISE's six target types come first.
-COMMAND_NAMES = (
-    "search",
-    "rotate",
-    "adjust_color",
-    "adjust_attr",
-    "image_cutout",
-    "crop",
-    "undo",
-    "redo",
-    "flip",
-    "explain",
-    "describe",
-)
+ASPECTS = ("square", "4:3", "16:9")
+# Background colours: plain ones people ask for, then CAISE's tint colours.
+BACKGROUND_COLOURS: dict[str, tuple[int, int, int]] = {
+    "white": (255, 255, 255), "black": (0, 0, 0), "grey": (128, 128, 128), **COLORS,
+}
+BACKGROUND_MODES = (*BACKGROUND_COLOURS, "blur", "transparent")
+CAISE_TYPES = ("search", "rotate", "adjust_color", "brightness", "contrast", "image_cutout")
 
 
 class CommandError(ValueError):
@@ -61,45 +70,115 @@ def _number_text(value: float, text: str | None) -> str:
     return format(Decimal(repr(float(value))), "f")  # shortest exact spelling, never 1e-05
 
 
+def _amount(value: float) -> str:
+    """A number as a person reads it: 20, 0.5, 12.5."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_INT = re.compile(r"^[+-]?\d+$")
+
+
+def _shown(token: str, limit: int = 24) -> str:
+    """A token quoted for an error message, cut short: a 40 KB argument is not echoed back."""
+    return repr(token if len(token) <= limit else token[:limit] + "...")
+
+
+def _num(token: str, cls: type[Command]) -> float:
+    if not _NUMBER.match(token):
+        raise CommandError(f"{cls.name}: {_shown(token)} is not a number; usage: {cls.usage}")
+    return float(token)
+
+
+def _args(args: list[str], n: int, cls: type[Command]) -> list[str]:
+    if len(args) != n:
+        raise CommandError(f"{cls.name} takes {n} argument(s), got {len(args)}; usage: {cls.usage}")
+    return args
+
+
+# --- the grammar --------------------------------------------------------------------------------
+
+GRAMMAR: dict[str, list[type[Command]]] = {}
+
+
+def command(cls: type[Command]) -> type[Command]:
+    """Register a command class; the first class registered under a name parses that name's lines."""
+    GRAMMAR.setdefault(cls.name, []).append(cls)
+    return cls
+
+
 @dataclass(frozen=True)
 class Command:
     """Base class; ``name`` is the first word of the command line."""
 
-    name = ""
+    name: ClassVar[str] = ""
+    usage: ClassVar[str] = ""  # the grammar line, as Help > Commands and error messages show it
+    meaning: ClassVar[str] = ""  # what it does, exactly (the README's table)
+    caise: ClassVar[bool] = False  # one of CAISE's own commands
+    edits_image: ClassVar[bool] = False  # makes a new version of the current image
 
-    def format(self) -> str:  # pragma: no cover - every subclass overrides it
-        raise NotImplementedError
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        _args(args, 0, cls)
+        return cls()
+
+    def format(self) -> str:
+        return self.name
 
     def __str__(self) -> str:
         return self.format()
 
-    @property
-    def edits_image(self) -> bool:
-        """True for commands that make a new version of the current image."""
-        return False
+    def reply(self) -> str:
+        """What the assistant says after running it."""
+        return "Done."
+
+    def label(self) -> str:
+        """A short name for the version it made (the history panel)."""
+        return self.format()
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        """The new pixels this command makes from ``pixels`` (left unchanged)."""
+        raise ValueError(f"{self.format()!r} does not edit an image")
 
 
+@command
 @dataclass(frozen=True)
 class Search(Command):
     words: str
     text: str | None = field(default=None, compare=False, repr=False)  # spelling, spaces and all
     name = "search"
+    usage = "search <words>"
+    meaning = "find a photo in the library"
+    caise = True
 
     def __post_init__(self) -> None:
         if not self.words.strip():
             raise CommandError("search needs words to look for, e.g. 'search red umbrella'")
+
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        return cls(words=" ".join(args), text=rest)
 
     def format(self) -> str:
         if self.text is not None and " ".join(self.text.split()) == " ".join(self.words.split()):
             return f"search {self.text}"
         return f"search {self.words}"
 
+    def label(self) -> str:
+        return f"Search: {self.words}"
 
+
+@command
 @dataclass(frozen=True)
 class Rotate(Command):
     degrees: float
     text: str | None = field(default=None, compare=False, repr=False)
     name = "rotate"
+    usage = "rotate <degrees 0..360, counter-clockwise>"
+    meaning = ("counter-clockwise degrees, 0–360 (\"clockwise 90\" is `rotate 270`); the canvas grows to "
+               "hold the whole image, multiples of 90 are exact")
+    caise = True
+    edits_image = True
 
     def __post_init__(self) -> None:
         if not math.isfinite(self.degrees) or not 0 <= self.degrees <= 360:
@@ -108,76 +187,168 @@ class Rotate(Command):
                 "(for clockwise 90 write 'rotate 270')"
             )
 
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        (deg,) = _args(args, 1, cls)
+        return cls(degrees=_num(deg, cls), text=deg)
+
     def format(self) -> str:
         return f"rotate {_number_text(self.degrees, self.text)}"
 
-    @property
-    def edits_image(self) -> bool:
-        return True
+    def _turn(self) -> tuple[float, str]:
+        deg = self.degrees % 360
+        return (deg, "counter-clockwise") if deg <= 180 else (360 - deg, "clockwise")
+
+    def reply(self) -> str:
+        deg, way = self._turn()
+        return "Rotated by 0°: nothing changed." if deg == 0 else f"Rotated {_amount(deg)}° {way}."
+
+    def label(self) -> str:
+        deg, way = self._turn()
+        return f"Rotate {_amount(deg)}° {'CW' if way == 'clockwise' else 'CCW'}"
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        from editor import ops
+
+        return ops.rotate(pixels, degrees=self.degrees)
 
 
+@command
 @dataclass(frozen=True)
 class AdjustColor(Command):
     color: str
     intensity: float
     text: str | None = field(default=None, compare=False, repr=False)
     name = "adjust_color"
+    usage = f"adjust_color <{'|'.join(COLORS)}> <intensity 0..1>"
+    meaning = ("blend toward red, orange, green, blue, skyblue, purple, brown, yellow or pink: "
+               "`out = (1-i)*in + i*rgb(colour)`")
+    caise = True
+    edits_image = True
 
     def __post_init__(self) -> None:
         if self.color not in COLORS:
-            raise CommandError(
-                f"unknown colour {self.color!r}; valid colours: {', '.join(COLORS)}"
-            )
+            raise CommandError(f"unknown colour {self.color!r}; valid colours: {', '.join(COLORS)}")
         if not math.isfinite(self.intensity) or not 0 <= self.intensity <= 1:
-            raise CommandError(
-                f"adjust_color intensity must be between 0 and 1, got {self.intensity:g}"
-            )
+            raise CommandError(f"adjust_color intensity must be between 0 and 1, got {self.intensity:g}")
+
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        color, amount = _args(args, 2, cls)
+        return cls(color=color.lower(), intensity=_num(amount, cls), text=amount)
 
     def format(self) -> str:
         return f"adjust_color {self.color} {_number_text(self.intensity, self.text)}"
 
-    @property
-    def edits_image(self) -> bool:
-        return True
+    def reply(self) -> str:
+        return f"Tinted toward {self.color} at {_amount(round(self.intensity * 100, 1))}%."
+
+    def label(self) -> str:
+        return f"Tint {self.color} {_amount(round(self.intensity * 100, 1))}%"
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        from editor import ops
+
+        return ops.adjust_color(pixels, color=self.color, intensity=self.intensity)
 
 
+# (reply when raised, reply when lowered, label word, label word when lowered, op name in editor.ops)
+_ATTR_WORDS = {
+    "brightness": ("Brightened by {} points.", "Darkened by {} points.", "Brighter", "Darker",
+                   "adjust_brightness"),
+    "contrast": ("Raised the contrast by {} points.", "Lowered the contrast by {} points.", "Contrast",
+                 "Contrast", "adjust_contrast"),
+    "saturation": ("Made the colours more vivid by {} points.", "Made the colours duller by {} points.",
+                   "Saturation", "Saturation", "adjust_saturation"),
+    "sharpness": ("Sharpened by {} points.", "Softened (blurred) by {} points.", "Sharper", "Softer",
+                  "adjust_sharpness"),
+    "warmth": ("Made it warmer by {} points.", "Made it cooler by {} points.", "Warmer", "Cooler",
+               "adjust_warmth"),
+    "hue": ("Shifted the hues by {}°.", "Shifted the hues by -{}°.", "Hue", "Hue", "adjust_hue"),
+}
+
+
+@command
 @dataclass(frozen=True)
 class AdjustAttr(Command):
     attr: str
     amount: float
     text: str | None = field(default=None, compare=False, repr=False)
     name = "adjust_attr"
+    usage = "adjust_attr brightness|contrast|saturation|sharpness|warmth <-100..100> | hue <-180..180>"
+    meaning = (
+        "brightness p: `out = in + p/100*255`; contrast p: `out = (in-127.5)*(1+p/100)+127.5`; "
+        "saturation p: chroma scaled by 1+p/100 (-100 is black and white); sharpness p: unsharp mask "
+        "(p > 0) or blur (p < 0); warmth p: colour temperature (p > 0 warmer); hue d: hues rotated by "
+        "d degrees"
+    )
+    caise = True  # brightness and contrast are CAISE's; the other attributes are Easel's
+    edits_image = True
 
     def __post_init__(self) -> None:
-        if self.attr not in ATTRS:
+        if self.attr not in ATTR_RANGES:
+            raise CommandError(f"adjust_attr takes {', '.join(ATTRS)}, got {self.attr!r}")
+        top = ATTR_RANGES[self.attr]
+        if not math.isfinite(self.amount) or not -top <= self.amount <= top:
+            unit = "degrees" if self.attr == "hue" else "a percentage"
             raise CommandError(
-                f"adjust_attr takes brightness or contrast, got {self.attr!r}"
+                f"adjust_attr {self.attr} takes {unit} from -{top} to {top}, got {self.amount:g}"
             )
-        if not math.isfinite(self.amount) or not -100 <= self.amount <= 100:
-            raise CommandError(
-                f"adjust_attr {self.attr} takes a percentage from -100 to 100, got {self.amount:g}"
-            )
+
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        attr, amount = _args(args, 2, cls)
+        return cls(attr=attr.lower(), amount=_num(amount, cls), text=amount)
 
     def format(self) -> str:
         return f"adjust_attr {self.attr} {_number_text(self.amount, self.text)}"
 
-    @property
-    def edits_image(self) -> bool:
-        return True
+    def reply(self) -> str:
+        up, down, *_ = _ATTR_WORDS[self.attr]
+        if self.amount == 0:
+            return f"Changed the {self.attr} by 0: nothing changed."
+        if self.attr == "saturation" and self.amount == -100:
+            return "Made it black and white (saturation -100)."
+        return (up if self.amount > 0 else down).format(_amount(abs(self.amount)))
+
+    def label(self) -> str:
+        _, _, more, less, _ = _ATTR_WORDS[self.attr]
+        sign = "+" if self.amount >= 0 else "-"
+        unit = "°" if self.attr == "hue" else ""
+        return f"{more if self.amount >= 0 else less} {sign}{_amount(abs(self.amount))}{unit}"
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        from editor import ops
+
+        op = getattr(ops, _ATTR_WORDS[self.attr][4])
+        if self.attr == "hue":
+            return op(pixels, degrees=self.amount)
+        return op(pixels, amount=self.amount)
 
 
+@command
 @dataclass(frozen=True)
 class ImageCutout(Command):
     name = "image_cutout"
+    usage = "image_cutout"
+    meaning = "keep the main subject, background black (alpha = mask where the format has alpha)"
+    caise = True
+    edits_image = True
 
-    def format(self) -> str:
-        return "image_cutout"
+    def reply(self) -> str:
+        return ("Cut out the main subject: the background is now transparent (black when saved in a "
+                "format without transparency, such as JPEG).")
 
-    @property
-    def edits_image(self) -> bool:
-        return True
+    def label(self) -> str:
+        return "Cut out subject"
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        from editor import ops
+
+        return ops.image_cutout(pixels)
 
 
+@command
 @dataclass(frozen=True)
 class Crop(Command):
     """Crop to the pixel box x1 y1 x2 y2 (x2, y2 exclusive); corners may come in any order."""
@@ -187,105 +358,295 @@ class Crop(Command):
     x2: int
     y2: int
     name = "crop"
+    usage = "crop x1 y1 x2 y2"
+    meaning = "keep a pixel box (x2, y2 exclusive; corners in any order)"
+    caise = True
+    edits_image = True
 
     def __post_init__(self) -> None:
         for v in (self.x1, self.y1, self.x2, self.y2):
             if v < 0:
                 raise CommandError(f"crop coordinates are pixels from 0 up, got {v}")
 
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        if args and not _NUMBER.match(args[0]):
+            return CropTo.parse(args, rest)
+        coords = _args(args, 4, cls)
+        for c in coords:
+            if not _INT.match(c):
+                raise CommandError(f"crop: {_shown(c)} is not a whole pixel coordinate; usage: crop x1 y1 x2 y2")
+        x1, y1, x2, y2 = (int(c) for c in coords)
+        return cls(x1=x1, y1=y1, x2=x2, y2=y2)
+
     def format(self) -> str:
         return f"crop {self.x1} {self.y1} {self.x2} {self.y2}"
 
+    def reply(self) -> str:
+        return f"Cropped to {abs(self.x2 - self.x1)}×{abs(self.y2 - self.y1)} pixels."
+
+    def label(self) -> str:
+        return f"Crop {abs(self.x2 - self.x1)}×{abs(self.y2 - self.y1)}"
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        from editor import ops
+
+        return ops.crop(pixels, box=(self.x1, self.y1, self.x2, self.y2))
+
+
+@command
+@dataclass(frozen=True)
+class CropTo(Command):
+    """Crop to an object the words name, or to an aspect ratio about the main subject."""
+
+    target: str
+    name = "crop"
+    usage = "crop <object words>|square|4:3|16:9"
+    meaning = ("crop to the named object with a margin, or to that aspect ratio (landscape) centred on the "
+               "main subject (Easel extension)")
+    edits_image = True
+
+    def __post_init__(self) -> None:
+        if not self.target.strip():
+            raise CommandError(f"crop needs a box or what to crop to; usage: {Crop.usage} or {self.usage}")
+
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        return cls(target=" ".join(args).lower())
+
+    def format(self) -> str:
+        return f"crop {self.target}"
+
     @property
-    def edits_image(self) -> bool:
-        return True
+    def aspect(self) -> str | None:
+        return self.target if self.target in ASPECTS else None
+
+    def reply(self) -> str:
+        if self.aspect:
+            return f"Cropped to {'a square' if self.aspect == 'square' else self.aspect} around the main subject."
+        return f"Cropped to {self.target}."
+
+    def label(self) -> str:
+        return f"Crop {self.target}"
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        from agent import objects
+
+        if self.aspect:
+            return objects.crop_aspect(pixels, self.aspect)
+        return objects.crop_object(pixels, self.target)
 
 
+@command
 @dataclass(frozen=True)
 class Undo(Command):
     name = "undo"
+    usage = "undo"
+    meaning = "go back one version"
+    caise = True
 
-    def format(self) -> str:
-        return "undo"
 
-
+@command
 @dataclass(frozen=True)
 class Redo(Command):
     name = "redo"
+    usage = "redo"
+    meaning = "go forward again after undo"
 
-    def format(self) -> str:
-        return "redo"
 
-
+@command
 @dataclass(frozen=True)
 class Flip(Command):
     axis: str
     name = "flip"
+    usage = "flip horizontal|vertical"
+    meaning = "mirror left-right (horizontal) or top-bottom (vertical)"
+    edits_image = True
 
     def __post_init__(self) -> None:
         if self.axis not in FLIP_AXES:
             raise CommandError(f"flip takes horizontal or vertical, got {self.axis!r}")
 
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        (axis,) = _args(args, 1, cls)
+        return cls(axis=axis.lower())
+
     def format(self) -> str:
         return f"flip {self.axis}"
 
-    @property
-    def edits_image(self) -> bool:
-        return True
+    def reply(self) -> str:
+        return "Mirrored it left to right." if self.axis == "horizontal" else "Flipped it upside down."
+
+    def label(self) -> str:
+        return "Mirror" if self.axis == "horizontal" else "Flip upside down"
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        from editor import ops
+
+        return ops.flip(pixels, axis=self.axis)
 
 
+@command
+@dataclass(frozen=True)
+class Grayscale(Command):
+    name = "grayscale"
+    usage = "grayscale"
+    meaning = "black and white: luma `0.299 R + 0.587 G + 0.114 B` in every colour channel"
+    edits_image = True
+
+    def reply(self) -> str:
+        return "Made it black and white."
+
+    def label(self) -> str:
+        return "Black and white"
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        from editor import ops
+
+        return ops.grayscale(pixels)
+
+
+@command
+@dataclass(frozen=True)
+class AutoEnhance(Command):
+    name = "auto_enhance"
+    usage = "auto_enhance"
+    meaning = "automatic levels, white balance and contrast (\"make it look better\", \"fix the lighting\")"
+    edits_image = True
+
+    def reply(self) -> str:
+        return "Enhanced it automatically: levels, white balance and contrast."
+
+    def label(self) -> str:
+        return "Auto enhance"
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        from editor import ops
+
+        return ops.auto_enhance(pixels)
+
+
+@command
+@dataclass(frozen=True)
+class Remove(Command):
+    words: str
+    name = "remove"
+    usage = "remove <object words>"
+    meaning = ("find the named object(s) (\"the people\" is each person), mask them, and fill the holes "
+               "from their surroundings; pixels outside the dilated masks are unchanged")
+    edits_image = True
+
+    def __post_init__(self) -> None:
+        if not self.words.strip():
+            raise CommandError(f"remove needs what to remove; usage: {self.usage}")
+
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        return cls(words=" ".join(args).lower())
+
+    def format(self) -> str:
+        return f"remove {self.words}"
+
+    def reply(self) -> str:
+        return f"Removed {self.words} and filled in the background."
+
+    def label(self) -> str:
+        return f"Remove {self.words}"
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        from agent import objects
+
+        return objects.remove_objects(pixels, self.words)
+
+
+@command
+@dataclass(frozen=True)
+class Background(Command):
+    mode: str
+    name = "background"
+    usage = f"background <{'|'.join(BACKGROUND_COLOURS)}>|blur|transparent"
+    meaning = "keep the main subject (the cutout mask) and make the rest a plain colour, a blur of itself, or transparent"
+    edits_image = True
+
+    def __post_init__(self) -> None:
+        if self.mode not in BACKGROUND_MODES:
+            raise CommandError(f"background takes a colour ({', '.join(BACKGROUND_COLOURS)}), blur or "
+                               f"transparent, got {self.mode!r}")
+
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        (mode,) = _args(args, 1, cls)
+        mode = mode.lower()
+        return cls(mode="grey" if mode == "gray" else mode)
+
+    def format(self) -> str:
+        return f"background {self.mode}"
+
+    def reply(self) -> str:
+        if self.mode == "blur":
+            return "Blurred the background behind the main subject."
+        if self.mode == "transparent":
+            return "Made the background transparent (black when saved in a format without transparency)."
+        return f"Replaced the background with {self.mode}."
+
+    def label(self) -> str:
+        return f"Background {self.mode}"
+
+    def apply(self, pixels: np.ndarray) -> np.ndarray:
+        from agent import objects
+
+        return objects.background(pixels, self.mode)
+
+
+@command
 @dataclass(frozen=True)
 class Explain(Command):
     """Explain what changed; ``target`` names what to compare with (empty: the parent version)."""
 
     target: str = ""
     name = "explain"
+    usage = "explain [what to compare with]"
+    meaning = "say what changed between two versions, with boxes and measured amounts"
+
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        return cls(target=rest.strip())
 
     def format(self) -> str:
         return f"explain {self.target}".rstrip()
 
 
+@command
 @dataclass(frozen=True)
 class Describe(Command):
     name = "describe"
+    usage = "describe"
+    meaning = "caption the image, or the part of it the drawn trace follows"
 
-    def format(self) -> str:
-        return "describe"
+
+COMMAND_NAMES = tuple(GRAMMAR)
 
 
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
-_INT = re.compile(r"^[+-]?\d+$")
-
-_USAGE = {
-    "search": "search <words>",
-    "rotate": "rotate <degrees 0..360, counter-clockwise>",
-    "adjust_color": f"adjust_color <{'|'.join(COLORS)}> <intensity 0..1>",
-    "adjust_attr": "adjust_attr brightness|contrast <-100..100>",
-    "image_cutout": "image_cutout",
-    "crop": "crop x1 y1 x2 y2",
-    "undo": "undo",
-    "redo": "redo",
-    "flip": "flip horizontal|vertical",
-    "explain": "explain [what to compare with]",
-    "describe": "describe",
-}
+def command_classes() -> list[type[Command]]:
+    """Every command class, in the grammar's order."""
+    return [cls for classes in GRAMMAR.values() for cls in classes]
 
 
 def usage() -> str:
     """One line per command: what the grammar accepts."""
-    return "\n".join(_USAGE.values())
+    return "\n".join(cls.usage for cls in command_classes())
 
 
-def _num(token: str, cmd: str) -> float:
-    if not _NUMBER.match(token):
-        raise CommandError(f"{cmd}: {token!r} is not a number; usage: {_USAGE[cmd]}")
-    return float(token)
-
-
-def _args(args: list[str], n: int, cmd: str) -> list[str]:
-    if len(args) != n:
-        raise CommandError(f"{cmd} takes {n} argument(s), got {len(args)}; usage: {_USAGE[cmd]}")
-    return args
+def readme_table() -> str:
+    """The README's table of commands, generated from the grammar."""
+    rows = ["| command | meaning |", "| --- | --- |"]
+    for cls in command_classes():
+        use = cls.usage.replace("|", "\\|")
+        extension = "" if cls.caise else " (Easel extension)"
+        meaning = cls.meaning if "extension" in cls.meaning else cls.meaning + extension
+        rows.append(f"| `{use}` | {meaning} |")
+    return "\n".join(rows)
 
 
 def parse_command(line: str) -> Command:
@@ -301,35 +662,10 @@ def parse_command(line: str) -> Command:
         raise CommandError("empty command; commands are:\n" + usage())
     name, _, rest = text.partition(" ")
     name = name.lower()
-    args = rest.split()
-    if name == "search":
-        return Search(words=" ".join(rest.split()), text=rest)
-    if name == "rotate":
-        (deg,) = _args(args, 1, name)
-        return Rotate(degrees=_num(deg, name), text=deg)
-    if name == "adjust_color":
-        color, amount = _args(args, 2, name)
-        return AdjustColor(color=color.lower(), intensity=_num(amount, name), text=amount)
-    if name == "adjust_attr":
-        attr, amount = _args(args, 2, name)
-        return AdjustAttr(attr=attr.lower(), amount=_num(amount, name), text=amount)
-    if name == "crop":
-        coords = _args(args, 4, name)
-        for c in coords:
-            if not _INT.match(c):
-                raise CommandError(f"crop: {c!r} is not a whole pixel coordinate; usage: crop x1 y1 x2 y2")
-        x1, y1, x2, y2 = (int(c) for c in coords)
-        return Crop(x1=x1, y1=y1, x2=x2, y2=y2)
-    if name == "flip":
-        (axis,) = _args(args, 1, name)
-        return Flip(axis=axis.lower())
-    if name == "explain":
-        return Explain(target=rest.strip())
-    simple = {"image_cutout": ImageCutout, "undo": Undo, "redo": Redo, "describe": Describe}
-    if name in simple:
-        _args(args, 0, name)
-        return simple[name]()
-    raise CommandError(f"unknown command {name!r}; commands are:\n" + usage())
+    classes = GRAMMAR.get(name)
+    if classes is None:
+        raise CommandError(f"unknown command {_shown(name)}; commands are:\n" + usage())
+    return classes[0].parse(rest.split(), rest)
 
 
 def format_command(command: Command) -> str:
@@ -344,3 +680,7 @@ def command_type(command: Command | str) -> str:
     if isinstance(command, AdjustAttr):
         return command.attr
     return command.name
+
+
+if __name__ == "__main__":  # python -m agent.commands --readme: the README's table of commands
+    print(readme_table() if "--readme" in __import__("sys").argv else usage())

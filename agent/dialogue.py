@@ -27,16 +27,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from agent.commands import Command, CommandError, Redo, Undo, parse_command, usage
+from agent import requests
+from agent.commands import Command, CommandError, Redo, Undo, parse_command
 from agent.executor import execute
 from editor.document import Document, Version
 from editor.models import ModelMissingError
 
 CAPABILITIES = (
-    "I can search your photos, rotate, flip, crop, change brightness or contrast, tint toward a "
-    "colour (red, orange, green, blue, skyblue, purple, brown, yellow, pink), cut out the main "
-    "subject, undo and redo, tell you what changed between versions and describe the picture (or "
-    "the part you traced). You can also type a command directly, for example:\n" + usage()
+    "I can search your photos, edit the picture (light, colours, sharpness, black and white, remove objects, "
+    "replace or blur the background, crop, rotate, flip), undo and redo, tell you what changed and describe "
+    "it. Help > Commands lists every command."
 )
 
 
@@ -74,11 +74,17 @@ class TurnResult:
     version: Version | None = None  # the head after the turn, when the turn changed it
     ok: bool = True
     data: dict = field(default_factory=dict)
+    commands: list[Command] = field(default_factory=list)  # every command the turn ran, in order
+
+    def __post_init__(self) -> None:
+        if self.command is not None and not self.commands:
+            self.commands = [self.command]
 
     def as_json(self) -> dict:
         return {
             "utterance": self.utterance,
             "command": self.command.format() if self.command else None,
+            "commands": [c.format() for c in self.commands],
             "reply": self.reply,
             "ok": self.ok,
             "version": self.version.id if self.version else None,
@@ -87,15 +93,6 @@ class TurnResult:
 
 
 Handler = Callable[["DialogueManager", Command], TurnResult]
-
-_REPLIES = {
-    "rotate": "Rotated.",
-    "adjust_color": "Tinted.",
-    "adjust_attr": "Adjusted.",
-    "image_cutout": "Cut out the main subject; the background is black.",
-    "crop": "Cropped.",
-    "flip": "Flipped.",
-}
 
 
 class DialogueManager:
@@ -115,40 +112,88 @@ class DialogueManager:
     # -- the turn --------------------------------------------------------------------------------
 
     def handle(self, utterance: str) -> TurnResult:
-        """Answer one request; never raises for bad input, the reply says what went wrong."""
+        """Answer one request; never raises for bad input, the reply says what went wrong.
+
+        A request may ask for several edits ("brighten it and add some contrast"): each runs in
+        order and makes its own version; the reply names each one. A request Easel cannot serve gets
+        a sentence that says so, and a request with two readings a short question, never a guess.
+        """
         utterance = utterance.strip()
         if not utterance:
             return TurnResult(utterance, "Type a request, for example 'rotate 90'.", ok=False)
         self.history.append(f"user_text: {utterance}")
-        command, reply = self._understand(utterance)
-        if command is None:
+        commands, reply = self._understand(utterance)
+        if not commands:
             result = TurnResult(utterance, reply, ok=False)
         else:
-            result = self.run(command, utterance=utterance)
+            result = self._run_all(commands, utterance)
+            if reply:
+                result.reply = f"{result.reply} {reply}"
         self.history.append(f"assistant_text: {result.reply}")
         self._log(result)
         return result
 
-    def _understand(self, utterance: str) -> tuple[Command | None, str]:
+    def _run_all(self, commands: list[Command], utterance: str) -> TurnResult:
+        """Run the turn's commands in order; stop at the first that fails (its reply says why)."""
+        results: list[TurnResult] = []
+        for command in commands:
+            results.append(self.run(command, utterance=utterance))
+            if not results[-1].ok:
+                break
+        if len(results) == 1:
+            return results[0]
+        done = [r for r in results if r.ok]
+        last = results[-1]
+        versions = [r.version for r in results if r.version is not None]
+        data: dict = {}
+        for r in results:
+            data.update(r.data)
+        return TurnResult(utterance, " ".join(r.reply for r in results), done[0].command if done else last.command,
+                          versions[-1] if versions else None, ok=last.ok, data=data,
+                          commands=[r.command for r in done if r.command is not None])
+
+    def read(self, utterance: str) -> tuple[list[Command], str]:
+        """What :meth:`handle` would run for ``utterance`` now, and what it would say, without running it."""
+        self.history.append(f"user_text: {utterance.strip()}")
         try:
-            return parse_command(utterance), ""
-        except CommandError as exc:
-            literal_error = str(exc)
-        pred = self.parser.predict(self.history, self.concepts(self.document))
-        if pred.text is not None and pred.confidence >= self.min_confidence:
+            return self._understand(utterance.strip(), commit=False)
+        finally:
+            self.history.pop()
+
+    def _understand(self, utterance: str, *, commit: bool = True) -> tuple[list[Command], str]:
+        """The commands to run and what to add to their replies (or, with no commands, the whole reply)."""
+        if requests.is_plain_command(utterance):
+            return [parse_command(utterance)], ""
+        if requests.looks_like_command(utterance):
             try:
-                return parse_command(pred.text), ""
+                return [parse_command(utterance)], ""
             except CommandError as exc:
-                return None, f"I read that as '{pred.text}', but {exc}."
-        first = utterance.split()[0].lower()
-        if first in {"rotate", "adjust_color", "adjust_attr", "crop", "flip", "search"}:
-            return None, literal_error
-        guess = f" My best guess was '{pred.text}', but I am not sure enough to run it." if pred.text else ""
-        return None, f"Sorry, I did not understand that.{guess} {CAPABILITIES}"
+                return [], str(exc)  # "rotate 400": say what is valid
+        last = self.context.get("last_kind")
+        proposal = self.context.pop("proposal", None) if commit else self.context.get("proposal")
+        reading = requests.read(utterance, model=self._model_command, state=last, proposal=proposal,
+                                photo_open=self.document is not None)
+        if reading.proposal and commit:
+            self.context["proposal"] = reading.proposal
+        if reading.commands:
+            return reading.commands, " ".join(reading.notes)
+        return [], reading.reply or f"Sorry, I did not understand that. {CAPABILITIES}"
+
+    def _model_command(self, clause: str) -> Command | None:
+        """The learned parser's command for one clause of the request, when it is sure enough."""
+        history = [*self.history[:-1], f"user_text: {clause}"]
+        pred = self.parser.predict(history, self.concepts(self.document))
+        if pred.text is None or pred.confidence < self.min_confidence:
+            return None
+        try:
+            return parse_command(pred.text)
+        except CommandError:
+            return None
 
     def run(self, command: Command, *, utterance: str | None = None) -> TurnResult:
         """Execute a command on the document and describe the outcome."""
         utterance = utterance if utterance is not None else command.format()
+        self.context["last_kind"] = None if command.edits_image else command.name
         if command.name in self.handlers:
             return self.handlers[command.name](self, command)
         if isinstance(command, (Undo, Redo)):
@@ -159,11 +204,11 @@ class DialogueManager:
             return TurnResult(utterance, "Open an image first, then ask me to edit it.", command, ok=False)
         try:
             pixels = execute(command, self.document.pixels())
-        except (ValueError, ModelMissingError) as exc:
+        except (ValueError, LookupError, ModelMissingError) as exc:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
         version = self.document.apply(command.format(), pixels)
         self.history.append(command.format())
-        return TurnResult(utterance, _REPLIES.get(command.name, "Done."), command, version)
+        return TurnResult(utterance, command.reply(), command, version)
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
         if self.document is None:

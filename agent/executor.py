@@ -1,11 +1,14 @@
-"""Run an image-editing :class:`~agent.commands.Command` on pixels with :mod:`editor.ops`."""
+"""Run an image-editing :class:`~agent.commands.Command` on pixels.
+
+Each command declares how it changes pixels (:meth:`agent.commands.Command.apply`); this module is
+the one entry point the dialogue manager, the CLI and the annotator call.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from agent.commands import AdjustAttr, AdjustColor, Command, Crop, Flip, ImageCutout, Rotate
-from editor import ops
+from agent.commands import Command
 
 
 def execute(command: Command, pixels: np.ndarray) -> np.ndarray:
@@ -13,17 +16,6 @@ def execute(command: Command, pixels: np.ndarray) -> np.ndarray:
 
     Raises ``ValueError`` for commands that do not edit an image (search, undo, explain, ...).
     """
-    if isinstance(command, Rotate):
-        return ops.rotate(pixels, degrees=command.degrees)
-    if isinstance(command, AdjustColor):
-        return ops.adjust_color(pixels, color=command.color, intensity=command.intensity)
-    if isinstance(command, AdjustAttr):
-        op = ops.adjust_brightness if command.attr == "brightness" else ops.adjust_contrast
-        return op(pixels, amount=command.amount)
-    if isinstance(command, ImageCutout):
-        return ops.image_cutout(pixels)
-    if isinstance(command, Crop):
-        return ops.crop(pixels, box=(command.x1, command.y1, command.x2, command.y2))
-    if isinstance(command, Flip):
-        return ops.flip(pixels, axis=command.axis)
-    raise ValueError(f"{command.format()!r} does not edit an image")
+    if not command.edits_image:
+        raise ValueError(f"{command.format()!r} does not edit an image")
+    return command.apply(pixels)

@@ -444,7 +444,7 @@ class Controller(QObject):
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
         version = doc.apply(command.format(), pixels)
         manager.history.append(command.format())
-        return TurnResult(utterance, "Cut out the main subject; the background is black.", command, version)
+        return TurnResult(utterance, command.reply(), command, version)
 
     def submit(self, text: str) -> Worker | None:
         """Run one chat request in a worker; the reply and the new version come back to the GUI."""

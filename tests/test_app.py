@@ -80,7 +80,7 @@ def test_chat_request_changes_image_then_undo_redo(qtbot, window, photo):
     original = doc.pixels().copy()
     assert window.windowTitle() == "astronaut.png — Easel"
     say(qtbot, window, "rotate 90")
-    assert window.chat.messages[-1] == ("assistant", "Rotated.")
+    assert window.chat.messages[-1] == ("assistant", "Rotated 90° counter-clockwise.")
     assert np.array_equal(doc.pixels(), np.rot90(original))
     assert window.windowTitle().startswith("*")
     assert window.controller.stack.count() == 1
@@ -183,7 +183,7 @@ def test_crop_tool_runs_a_crop_command_that_undoes(qtbot, window, photo):
     assert doc.head.command.startswith("crop ")
     assert abs(x1 - 40) <= 1 and abs(y1 - 50) <= 1 and abs(x2 - 140) <= 2 and abs(y2 - 200) <= 2
     assert doc.pixels().shape[:2] == (y2 - y1, x2 - x1)
-    assert window.chat.messages[-1] == ("assistant", "Cropped.")
+    assert window.chat.messages[-1][1].startswith("Cropped to ")
     assert [t["command"] for t in window.controller.store.turns(doc.id)] == [None, doc.head.command]
     qtbot.keyClick(window.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert doc.pixels().shape[:2] == (256, 256)
@@ -339,8 +339,8 @@ def test_reopen_a_conversation_restores_versions_and_turns(qtbot, tmp_path, phot
     qtbot.waitUntil(lambda: w2.controller.document is not None, timeout=10000)
     again = w2.controller.document
     assert again.head.id == head and len(again.versions) == n_versions
-    assert [m for m in w2.chat.messages if m[0] != "note"][:2] == [("user", "rotate 90"), ("assistant", "Rotated.")]
-    assert w2.controller.manager.history[1:4] == ["user_text: rotate 90", "rotate 90", "assistant_text: Rotated."]
+    assert [m for m in w2.chat.messages if m[0] != "note"][:2] == [("user", "rotate 90"), ("assistant", "Rotated 90° counter-clockwise.")]
+    assert w2.controller.manager.history[1:4] == ["user_text: rotate 90", "rotate 90", "assistant_text: Rotated 90° counter-clockwise."]
     assert set(w2.history.items) == set(again.versions)
     rotated = next(v for v in again.versions.values() if v.command == "rotate 90")
     assert not w2.history.items[rotated.id].icon(0).isNull()

@@ -28,7 +28,7 @@ def test_scripted_conversation_under_xvfb_saves_a_real_screenshot(tmp_path):
         capture_output=True, text=True, timeout=120, env=env, cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "Cropped." in proc.stdout and "Undid" in proc.stdout
+    assert "Cropped to" in proc.stdout and "Undid" in proc.stdout
     img = np.asarray(Image.open(out).convert("RGB"))
     h, w = img.shape[:2]
     assert w >= 1200 and h >= 700

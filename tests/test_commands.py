@@ -74,7 +74,14 @@ def test_examples():
         ("adjust_color magenta 0.3", "valid colours: red, orange"),
         ("adjust_color red 3", "between 0 and 1"),
         ("adjust_attr brightness 400", "-100 to 100"),
-        ("adjust_attr saturation 10", "brightness or contrast"),
+        ("adjust_attr vibrance 10", "brightness, contrast, saturation"),
+        ("adjust_attr hue 200", "-180 to 180"),
+        ("adjust_attr saturation -101", "-100 to 100"),
+        ("rotate 1e9", "0 to 360"),
+        ("rotate " + "9" * 40_000, "0 to 360"),
+        ("background purple-ish", "background takes a colour"),
+        ("remove", "remove needs what to remove"),
+        ("grayscale please", "takes 0 argument"),
         ("crop 1 2 3", "takes 4 argument"),
         ("crop 1 2 3 x", "whole pixel"),
         ("flip diagonal", "horizontal or vertical"),
@@ -108,3 +115,52 @@ def test_format_then_parse_is_identity(cmd):
     again = parse_command(text)
     assert again == cmd
     assert again.format() == text
+
+
+def test_extensions_round_trip():
+    for line in ["adjust_attr saturation -100", "adjust_attr hue -35", "adjust_attr sharpness 40",
+                 "adjust_attr warmth 20", "grayscale", "auto_enhance", "remove the person on the left",
+                 "background white", "background blur", "background transparent", "crop the dog",
+                 "crop square", "crop 16:9"]:
+        cmd = parse_command(line)
+        assert cmd.format() == line
+        assert parse_command(cmd.format()) == cmd
+        assert cmd.edits_image
+    assert parse_command("crop 16:9").aspect == "16:9"
+    assert parse_command("crop the dog").aspect is None
+    assert parse_command("background gray") == parse_command("background grey")
+
+
+def test_long_arguments_are_not_echoed_back():
+    with pytest.raises(CommandError) as info:
+        parse_command("crop 1 2 3 " + "x" * 40_000)
+    assert len(str(info.value)) < 200
+
+
+@pytest.mark.parametrize(
+    "line, reply, label",
+    [
+        ("adjust_attr brightness 20", "Brightened by 20 points.", "Brighter +20"),
+        ("adjust_attr brightness -15", "Darkened by 15 points.", "Darker -15"),
+        ("adjust_attr contrast +10", "Raised the contrast by 10 points.", "Contrast +10"),
+        ("rotate 270", "Rotated 90° clockwise.", "Rotate 90° CW"),
+        ("rotate 90", "Rotated 90° counter-clockwise.", "Rotate 90° CCW"),
+        ("adjust_color red 0.3", "Tinted toward red at 30%.", "Tint red 30%"),
+        ("adjust_attr saturation -100", "Made it black and white (saturation -100).", "Saturation -100"),
+        ("flip horizontal", "Mirrored it left to right.", "Mirror"),
+        ("crop 10 10 110 60", "Cropped to 100×50 pixels.", "Crop 100×50"),
+    ],
+)
+def test_replies_and_labels_say_what_was_done_in_words(line, reply, label):
+    cmd = parse_command(line)
+    assert cmd.reply() == reply
+    assert cmd.label() == label
+
+
+def test_readme_table_is_the_grammar():
+    from pathlib import Path
+
+    from agent.commands import readme_table
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert readme_table() in readme, "regenerate the README's table: python -m agent.commands --readme"

@@ -1,0 +1,790 @@
+"""Reading real requests: several edits in one sentence, the edits CAISE has no words for, honest refusals.
+
+People do not write CAISE's commands. They write "brighten it a bit and add some contrast", "remove
+the people in the background", "make the background white", "can someone make this guy batman".
+This module reads one utterance into a :class:`Reading`:
+
+- ``commands``: what to run, in order (one per clause: "brighten it and add contrast" is two);
+- ``reply``: instead of running anything, one or two sentences that say what Easel cannot do and the
+  nearest thing it can, or a short question when a request has two readings ("Brighten the whole
+  picture, or only the sky?"); ``proposal`` then holds what "yes" will run.
+
+A clause no rule here recognises is left to the learned command model (``model`` callback), whose
+reading is kept only when the clause has words of that command's kind (:func:`has_evidence`): a
+model trained on CAISE reads "tell me a joke" as a search and "sharpen it" as something else, and a
+wrong edit is worse than no edit.
+
+Rules are tried in order, the first that matches a clause wins; each is one function with an example.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from agent.commands import (
+    BACKGROUND_COLOURS,
+    GRAMMAR,
+    AdjustAttr,
+    AdjustColor,
+    AutoEnhance,
+    Background,
+    Command,
+    CommandError,
+    Crop,
+    CropTo,
+    Describe,
+    Explain,
+    Flip,
+    Grayscale,
+    ImageCutout,
+    Redo,
+    Remove,
+    Rotate,
+    Undo,
+    command_type,
+    parse_command,
+)
+from editor.colors import COLORS
+
+NEAREST = ("I can change brightness, contrast, saturation, sharpness, warmth and hue, tint toward a colour, "
+           "make it black and white, remove objects, replace or blur the background, crop, rotate and flip.")
+
+
+@dataclass
+class Reading:
+    commands: list[Command] = field(default_factory=list)
+    reply: str | None = None  # a refusal or a question, when nothing should run
+    proposal: list[Command] = field(default_factory=list)  # what "yes" runs after a question
+    notes: list[str] = field(default_factory=list)  # clauses left out, said after the edits
+
+
+class Refusal(Exception):
+    """A clause Easel cannot serve; the message says so and names the nearest thing it can do."""
+
+    def __init__(self, message: str, proposal: list[Command] | None = None):
+        super().__init__(message)
+        self.proposal = proposal or []
+
+
+# --- words ------------------------------------------------------------------------------------
+
+_POLITE = re.compile(
+    r"^(?:(?:hi|hello|hey)(?: guys| there| all| everyone)?[,!.]?\s+)?(?:(?:please|pls|plz|kindly)[,]?\s+)?"
+    r"(?:(?:can|could|would|will) (?:you|someone|somebody|anyone|anybody)(?: please| kindly)?\s+"
+    r"|i(?:'d| would) (?:like|love) (?:you |someone |somebody )?to\s+|i want (?:you |someone )?to\s+"
+    r"|i need (?:you |someone )?to\s+|is it possible to\s+|help me\s+|try to\s+|let's\s+|let us\s+"
+    r"|(?:please|pls)\s+|just\s+|also\s+)*"
+)
+_TRAILING = re.compile(r"[\s,.!?]*(?:please|pls|thanks|thank you|thx|for me|if possible|"
+                       r"thanks in advance|many thanks)?[\s,.!?]*$")
+_SMALL = re.compile(r"\b(?:slight(?:ly)?|bit|little|touch|tad|somewhat|a few|subtle|subtly|mild(?:ly)?|small)\b")
+_LARGE = re.compile(r"\b(?:much|lot|lots|very|really|way|significantly|considerably|heavily|strongly|a ton|"
+                    r"greatly|dramatic(?:ally)?|super|extremely|more and more|drastically|highly)\b")
+_UP = re.compile(r"\b(?:increase[sd]?|increasing|more|raise|boost|higher|add|enhance|improve|stronger|intensify|"
+                 r"up|pump|bump|extra|heighten|amplify|deepen|maximi[sz]e|richer|bolder)\b")
+_DOWN = re.compile(r"\b(?:decrease[sd]?|decreasing|reduce[sd]?|reducing|less|lower|tone down|drop|cut|"
+                   r"minimi[sz]e|weaker|fewer|down|lessen|soften|diminish|tone it down|too much|too strong|"
+                   r"too high|over)\b")
+_NUMBER = re.compile(r"(?<![\w.])([+-]?\d+(?:\.\d+)?)\s*(%|percent|per cent|points?|degrees?|°)?")
+
+# Nouns that mean the whole picture; any other noun after a determiner names a part of it.
+_WHOLE = {
+    "image", "picture", "photo", "photograph", "pic", "shot", "it", "whole", "everything", "overall",
+    "entire", "all", "scene", "frame", "this", "one", "thing", "file", "colors", "colours", "color",
+    "colour", "tone", "tones", "lighting", "light", "exposure", "brightness", "contrast", "saturation",
+    "sharpness", "hue", "hues", "warmth", "temperature", "quality", "look", "details", "detail", "bit",
+    "lot", "little", "way", "focus", "clarity", "definition", "levels", "shadows", "highlights", "vibrance",
+    "intensity", "filter", "tint", "cast", "balance", "white", "amount", "effect", "same", "rest", "edges",
+    "lights", "darks", "blacks", "whites", "version", "result", "original", "left", "right", "top", "bottom",
+} | set(COLORS) | {"grey", "gray", "black"}
+_DETERMINER = re.compile(r"\b(?:the|his|her|their|my|its|our|your|this|that|these|those)\s+([a-z]+)(?:\s+([a-z]+))?")
+
+
+def _clean(text: str) -> str:
+    t = text.lower().strip()
+    t = t.replace("’", "'").replace("colour", "color").replace("grey", "gray")
+    t = re.sub(r"\bb\s*[&/]\s*w\b|\bblack\s*(?:&|and|n|-)\s*white\b", "black_and_white", t)
+    t = re.sub(r"\s+", " ", t)
+    return t
+
+
+_PURPOSE = re.compile(r"\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in order to|because|since|as it|as they|"
+                      r"to make (?:it|them|him|her) (?:look|more|less)|for (?:my|our|a|the) )\b.*$")
+
+
+def _strip(clause: str) -> str:
+    c = _PURPOSE.sub("", clause.strip(" ,.;!"))
+    c = _POLITE.sub("", c)
+    c = re.sub(r"^(?:and|then|also|plus|but|so|and then|and also|after that|next)\s+", "", c)
+    c = _POLITE.sub("", c)
+    return _TRAILING.sub("", c).strip()
+
+
+def _size(clause: str) -> str:
+    if _LARGE.search(clause):
+        return "large"
+    if _SMALL.search(clause):
+        return "small"
+    return "normal"
+
+
+def _explicit_number(clause: str, unit: str | None = None) -> float | None:
+    for m in _NUMBER.finditer(clause):
+        if unit == "degrees" and m.group(2) and not m.group(2).startswith(("degree", "°")):
+            continue
+        if unit == "percent" and m.group(2) and m.group(2).startswith(("degree", "°")):
+            continue
+        return float(m.group(1))
+    return None
+
+
+def _local_part(clause: str, own_words: set[str]) -> str | None:
+    """The part of the picture a clause names ("the sky" in "brighten the sky"), if any."""
+    for m in _DETERMINER.finditer(clause):
+        for word in (m.group(1), m.group(2)):
+            if word is None:
+                continue
+            if word in _WHOLE or word in own_words or word.rstrip("s") in _WHOLE:
+                break  # "the image", "the brightness of ...": the whole picture so far
+            if word in {"a", "an", "of", "and", "to", "in", "by", "more", "less", "up", "down"}:
+                break
+            return word
+    m = re.search(r"\b(?:on|in|at|around) the (left|right|top|bottom|middle|center|centre|corner|edges?)\b", clause)
+    if m and not re.search(r"\b(?:rotate|turn|crop|flip)\b", clause):
+        return m.group(1)
+    return None
+
+
+# --- clause splitting -------------------------------------------------------------------------
+
+_SPLIT = re.compile(r"\s*(?:[;!]|\.(?!\d)|,|\band then\b|\band also\b|\bthen\b|\bplus\b|\band\b|\balso\b|"
+                    r"\bas well as\b|\bafter that\b)\s*")
+# A clause starting with one of these is a request of its own; any other is the previous one's
+# continuation ("remove the cat and the dog" is one removal, "increase contrast and brightness" two).
+_STARTS = re.compile(
+    r"^(?:make|increase|decrease|add|remove|rotate|turn|crop|flip|mirror|sharpen|blur|brighten|darken|lighten|"
+    r"boost|reduce|raise|lower|change|convert|fix|enhance|improve|delete|erase|get rid|take|cut|isolate|put|set|"
+    r"replace|zoom|straighten|give|adjust|tone|warm|cool|desaturate|saturate|undo|redo|search|find|show|"
+    r"describe|explain|what|where|how|why|is|are|can|could|would|please|soften|correct|balance|clean|clear|"
+    r"color|colorize|tint|bring|set|apply|paint|fill|black_and_white|restore|swap|move|resize|enlarge|"
+    r"eliminate|cutout|extract|keep|leave|let|try|go|revert|i|it's|it is|this|the (?:image|picture|photo)|"
+    r"too|more|less|a bit|slightly|also|maybe|then|just|blurry|sharper|brighter|darker|lighter|warmer|cooler)\b"
+)
+
+
+def split_clauses(text: str) -> list[str]:
+    """The requests one utterance makes, in order.
+
+    >>> split_clauses("brighten it a bit and add some contrast")
+    ['brighten it a bit', 'add some contrast']
+    >>> split_clauses("remove the cat and the dog")
+    ['remove the cat and the dog']
+    """
+    parts = [p for p in _SPLIT.split(text) if p and p.strip()]
+    seps = [m.group(0) for m in _SPLIT.finditer(text)]
+    clauses: list[str] = []
+    for i, part in enumerate(parts):
+        part = part.strip()
+        glue = seps[i - 1].strip() if 0 < i <= len(seps) else ""
+        if clauses and not _STARTS.match(_strip(part)) and not _attr_words(part):
+            clauses[-1] = f"{clauses[-1]} {glue or 'and'} {part}".replace(" , ", ", ")
+        else:
+            clauses.append(part)
+    return clauses
+
+
+# --- what each kind of edit is called ---------------------------------------------------------
+
+_ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
+    # attr: (words that name it, words that raise it, words that lower it)
+    "brightness": (
+        r"bright|brightness|light(?:en|er)?(?!ing)|dark(?:en|er|ness)?|dim(?:mer)?|exposure|exposed|expose|"
+        r"gloomy|shadows",
+        r"brighten|brighter|lighten|lighter|light up|too dark|underexposed|under-exposed|more light|"
+        r"dark(?:er)? shadows|lift the shadows|brightness up",
+        r"darken|darker|dim|dimmer|too bright|overexposed|over-exposed|blown out|less bright|too light|"
+        r"less light|brightness down",
+    ),
+    "contrast": (r"contrast|punch(?:y|ier)?|pop", r"punch|pop|more contrast", r"less contrast|too much contrast|flat"),
+    "saturation": (
+        r"saturat\w*|vibran\w*|vivid|colorful|color intensity|intensity of (?:the )?colors?|muted|dull|"
+        r"washed[- ]out|colors? pop|richer colors?|enhance (?:the )?colors?|more colors?|boost (?:the )?colors?|"
+        r"add (?:some |more )?colors?",
+        r"saturate|vibrant|vivid|colorful|richer|pop|more colors?|enhance (?:the )?colors?|boost (?:the )?colors?|"
+        r"add (?:some |more )?colors?|washed[- ]out",
+        r"desaturat\w*|muted|dull|less colorful|too saturated|oversaturated|over-saturated|too colorful|less colors?",
+    ),
+    "sharpness": (
+        r"sharp\w*|crisp\w*|clarity|clear(?:er)?|defin\w*|detail\w*|focus\w*|blur\w*|soft(?:en|er)?|smooth\w*|"
+        r"fuzzy|hazy",
+        r"sharpen|sharper|crisp|clarity|clearer|clear|defin|detail|in focus|focus|fuzzy|blurr?y|hazy|less blur",
+        r"blur(?!r?y)|soften|softer|smooth|dreamy|out of focus|less sharp|too sharp",
+    ),
+    "warmth": (
+        r"warm\w*|cool(?:er|ing)?|cold(?:er)?|temperature",
+        r"warm|too cold|too cool|too blue",
+        r"cool|cold|too warm|too yellow|too orange",
+    ),
+}
+_DEFAULTS = {  # (small, normal, large) amounts when the request gives none
+    "brightness": (10, 20, 40), "contrast": (10, 20, 40), "saturation": (15, 30, 60),
+    "sharpness": (20, 40, 80), "warmth": (12, 25, 50), "tint": (0.1, 0.2, 0.35),
+}
+
+
+def _attr_words(clause: str) -> list[str]:
+    c = _clean(clause)
+    return [a for a, (name, _, _) in _ATTR_PATTERNS.items() if re.search(rf"\b(?:{name})", c)]
+
+
+def _direction(clause: str, attr: str) -> int:
+    _, up, down = _ATTR_PATTERNS[attr]
+    if re.search(rf"\b(?:{down})", clause):
+        return -1
+    if re.search(rf"\b(?:{up})", clause):
+        return 1
+    if _DOWN.search(clause):
+        return -1
+    return 1
+
+
+def _amount(clause: str, attr: str, unit: str = "percent") -> float:
+    n = _explicit_number(clause, unit)
+    if n is not None and abs(n) > 0:
+        return min(abs(n), 100.0)
+    small, normal, large = _DEFAULTS[attr]
+    return {"small": small, "normal": normal, "large": large}[_size(clause)]
+
+
+_COLOR_WORD = {**{c: c for c in COLORS}, "sky blue": "skyblue", "light blue": "skyblue", "violet": "purple",
+               "magenta": "pink", "gold": "yellow", "golden": "orange", "sepia": "brown", "teal": "skyblue",
+               "cyan": "skyblue", "redder": "red", "bluer": "blue", "greener": "green", "yellower": "yellow",
+               "pinker": "pink", "reddish": "red", "bluish": "blue", "greenish": "green", "yellowish": "yellow",
+               "pinkish": "pink", "orangey": "orange", "orangish": "orange", "purplish": "purple", "brownish": "brown"}
+_COLOR_RE = "|".join(sorted((re.escape(w) for w in _COLOR_WORD), key=len, reverse=True))
+_HUE = {"red": 0, "orange": 30, "yellow": 60, "green": 120, "skyblue": 197, "blue": 240, "purple": 285,
+        "pink": 330, "brown": 10}
+
+
+def has_evidence(command: Command, clause: str, *, photo_open: bool = False) -> bool:
+    """Whether the words of ``clause`` could ask for ``command``'s kind at all.
+
+    The learned model is kept only where they could: "sharpen it" read as a search, or "tell me a joke"
+    read as a rotation, is dropped. With a photo open, a search (which replaces it with another photo)
+    needs words that ask for one ("find", "show me", "a picture of"); a tint needs its colour named
+    or a colour referred to ("the colour of the jacket").
+    """
+    c = _clean(clause)
+    kind = command_type(command)
+    if kind == "adjust_color" and not re.search(rf"\b{command.color}|\b(?:same|like|match\w*|of the|that)\b", c):
+        names = {w for w, colour in _COLOR_WORD.items() if colour == command.color}
+        if not any(re.search(rf"\b{re.escape(w)}", c) for w in names):
+            return False
+    strict_search = (r"find|search|look(?:ing)? for|show me|(?:picture|photo|image|pic|photograph)s? (?:of|with|where|"
+                     r"that)|another (?:one|picture|photo|image)|get me|do you have|something (?:with|like)")
+    patterns = {
+        "search": strict_search if photo_open else
+                  strict_search + r"|picture|photo|image|pic|want|need|see|another|other|one (?:with|of|where)|"
+                                  r"some|any|an? \w+",
+        "rotate": r"rotat|turn|spin|degree|clockwise|upside|sideways|tilt|orientation|left|right|\d",
+        "adjust_color": rf"color|tint|tone|hue|shade|filter|{_COLOR_RE}|warm|cool|same|like|match|that",
+        "image_cutout": r"cut|background|subject|isolate|extract|only|just|segment|alone|object|foreground",
+        "crop": r"crop|trim|cut|zoom|frame|\d",
+        "flip": r"flip|mirror|reverse|upside|horizontal|vertical",
+        "undo": r"undo|back|revert|previous|cancel|before|last|original",
+        "redo": r"redo|again|back|forward",
+        "explain": r"change|differ|compare|what|where|how|anything|which|why|original",
+        "describe": r"describe|caption|what|see|tell|about|who|where|show",
+    }
+    if kind in _ATTR_PATTERNS:
+        name = _ATTR_PATTERNS[kind][0]
+        return bool(re.search(rf"\b(?:{name})", c) or re.search(r"\b(?:more|less|again|same|even|further|"
+                                                                   r"bit|little|lot|another|too)\b", c))
+    pattern = patterns.get(kind)
+    return pattern is None or bool(re.search(rf"\b(?:{pattern})", c))
+
+
+# --- the rules ----------------------------------------------------------------------------------
+
+RuleResult = list[Command] | None
+
+
+def _unsupported(c: str) -> RuleResult:
+    """Requests no operation of Easel's can serve: say so, name the nearest thing.
+
+    >>> _unsupported("replace the sky with a sunset")  # raises Refusal
+    """
+    checks = [
+        (r"\b(?:replace|swap|change) (?:the |her |his |their )?sky\b|\bsunset\b|\bnew sky\b",
+         "I can't replace the sky. I can replace the whole background with a plain colour or blur it, "
+         "or make the picture warmer."),
+        (r"\b(?:younger|older|thinner|slimmer|fatter|skinnier|prettier|handsome|happier|smile|smiling|"
+         r"open (?:his|her|their) eyes|makeup|make-up|hair ?(?:style|cut)|wrinkles?|blemish\w*|acne|pimples?|"
+         r"red[- ]eyes?|teeth|tattoo|beard|skin)\b",
+         "I can't retouch faces or bodies. I can adjust the light and colours of the whole picture."),
+        (r"\b(?:resize|enlarge|upscale|upsize|larger|bigger|smaller|resolution|inches|\d+ ?x ?\d+|dpi|print|"
+         r"stretch|shrink|scale)\b",
+         "I can't resize or change the resolution. I can crop it to a shape (square, 4:3, 16:9) or to an "
+         "object."),
+        (r"\b(?:cartoon|anime|painting|drawing|sketch|oil paint|watercolou?r|pixel art|style of|in the style|"
+         r"batman|superman|meme|funny|photoshop (?:him|her|me|them|it|my|us)|into a|as a|vintage|retro|"
+         r"old[- ]fashioned|hdr|lomo|instagram filter)\b",
+         "I can't restyle or redraw a photo. I can adjust brightness, contrast, colours and sharpness."),
+        (r"\b(?:colori[sz]e|restore|restoration|scratch(?:es)?|tears?|damage[sd]?|creases?|stains?|repair)\b",
+         "I can't restore or colourise old photos. I can adjust contrast and sharpness, or enhance it "
+         "automatically."),
+        (r"\b(?:noise|noisy|grain|grainy|denoise|de-noise|pixelated|jpeg artifacts?|compression)\b",
+         "I can't remove noise or grain. I can soften the picture (negative sharpness) or enhance it "
+         "automatically."),
+        (r"\b(?:haze|hazy|fog|foggy|dehaze|de-haze|mist|misty|glare|reflections?|lens flare)\b",
+         "I can't remove haze, glare or reflections. I can raise the contrast or enhance it automatically."),
+        (r"\b(?:text|words?|caption|watermark|logo|signature|write|writing|font|letters?)\b(?!.*\bremove\b)",
+         "I can't add or edit text. I can remove an object or crop the picture."),
+        (r"\b(?:move|shift|reposition|relocate|rearrange|closer together|next to each other)\b(?! the hues?)",
+         "I can't move things within the picture. I can remove an object, crop, or flip the picture."),
+        (r"\b(?:face ?swap|swap (?:the )?faces?|head swap|switch (?:the )?(?:heads|faces))\b",
+         "I can't swap faces. I can remove an object or cut out the main subject."),
+        (r"\b(?:vignette|frame around|border|lens blur|motion blur|radial blur|tilt[- ]shift|bokeh|"
+         r"light leak|glow)\b",
+         "I can't add effects like that. I can blur the background, or change brightness, contrast and colours."),
+        (r"\bstraighten\w*\b|\blevel (?:the )?horizon\b|\bcrooked\b|\bperspective\b|\bskew\w*\b",
+         "I can't straighten by a small angle on my own. Tell me the angle, for example 'rotate 3 degrees "
+         "clockwise'."),
+    ]
+    for pattern, message in checks:
+        if re.search(pattern, c):
+            raise Refusal(message)
+    m = re.search(r"\b(?:add|put|insert|place|draw|paint in|include|give (?:him|her|them|me|it) an?)\b\s+(.*)", c)
+    if m and not re.search(r"^(?:some |more |a bit (?:of |more )?|a little (?:bit )?(?:of |more )?|a touch of |"
+                           r"an? )?(?:\w+ )?(?:contrast|brightness|saturation|sharpness|warmth|color\w*|light|"
+                           r"blur|filter|tint|hue|tone|tones|glow|shadows?|clarity|definition|detail|"
+                           r"vibrance|vibrancy|saturation|exposure|black_and_white|warm|cool|" + _COLOR_RE
+                           + r")\b", m.group(1)):
+        raise Refusal("I can't add new things to a photo. I can remove objects, replace or blur the "
+                      "background, or adjust the light and colours.")
+    return None
+
+
+def _undo_redo(c: str) -> RuleResult:
+    """'undo that', 'go back', 'revert the last change' -> undo; 'redo' -> redo."""
+    if re.fullmatch(r"(?:undo|revert|cancel|take back|go back|step back|back)(?: (?:that|it|this|the last "
+                    r"(?:one|change|edit|step)|the last thing|last change|one step|the change|the edit))?"
+                    r"(?: (?:please|again))?", c) or c in {"undo the rotation", "undo the crop", "that's wrong"}:
+        return [Undo()]
+    if re.fullmatch(r"redo(?: (?:that|it|this|the last (?:one|change|edit|step)))?(?: please)?", c):
+        return [Redo()]
+    return None
+
+
+def _grayscale(c: str) -> RuleResult:
+    """'make it black and white', 'convert to grayscale', 'remove all the colour' -> grayscale."""
+    if re.search(r"black_and_white|\bgr[ae]yscale\b|\bmonochrome\b|\bmonotone\b|\bnoir\b|"
+                 r"\bremove (?:all )?(?:the )?colors?\b(?! (?:cast|tint|tone))|\bno colors?\b|\bcolorless\b", c):
+        if re.search(r"\bbackground\b", c):
+            return None  # "make the background black and white" is not the whole picture
+        return [Grayscale()]
+    return None
+
+
+def _background(c: str) -> RuleResult:
+    """'make the background white' -> background white; 'blur the background' -> background blur;
+    'remove the background' -> image_cutout (CAISE's meaning); 'transparent background' -> background transparent.
+    """
+    c = re.sub(r"\b(?:backround|backgroud|bakground|backgound|back ground)\b", "background", c)
+    if not re.search(r"\b(?:background|backdrop|bg|behind (?:him|her|them|it))\b", c):
+        return None
+    removal = _REMOVE.search(c)
+    if removal and not re.match(r"(?:the |this |that |its |my |all |entire |whole )*(?:\w+ )?(?:background|"
+                                r"backdrop|bg)\b", removal.group(1)):
+        return None  # "remove the people in the background" removes people
+    if re.search(r"\btransparent|\bpng\b|\balpha\b", c):
+        return [Background("transparent")]
+    if re.search(r"\bblur\w*|\bout of focus|\bsoft(?:en|er)?\b|\bbokeh\b|\bdepth of field\b", c):
+        return [Background("blur")]
+    colours = "|".join(sorted({*BACKGROUND_COLOURS, "gray", *(w for w in _COLOR_WORD if " " not in w)},
+                              key=len, reverse=True))
+    m = re.search(rf"\b({colours})\s+(?:\w+\s+)?(?:background|backdrop|bg)\b|\b(?:background|backdrop|bg)\b"
+                  rf"(?:(?:\s+\w+){{0,3}}?\s+(?:to|into|with|in|be|is|as))?(?:\s+(?:completely|all|just|totally|entirely|"
+                  rf"fully|pure|a|an|plain|solid|simple|clean))*\s+(?:a\s+|an\s+)?(?:plain\s+|solid\s+|pure\s+|"
+                  rf"simple\s+|clean\s+)?({colours})\b", c)
+    if m:
+        word = m.group(1) or m.group(2)
+        mode = "grey" if word == "gray" else word if word in BACKGROUND_COLOURS else _COLOR_WORD[word]
+        if re.search(rf"\b(?:remove|delete|get rid of|erase)\b.*\b{word}\b.*\bbackground\b", c) and not \
+                re.search(r"\b(?:make|to|with|into)\b", c):
+            return [ImageCutout()]  # "remove the pink background": the colour names what goes
+        return [Background(mode)]
+    if re.search(r"\b(?:blank|plain|simple|clean|empty|solid)\b", c):
+        return [Background("white")]
+    if re.search(r"\b(?:change|replace|swap|new|different)\b", c) and not re.search(r"\b(?:remove|delete)\b", c):
+        raise Refusal("Change the background to what? I can make it a plain colour (say which), blur it, or "
+                      "make it transparent.")
+    if re.search(r"\b(?:remove|delete|erase|get rid of|take out|cut out|cut|isolate|separate|lose|no|"
+                 r"without|eliminate|clear)\b", c):
+        return [ImageCutout()]
+    if re.search(r"\b(?:dark(?:en|er)?|bright(?:en|er)?|light(?:en|er)?|color|saturat\w*|sharp\w*|contrast)\b", c):
+        attr = "brightness" if re.search(r"dark|bright|light", c) else "the colours"
+        raise Refusal(f"I can only change the {attr} of the whole picture, not just the background. I can "
+                      "replace the background with a plain colour, blur it or make it transparent.")
+    return None
+
+
+def _cutout(c: str) -> RuleResult:
+    """'cut out the dog', 'isolate the subject' -> image_cutout."""
+    if re.search(r"\b(?:cut ?out|isolate|extract|segment)\b|^(?:leave|keep) (?:just|only)\b|\bjust the \w+ alone\b", c) \
+            and not re.search(r"\bcrop\b", c):
+        return [ImageCutout()]
+    return None
+
+
+_REMOVE = re.compile(r"\b(?:remove|erase|delete|get rid of|take out|take away|eliminate|edit out|photoshop out|"
+                     r"cut out)\s+(.+)")
+_REMOVED = re.compile(r"\b(?:edit|photoshop|take|cut|clone|paint|airbrush|brush)\s+(.+?)\s+out\b|\bhide\s+(.+)|\b(?:need|want|have|get)\s+"
+                      r"(.+?)\s+(?:removed|erased|deleted|gone)\b|\b(?:make|let)\s+(.+?)\s+(?:disappear|go away|"
+                      r"vanish)\b|^(?:no|without)\s+(.+)$")
+_PEOPLE = ("person people man men woman women guy guys girl girls boy boys kid kids child children lady ladies baby "
+           "priest priests photographer photographers officer officers soldier soldiers bride groom mother father "
+           "mom dad son daughter brother sister grandma grandpa husband wife boyfriend girlfriend swimmer swimmers "
+           "surfer surfers skier skiers runner runners cyclist cyclists rider riders fan fans spectators audience "
+           "seagull seagulls gull gulls duck ducks pigeon pigeons goose geese kitten pony "
+           "babies gentleman gentlemen someone somebody everyone everybody tourist tourists crowd photobomber "
+           "photobombers stranger strangers adult adults couple family friend friends player players bystander "
+           "bystanders pedestrian pedestrians worker workers dude dudes individual individuals figure figures")
+# Things the detector can find (COCO's classes and the words people use for them): a removal names one.
+DETECTABLE = set((_PEOPLE + " bicycle bicycles bike bikes car cars motorcycle motorcycles motorbike scooter airplane "
+                  "plane planes bus buses train truck trucks van vans vehicle vehicles boat boats traffic light sign "
+                  "hydrant meter bench benches bird birds cat cats dog dogs puppy horse horses sheep cow cows "
+                  "elephant bear zebra giraffe animal animals backpack umbrella umbrellas handbag bag bags purse tie "
+                  "suitcase luggage frisbee skis snowboard ball kite bat glove skateboard surfboard racket bottle "
+                  "bottles glass glasses cup cups mug fork knife spoon bowl banana apple sandwich orange broccoli "
+                  "carrot pizza donut cake chair chairs couch sofa plant plants bed table toilet tv television "
+                  "laptop mouse remote keyboard phone microwave oven toaster sink fridge refrigerator book books "
+                  "clock vase scissors teddy toothbrush drink drinks").split())
+
+
+def _remove(c: str) -> RuleResult:
+    """'remove the person on the left' -> remove the person on the left; 'edit the priest out' -> remove the priest."""
+    m = _REMOVE.search(c)
+    what = m.group(1) if m else None
+    if what is None:
+        m = _REMOVED.search(c)
+        if not m:
+            return None
+        what = next(g for g in m.groups() if g)
+    what = re.split(r"[?!.(:;\"]", what)[0]
+    what = re.sub(r"\s+(?:from|in|out of|off|of) (?:the|this|my|that) (?:image|picture|photo|pic|shot|input image)\b.*$",
+                  "", what)
+    what = re.sub(r"\s+(?:please|completely|entirely|if possible|for me)$", "", what).strip()
+    if re.search(r"\b(?:color|tint|tone|ton|cast|hue|saturation|brightness|contrast|shadows?|highlights?)\b", what):
+        return None  # "remove the blue tint" is a colour correction
+    if re.fullmatch(r"(?:the )?(?:blur|blurriness|blurry(?:ness)?)", what):
+        return [AdjustAttr("sharpness", 40.0)]
+    if re.search(r"^(?:everything|anything|the rest|all (?:of )?(?:the )?(?:rest|else))\b.*\b(?:except|but|besides|"
+                 r"other than)\b", what):
+        return [ImageCutout()]  # "remove everything but the man": keep the main subject
+    if re.search(r"\b(?:except|but|besides|other than|apart from)\b", what):
+        raise Refusal("I can't keep only some of them. I can remove people I can point to ('remove the person "
+                      "on the left'), or cut out the main subject.")
+    separate = re.match(r"(.+?)\s+(?:from|out of) (?:the |its |their )?(?:background|backdrop|surroundings)$", what)
+    if separate:
+        if re.fullmatch(r"(?:me|him|her|them|us|it|the (?:subject|main subject|foreground))", separate.group(1)):
+            return [ImageCutout()]  # "remove her from the background": separate the subject
+        what = f"{separate.group(1)} in the background"  # "remove the man from the background"
+    if not what or what in {"it", "that", "this", "them", "him", "her", "me", "us"}:
+        raise Refusal("What should I remove? Name it, for example 'remove the person on the left'.")
+    nouns = set(re.findall(r"[a-z]+", what))
+    if not nouns & DETECTABLE and not {n.rstrip("s") for n in nouns} & DETECTABLE:
+        raise Refusal(f"I can only remove things I can recognise (people, animals, vehicles and everyday "
+                      f"objects), and I can't find {what!r} that way. I can crop the picture instead.")
+    return [Remove(what)]
+
+
+def _crop(c: str) -> RuleResult:
+    """'crop it square' -> crop square; 'crop to the dog', 'zoom in on the girl' -> crop the dog / the girl."""
+    if not re.search(r"\b(?:crop\w*|trim|zoom(?:ed)? in|close[- ]?up|reframe)\b", c):
+        return None
+    numbers = re.findall(r"(?<![\d.])\d+(?![\d.]|:\d)", c)
+    if len(numbers) == 4:
+        try:
+            return [Crop(*(int(n) for n in numbers))]  # "crop from (40, 20) to (480, 500)"
+        except CommandError as exc:
+            raise Refusal(str(exc)) from None
+    m = re.search(r"\b(square|1:1|4:3|16:9|4 ?x ?3|16 ?x ?9|instagram|widescreen|wide)\b", c)
+    if m:
+        word = m.group(1).replace(" ", "")
+        aspect = {"1:1": "square", "instagram": "square", "4x3": "4:3", "16x9": "16:9", "widescreen": "16:9",
+                  "wide": "16:9"}.get(word, word)
+        return [CropTo(aspect)]
+    if re.search(r"\bcrop (?:out|away|off)\b", c):
+        raise Refusal("Crop out means different things. Say 'crop to the …' to keep something, or "
+                      "'remove the …' to take it out of the picture.")
+    m = re.search(r"\b(?:crop(?: it| this| the (?:image|picture|photo))?(?: to| around| on| onto)?|"
+                  r"zoom(?:ed)? in(?: on| to)?|close[- ]?up(?: of| on)?|(?:reframe|trim)(?: to| around)?)\s+"
+                  r"((?:the|his|her|their|my|that|this|these|those|only|just|a|an)\b.*)", c)
+    if m:
+        what = re.sub(r"^(?:only|just)\s+", "", m.group(1)).strip()
+        what = re.sub(r"\s+(?:only|please|a bit|a little)$", "", what)
+        if re.fullmatch(r"(?:the |this |that )?(?:image|picture|photo|pic|edges?|sides?|borders?)", what):
+            what = ""
+        if what:
+            return [CropTo(what)]
+    raise Refusal("Crop to what? Name a thing ('crop to the dog') or a shape ('crop square', 'crop 16:9').")
+
+
+def _hue_swap(c: str) -> RuleResult:
+    """'turn the reds into blue' -> adjust_attr hue -120 (every hue turns by the same angle)."""
+    m = re.search(rf"\b(?:turn|change|make|convert|swap|shift|replace)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:\w+\s+)?"
+                  rf"({_COLOR_RE})(?:s)?\s*(?:colou?rs?|parts?|tones?|areas?|things?)?\s+(?:in (?:the|this) "
+                  rf"(?:image|picture|photo)\s+)?(?:(?:in)?to|with|for)\s+(?:a\s+)?(?:\w+\s+)?({_COLOR_RE})\b", c)
+    if not m:
+        return None
+    a, b = _COLOR_WORD[m.group(1)], _COLOR_WORD[m.group(2)]
+    delta = (_HUE[b] - _HUE[a] + 180) % 360 - 180
+    if delta == 0:
+        return None
+    return [AdjustAttr("hue", float(delta))]
+
+
+def _tint(c: str) -> RuleResult:
+    """'add a yellow tone' -> adjust_color yellow 0.2; 'make it bluer' -> adjust_color blue 0.2;
+    'remove the blue tint', 'fix the colours' -> auto_enhance (white balance)."""
+    if re.search(r"\b(?:remove|reduce|decrease|lower|tone down|minimi[sz]e|fix|correct|neutrali[sz]e|get rid of|"
+                 rf"less|too)\b.*\b(?:(?:tint|tone|ton|cast|hue)s?|(?:{_COLOR_RE})(?: colou?r\w*| tones?| tint| cast)?)\b|\bwhite balance\b|\bcolor correct\w*|\bnatural colors?\b|\bfix (?:the )?colors?\b|"
+                 rf"\btoo ({_COLOR_RE})\b", c):
+        return [AutoEnhance()]
+    m = re.search(rf"\b({_COLOR_RE})\b", c)
+    if not m:
+        return None
+    colour = _COLOR_WORD[m.group(1)]
+    part = _local_part(c, {"color", "colors", "tone", "tint"})
+    if part is not None and re.search(r"\b(?:make|turn|color|paint|change)\b", c):
+        raise Refusal(f"I can only tint the whole picture toward {colour}, not just the {part}. Should I do that?",
+                      [AdjustColor(colour, _DEFAULTS["tint"][1])])
+    if re.fullmatch(rf"make (?:it )?(?:more |a bit |slightly )?({_COLOR_RE})", c):
+        return [AdjustColor(colour, _DEFAULTS["tint"][1])]
+    if not re.search(r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|light|glow|look|feel|overlay|wash|"
+                     r"more|bit|slightly|add|make it|make the (?:image|picture|photo)|turn it|give it|"
+                     r"redder|bluer|greener|yellower|pinker|\w+ish)\b", c):
+        return None
+    small, normal, large = _DEFAULTS["tint"]
+    intensity = {"small": small, "normal": normal, "large": large}[_size(c)]
+    n = _explicit_number(c, "percent")
+    if n is not None and 0 < n <= 100:
+        intensity = n / 100 if n > 1 else n
+    return [AdjustColor(colour, round(intensity, 2))]
+
+
+def _rotate_flip(c: str) -> RuleResult:
+    """'rotate it 90 degrees clockwise' -> rotate 270; 'turn it upside down' -> rotate 180; 'mirror it' -> flip."""
+    if re.search(r"\b(?:flip|mirror|reverse)\w*\b", c):
+        vertical = re.search(r"\b(?:vertical\w*|upside down|top to bottom|up ?side|over)\b", c)
+        return [Flip("vertical" if vertical else "horizontal")]
+    if not re.search(r"\b(?:rotat\w*|turn|spin)\b", c) or re.search(rf"\b(?:{_COLOR_RE}|into|to (?:a|an)\b)", c) \
+            or (_attr_words(c) and not re.search(r"\brotat|\bdegrees?\b|clockwise", c)):
+        return None  # "turn the saturation down" is not a rotation
+    if re.search(r"\bupside down\b|\b180\b", c):
+        return [Rotate(180)]
+    deg = _explicit_number(c, "degrees")
+    cw = re.search(r"\b(?:clockwise|cw|right|rightward)\b", c) and not re.search(
+        r"\b(?:counter|anti)[- ]?clockwise|\bccw\b", c)
+    ccw = re.search(r"\b(?:counter[- ]?clockwise|anti[- ]?clockwise|ccw|left|leftward)\b", c)
+    if deg is None:
+        if not (cw or ccw) and not re.search(r"\bsideways\b|\bportrait\b|\blandscape\b", c):
+            raise Refusal("Which way, and how far? For example 'rotate 90 degrees clockwise'.")
+        deg = 90.0
+    if abs(deg) > 360:
+        raise Refusal(f"I rotate by 0 to 360 degrees; {deg:g} is more than a full turn.")
+    deg = abs(deg) % 360
+    return [Rotate((360 - deg) % 360 if cw and not ccw else deg)]
+
+
+def _attributes(c: str) -> RuleResult:
+    """'brighten it a bit' -> adjust_attr brightness 10; 'more contrast' -> contrast 20; 'sharpen it' ->
+    sharpness 40; 'make it warmer' -> warmth 25; 'increase the saturation' -> saturation 30."""
+    found = _attr_words(c)
+    if not found:
+        return None
+    # "clear" and "detail" name sharpness only when nothing else does ("make the colours clearer").
+    if len(found) > 1 and "sharpness" in found and not re.search(r"\bsharp|\bblur|\bcrisp|\bfocus|\bsoft", c):
+        found.remove("sharpness")
+    if len(found) > 1 and "contrast" in found and re.search(r"\bpop\b", c) and "saturation" in found:
+        found.remove("contrast")
+    attr = found[0]
+    sign = _direction(c, attr)
+    amount = _amount(c, attr)
+    part = _local_part(c, set(re.findall(r"[a-z]+", _ATTR_PATTERNS[attr][0])))
+    command = AdjustAttr(attr, sign * amount)
+    if part is not None:
+        whole = command.reply().rstrip(".").lower()
+        raise Refusal(f"I can only change the whole picture, not just the {part}. Should I do that ({whole})?",
+                      [command])
+    return [command]
+
+
+def _hue(c: str) -> RuleResult:
+    """'shift the hue by 30 degrees' -> adjust_attr hue 30."""
+    if not re.search(r"\bhues?\b", c):
+        return None
+    n = _explicit_number(c, "degrees")
+    if n is None:
+        raise Refusal("By how many degrees should I turn the hues? For example 'shift the hue by 30 degrees'.")
+    sign = -1 if _DOWN.search(c) and n > 0 else 1
+    return [AdjustAttr("hue", max(-180.0, min(180.0, sign * n)))]
+
+
+def _enhance(c: str) -> RuleResult:
+    """'make it look better', 'fix the lighting', 'enhance the photo' -> auto_enhance."""
+    if re.search(r"\b(?:enhance|improve|better|nicer|fix|retouch|touch up|touch-up|correct|optimi[sz]e|"
+                 r"professional|quality|aesthetic\w*|pleasing|beautify|pretty|good|great|edit|polish|"
+                 r"pop|clean up|look natural|more natural|brush up|liven)\b", c):
+        return [AutoEnhance()]
+    return None
+
+
+def _describe_explain(c: str) -> RuleResult:
+    """'what changed?' -> explain; 'describe it', 'what is in this picture?' -> describe."""
+    if re.search(r"\bwhat(?:'s| has| have| did)? (?:you )?(?:changed?|different|differs?)\b|\bdifferences?\b|"
+                 r"\bcompare\b|\bwhat did you (?:do|change)\b", c):
+        return [Explain(c)]
+    if re.search(r"^(?:describe|caption)\b|\bwhat(?:'s| is| do you see)(?: in)? (?:this|the|my) "
+                 r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|\bwhat is (?:this|that|it)\b|^what's this\b",
+                 c):
+        return [Describe()]
+    return None
+
+
+RULES: list[Callable[[str], RuleResult]] = [
+    _undo_redo, _describe_explain, _unsupported, _grayscale, _background, _cutout, _hue_swap, _remove, _crop,
+    _rotate_flip, _hue, _tint, _attributes, _enhance,
+]
+
+
+_SEARCH = re.compile(r"^(?:find|search(?: for)?|look for|looking for|show me|get me|pull up|fetch|do you have|"
+                     r"are there any|(?:i want|i need|i'm looking for|give me|i'd like) (?:a|an|some|to see|more|"
+                     r"other|another|pictures?|photos?|images?|pics?)) (?!(?:it|this|where|what|how|the "
+                     r"(?:image|picture|photo))\b)")
+
+
+def read_clause(clause: str) -> RuleResult:
+    """The commands one clause asks for under the rules, None if no rule knows it (raises Refusal)."""
+    c = _strip(_clean(clause))
+    if not c:
+        return None
+    command = literal(c)
+    if command is not None and not isinstance(command, (Remove, CropTo)):
+        return [command]
+    if _SEARCH.search(c):
+        return None  # the learned model reads searches (CAISE's own kind), rules would misread their words
+    for rule in RULES:
+        out = rule(c)
+        if out is not None:
+            return out
+    return [command] if command is not None else None
+
+
+def literal(text: str) -> Command | None:
+    """``text`` as a command line, unless it is one only by accident.
+
+    "remove the background" parses as ``remove`` of the words "the background", and "crop it square"
+    as a crop to "it square"; commands whose argument is free words are left to the rules, which
+    know what such phrases mean, and taken literally only when no rule reads them.
+    """
+    try:
+        command = parse_command(text)
+    except CommandError:
+        return None
+    return command
+
+
+_ARG_WORDS = re.compile(r"^(?:[+-]?\d+(?:\.\d*)?(?:e[+-]?\d+)?|\.\d+|brightness|contrast|saturation|sharpness|warmth|hue|"
+                        r"horizontal|vertical|square|4:3|16:9|blur|transparent|white|black|gr[ae]y|" + _COLOR_RE + r")$")
+
+
+def looks_like_command(text: str) -> bool:
+    """Whether ``text`` is written as a command line (``rotate 400``), right or wrong, not as a sentence."""
+    name, *args = text.lower().split()
+    return name in GRAMMAR and bool(args) and all(_ARG_WORDS.match(a) for a in args)
+
+
+def is_plain_command(text: str) -> bool:
+    """Whether ``text`` is a command line that needs no reading ("rotate 270", "search red balloon")."""
+    command = literal(text)
+    return command is not None and not isinstance(command, (Remove, CropTo))
+
+
+_STATEMENT = re.compile(r"(?:^(?:it|this|that|my|our|his|her|their|i|we|she|he|they|there|these|those|you|which|who|"
+                        r"pic|photo|picture)\b|^the\b.*\b(?:is|are|was|were|has|have|had|looks?|seems?|turned|proved|"
+                        r"got|came)\b)(?!.*\b(?:too|needs?|should|must|could be|would be|want|wants|like|wish|hope|"
+                        r"remove|make|turn|crop|add|increase|decrease|brighten|darken|lighten|sharpen|blur|rotate|flip|"
+                        r"fix|enhance|change|put|get rid|take out|edit|erase|delete|replace|convert|adjust|boost|"
+                        r"reduce)\b)")
+_FILLER = re.compile(r"(?:please|pls|plz|thanks|thank you|thx|cheers|hi|hello|hey|guys|many thanks|ok|okay|"
+                     r"[:;]-?[()dp]|\W*)?")
+_YES = re.compile(r"^(?:yes|yeah|yep|yup|sure|ok|okay|please do|do it|go ahead|fine|alright|all right|"
+                  r"yes please|sounds good|please|that works|do that)\b[\s!.]*$")
+_NO = re.compile(r"^(?:no|nope|nah|don't|do not|cancel|never mind|nevermind|stop|leave it)\b")
+_QUESTION = re.compile(r"^(?:what|where|how|why|which|who|when|anything|any)\b|^(?:is|are|does|do|did|was|were) "
+                       r"(?:you|it|i|we|they|this|that|there|the|my|he|she)\b|\?$")
+_EDIT_WORDS = re.compile(r"\b(?:make|turn|rotate|crop|remove|add|increase|decrease|brighten|darken|change|"
+                         r"flip|sharpen|blur|cut|search|find|show|enhance|fix|put|set|undo|redo)\b")
+
+
+def read(utterance: str, *, model: Callable[[str], Command | None] | None = None,
+         state: str | None = None, proposal: list[Command] | None = None, photo_open: bool = True) -> Reading:
+    """Read one utterance.
+
+    ``model(clause)`` is the learned parser's command for a clause (or None); ``state`` names what
+    the last turn was ("explain", "describe", "search") so that a follow-up question goes there;
+    ``proposal`` is what the last question offered, run on "yes"; ``photo_open`` whether there is a
+    picture to edit (without one, the only thing to do is search, so the model's searches need less).
+    """
+    text = _clean(utterance)
+    if proposal and _YES.match(text):
+        return Reading(commands=list(proposal))
+    if proposal and _NO.match(text):
+        return Reading(reply="Okay, I left the picture as it is.")
+    bare = _strip(text)
+    follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
+    if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)):
+        return Reading(commands=[Explain(bare)])
+    reading = Reading()
+    unknown: list[str] = []
+    for clause in split_clauses(text):
+        if _FILLER.fullmatch(_strip(clause)) or _STATEMENT.match(_strip(clause)):
+            continue  # "thanks", "it turned out great": no request of its own
+        try:
+            commands = read_clause(clause)
+        except Refusal as refusal:
+            if refusal.proposal and not reading.proposal:
+                reading.proposal = refusal.proposal
+            reading.notes.append(str(refusal))
+            continue
+        if commands is None:
+            commands = _by_model(clause, model, photo_open)
+        if commands is None:
+            unknown.append(_not_understood(clause))  # said only when nothing else is understood
+            continue
+        reading.commands.extend(c for c in commands if not reading.commands or c != reading.commands[-1])
+    if not reading.commands:
+        reading.reply = " ".join(dict.fromkeys(reading.notes)) or (unknown[0] if len(unknown) == 1 else
+                                                                   _not_understood(text))
+    return reading
+
+
+def _by_model(clause: str, model: Callable[[str], Command | None] | None, photo_open: bool) -> list[Command] | None:
+    if model is None:
+        return None
+    command = model(clause)
+    if command is None or not has_evidence(command, clause, photo_open=photo_open):
+        return None
+    return [command]
+
+
+def _not_understood(clause: str) -> str:
+    c = _strip(_clean(clause))
+    if _QUESTION.search(c) and not _EDIT_WORDS.search(c):
+        return ("I can't answer that. I can describe the picture ('describe') or say what changed "
+                "('what changed?').")
+    return f"Sorry, I don't know how to do that. {NEAREST}"

@@ -1,0 +1,169 @@
+"""Real requests: several edits in one sentence, the edits CAISE has no words for, honest refusals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.commands import parse_command
+from agent.dialogue import DialogueManager, Prediction
+from agent.requests import Reading, has_evidence, read, split_clauses
+from editor.document import Document
+from editor.store import Store
+
+
+def lines(reading: Reading) -> list[str]:
+    return [c.format() for c in reading.commands]
+
+
+@pytest.mark.parametrize(
+    "request_, expected",
+    [
+        ("brighten it a bit and add some contrast", ["adjust_attr brightness 10", "adjust_attr contrast 20"]),
+        ("rotate it 90 degrees clockwise and remove the background", ["rotate 270", "image_cutout"]),
+        ("remove the person on the left", ["remove the person on the left"]),
+        ("Pls remove girl and dog In background :)", ["remove girl and dog in background"]),
+        ("Remove the man from the background.", ["remove the man in the background"]),
+        ("edit the priest out of this photo", ["remove the priest"]),
+        ("make the background white", ["background white"]),
+        ("Make background completely white", ["background white"]),
+        ("blur the background", ["background blur"]),
+        ("sharpen it", ["adjust_attr sharpness 40"]),
+        ("make it less blury", ["adjust_attr sharpness 40"]),
+        ("increase the saturation", ["adjust_attr saturation 30"]),
+        ("Turn the saturation of the picture down.", ["adjust_attr saturation -30"]),
+        ("make it black and white", ["grayscale"]),
+        ("convert to b&w", ["grayscale"]),
+        ("make it warmer", ["adjust_attr warmth 25"]),
+        ("make it look better", ["auto_enhance"]),
+        ("fix the lighting", ["auto_enhance"]),
+        ("remove the blue tint", ["auto_enhance"]),
+        ("crop it square", ["crop square"]),
+        ("crop the image from (40, 20) to (480, 500)", ["crop 40 20 480 500"]),
+        ("crop to the dog", ["crop the dog"]),
+        ("zoom in on the girl", ["crop the girl"]),
+        ("turn all the reds into blue", ["adjust_attr hue -120"]),
+        ("add a yellow tone", ["adjust_color yellow 0.2"]),
+        ("turn it upside down", ["rotate 180"]),
+        ("mirror it", ["flip horizontal"]),
+        ("undo that", ["undo"]),
+        ("enhance colors and brightness", ["adjust_attr saturation 30", "adjust_attr brightness 20"]),
+        ("increase contrast and brightness", ["adjust_attr contrast 20", "adjust_attr brightness 20"]),
+        ("It turned out great. Can you brighten it a little?", ["adjust_attr brightness 10"]),
+        ("increase the brightness by 35%", ["adjust_attr brightness 35"]),
+    ],
+)
+def test_real_requests_become_the_edits_they_ask_for(request_, expected):
+    assert lines(read(request_)) == expected
+
+
+@pytest.mark.parametrize(
+    "request_, says",
+    [
+        ("replace the sky with a sunset", "can't replace the sky"),
+        ("make me look younger", "can't retouch"),
+        ("add a hat", "can't add new things"),
+        ("Can someone resize this image to 24.5\" x 14.5\"?", "can't resize"),
+        ("remove the pole", "can only remove things I can recognise"),
+        ("Remove all cars except for the silver van.", "can't keep only some"),
+        ("rotate it", "Which way"),
+        ("crop out the dog", "Crop out means different things"),
+        ("change the background", "Change the background to what?"),
+        ("tell me a joke", "don't know how to do that"),
+    ],
+)
+def test_what_easel_cannot_do_is_said_in_a_sentence_or_two(request_, says):
+    reading = read(request_)
+    assert reading.commands == []
+    assert says in reading.reply
+    assert reading.reply.count(".") + reading.reply.count("?") <= 3
+    assert "adjust_attr" not in reading.reply  # never a dump of the grammar
+
+
+def test_a_part_of_the_picture_gets_a_question_and_yes_runs_it():
+    reading = read("brighten the sky")
+    assert reading.commands == [] and "?" in reading.reply and "sky" in reading.reply
+    assert [c.format() for c in reading.proposal] == ["adjust_attr brightness 20"]
+    assert lines(read("yes please", proposal=reading.proposal)) == ["adjust_attr brightness 20"]
+    no = read("no", proposal=reading.proposal)
+    assert no.commands == [] and "left the picture as it is" in no.reply
+
+
+def test_clauses_split_on_requests_not_on_lists():
+    assert split_clauses("brighten it a bit and add some contrast") == ["brighten it a bit", "add some contrast"]
+    assert split_clauses("remove the cat and the dog") == ["remove the cat and the dog"]
+    assert split_clauses("make it black and white and brighten it") == ["make it black and white", "brighten it"]
+
+
+def test_follow_up_questions_after_an_explanation_stay_questions():
+    for question in ("where?", "by how much?", "anything else?", "show me where", "what is it?"):
+        reading = read(question, state="explain")
+        assert lines(reading) == [f"explain {question.rstrip('?')}"], question
+    # without an explanation to follow up, a question is never an edit
+    assert read("by how much?").commands == []
+
+
+def test_the_models_reading_is_kept_only_with_words_of_its_kind():
+    assert not has_evidence(parse_command("search joke"), "tell me a joke", photo_open=True)
+    assert has_evidence(parse_command("search red balloon"), "find me a picture of a red balloon", photo_open=True)
+    assert not has_evidence(parse_command("rotate 90"), "sharpen it")
+    assert not has_evidence(parse_command("adjust_color brown 0.2"), "change the cabinetry color to white")
+    assert has_evidence(parse_command("adjust_color red 0.2"), "give it a reddish look")
+    model = {"tell me a joke": "search joke", "find me a red balloon": "search red balloon"}
+    reading = read("tell me a joke", model=lambda clause: parse_command(model[clause]))
+    assert reading.commands == []
+    assert lines(read("find me a red balloon", model=lambda c: parse_command(model[c]))) == ["search red balloon"]
+
+
+class FixedParser:
+    """A stand-in for the learned model: answers every request with one command line."""
+
+    def __init__(self, text: str | None, confidence: float = 0.9):
+        self.text, self.confidence = text, confidence
+
+    def predict(self, history, concepts):
+        return Prediction(self.text, self.confidence)
+
+
+@pytest.fixture
+def manager(tmp_path):
+    pixels = np.random.default_rng(0).integers(0, 256, (40, 60, 3), dtype=np.uint8)
+    doc = Document.create(Store(tmp_path / "t.db"), pixels, title="t")
+    return DialogueManager(doc, parser=FixedParser(None))
+
+
+def test_one_turn_runs_each_edit_as_its_own_version_and_names_each(manager):
+    doc = manager.document
+    before = doc.pixels().copy()
+    result = manager.handle("brighten it by 10 and add some contrast")
+    assert result.ok
+    assert [c.format() for c in result.commands] == ["adjust_attr brightness 10", "adjust_attr contrast 20"]
+    assert result.reply == "Brightened by 10 points. Raised the contrast by 20 points."
+    lineage = doc.lineage()
+    assert [v.command for v in lineage[1:]] == ["adjust_attr brightness 10", "adjust_attr contrast 20"]
+    # the expected pixels, computed independently of editor.ops
+    brighter = np.clip(before.astype(float) + 25.5, 0, 255)
+    expected = np.clip((np.floor(brighter + 0.5) - 127.5) * 1.2 + 127.5, 0, 255)
+    assert np.abs(doc.pixels().astype(float) - expected).max() <= 1
+    assert result.version == doc.head
+
+
+def test_a_refused_request_changes_nothing(manager):
+    doc = manager.document
+    head = doc.head.id
+    result = manager.handle("replace the sky with a sunset")
+    assert not result.ok and result.commands == [] and doc.head.id == head
+    assert "can't replace the sky" in result.reply
+
+
+def test_a_question_then_yes_runs_the_proposal(manager):
+    doc = manager.document
+    assert not manager.handle("brighten the sky").ok
+    result = manager.handle("yes")
+    assert result.ok and doc.head.command == "adjust_attr brightness 20"
+
+
+def test_the_learned_model_search_is_not_run_on_an_edit_request(manager):
+    manager.parser = FixedParser("search joke")
+    result = manager.handle("tell me a joke")
+    assert not result.ok and result.commands == []
