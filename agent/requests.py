@@ -98,6 +98,8 @@ _WHOLE = {
     "lot", "little", "way", "focus", "clarity", "definition", "levels", "shadows", "highlights", "vibrance",
     "intensity", "filter", "tint", "cast", "balance", "white", "amount", "effect", "same", "rest", "edges",
     "lights", "darks", "blacks", "whites", "version", "result", "original", "left", "right", "top", "bottom",
+    "lightness", "darkness", "general", "possible", "way", "most", "best", "sharpness", "vibrancy", "mood",
+    "atmosphere", "feel", "feeling", "vibe", "shot", "camera", "lens", "end", "same", "other",
 } | set(COLORS) | {"grey", "gray", "black"}
 _DETERMINER = re.compile(r"\b(?:the|his|her|their|my|its|our|your|this|that|these|those)\s+([a-z]+)(?:\s+([a-z]+))?")
 
@@ -111,7 +113,7 @@ def _clean(text: str) -> str:
 
 
 _PURPOSE = re.compile(r"\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in order to|because|since|as it|as they|"
-                      r"to make (?:it|them|him|her) (?:look|more|less)|for (?:my|our|a|the) )\b.*$")
+                      r"for (?:my|our|a|the) )\b.*$")
 
 
 def _strip(clause: str) -> str:
@@ -211,15 +213,15 @@ _ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
     "saturation": (
         r"saturat\w*|vibran\w*|vivid|colorful|color intensity|intensity of (?:the )?colors?|muted|dull|"
         r"washed[- ]out|colors? pop|richer colors?|enhance (?:the )?colors?|more colors?|boost (?:the )?colors?|"
-        r"add (?:some |more )?colors?",
+        r"add (?:some |more )?colors?|(?:increase|boost|intensify|brighten) (?:the )?colors?",
         r"saturate|vibrant|vivid|colorful|richer|pop|more colors?|enhance (?:the )?colors?|boost (?:the )?colors?|"
-        r"add (?:some |more )?colors?|washed[- ]out",
+        r"add (?:some |more )?colors?|washed[- ]out|(?:increase|boost|intensify|brighten) (?:the )?colors?",
         r"desaturat\w*|muted|dull|less colorful|too saturated|oversaturated|over-saturated|too colorful|less colors?",
     ),
     "sharpness": (
-        r"sharp\w*|crisp\w*|clarity|clear(?:er)?|defin\w*|detail\w*|focus\w*|blur\w*|soft(?:en|er)?|smooth\w*|"
+        r"sharp\w*|crisp\w*|clarity|clear(?:er)?|defin(?:e|ed|ition)\b|detail\w*|focus\w*|blur\w*|soft(?:en|er)?|smooth\w*|"
         r"fuzzy|hazy",
-        r"sharpen|sharper|crisp|clarity|clearer|clear|defin|detail|in focus|focus|fuzzy|blurr?y|hazy|less blur",
+        r"sharpen|sharper|crisp|clarity|clearer|clear|defin(?:e|ed|ition)\b|detail|in focus|focus|fuzzy|blurr?y|hazy|less blur",
         r"blur(?!r?y)|soften|softer|smooth|dreamy|out of focus|less sharp|too sharp",
     ),
     "warmth": (
@@ -380,7 +382,7 @@ def _undo_redo(c: str) -> RuleResult:
 
 def _grayscale(c: str) -> RuleResult:
     """'make it black and white', 'convert to grayscale', 'remove all the colour' -> grayscale."""
-    if re.search(r"black_and_white|\bgr[ae]yscale\b|\bmonochrome\b|\bmonotone\b|\bnoir\b|"
+    if re.search(r"black_and_white|\bgr[ae]yscale\b|\bmonochrome\b|^(?:make )?(?:it |this |the )?(?:photo |image |picture )?gr[ae]y$|\bmonotone\b|\bnoir\b|"
                  r"\bremove (?:all )?(?:the )?colors?\b(?! (?:cast|tint|tone))|\bno colors?\b|\bcolorless\b", c):
         if re.search(r"\bbackground\b", c):
             return None  # "make the background black and white" is not the whole picture
@@ -439,16 +441,21 @@ def _cutout(c: str) -> RuleResult:
     return None
 
 
-_REMOVE = re.compile(r"\b(?:remove|erase|delete|get rid of|take out|take away|eliminate|edit out|photoshop out|"
-                     r"cut out)\s+(.+)")
-_REMOVED = re.compile(r"\b(?:edit|photoshop|take|cut|clone|paint|airbrush|brush)\s+(.+?)\s+out\b|\bhide\s+(.+)|\b(?:need|want|have|get)\s+"
+_REMOVE = re.compile(r"\b(?:remov(?:e|ing)|eras(?:e|ing)|delet(?:e|ing)|get(?:ting)? rid of|tak(?:e|en|ing) out|"
+                     r"take away|eliminat(?:e|ing)|edit out|photoshop out|cut out|wipe out|clone out)\s+(.+)")
+_REMOVED = re.compile(r"\b(?:edit|photoshop|photo shop|shop|take|cut|clone|paint|airbrush|brush)\s+(.+?)\s+out\b|"
+                      r"\bhide\s+(.+)|^(?:can|could) (.+?) be (?:removed|erased|deleted|taken out|photoshopped out)\b|"
+                      r"^(.+?) (?:is|are) (?:removed|erased|deleted|taken out|gone)\b|\b(?:need|want|have|get)\s+"
                       r"(.+?)\s+(?:removed|erased|deleted|gone)\b|\b(?:make|let)\s+(.+?)\s+(?:disappear|go away|"
                       r"vanish)\b|^(?:no|without)\s+(.+)$")
 _PEOPLE = ("person people man men woman women guy guys girl girls boy boys kid kids child children lady ladies baby "
            "priest priests photographer photographers officer officers soldier soldiers bride groom mother father "
            "mom dad son daughter brother sister grandma grandpa husband wife boyfriend girlfriend swimmer swimmers "
            "surfer surfers skier skiers runner runners cyclist cyclists rider riders fan fans spectators audience "
-           "seagull seagulls gull gulls duck ducks pigeon pigeons goose geese kitten pony "
+           "seagull seagulls gull gulls duck ducks pigeon pigeons goose geese kitten pony eagle hawk crow crows "
+           "cousin cousins uncle aunt niece nephew grandmother grandfather fiance fiancee ex guest guests "
+           "drinker onlooker onlookers cameraman human humans female male females males vet lifeguard "
+           "ship ships yacht kayak canoe stool stools seat seats "
            "babies gentleman gentlemen someone somebody everyone everybody tourist tourists crowd photobomber "
            "photobombers stranger strangers adult adults couple family friend friends player players bystander "
            "bystanders pedestrian pedestrians worker workers dude dudes individual individuals figure figures")
@@ -477,7 +484,8 @@ def _remove(c: str) -> RuleResult:
     what = re.sub(r"\s+(?:from|in|out of|off|of) (?:the|this|my|that) (?:image|picture|photo|pic|shot|input image)\b.*$",
                   "", what)
     what = re.sub(r"\s+(?:please|completely|entirely|if possible|for me)$", "", what).strip()
-    if re.search(r"\b(?:color|tint|tone|ton|cast|hue|saturation|brightness|contrast|shadows?|highlights?)\b", what):
+    if re.search(rf"\b(?:color|tint|tone|ton|cast|hue|saturation|brightness|contrast|shadows?|highlights?|redness|"
+                 rf"yellowness|blueness|greenness|darkness|shading)\b|^(?:the |some |all )?(?:{_COLOR_RE})$", what):
         return None  # "remove the blue tint" is a colour correction
     if re.fullmatch(r"(?:the )?(?:blur|blurriness|blurry(?:ness)?)", what):
         return [AdjustAttr("sharpness", 40.0)]
@@ -551,7 +559,7 @@ def _tint(c: str) -> RuleResult:
     """'add a yellow tone' -> adjust_color yellow 0.2; 'make it bluer' -> adjust_color blue 0.2;
     'remove the blue tint', 'fix the colours' -> auto_enhance (white balance)."""
     if re.search(r"\b(?:remove|reduce|decrease|lower|tone down|minimi[sz]e|fix|correct|neutrali[sz]e|get rid of|"
-                 rf"less|too)\b.*\b(?:(?:tint|tone|ton|cast|hue)s?|(?:{_COLOR_RE})(?: colou?r\w*| tones?| tint| cast)?)\b|\bwhite balance\b|\bcolor correct\w*|\bnatural colors?\b|\bfix (?:the )?colors?\b|"
+                 rf"less|too)\b.*\b(?:(?:tint|tone|ton|cast|hue)s?|redness|yellowness|blueness|greenness|(?:{_COLOR_RE})(?: colou?r\w*| tones?| tint| cast)?)\b|\bwhite balance\b|\bcolor correct\w*|\bnatural colors?\b|\bfix (?:the )?colors?\b|"
                  rf"\btoo ({_COLOR_RE})\b", c):
         return [AutoEnhance()]
     m = re.search(rf"\b({_COLOR_RE})\b", c)
@@ -562,7 +570,8 @@ def _tint(c: str) -> RuleResult:
     if part is not None and re.search(r"\b(?:make|turn|color|paint|change)\b", c):
         raise Refusal(f"I can only tint the whole picture toward {colour}, not just the {part}. Should I do that?",
                       [AdjustColor(colour, _DEFAULTS["tint"][1])])
-    if re.fullmatch(rf"make (?:it )?(?:more |a bit |slightly )?({_COLOR_RE})", c):
+    if re.fullmatch(rf"(?:make|turn|change|color) (?:it |this |all |everything |the (?:whole )?(?:image|picture|photo) )?"
+                    rf"(?:more |a bit |slightly |to |into )?(?:a )?({_COLOR_RE})(?: colou?r| and white)?", c):
         return [AdjustColor(colour, _DEFAULTS["tint"][1])]
     if not re.search(r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|light|glow|look|feel|overlay|wash|"
                      r"more|bit|slightly|add|make it|make the (?:image|picture|photo)|turn it|give it|"
@@ -638,7 +647,9 @@ def _enhance(c: str) -> RuleResult:
     """'make it look better', 'fix the lighting', 'enhance the photo' -> auto_enhance."""
     if re.search(r"\b(?:enhance|improve|better|nicer|fix|retouch|touch up|touch-up|correct|optimi[sz]e|"
                  r"professional|quality|aesthetic\w*|pleasing|beautify|pretty|good|great|edit|polish|"
-                 r"pop|clean up|look natural|more natural|brush up|liven)\b", c):
+                 r"pop|clean up|look natural|more natural|brush up|liven|improvements?|processing|appealing|"
+                 r"appeti[sz]ing|lighting|adjust(?:ment)? (?:this|the) (?:photo|image|picture)|color adjustment|"
+                 r"true colou?rs?|color balance|levels)\b", c):
         return [AutoEnhance()]
     return None
 

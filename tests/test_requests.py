@@ -167,3 +167,25 @@ def test_the_learned_model_search_is_not_run_on_an_edit_request(manager):
     manager.parser = FixedParser("search joke")
     result = manager.handle("tell me a joke")
     assert not result.ok and result.commands == []
+
+
+def test_a_conversation_of_questions_after_an_explanation_never_edits(tmp_path):
+    """Typed as a person would: the follow-ups are answered, none becomes an edit or a search,
+    even with a command model that reads every one of them as "brighten by 40"."""
+    from agent.assistant import build_manager
+
+    rng = np.random.default_rng(1)
+    pixels = rng.integers(60, 180, (96, 128, 3), dtype=np.uint8)
+    doc = Document.create(Store(tmp_path / "c.db"), pixels, title="t")
+    manager = build_manager(doc, parser=FixedParser("adjust_attr brightness 40"),
+                            library_path=tmp_path / "library.db")
+    assert manager.handle("make it brighter by 20").ok
+    n_versions = len(doc.versions)
+    explanation = manager.handle("what changed compared to the original?")
+    assert explanation.command.name == "explain" and "bright" in explanation.reply.lower()
+    for question in ("where?", "by how much?", "anything else?", "show me where", "what is it?"):
+        result = manager.handle(question)
+        assert [c.name for c in result.commands] == ["explain"], (question, result.reply)
+    assert len(doc.versions) == n_versions and manager.document is doc
+    # an edit request after the questions is an edit again
+    assert manager.handle("now make it a bit darker").command.format() == "adjust_attr brightness -10"
