@@ -98,8 +98,8 @@ _WHOLE = {
     "lot", "little", "way", "focus", "clarity", "definition", "levels", "shadows", "highlights", "vibrance",
     "intensity", "filter", "tint", "cast", "balance", "white", "amount", "effect", "same", "rest", "edges",
     "lights", "darks", "blacks", "whites", "version", "result", "original", "left", "right", "top", "bottom",
-    "lightness", "darkness", "general", "possible", "way", "most", "best", "sharpness", "vibrancy", "mood",
-    "atmosphere", "feel", "feeling", "vibe", "shot", "camera", "lens", "end", "same", "other",
+    "lightness", "darkness", "general", "possible", "most", "best", "vibrancy", "mood",
+    "atmosphere", "feel", "feeling", "vibe", "camera", "lens", "end", "other",
 } | set(COLORS) | {"grey", "gray", "black"}
 _DETERMINER = re.compile(r"\b(?:the|his|her|their|my|its|our|your|this|that|these|those)\s+([a-z]+)(?:\s+([a-z]+))?")
 
