@@ -23,6 +23,7 @@ Grounded answers put what the GUI should draw in ``TurnResult.data``:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -119,14 +120,17 @@ class DialogueManager:
         utterance = utterance.strip()
         if not utterance:
             return TurnResult(utterance, "Type a request, for example 'rotate 90'.", ok=False)
-        self.history.append(f"user_text: {utterance}")
-        command, reply = self._understand(utterance)
-        if command is None:
-            result = TurnResult(utterance, reply, ok=False)
-        else:
-            result = self.run(command, utterance=utterance)
-        self.history.append(f"assistant_text: {result.reply}")
-        self._log(result)
+        # One transaction a turn: a crash keeps the whole turn (words, versions, head, reply) or none.
+        store = self.document.store if self.document is not None else None
+        with store.transaction() if store is not None else contextlib.nullcontext():
+            self.history.append(f"user_text: {utterance}")
+            command, reply = self._understand(utterance)
+            if command is None:
+                result = TurnResult(utterance, reply, ok=False)
+            else:
+                result = self.run(command, utterance=utterance)
+            self.history.append(f"assistant_text: {result.reply}")
+            self._log(result, utterance)
         return result
 
     def _understand(self, utterance: str) -> tuple[Command | None, str]:
@@ -178,14 +182,19 @@ class DialogueManager:
         made_by = version.command or "the original"
         return TurnResult(utterance, f"{verb} it; now showing {made_by}.", command, version)
 
-    def _log(self, result: TurnResult) -> None:
+    def _log(self, result: TurnResult, typed: str | None = None) -> None:
+        """Record the turn: the words as typed (a handler's result may carry its command line
+        instead) and, beside the reply, every command line the turn ran."""
         if self.document is None:
             return
         store = self.document.store
-        store.add_turn(self.document.id, "user", result.utterance)
+        commands = getattr(result, "commands", None)  # a turn that ran several lists them all
+        if not commands:
+            commands = [result.command] if result.command else []
+        store.add_turn(self.document.id, "user", typed if typed is not None else result.utterance)
         store.add_turn(
             self.document.id, "assistant", result.reply,
-            command=result.command.format() if result.command else None,
+            commands=[c if isinstance(c, str) else c.format() for c in commands] or None,
             version_id=result.version.id if result.version else None,
             data=result.data or None,
         )

@@ -65,8 +65,8 @@ def rebuild_history(turns: list[dict]) -> list[str]:
         if t["role"] == "user":
             history.append(f"user_text: {t['text']}")
         else:
-            if t.get("command") and t.get("version_id"):
-                history.append(t["command"])
+            if t.get("version_id"):  # every command the turn ran (schema 1 rows: the one)
+                history.extend(t.get("commands") or ([t["command"]] if t.get("command") else []))
             history.append(f"assistant_text: {t['text']}")
     return history
 
@@ -590,7 +590,11 @@ class Controller(QObject):
                            version_id=result.version.id if result.version else None)
             return result
 
-        return self._start_turn(ask, text)
+        def ask_atomically(manager: DialogueManager) -> TurnResult:
+            with doc.store.transaction():  # the crop, its version and both turns, or none of them
+                return ask(manager)
+
+        return self._start_turn(ask_atomically, text)
 
     # -- undo stack ------------------------------------------------------------------------------
 

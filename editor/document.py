@@ -156,10 +156,15 @@ class Document:
     # -- editing ---------------------------------------------------------------------------------
 
     def apply(self, command: str, pixels: np.ndarray) -> Version:
-        """Record ``pixels``, made by ``command`` from the head, as a new child; the head moves to it."""
+        """Record ``pixels``, made by ``command`` from the head, as a new child; the head moves to it.
+
+        Inside :meth:`Store.transaction` the rows wait for the end of the block; if it fails, the
+        version is forgotten here too, so memory never holds a version the database lacks.
+        """
         seq = max(v.seq for v in self.versions.values()) + 1
         v = self._make_version(self.store, self.id, self._head, command, pixels, seq)
         self.versions[v.id] = v
+        self.store.on_rollback(lambda: self.versions.pop(v.id, None))
         self._remember(v.pixels, pixels)
         self._move_head(v.id)
         return v
@@ -193,5 +198,7 @@ class Document:
         return self.head
 
     def _move_head(self, version_id: str) -> None:
+        old = self._head
+        self.store.on_rollback(lambda: setattr(self, "_head", old))
         self._head = version_id
         self.store.update("documents", self.id, {"head": version_id, "updated": time.time()})
