@@ -16,7 +16,6 @@ import json
 from collections import OrderedDict
 from pathlib import Path
 
-import sqlite_utils
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage, QUndoStack
 
@@ -45,12 +44,7 @@ def open_store(path: str | Path | None = None) -> Store:
     the same SQLite module sqlite-utils uses (pysqlite3 when installed): two SQLite libraries on
     one file in one process break each other's POSIX locks ("disk I/O error").
     """
-    from sqlite_utils.utils import sqlite3
-
-    store = Store(path)
-    store.db.close()
-    store.db = sqlite_utils.Database(sqlite3.connect(str(store.path), check_same_thread=False))
-    store.db.enable_wal()
+    store = Store(path)  # editor.store.connect: any thread, WAL, waits for other processes' locks
     trace_store.ensure_table(store)
     return store
 
