@@ -126,7 +126,7 @@ class AdjustColor(Command):
     def __post_init__(self) -> None:
         if self.color not in COLORS:
             raise CommandError(
-                f"unknown colour {self.color!r}; valid colours: {', '.join(COLORS)}"
+                f"unknown colour {_short(self.color)!r}; valid colours: {', '.join(COLORS)}"
             )
         if not math.isfinite(self.intensity) or not 0 <= self.intensity <= 1:
             raise CommandError(
@@ -151,7 +151,7 @@ class AdjustAttr(Command):
     def __post_init__(self) -> None:
         if self.attr not in ATTRS:
             raise CommandError(
-                f"adjust_attr takes brightness or contrast, got {self.attr!r}"
+                f"adjust_attr takes brightness or contrast, got {_short(self.attr)!r}"
             )
         if not math.isfinite(self.amount) or not -100 <= self.amount <= 100:
             raise CommandError(
@@ -224,7 +224,7 @@ class Flip(Command):
 
     def __post_init__(self) -> None:
         if self.axis not in FLIP_AXES:
-            raise CommandError(f"flip takes horizontal or vertical, got {self.axis!r}")
+            raise CommandError(f"flip takes horizontal or vertical, got {_short(self.axis)!r}")
 
     def format(self) -> str:
         return f"flip {self.axis}"
@@ -276,9 +276,26 @@ def usage() -> str:
     return "\n".join(_USAGE.values())
 
 
+_RANGES = {"rotate": (0, 360), "adjust_color": (0, 1), "adjust_attr": (-100, 100)}
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """A token as echoed in an error: a 40 KB one is cut, not repeated whole."""
+    return text if len(text) <= limit else f"{text[:limit]}…({len(text)} characters)"
+
+
 def _num(token: str, cmd: str) -> float:
     if not _NUMBER.match(token):
-        raise CommandError(f"{cmd}: {token!r} is not a number; usage: {_USAGE[cmd]}")
+        try:
+            value = float(token)  # 1e9, inf: numbers, just not spelled as the grammar spells them
+            if math.isnan(value):
+                raise ValueError(token)
+        except ValueError:
+            raise CommandError(f"{cmd}: {_short(token)!r} is not a number; usage: {_USAGE[cmd]}") from None
+        lo, hi = _RANGES[cmd]
+        if not (math.isfinite(value) and lo <= value <= hi):
+            raise CommandError(f"{cmd}: {_short(token)} is out of range ({lo} to {hi}); usage: {_USAGE[cmd]}")
+        raise CommandError(f"{cmd}: write {_short(token)} in plain digits ({value:g}); usage: {_USAGE[cmd]}")
     return float(token)
 
 
@@ -317,7 +334,9 @@ def parse_command(line: str) -> Command:
         coords = _args(args, 4, name)
         for c in coords:
             if not _INT.match(c):
-                raise CommandError(f"crop: {c!r} is not a whole pixel coordinate; usage: crop x1 y1 x2 y2")
+                raise CommandError(f"crop: {_short(c)!r} is not a whole pixel coordinate; usage: crop x1 y1 x2 y2")
+            if len(c.lstrip("+-")) > 9:  # no image is a billion pixels wide (and int() has a limit)
+                raise CommandError(f"crop: {_short(c)} is out of range; usage: crop x1 y1 x2 y2")
         x1, y1, x2, y2 = (int(c) for c in coords)
         return Crop(x1=x1, y1=y1, x2=x2, y2=y2)
     if name == "flip":
@@ -329,7 +348,7 @@ def parse_command(line: str) -> Command:
     if name in simple:
         _args(args, 0, name)
         return simple[name]()
-    raise CommandError(f"unknown command {name!r}; commands are:\n" + usage())
+    raise CommandError(f"unknown command {_short(name)!r}; commands are:\n" + usage())
 
 
 def format_command(command: Command) -> str:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from agent.commands import Command, CommandError, Redo, Undo, parse_command, usage
-from agent.executor import execute
+from agent.executor import crop_note, execute
 from editor.document import Document, Version
 from editor.models import ModelMissingError
 
@@ -161,13 +161,16 @@ class DialogueManager:
             return TurnResult(utterance, f"'{command.name}' is not available yet.", command, ok=False)
         if self.document is None:
             return TurnResult(utterance, "Open an image first, then ask me to edit it.", command, ok=False)
+        before = self.document.pixels()
         try:
-            pixels = execute(command, self.document.pixels())
+            pixels = execute(command, before)
         except (ValueError, ModelMissingError) as exc:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
         version = self.document.apply(command.format(), pixels)
         self.history.append(command.format())
-        return TurnResult(utterance, _REPLIES.get(command.name, "Done."), command, version)
+        reply = _REPLIES.get(command.name, "Done.")
+        note = crop_note(command, before.shape)  # a box beyond the image is said, not hidden
+        return TurnResult(utterance, f"{reply} {note}" if note else reply, command, version)
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
         if self.document is None:
