@@ -402,6 +402,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from editor.offline import stay_offline
+
+    stay_offline()  # before the app or any command can load onnxruntime or transformers
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     subcommands = set(parser._subparsers._group_actions[0].choices)  # noqa: SLF001
