@@ -153,8 +153,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
     problem = _check_output_args(args)  # before any request runs (they can take half a minute)
     if problem:
         return _fail(problem)
-    if args.db and (Path(args.db).is_dir() or not Path(args.db).parent.is_dir()):
-        return _fail(f"--db {args.db}: give a database file in an existing folder")
+    if args.db and Path(args.db).is_dir():
+        return _fail(f"--db {args.db} is a folder; give a database file, e.g. {Path(args.db) / 'easel.db'}")
     try:
         img = read_image(args.input)
     except ImageFileError as exc:

@@ -69,14 +69,15 @@ class Document:
                cache_bytes: int = DEFAULT_CACHE_BYTES) -> Document:
         now = time.time()
         doc_id = new_id()
-        root = cls._make_version(store, doc_id, None, None, pixels, seq=0)
         meta = meta or ImageMeta()
-        row = {
-            "id": doc_id, "title": title, "source_path": source_path, "created": now,
-            "updated": now, "head": root.id, "exif": meta.exif, "icc_profile": meta.icc_profile,
-            "format": meta.format, "closed": 0,
-        }
-        store.insert("documents", row)
+        with store.transaction():  # the document and its original together, never one alone
+            root = cls._make_version(store, doc_id, None, None, pixels, seq=0)
+            row = {
+                "id": doc_id, "title": title, "source_path": source_path, "created": now,
+                "updated": now, "head": root.id, "exif": meta.exif, "icc_profile": meta.icc_profile,
+                "format": meta.format, "closed": 0,
+            }
+            store.insert("documents", row)
         doc = cls(store, row, [root], cache_bytes)
         doc._remember(root.pixels, pixels)
         return doc

@@ -44,6 +44,8 @@ def state(db_path) -> dict | None:
             return None
         docs = conn.execute("select id, head from documents").fetchall()
         if not docs:
+            assert conn.execute("select count(*) from versions").fetchone()[0] == 0, \
+                "a version belonging to no document"
             return None
         assert len(docs) == 1, docs
         doc_id, head = docs[0]
