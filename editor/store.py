@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import tempfile
 import threading
 import time
@@ -37,6 +38,7 @@ BUSY_TIMEOUT_S = 30.0  # longer than any turn's write (a few ms) and any schema 
 # Unreferenced pixel files younger than this are left alone: another process may have written
 # them for a turn whose rows it has not committed yet.
 GARBAGE_GRACE_S = 600.0
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 _SCHEMA = (
     "create table if not exists documents (id text primary key, title text, source_path text, "
@@ -158,8 +160,8 @@ class Store:
         used = {r[0] for r in self.db.conn.execute("select distinct pixels from versions")}
         removed = 0
         for f in self.blobs.glob("??/*"):
-            if f.suffix == ".png" and f.stem in used:
-                continue
+            if f.suffix == ".png" and (f.stem in used or not _HEX64.fullmatch(f.stem)):
+                continue  # named by a version, or not a file this store wrote
             if f.suffix not in (".png", ".part"):
                 continue
             try:
