@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -27,50 +29,119 @@ def _add_output_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quality", type=int, default=95, help="JPEG/WebP quality 1..100 (default 95)")
 
 
+def _short(text: str, limit: int = 200) -> str:
+    """``text`` cut to ``limit`` characters: a 40 KB request is not echoed back whole."""
+    text = str(text)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
 def _fail(message: str, code: int = 2) -> int:
-    print(f"easel: {message}", file=sys.stderr)
+    print("easel: " + "\n".join(_short(line, 500) for line in str(message).splitlines()),
+          file=sys.stderr)
     return code
+
+
+def _check_output(path: str, *, overwrite: bool, input_path: str | None = None) -> str | None:
+    """What is wrong with an output path, found before any work is done (None: nothing)."""
+    from editor.imageio import ImageFileError, format_for_path
+
+    out = Path(path)
+    try:
+        format_for_path(out)
+    except ImageFileError as exc:
+        return str(exc)
+    if out.is_dir():
+        return f"{out} is a folder; give a file name, e.g. {out / 'edited.png'}"
+    if not out.parent.is_dir():
+        return f"{out.parent}: no such folder"
+    if out.exists() and not overwrite:
+        if input_path is not None and out.resolve() == Path(input_path).resolve():
+            return f"{out} is the input file; pass --overwrite to replace the original"
+        return f"{out} exists; choose another name or pass --overwrite"
+    return None
+
+
+def _check_output_args(args) -> str | None:
+    if not 1 <= args.quality <= 100:
+        return f"--quality must be from 1 to 100, got {args.quality}"
+    return _check_output(args.output, overwrite=args.overwrite, input_path=args.input)
 
 
 def _save(pixels, meta, args) -> int:
     from editor.imageio import ImageFileError, write_image
 
-    out = Path(args.output)
-    if out.exists() and out.resolve() == Path(args.input).resolve() and not args.overwrite:
-        return _fail(f"{out} is the input file; pass --overwrite to replace the original")
+    problem = _check_output_args(args)  # checked first too; the file system may have changed since
+    if problem:
+        return _fail(problem)
     try:
-        write_image(out, pixels, meta=meta, quality=args.quality, overwrite=args.overwrite)
-    except ImageFileError as exc:
+        write_image(Path(args.output), pixels, meta=meta, quality=args.quality,
+                    overwrite=args.overwrite)
+    except (ImageFileError, OSError) as exc:
         return _fail(str(exc))
     return 0
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
     from agent.commands import CommandError, parse_command
-    from agent.executor import execute
+    from agent.executor import crop_note, execute
     from editor.imageio import ImageFileError, read_image
     from editor.models import ModelMissingError
 
+    problem = _check_output_args(args)
+    if problem:
+        return _fail(problem)
     try:
         commands = [parse_command(c) for c in args.commands]
     except CommandError as exc:
         return _fail(str(exc))
     for c in commands:
         if not c.edits_image:
-            return _fail(f"'{c.format()}' does not edit an image; apply runs rotate, adjust_color, "
-                         "adjust_attr, image_cutout, crop and flip")
+            return _fail(f"'{_short(c.format(), 60)}' does not edit an image; apply runs rotate, "
+                         "adjust_color, adjust_attr, image_cutout, crop and flip")
     try:
         img = read_image(args.input)
     except ImageFileError as exc:
         return _fail(str(exc))
     pixels = img.pixels
     for c in commands:
+        note = crop_note(c, pixels.shape)
         try:
             pixels = execute(c, pixels)
         except (ValueError, ModelMissingError) as exc:
             return _fail(f"{c.format()}: {exc}")
         print(c.format())
+        if note:
+            print(f"easel: {c.format()}: {note}", file=sys.stderr)
     return _save(pixels, img.meta, args)
+
+
+EDIT_TMP_PREFIX = "easel-edit-"
+
+
+def _edit_tmp_dir() -> Path:
+    """A private folder for an ``edit`` run without ``--db`` (its database and full-resolution
+    versions), named with this process's id so that the next run can remove the folders of runs
+    that were killed before they could clean up."""
+    root = Path(tempfile.gettempdir())
+    for old in root.glob(f"{EDIT_TMP_PREFIX}*"):
+        try:
+            pid = int(old.name[len(EDIT_TMP_PREFIX):].split("-", 1)[0])
+            if old.stat().st_uid != os.getuid() or _alive(pid):
+                continue
+        except (ValueError, OSError, AttributeError):
+            continue
+        shutil.rmtree(old, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=f"{EDIT_TMP_PREFIX}{os.getpid()}-"))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
@@ -79,14 +150,20 @@ def cmd_edit(args: argparse.Namespace) -> int:
     from editor.imageio import ImageFileError, read_image
     from editor.store import Store
 
+    problem = _check_output_args(args)  # before any request runs (they can take half a minute)
+    if problem:
+        return _fail(problem)
+    if args.db and Path(args.db).is_dir():
+        return _fail(f"--db {args.db} is a folder; give a database file, e.g. {Path(args.db) / 'easel.db'}")
     try:
         img = read_image(args.input)
     except ImageFileError as exc:
         return _fail(str(exc))
-    with tempfile.TemporaryDirectory() as tmp:
-        store = Store(Path(args.db) if args.db else Path(tmp) / "easel.db")
-        doc = Document.create(store, img.pixels, title=Path(args.input).name,
-                              source_path=str(Path(args.input).resolve()), meta=img.meta)
+    tmp = None if args.db else _edit_tmp_dir()
+    try:
+        store = Store(Path(args.db) if args.db else tmp / "easel.db")
+        first = doc = Document.create(store, img.pixels, title=Path(args.input).name,
+                                      source_path=str(Path(args.input).resolve()), meta=img.meta)
         library = Path(args.db).with_name("library.db") if args.db else None
         manager = build_manager(doc, library_path=library)
         failed = 0
@@ -97,10 +174,23 @@ def cmd_edit(args: argparse.Namespace) -> int:
                 print(json.dumps(result.as_json()), flush=True)
             else:
                 shown = "; ".join(c.format() for c in result.commands) or "(nothing run)"
-                print(f"> {request}\n  {shown}\n  {result.reply}", flush=True)
-        doc = manager.document  # a search turn may have opened another photo
-        code = _save(doc.pixels(), doc.meta, args)
+                print(f"> {_short(request)}\n  {_short(shown)}\n  {result.reply}", flush=True)
+        doc = manager.document
+        if doc is not first and not args.found_photo:
+            # A request became a search and opened a library photo: that is not an edit of the
+            # input, and it must not become the output unless asked for.
+            code = _fail(f"a request became a search and opened {doc.source_path or doc.title}, "
+                         f"not an edit of {args.input}; {args.output} was not written (pass "
+                         "--found-photo to write the photo the search opened, with its edits)", 1)
+        else:
+            if doc is not first:
+                print(f"easel: writing the photo the search opened ({doc.source_path or doc.title})",
+                      file=sys.stderr)
+            code = _save(doc.pixels(), doc.meta, args)
         store.close()
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
     return code or (1 if failed else 0)
 
 
@@ -120,6 +210,8 @@ def cmd_caption(args: argparse.Namespace) -> int:
     from editor.imageio import ImageFileError, read_image
     from editor.models import ModelMissingError
 
+    if args.draw and (problem := _check_output(args.draw, overwrite=True)):
+        return _fail(problem)
     try:
         img = read_image(args.input)
         strokes = load_trace(args.trace) if args.trace else None
@@ -144,6 +236,8 @@ def cmd_locate(args: argparse.Namespace) -> int:
     from editor.imageio import ImageFileError, read_image
     from editor.models import ModelMissingError
 
+    if args.draw and (problem := _check_output(args.draw, overwrite=True)):
+        return _fail(problem)
     try:
         img = read_image(args.input)
         found = locate(img.pixels, args.caption)
@@ -256,6 +350,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output_args(p)
     p.add_argument("--json", action="store_true", help="one JSON object per turn")
     p.add_argument("--db", help="record the conversation in this database (default: a temporary one)")
+    p.add_argument("--found-photo", action="store_true",
+                   help="if a request opens a photo from the library (a search), write that photo, "
+                        "with the edits made to it, to OUTPUT (default: refuse)")
     p.set_defaults(func=cmd_edit)
 
     p = sub.add_parser("caption", help="caption an image along a mouse trace (or all of it)")
@@ -305,16 +402,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from editor.offline import stay_offline
+
+    stay_offline()  # before the app or any command can load onnxruntime or transformers
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     subcommands = set(parser._subparsers._group_actions[0].choices)  # noqa: SLF001
     if argv and (argv[0] in subcommands or argv[0] in ("-h", "--help")):
         args = parser.parse_args(argv)
-        return args.func(args)
+        return _run(args)
     app_parser = argparse.ArgumentParser(
         prog="easel", description="Open the Easel app. Subcommands: " + ", ".join(sorted(subcommands)))
     app_parser.add_argument("image", nargs="?", help="an image to open")
     return cmd_app(app_parser.parse_args(argv))
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run a subcommand; whatever the input, the person gets a message, not a traceback
+    (``EASEL_DEBUG=1`` shows it, for bug reports)."""
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence, reported below
+        if os.environ.get("EASEL_DEBUG"):
+            raise
+        return _fail(f"{args.cli} failed: {type(exc).__name__}: {exc} "
+                     "(run with EASEL_DEBUG=1 to see where)", 3)
 
 
 if __name__ == "__main__":

@@ -183,7 +183,7 @@ class Rotate(Command):
     def __post_init__(self) -> None:
         if not math.isfinite(self.degrees) or not 0 <= self.degrees <= 360:
             raise CommandError(
-                f"rotate takes counter-clockwise degrees from 0 to 360, got {self.degrees:g} "
+                f"rotate {self.degrees:g} is out of range: rotate takes counter-clockwise degrees from 0 to 360 "
                 "(for clockwise 90 write 'rotate 270')"
             )
 
@@ -228,9 +228,9 @@ class AdjustColor(Command):
 
     def __post_init__(self) -> None:
         if self.color not in COLORS:
-            raise CommandError(f"unknown colour {self.color!r}; valid colours: {', '.join(COLORS)}")
+            raise CommandError(f"unknown colour {_shown(self.color)}; valid colours: {', '.join(COLORS)}")
         if not math.isfinite(self.intensity) or not 0 <= self.intensity <= 1:
-            raise CommandError(f"adjust_color intensity must be between 0 and 1, got {self.intensity:g}")
+            raise CommandError(f"adjust_color intensity {self.intensity:g} is out of range: it must be between 0 and 1")
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
@@ -287,12 +287,12 @@ class AdjustAttr(Command):
 
     def __post_init__(self) -> None:
         if self.attr not in ATTR_RANGES:
-            raise CommandError(f"adjust_attr takes {', '.join(ATTRS)}, got {self.attr!r}")
+            raise CommandError(f"adjust_attr takes {', '.join(ATTRS)}, got {_shown(self.attr)}")
         top = ATTR_RANGES[self.attr]
         if not math.isfinite(self.amount) or not -top <= self.amount <= top:
             unit = "degrees" if self.attr == "hue" else "a percentage"
             raise CommandError(
-                f"adjust_attr {self.attr} takes {unit} from -{top} to {top}, got {self.amount:g}"
+                f"adjust_attr {self.attr} {self.amount:g} is out of range: it takes {unit} from -{top} to {top}"
             )
 
     @classmethod
@@ -376,6 +376,8 @@ class Crop(Command):
         for c in coords:
             if not _INT.match(c):
                 raise CommandError(f"crop: {_shown(c)} is not a whole pixel coordinate; usage: crop x1 y1 x2 y2")
+            if len(c.lstrip("+-")) > 9:
+                raise CommandError(f"crop: {_shown(c)} is out of range (pixel coordinates, at most 999999999)")
         x1, y1, x2, y2 = (int(c) for c in coords)
         return cls(x1=x1, y1=y1, x2=x2, y2=y2)
 
@@ -465,7 +467,7 @@ class Flip(Command):
 
     def __post_init__(self) -> None:
         if self.axis not in FLIP_AXES:
-            raise CommandError(f"flip takes horizontal or vertical, got {self.axis!r}")
+            raise CommandError(f"flip takes horizontal or vertical, got {_shown(self.axis)}")
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:

@@ -23,13 +23,14 @@ Grounded answers put what the GUI should draw in ``TurnResult.data``:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from agent import requests
 from agent.commands import Command, CommandError, Redo, Undo, parse_command
-from agent.executor import execute
+from agent.executor import crop_note, execute
 from editor.document import Document, Version
 from editor.models import ModelMissingError
 
@@ -121,16 +122,19 @@ class DialogueManager:
         utterance = utterance.strip()
         if not utterance:
             return TurnResult(utterance, "Type a request, for example 'rotate 90'.", ok=False)
-        self.history.append(f"user_text: {utterance}")
-        commands, reply = self._understand(utterance)
-        if not commands:
-            result = TurnResult(utterance, reply, ok=False)
-        else:
-            result = self._run_all(commands, utterance)
-            if reply:
-                result.reply = f"{result.reply} {reply}"
-        self.history.append(f"assistant_text: {result.reply}")
-        self._log(result)
+        # One transaction a turn: a crash keeps the whole turn (words, versions, head, reply) or none.
+        store = self.document.store if self.document is not None else None
+        with store.transaction() if store is not None else contextlib.nullcontext():
+            self.history.append(f"user_text: {utterance}")
+            commands, reply = self._understand(utterance)
+            if not commands:
+                result = TurnResult(utterance, reply, ok=False)
+            else:
+                result = self._run_all(commands, utterance)
+                if reply:
+                    result.reply = f"{result.reply} {reply}"
+            self.history.append(f"assistant_text: {result.reply}")
+            self._log(result, utterance)
         return result
 
     def _run_all(self, commands: list[Command], utterance: str) -> TurnResult:
@@ -202,13 +206,16 @@ class DialogueManager:
             return TurnResult(utterance, f"'{command.name}' is not available yet.", command, ok=False)
         if self.document is None:
             return TurnResult(utterance, "Open an image first, then ask me to edit it.", command, ok=False)
+        before = self.document.pixels()
         try:
-            pixels = execute(command, self.document.pixels())
+            pixels = execute(command, before)
         except (ValueError, LookupError, ModelMissingError) as exc:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
         version = self.document.apply(command.format(), pixels)
         self.history.append(command.format())
-        return TurnResult(utterance, command.reply(), command, version)
+        note = crop_note(command, before.shape)  # a box beyond the image is said, not hidden
+        reply = command.reply()
+        return TurnResult(utterance, f"{reply} {note}" if note else reply, command, version)
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
         if self.document is None:
@@ -223,14 +230,19 @@ class DialogueManager:
         made_by = version.command or "the original"
         return TurnResult(utterance, f"{verb} it; now showing {made_by}.", command, version)
 
-    def _log(self, result: TurnResult) -> None:
+    def _log(self, result: TurnResult, typed: str | None = None) -> None:
+        """Record the turn: the words as typed (a handler's result may carry its command line
+        instead) and, beside the reply, every command line the turn ran."""
         if self.document is None:
             return
         store = self.document.store
-        store.add_turn(self.document.id, "user", result.utterance)
+        commands = getattr(result, "commands", None)  # a turn that ran several lists them all
+        if not commands:
+            commands = [result.command] if result.command else []
+        store.add_turn(self.document.id, "user", typed if typed is not None else result.utterance)
         store.add_turn(
             self.document.id, "assistant", result.reply,
-            command=result.command.format() if result.command else None,
+            commands=[c if isinstance(c, str) else c.format() for c in commands] or None,
             version_id=result.version.id if result.version else None,
             data=result.data or None,
         )

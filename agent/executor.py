@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agent.commands import Command
+from agent.commands import Command, Crop
 
 
 def execute(command: Command, pixels: np.ndarray) -> np.ndarray:
@@ -19,3 +19,19 @@ def execute(command: Command, pixels: np.ndarray) -> np.ndarray:
     if not command.edits_image:
         raise ValueError(f"{command.format()!r} does not edit an image")
     return command.apply(pixels)
+
+
+def crop_note(command: Command, shape: tuple[int, ...]) -> str | None:
+    """A sentence when a crop box reaches beyond an image of ``shape`` (the part inside is kept,
+    and the person should know), else None.
+
+    >>> crop_note(Crop(0, 0, 999, 10), (20, 30, 3))
+    'The box reaches beyond the 30x20 image; kept 0 0 30 10.'
+    """
+    if not isinstance(command, Crop):
+        return None
+    h, w = shape[:2]
+    (xa, xb), (ya, yb) = sorted((command.x1, command.x2)), sorted((command.y1, command.y2))
+    if xb <= w and yb <= h:
+        return None
+    return f"The box reaches beyond the {w}x{h} image; kept {xa} {ya} {min(xb, w)} {min(yb, h)}."

@@ -230,6 +230,10 @@ class Library:
         a worker thread ahead of perception, which runs here; a file that fails is counted, never
         fatal.
         """
+        with index_lock(self.db_path):
+            return self._index(roots, ocr=ocr, progress=progress, prune=prune, prefetch=prefetch)
+
+    def _index(self, roots, *, ocr: bool, progress: bool, prune: bool, prefetch: int) -> IndexReport:
         from editor.imageio import ImageFileError, read_image
         from editor.store import pixel_hash
 
@@ -341,15 +345,55 @@ class Library:
         """
         if self.count() > 0 or not SAMPLE_DIR.is_dir():
             return None
-        if SAMPLE_PERCEPTION.is_file():
-            import json
+        # A second process making its first search at the same moment waits here, then finds the
+        # library full instead of indexing the same files again (UNIQUE constraint failed).
+        with index_lock(self.db_path):
+            if self.count() > 0:
+                return None
+            if SAMPLE_PERCEPTION.is_file():
+                import json
 
-            from agent.perception import seed_cache
+                from agent.perception import seed_cache
 
-            # A stale or broken file only costs the models' time.
-            with contextlib.suppress(ValueError, KeyError, TypeError):
-                seed_cache(json.loads(SAMPLE_PERCEPTION.read_text()), db=self.db_path)
-        return self.index([SAMPLE_DIR], progress=progress)
+                # A stale or broken file only costs the models' time.
+                with contextlib.suppress(ValueError, KeyError, TypeError):
+                    seed_cache(json.loads(SAMPLE_PERCEPTION.read_text()), db=self.db_path)
+            return self.index([SAMPLE_DIR], progress=progress)
+
+
+_thread_locks: dict[str, threading.Lock] = {}
+_thread_locks_guard = threading.Lock()
+_held = threading.local()  # the libraries this thread holds the lock of
+
+
+@contextlib.contextmanager
+def index_lock(db_path: str | os.PathLike) -> Iterator[None]:
+    """Only one indexer at a time per library, across threads and processes (``flock`` on a file
+    beside the database; the OS releases it if the holder is killed). Re-entrant in a thread."""
+    key = str(Path(db_path).resolve())
+    held = getattr(_held, "keys", None)
+    if held is None:
+        held = _held.keys = set()
+    if key in held:  # ensure_sample -> index: this thread has it already
+        yield
+        return
+    with _thread_locks_guard:
+        lock = _thread_locks.setdefault(key, threading.Lock())
+    Path(key).parent.mkdir(parents=True, exist_ok=True)
+    with lock, open(key + ".index-lock", "a+b") as f:
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: threads are still serialised
+            fcntl = None
+        if fcntl is not None:
+            fcntl.flock(f, fcntl.LOCK_EX)
+        held.add(key)
+        try:
+            yield
+        finally:
+            held.discard(key)
+            if fcntl is not None:
+                fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _walk(roots: list[Path]) -> Iterator[Path]:

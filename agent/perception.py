@@ -253,6 +253,9 @@ def _rapidocr():
             import logging
 
             try:
+                from editor.offline import onnxruntime
+
+                onnxruntime()  # RapidOCR's sessions: telemetry off first
                 from rapidocr import RapidOCR
             except ImportError as exc:
                 raise ModelMissingError("the package rapidocr is not installed; run `make setup`") from exc

@@ -16,7 +16,6 @@ import json
 from collections import OrderedDict
 from pathlib import Path
 
-import sqlite_utils
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage, QUndoStack
 
@@ -45,12 +44,7 @@ def open_store(path: str | Path | None = None) -> Store:
     the same SQLite module sqlite-utils uses (pysqlite3 when installed): two SQLite libraries on
     one file in one process break each other's POSIX locks ("disk I/O error").
     """
-    from sqlite_utils.utils import sqlite3
-
-    store = Store(path)
-    store.db.close()
-    store.db = sqlite_utils.Database(sqlite3.connect(str(store.path), check_same_thread=False))
-    store.db.enable_wal()
+    store = Store(path)  # editor.store.connect: any thread, WAL, waits for other processes' locks
     trace_store.ensure_table(store)
     return store
 
@@ -65,8 +59,8 @@ def rebuild_history(turns: list[dict]) -> list[str]:
         if t["role"] == "user":
             history.append(f"user_text: {t['text']}")
         else:
-            if t.get("command") and t.get("version_id"):
-                history.append(t["command"])
+            if t.get("version_id"):  # every command the turn ran (schema 1 rows: the one)
+                history.extend(t.get("commands") or ([t["command"]] if t.get("command") else []))
             history.append(f"assistant_text: {t['text']}")
     return history
 
@@ -590,7 +584,11 @@ class Controller(QObject):
                            version_id=result.version.id if result.version else None)
             return result
 
-        return self._start_turn(ask, text)
+        def ask_atomically(manager: DialogueManager) -> TurnResult:
+            with doc.store.transaction():  # the crop, its version and both turns, or none of them
+                return ask(manager)
+
+        return self._start_turn(ask_atomically, text)
 
     # -- undo stack ------------------------------------------------------------------------------
 

@@ -69,14 +69,15 @@ class Document:
                cache_bytes: int = DEFAULT_CACHE_BYTES) -> Document:
         now = time.time()
         doc_id = new_id()
-        root = cls._make_version(store, doc_id, None, None, pixels, seq=0)
         meta = meta or ImageMeta()
-        row = {
-            "id": doc_id, "title": title, "source_path": source_path, "created": now,
-            "updated": now, "head": root.id, "exif": meta.exif, "icc_profile": meta.icc_profile,
-            "format": meta.format, "closed": 0,
-        }
-        store.insert("documents", row)
+        with store.transaction():  # the document and its original together, never one alone
+            root = cls._make_version(store, doc_id, None, None, pixels, seq=0)
+            row = {
+                "id": doc_id, "title": title, "source_path": source_path, "created": now,
+                "updated": now, "head": root.id, "exif": meta.exif, "icc_profile": meta.icc_profile,
+                "format": meta.format, "closed": 0,
+            }
+            store.insert("documents", row)
         doc = cls(store, row, [root], cache_bytes)
         doc._remember(root.pixels, pixels)
         return doc
@@ -156,10 +157,15 @@ class Document:
     # -- editing ---------------------------------------------------------------------------------
 
     def apply(self, command: str, pixels: np.ndarray) -> Version:
-        """Record ``pixels``, made by ``command`` from the head, as a new child; the head moves to it."""
+        """Record ``pixels``, made by ``command`` from the head, as a new child; the head moves to it.
+
+        Inside :meth:`Store.transaction` the rows wait for the end of the block; if it fails, the
+        version is forgotten here too, so memory never holds a version the database lacks.
+        """
         seq = max(v.seq for v in self.versions.values()) + 1
         v = self._make_version(self.store, self.id, self._head, command, pixels, seq)
         self.versions[v.id] = v
+        self.store.on_rollback(lambda: self.versions.pop(v.id, None))
         self._remember(v.pixels, pixels)
         self._move_head(v.id)
         return v
@@ -193,5 +199,7 @@ class Document:
         return self.head
 
     def _move_head(self, version_id: str) -> None:
+        old = self._head
+        self.store.on_rollback(lambda: setattr(self, "_head", old))
         self._head = version_id
         self.store.update("documents", self.id, {"head": version_id, "updated": time.time()})

@@ -187,6 +187,11 @@ class LibraryIndex:
 
     def _create(self) -> None:
         c = self.conn
+        if c.in_transaction:
+            c.commit()
+        # Holding the write lock from the start: a second process creating the schema at the same
+        # moment waits, then finds it made (and never copies the vectors twice below).
+        c.execute("begin immediate")
         with c:
             c.execute(
                 "create table if not exists library_images (id integer primary key, "

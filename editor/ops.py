@@ -292,7 +292,9 @@ def _u2netp_session():
             path = model_path("u2netp.onnx")  # raises ModelMissingError with the fix
             os.environ["U2NET_HOME"] = str(path.parent)
             os.environ.setdefault("MODEL_CHECKSUM_DISABLED", "1")
-            import onnxruntime as ort
+            from editor.offline import onnxruntime
+
+            ort = onnxruntime()  # telemetry off before rembg starts a session
             from rembg import new_session
 
             opts = ort.SessionOptions()

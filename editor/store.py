@@ -1,25 +1,58 @@
 """The profile database: SQLite (sqlite-utils, WAL mode) plus content-addressed pixel files.
 
-Rows are committed as they happen, so a crash loses at most the write in flight. Version pixels are
-lossless PNG files named by the SHA-256 of dtype, shape and pixel bytes, in ``versions/`` beside the
-database: identical images are stored once, and reading one back gives the same array bit for bit.
+Rows are committed as they happen, so a crash loses at most the write in flight; rows written inside
+:meth:`Store.transaction` (one chat turn: the user's words, the versions, the head move, the reply)
+are committed together or not at all. Version pixels are lossless PNG files named by the SHA-256 of
+dtype, shape and pixel bytes, in ``versions/`` beside the database: identical images are stored
+once, and reading one back gives the same array bit for bit. Pixels are written before the rows that
+name them, so a crash can leave a file no row names but never a row without its file; such files
+are collected the next time the store is opened (:meth:`Store.collect_garbage`).
+
+Two processes may open one profile at once (two ``edit --db`` runs, the app and the annotator):
+every connection waits up to :data:`BUSY_TIMEOUT_S` for the other's write lock, and schema creation
+and every write take the lock before reading (``BEGIN IMMEDIATE``), so neither fails with
+"database is locked".
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import re
 import tempfile
+import threading
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
 import numpy as np
 import sqlite_utils
 
-SCHEMA_VERSION = 1
+# 2: turns.commands, the JSON list of command lines a turn ran (a turn may run several).
+SCHEMA_VERSION = 2
+BUSY_TIMEOUT_S = 30.0  # longer than any turn's write (a few ms) and any schema creation
+# Unreferenced pixel files younger than this are left alone: another process may have written
+# them for a turn whose rows it has not committed yet.
+GARBAGE_GRACE_S = 600.0
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+_SCHEMA = (
+    "create table if not exists documents (id text primary key, title text, source_path text, "
+    "created float, updated float, head text, exif blob, icc_profile blob, format text, "
+    "closed integer)",
+    "create table if not exists versions (id text primary key, document_id text "
+    "references documents(id), parent_id text, command text, pixels text, width integer, "
+    "height integer, channels integer, dtype text, created float, seq integer)",
+    "create index if not exists idx_versions_document_id_seq on versions (document_id, seq)",
+    "create table if not exists turns (id text primary key, document_id text, seq integer, "
+    "role text, text text, command text, version_id text, created float, data text, commands text)",
+    "create index if not exists idx_turns_document_id_seq on turns (document_id, seq)",
+    "create table if not exists meta (key text primary key, value text)",
+)
 
 
 def default_profile_dir() -> Path:
@@ -55,9 +88,11 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.blobs = self.path.parent / "versions"
         self.blobs.mkdir(exist_ok=True)
-        self.db = sqlite_utils.Database(self.path)
-        self.db.enable_wal()
+        self._local = threading.local()  # a turn's pending rows belong to the thread running it
+        self.db = sqlite_utils.Database(connect(self.path))
         self._create_tables()
+        with contextlib.suppress(OSError):  # a read-only or vanishing file is not worth failing for
+            self.collect_garbage()
 
     def close(self) -> None:
         self.db.close()
@@ -65,33 +100,23 @@ class Store:
     # -- schema ----------------------------------------------------------------------------------
 
     def _create_tables(self) -> None:
-        db = self.db
-        db["documents"].create(
-            {
-                "id": str, "title": str, "source_path": str, "created": float, "updated": float,
-                "head": str, "exif": bytes, "icc_profile": bytes, "format": str, "closed": int,
-            },
-            pk="id", if_not_exists=True,
-        )
-        db["versions"].create(
-            {
-                "id": str, "document_id": str, "parent_id": str, "command": str, "pixels": str,
-                "width": int, "height": int, "channels": int, "dtype": str, "created": float,
-                "seq": int,
-            },
-            pk="id", foreign_keys=[("document_id", "documents", "id")], if_not_exists=True,
-        )
-        db["versions"].create_index(["document_id", "seq"], if_not_exists=True)
-        db["turns"].create(
-            {
-                "id": str, "document_id": str, "seq": int, "role": str, "text": str,
-                "command": str, "version_id": str, "created": float, "data": str,
-            },
-            pk="id", if_not_exists=True,
-        )
-        db["turns"].create_index(["document_id", "seq"], if_not_exists=True)
-        db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
-        db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+        """Create or migrate the schema in one write transaction (safe against a second process
+        doing the same at the same moment: it waits, then finds everything there)."""
+        conn = self.db.conn
+        with _immediate(conn):
+            for sql in _SCHEMA:
+                conn.execute(sql)
+            columns = {r[1] for r in conn.execute("pragma table_info(turns)")}
+            if "commands" not in columns:  # a schema-1 profile: keep its turns, list their command
+                conn.execute("alter table turns add column commands text")
+            rows = conn.execute("select id, command from turns where commands is null and command "
+                                "is not null and role = 'assistant'").fetchall()
+            conn.executemany("update turns set commands = ? where id = ?",
+                             [(json.dumps([c]), i) for i, c in rows])
+            old = conn.execute("select value from meta where key = 'schema_version'").fetchone()
+            if old is None or int(old[0]) < SCHEMA_VERSION:
+                conn.execute("insert or replace into meta (key, value) values ('schema_version', ?)",
+                             [str(SCHEMA_VERSION)])
 
     # -- pixels ----------------------------------------------------------------------------------
 
@@ -103,7 +128,11 @@ class Store:
         digest = pixel_hash(pixels)
         path = self._blob_path(digest)
         if path.exists():
-            return digest
+            # fresh again, so a garbage collection in another process leaves it to this turn
+            with contextlib.suppress(OSError):
+                os.utime(path)
+            if path.exists():
+                return digest
         path.parent.mkdir(exist_ok=True)
         arr = pixels
         if arr.ndim == 3 and arr.shape[2] == 3:
@@ -119,6 +148,30 @@ class Store:
         os.replace(tmp, path)
         return digest
 
+    def collect_garbage(self, grace: float | None = None) -> int:
+        """Delete pixel files no version names (left by a crash between the pixels and the rows),
+        and half-written ``.part`` files; returns how many were deleted.
+
+        Only files older than ``grace`` seconds (default :data:`GARBAGE_GRACE_S`) go, because a
+        second process may be between writing a turn's pixels and committing its rows.
+        """
+        grace = GARBAGE_GRACE_S if grace is None else grace
+        cutoff = time.time() - grace
+        used = {r[0] for r in self.db.conn.execute("select distinct pixels from versions")}
+        removed = 0
+        for f in self.blobs.glob("??/*"):
+            if f.suffix == ".png" and (f.stem in used or not _HEX64.fullmatch(f.stem)):
+                continue  # named by a version, or not a file this store wrote
+            if f.suffix not in (".png", ".part"):
+                continue
+            try:
+                if f.stat().st_mtime < cutoff:
+                    f.unlink()
+                    removed += 1
+            except FileNotFoundError:
+                pass
+        return removed
+
     def get_pixels(self, digest: str) -> np.ndarray:
         path = self._blob_path(digest)
         arr = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
@@ -132,12 +185,63 @@ class Store:
 
     # -- rows ------------------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Rows written inside (on this thread) are committed together when the block ends, or
+        dropped if it raises; pixels are written at once, so they are on disk before their rows.
+
+        Nested blocks join the outermost one. While a block is open its rows are not yet readable
+        from the database (the :class:`~editor.document.Document` keeps them in memory).
+        """
+        if getattr(self._local, "pending", None) is not None:
+            yield
+            return
+        self._local.pending = []
+        self._local.undo = []
+        try:
+            yield
+        except BaseException:
+            for fn in reversed(self._local.undo):
+                fn()
+            raise
+        finally:
+            pending = self._local.pending
+            self._local.pending = self._local.undo = None
+        self._write(pending)
+
+    def on_rollback(self, fn: Callable[[], None]) -> None:
+        """Call ``fn`` if the open transaction is dropped (to forget what memory already holds)."""
+        if getattr(self._local, "undo", None) is not None:
+            self._local.undo.append(fn)
+
+    def _write(self, ops: list[Callable]) -> None:
+        if not ops:
+            return
+        conn = self.db.conn
+        with _immediate(conn):
+            for op in ops:
+                op(conn)
+
+    def _queue(self, op: Callable) -> None:
+        pending = getattr(self._local, "pending", None)
+        if pending is None:
+            self._write([op])
+        else:
+            pending.append(op)
+
     def insert(self, table: str, row: dict) -> dict:
-        self.db[table].insert(row)
+        cols = list(row)
+        sql = (f"insert into [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
+               f"values ({', '.join('?' for _ in cols)})")
+        values = [row[c] for c in cols]
+        self._queue(lambda conn: conn.execute(sql, values))
         return row
 
     def update(self, table: str, pk: str, values: dict) -> None:
-        self.db[table].update(pk, values)
+        cols = list(values)
+        sql = f"update [{table}] set {', '.join(f'[{c}] = ?' for c in cols)} where id = ?"
+        args = [values[c] for c in cols] + [pk]
+        self._queue(lambda conn: conn.execute(sql, args))
 
     def rows(self, table: str, where: str | None = None, args: list | dict | None = None,
              order_by: str | None = None) -> list[dict]:
@@ -148,15 +252,68 @@ class Store:
         return self.rows("documents", order_by="updated desc")
 
     def add_turn(self, document_id: str, role: str, text: str, *, command: str | None = None,
-                 version_id: str | None = None, data: dict | None = None) -> dict:
-        seq = self.db.execute(
-            "select coalesce(max(seq), -1) + 1 from turns where document_id = ?", [document_id]
-        ).fetchone()[0]
-        return self.insert("turns", {
-            "id": new_id(), "document_id": document_id, "seq": seq, "role": role, "text": text,
-            "command": command, "version_id": version_id, "created": time.time(),
-            "data": json.dumps(data) if data is not None else None,
-        })
+                 commands: list[str] | None = None, version_id: str | None = None,
+                 data: dict | None = None) -> dict:
+        """Append a turn: ``text`` is what was said, word for word; ``commands`` the command
+        lines the turn ran, in order (``command``, kept for older readers, is the last of them)."""
+        if commands is None and command is not None:
+            commands = [command]
+        row = {
+            "id": new_id(), "document_id": document_id, "seq": None, "role": role, "text": text,
+            "command": commands[-1] if commands else None,
+            "commands": json.dumps(commands) if commands else None, "version_id": version_id,
+            "created": time.time(), "data": json.dumps(data) if data is not None else None,
+        }
+
+        def op(conn) -> None:  # the number is taken under the write lock: no two turns share one
+            row["seq"] = conn.execute(
+                "select coalesce(max(seq), -1) + 1 from turns where document_id = ?", [document_id]
+            ).fetchone()[0]
+            cols = list(row)
+            conn.execute(f"insert into turns ({', '.join(cols)}) values ({', '.join('?' for _ in cols)})",
+                         [row[c] for c in cols])
+
+        self._queue(op)
+        return row
 
     def turns(self, document_id: str) -> list[dict]:
-        return self.rows("turns", "document_id = ?", [document_id], order_by="seq")
+        """The turns of a conversation in order; ``commands`` decoded to a list."""
+        rows = self.rows("turns", "document_id = ?", [document_id], order_by="seq")
+        for r in rows:
+            try:
+                r["commands"] = json.loads(r.get("commands") or "null") or (
+                    [r["command"]] if r.get("command") else [])
+            except ValueError:
+                r["commands"] = [r["command"]] if r.get("command") else []
+        return rows
+
+
+def connect(path: str | os.PathLike):
+    """A connection to ``path`` in WAL mode that waits for other processes' locks.
+
+    It comes from the SQLite module sqlite-utils uses (pysqlite3 when installed): two SQLite
+    libraries on one file in one process break each other's POSIX locks. Any thread may use it
+    (the app hands it to a worker while the GUI waits).
+    """
+    from sqlite_utils.utils import sqlite3
+
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+    conn.execute(f"pragma busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    if conn.execute("pragma journal_mode").fetchone()[0] != "wal":
+        conn.execute("pragma journal_mode = wal")
+    return conn
+
+
+@contextlib.contextmanager
+def _immediate(conn) -> Iterator[None]:
+    """One write transaction that holds the write lock from its start (``BEGIN IMMEDIATE``): a
+    deferred one that reads first cannot wait for the lock later and fails at once."""
+    if conn.in_transaction:  # someone's implicit transaction: end it, it is not ours to extend
+        conn.commit()
+    conn.execute("begin immediate")
+    try:
+        yield
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise

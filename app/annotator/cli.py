@@ -34,7 +34,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     q = sub.add_parser("host", help="host a paired dialogue; the partner joins over the network")
     common(q, images=True)
     q.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 picks a free one)")
-    q.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all interfaces)")
+    q.add_argument("--lan", action="store_true",
+                   help="accept the partner from another machine: listen on all interfaces and print "
+                        "a one-time session code the partner must give (default: this machine only)")
+    q.add_argument("--bind", help="address to listen on (default 127.0.0.1; 0.0.0.0 with --lan); any "
+                                  "address but loopback requires the session code")
     q.add_argument("--role", choices=["assistant", "user"], default="assistant",
                    help="the role played on this machine (default assistant)")
 
@@ -43,6 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     q.add_argument("--role", choices=["user", "assistant"], required=True)
     q.add_argument("--annotator", help="your name as recorded (default: the login name)")
     q.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the host")
+    q.add_argument("--code", help="the session code the host printed (hosts started with --lan)")
 
     q = sub.add_parser("narrate", help="trace narratives: caption an image while tracing over it")
     common(q)

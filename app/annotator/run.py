@@ -77,7 +77,7 @@ def _qt_app():
     return app
 
 
-def _hub_server(args):
+def _hub_server(args, code: str | None = None):
     """A hub server whose hub (and database connection) lives in a worker thread."""
     from app.annotator.hub import DialogueHub, ImageLibrary
     from app.annotator.net import HubServer
@@ -95,7 +95,7 @@ def _hub_server(args):
                                cache=ann.store.path.parent / "annotator_library.json")
         return DialogueHub(ann, library, resume=not args.new, seeds=seeds)
 
-    return HubServer(factory=make_hub)
+    return HubServer(factory=make_hub, code=code)
 
 
 def open_solo(args):
@@ -124,10 +124,14 @@ def cmd_solo(args) -> int:
 def open_host(args):
     """The listening hub and this machine's window; returns (server, window, port)."""
     from app.annotator.dialogue_window import AssistantWindow, UserWindow
+    from app.annotator.net import LOOPBACK, new_session_code
 
-    server = _hub_server(args)
+    bind = bind_address(args)
+    # Only this machine can reach loopback; anywhere else the partner needs the session code.
+    code = None if bind == LOOPBACK and not args.lan else new_session_code()
+    server = _hub_server(args, code)
     try:
-        port = server.listen(args.bind, args.port)
+        port = server.listen(bind, args.port)
     except OSError:
         server.close()
         raise
@@ -137,7 +141,14 @@ def open_host(args):
     return server, window, port
 
 
+def bind_address(args) -> str:
+    return args.bind or ("0.0.0.0" if args.lan else "127.0.0.1")
+
+
 def cmd_host(args) -> int:
+    if args.port is not None and not 0 <= args.port < 65536:
+        print(f"easel: --port must be from 0 to 65535, got {args.port}", file=sys.stderr)
+        return 2
     app = _qt_app()
     try:
         server, _window, port = open_host(args)
@@ -145,8 +156,14 @@ def cmd_host(args) -> int:
         print(f"easel: {exc}", file=sys.stderr)
         return 2
     other = "user" if args.role == "assistant" else "assistant"
-    print(f"hosting on {args.bind}:{port}; on the other machine run:\n"
-          f"  python main.py annotate join THIS_MACHINE_ADDRESS:{port} --role {other}", flush=True)
+    if server.code:
+        print(f"hosting on {bind_address(args)}:{port} with session code {server.code}; on the other "
+              f"machine run:\n  python main.py annotate join THIS_MACHINE_ADDRESS:{port} --role {other} "
+              f"--code {server.code}", flush=True)
+    else:
+        print(f"hosting on {bind_address(args)}:{port} (this machine only; --lan to accept a partner "
+              f"from another machine); in another terminal run:\n"
+              f"  python main.py annotate join 127.0.0.1:{port} --role {other}", flush=True)
     code = app.exec()
     server.close()
     return code
@@ -160,7 +177,7 @@ def open_join(args):
     from app.annotator.net import TcpLink, parse_address
 
     host, port = parse_address(args.address)
-    link = TcpLink(reconnect_ms=2000)  # a restarted host is rejoined, its dialogue resumed
+    link = TcpLink(reconnect_ms=2000, code=args.code)  # a restarted host is rejoined, its dialogue resumed
     window = (AssistantWindow if args.role == "assistant" else UserWindow)(link, _annotator(args))
     window.show()
     link.connect_to(host, port)
