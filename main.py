@@ -334,7 +334,9 @@ def cmd_annotate(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(annotate: bool = True) -> argparse.ArgumentParser:
+    """The command line. ``annotate=False`` leaves out the annotator's own arguments, whose module
+    lives in app/ and so loads Qt: the headless commands (apply, edit, search, ...) never do."""
     parser = argparse.ArgumentParser(prog="easel", description="Edit photos by chatting.")
     sub = parser.add_subparsers(dest="cli", metavar="COMMAND")
 
@@ -376,11 +378,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-names", action="store_true", help="do not name objects with the detector")
     p.set_defaults(func=cmd_explain)
 
-    from app.annotator.cli import add_arguments as add_annotate_arguments
-
     p = sub.add_parser("annotate", help="annotator mode: record dialogues, trace narratives, pair "
                                         "instructions; export, import, statistics")
-    add_annotate_arguments(p)
+    if annotate:
+        from app.annotator.cli import add_arguments as add_annotate_arguments
+
+        add_annotate_arguments(p)
     p.set_defaults(func=cmd_annotate)
     p = sub.add_parser("index", help="index folders of photos (recursively) for search")
     p.add_argument("dirs", nargs="+", metavar="DIR")
@@ -406,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
 
     stay_offline()  # before the app or any command can load onnxruntime or transformers
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser()
+    parser = build_parser(annotate=bool(argv) and argv[0] == "annotate")
     subcommands = set(parser._subparsers._group_actions[0].choices)  # noqa: SLF001
     if argv and (argv[0] in subcommands or argv[0] in ("-h", "--help")):
         args = parser.parse_args(argv)
