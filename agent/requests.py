@@ -77,8 +77,8 @@ _POLITE = re.compile(
     r"|i need (?:you |someone )?to\s+|is it possible to\s+|help me\s+|try to\s+|let's\s+|let us\s+"
     r"|(?:please|pls)\s+|just\s+|also\s+)*"
 )
-_TRAILING = re.compile(r"[\s,.!?]*(?:please|pls|thanks|thank you|thx|for me|if possible|"
-                       r"thanks in advance|many thanks)?[\s,.!?]*$")
+_TRAILING = re.compile(r"[\s,.!?]*(?:(?:please|pls|thanks|thank you|thx|for me|if possible|thanks in advance|"
+                       r"many thanks|now)[\s,.!?]*)*$")
 _SMALL = re.compile(r"\b(?:slight(?:ly)?|bit|little|touch|tad|somewhat|a few|subtle|subtly|mild(?:ly)?|small)\b")
 _LARGE = re.compile(r"\b(?:much|lot|lots|very|really|way|significantly|considerably|heavily|strongly|a ton|"
                     r"greatly|dramatic(?:ally)?|super|extremely|more and more|drastically|highly)\b")
@@ -213,16 +213,19 @@ _ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
     "saturation": (
         r"saturat\w*|vibran\w*|vivid|colorful|color intensity|intensity of (?:the )?colors?|muted|dull|"
         r"washed[- ]out|colors? pop|richer colors?|enhance (?:the )?colors?|more colors?|boost (?:the )?colors?|"
-        r"add (?:some |more )?colors?|(?:increase|boost|intensify|brighten) (?:the )?colors?",
+        r"add (?:some |more )?colors?|(?:increase|boost|intensify|brighten) (?:the )?colors?|desaturat\w*|mute\w*|"
+        r"tone down (?:the )?colors?|colors? (?:are|is) too (?:strong|intense|bright|vivid)",
         r"saturate|vibrant|vivid|colorful|richer|pop|more colors?|enhance (?:the )?colors?|boost (?:the )?colors?|"
         r"add (?:some |more )?colors?|washed[- ]out|(?:increase|boost|intensify|brighten) (?:the )?colors?",
-        r"desaturat\w*|muted|dull|less colorful|too saturated|oversaturated|over-saturated|too colorful|less colors?",
+        r"desaturat\w*|mute\w*|dull|less colorful|too saturated|oversaturated|over-saturated|too colorful|less colors?|"
+        r"tone down (?:the )?colors?|colors? (?:are|is) too",
     ),
     "sharpness": (
         r"sharp\w*|crisp\w*|clarity|clear(?:er)?|defin(?:e|ed|ition)\b|detail\w*|focus\w*|blur\w*|soft(?:en|er)?|smooth\w*|"
         r"fuzzy|hazy",
         r"sharpen|sharper|crisp|clarity|clearer|clear|defin(?:e|ed|ition)\b|detail|in focus|focus|fuzzy|blurr?y|hazy|less blur",
-        r"blur(?!r?y)|soften|softer|smooth|dreamy|out of focus|less sharp|too sharp",
+        r"blur(?!r?y)|soft|soften|softer|smooth|dreamy|out of focus|less sharp|too sharp|make (?:it |the \w+ )?"
+        r"(?:(?!less\b)\w+ ){0,2}blurr?(?:y|ier)",
     ),
     "warmth": (
         r"warm\w*|cool(?:er|ing)?|cold(?:er)?|temperature",
@@ -241,15 +244,27 @@ def _attr_words(clause: str) -> list[str]:
     return [a for a, (name, _, _) in _ATTR_PATTERNS.items() if re.search(rf"\b(?:{name})", c)]
 
 
+_VERB_UP = re.compile(r"\b(?:increase|raise|boost|add|enhance|intensify|heighten|amplify|pump up|bump up|turn up|up)\b")
+_VERB_DOWN = re.compile(r"\b(?:decrease|reduce|lower|tone down|cut|drop|minimi[sz]e|lessen|diminish|turn down|"
+                        r"take down|bring down)\b")
+
+
 def _direction(clause: str, attr: str) -> int:
+    """+1 to raise ``attr``, -1 to lower it.
+
+    The words of the attribute itself decide ("darker", "too dark", "more muted"), the earliest
+    first ("too cold" before "cold"; "less warm" is cooler), unless a verb comes before them
+    ("reduce the warmth").
+    """
     _, up, down = _ATTR_PATTERNS[attr]
-    if re.search(rf"\b(?:{down})", clause):
-        return -1
-    if re.search(rf"\b(?:{up})", clause):
-        return 1
-    if _DOWN.search(clause):
-        return -1
-    return 1
+    found = [(m.start(), -sign if clause[max(0, m.start() - 5):m.start()] == "less " else sign)
+             for sign, pattern in ((1, up), (-1, down)) for m in re.finditer(rf"\b(?:{pattern})", clause)]
+    verbs = [(m.start(), sign) for sign, pattern in ((1, _VERB_UP), (-1, _VERB_DOWN)) for m in pattern.finditer(clause)]
+    if verbs and (not found or min(verbs)[0] < min(found)[0]):
+        return min(verbs)[1]
+    if found:
+        return min(found)[1]
+    return -1 if _DOWN.search(clause) else 1
 
 
 def _amount(clause: str, attr: str, unit: str = "percent") -> float:
@@ -359,6 +374,8 @@ def _unsupported(c: str) -> RuleResult:
         if re.search(pattern, c):
             raise Refusal(message)
     m = re.search(r"\b(?:add|put|insert|place|draw|paint in|include|give (?:him|her|them|me|it) an?)\b\s+(.*)", c)
+    if m and re.search(r"\bbackground\b", m.group(1)):
+        m = None  # "put it on a white background" is a background edit
     if m and not re.search(r"^(?:some |more |a bit (?:of |more )?|a little (?:bit )?(?:of |more )?|a touch of |"
                            r"an? )?(?:\w+ )?(?:contrast|brightness|saturation|sharpness|warmth|color\w*|light|"
                            r"blur|filter|tint|hue|tone|tones|glow|shadows?|clarity|definition|detail|"
@@ -383,7 +400,8 @@ def _undo_redo(c: str) -> RuleResult:
 def _grayscale(c: str) -> RuleResult:
     """'make it black and white', 'convert to grayscale', 'remove all the colour' -> grayscale."""
     if re.search(r"black_and_white|\bgr[ae]yscale\b|\bmonochrome\b|^(?:make )?(?:it |this |the )?(?:photo |image |picture )?gr[ae]y$|\bmonotone\b|\bnoir\b|"
-                 r"\bremove (?:all )?(?:the )?colors?\b(?! (?:cast|tint|tone))|\bno colors?\b|\bcolorless\b", c):
+                 r"\bremove (?:all )?(?:the )?colors?\b(?! (?:cast|tint|tone))|\bno colors?\b|\bcolorless\b|"
+                 r"\bdesaturate (?:it |the \w+ )?(?:completely|entirely|fully|totally)\b", c):
         if re.search(r"\bbackground\b", c):
             return None  # "make the background black and white" is not the whole picture
         return [Grayscale()]
@@ -395,7 +413,9 @@ def _background(c: str) -> RuleResult:
     'remove the background' -> image_cutout (CAISE's meaning); 'transparent background' -> background transparent.
     """
     c = re.sub(r"\b(?:backround|backgroud|bakground|backgound|back ground)\b", "background", c)
-    if not re.search(r"\b(?:background|backdrop|bg|behind (?:him|her|them|it))\b", c):
+    if re.fullmatch(r"make (?:it|the \w+) transparent", c):
+        return [Background("transparent")]
+    if not re.search(r"\b(?:background|backdrop|bg|behind (?:him|her|them|it|the (?:subject|person|people)))\b", c):
         return None
     removal = _REMOVE.search(c)
     if removal and not re.match(r"(?:the |this |that |its |my |all |entire |whole )*(?:\w+ )?(?:background|"
@@ -511,7 +531,7 @@ def _remove(c: str) -> RuleResult:
 
 def _crop(c: str) -> RuleResult:
     """'crop it square' -> crop square; 'crop to the dog', 'zoom in on the girl' -> crop the dog / the girl."""
-    if not re.search(r"\b(?:crop\w*|trim|zoom(?:ed)? in|close[- ]?up|reframe)\b", c):
+    if not re.search(r"\b(?:crop\w*|trim|zoom(?:ed)? in|close[- ]?up|reframe)\b|^make (?:it|the \w+) (?:square|4:3|16:9)$", c):
         return None
     numbers = re.findall(r"(?<![\d.])\d+(?![\d.]|:\d)", c)
     if len(numbers) == 4:
@@ -590,7 +610,7 @@ def _rotate_flip(c: str) -> RuleResult:
     if re.search(r"\b(?:flip|mirror|reverse)\w*\b", c):
         vertical = re.search(r"\b(?:vertical\w*|upside down|top to bottom|up ?side|over)\b", c)
         return [Flip("vertical" if vertical else "horizontal")]
-    if not re.search(r"\b(?:rotat\w*|turn|spin)\b", c) or re.search(rf"\b(?:{_COLOR_RE}|into|to (?:a|an)\b)", c) \
+    if not re.search(r"\b(?:rotat\w*|turn|spin)\b", c) or re.search(rf"\b(?:{_COLOR_RE}|into|to (?:a|an)|hues?)\b", c) \
             or (_attr_words(c) and not re.search(r"\brotat|\bdegrees?\b|clockwise", c)):
         return None  # "turn the saturation down" is not a rotation
     if re.search(r"\bupside down\b|\b180\b", c):
@@ -639,7 +659,7 @@ def _hue(c: str) -> RuleResult:
     n = _explicit_number(c, "degrees")
     if n is None:
         raise Refusal("By how many degrees should I turn the hues? For example 'shift the hue by 30 degrees'.")
-    sign = -1 if _DOWN.search(c) and n > 0 else 1
+    sign = -1 if (_DOWN.search(c) or re.search(r"\b(?:minus|backwards?|negative)\b", c)) and n > 0 else 1
     return [AdjustAttr("hue", max(-180.0, min(180.0, sign * n)))]
 
 
@@ -647,7 +667,7 @@ def _enhance(c: str) -> RuleResult:
     """'make it look better', 'fix the lighting', 'enhance the photo' -> auto_enhance."""
     if re.search(r"\b(?:enhance|improve|better|nicer|fix|retouch|touch up|touch-up|correct|optimi[sz]e|"
                  r"professional|quality|aesthetic\w*|pleasing|beautify|pretty|good|great|edit|polish|"
-                 r"pop|clean up|look natural|more natural|brush up|liven|improvements?|processing|appealing|"
+                 r"pop|clean up|look natural|more natural|brush up|liven|touch (?:it |this |the \w+ )?up|improvements?|processing|appealing|"
                  r"appeti[sz]ing|lighting|adjust(?:ment)? (?:this|the) (?:photo|image|picture)|color adjustment|"
                  r"true colou?rs?|color balance|levels)\b", c):
         return [AutoEnhance()]
@@ -675,7 +695,7 @@ RULES: list[Callable[[str], RuleResult]] = [
 _SEARCH = re.compile(r"^(?:find|search(?: for)?|look for|looking for|show me|get me|pull up|fetch|do you have|"
                      r"are there any|(?:i want|i need|i'm looking for|give me|i'd like) (?:a|an|some|to see|more|"
                      r"other|another|pictures?|photos?|images?|pics?)) (?!(?:it|this|where|what|how|the "
-                     r"(?:image|picture|photo))\b)")
+                     r"(?:image|picture|photo))\b)(?!.*\b(?:background|transparent|brighter|darker)\b)")
 
 
 def read_clause(clause: str) -> RuleResult:
@@ -777,7 +797,16 @@ def read(utterance: str, *, model: Callable[[str], Command | None] | None = None
         if commands is None:
             unknown.append(_not_understood(clause))  # said only when nothing else is understood
             continue
-        reading.commands.extend(c for c in commands if not reading.commands or c != reading.commands[-1])
+        for command in commands:
+            last = reading.commands[-1] if reading.commands else None
+            if last == command:
+                continue
+            if isinstance(command, AdjustAttr) and isinstance(last, AdjustAttr) and last.attr == command.attr:
+                reading.commands[-1] = command  # "it's blurry, sharpen it a little": the later, finer words
+            elif isinstance(command, Background) and isinstance(last, ImageCutout):
+                reading.commands[-1] = command  # "remove the background and make it white"
+            else:
+                reading.commands.append(command)
     if not reading.commands:
         reading.reply = " ".join(dict.fromkeys(reading.notes)) or (unknown[0] if len(unknown) == 1 else
                                                                    _not_understood(text))
