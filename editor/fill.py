@@ -168,6 +168,23 @@ def _vote(img, hole, tidx, sy, sx, wt, r, best_only):
     return out
 
 
+def coarse_fill(values: np.ndarray, hole: np.ndarray) -> np.ndarray:
+    """The first guess on the coarsest level: Telea's fill (it carries edges such as a horizon into
+    a hole a few pixels wide) on an 8-bit copy, per group of at most 3 channels."""
+    top = max(1.0, float(values.max()))
+    scale = 255.0 / top if top > 255 else 1.0
+    mask = hole.astype(np.uint8)
+    out = values.copy()
+    c = values.shape[2]
+    for start in range(0, c, 3):
+        group = values[:, :, start:min(c, start + 3)]
+        u8 = np.clip(group * scale + 0.5, 0, 255).astype(np.uint8)
+        filled = cv2.inpaint(np.ascontiguousarray(u8), mask, 3, cv2.INPAINT_TELEA)
+        filled = filled.reshape(u8.shape).astype(np.float32) / scale
+        out[:, :, start:start + u8.shape[2]][hole] = filled[hole]
+    return out
+
+
 class _Level:
     """The matching structures of one pyramid level: valid sources and targets."""
 
@@ -193,14 +210,12 @@ class _Level:
         return self.vy[i].copy(), self.vx[i].copy()
 
 
-def _match_and_vote(est, hole, lv: _Level, sy, sx, seed: int):
+def _match_and_vote(est, hole, lv: _Level, sy, sx, seed: int, best_only: bool):
     d = _patchmatch(est, lv.valid, lv.ty, lv.tx, lv.tidx, sy, sx, lv.r, 2, seed)
     fin = np.isfinite(d)
     sigma2 = float(np.median(d[fin])) if fin.any() else 1.0
     wt = np.where(fin, np.exp(-d / (2 * sigma2 + 1e-6)), 0.0).astype(np.float32)
-    # The best-matching patch's pixel, not the mean of all: the mean of patches that disagree is a
-    # blur (on gravel and grass the mean fill came out flat grey); one vote keeps the texture.
-    return _vote(est, hole, lv.tidx, sy, sx, wt, lv.r, True)
+    return _vote(est, hole, lv.tidx, sy, sx, wt, lv.r, best_only)
 
 
 def _patch_fill(values: np.ndarray, hole: np.ndarray, rng) -> tuple[np.ndarray, _Level, np.ndarray, np.ndarray]:
@@ -214,11 +229,11 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, rng) -> tuple[np.ndarray, 
         h2 = cv2.resize(hl.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0
         levels.append((v2, h2))
     est = sy = sx = lv = None
-    for v, hl in reversed(levels):
+    for depth, (v, hl) in reversed(list(enumerate(levels))):
         r = 3 if min(hl.shape) >= 40 else 2
         new = _Level(hl, r)
         if est is None:
-            est = smooth_fill(v, hl)
+            est = coarse_fill(v, hl)
             sy, sx = new.random_sources(len(new.ty), rng)
         else:
             up = cv2.resize(est, (hl.shape[1], hl.shape[0]), interpolation=cv2.INTER_LINEAR)
@@ -233,41 +248,70 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, rng) -> tuple[np.ndarray, 
             sx[has] = sx_old[q[has]] * 2 + new.tx[has] % 2
         lv = new
         for it in range(_ITERATIONS):
-            est = _match_and_vote(np.ascontiguousarray(est), hl, lv, sy, sx, int(rng.integers(1 << 30)) + it)
+            # The two coarsest levels vote by the weighted mean (stable structure: a horizon stays
+            # a line); finer ones take the best-matching patch's pixel, since the mean of patches
+            # that disagree is a blur (on gravel the all-mean fill came out flat grey).
+            est = _match_and_vote(np.ascontiguousarray(est), hl, lv, sy, sx,
+                                  int(rng.integers(1 << 30)) + it, best_only=depth < len(levels) - 2)
         sy_old, sx_old = sy, sx
     return est, lv, sy, sx
 
 
+@numba.njit(cache=True, nogil=True)
+def _upsample_kernel(full, hole, work, tidx, offy, offx, out):
+    """For each full-resolution hole pixel, average the source pixels that the scaled-up matches of
+    its 5x5 neighbours point to (sources outside the hole only); the scaled-up work estimate where
+    none qualifies."""
+    h, w, c = full.shape
+    wh, ww = tidx.shape
+    fy, fx = wh / h, ww / w
+    acc = np.zeros(c, np.float64)
+    for y in range(h):
+        for x in range(w):
+            if not hole[y, x]:
+                continue
+            acc[:] = 0.0
+            n = 0
+            for oy in range(-2, 3):
+                qy = min(max(y - oy, 0), h - 1)
+                wy = min(int(qy * fy), wh - 1)
+                for ox in range(-2, 3):
+                    qx = min(max(x - ox, 0), w - 1)
+                    wx = min(int(qx * fx), ww - 1)
+                    if tidx[wy, wx] < 0:
+                        continue
+                    sy = y + int(round(offy[wy, wx]))
+                    sx = x + int(round(offx[wy, wx]))
+                    if sy < 0 or sy >= h or sx < 0 or sx >= w or hole[sy, sx]:
+                        continue
+                    for k in range(c):
+                        acc[k] += full[sy, sx, k]
+                    n += 1
+            if n > 0:
+                for k in range(c):
+                    out[y, x, k] = acc[k] / n
+            else:
+                # bilinear sample of the work estimate
+                gy = min(max((y + 0.5) * fy - 0.5, 0.0), wh - 1.0)
+                gx = min(max((x + 0.5) * fx - 0.5, 0.0), ww - 1.0)
+                y0, x0 = int(gy), int(gx)
+                y1, x1 = min(y0 + 1, wh - 1), min(x0 + 1, ww - 1)
+                ay, ax = gy - y0, gx - x0
+                for k in range(c):
+                    out[y, x, k] = ((1 - ay) * ((1 - ax) * work[y0, x0, k] + ax * work[y0, x1, k])
+                                    + ay * ((1 - ax) * work[y1, x0, k] + ax * work[y1, x1, k]))
+
+
 def _upsample(full: np.ndarray, hole: np.ndarray, work: np.ndarray, lv: _Level, sy, sx) -> np.ndarray:
-    """Fill the full-resolution hole by the scaled-up matches: each hole pixel averages the source
-    pixels its 5x5 neighbours' matches point to (source pixels outside the hole only)."""
+    """Fill the full-resolution hole from the work level's matches scaled up (:func:`_upsample_kernel`)."""
     h, w = hole.shape
     fy, fx = lv.h / h, lv.w / w
     offy = np.zeros((lv.h, lv.w), np.float32)
     offx = np.zeros((lv.h, lv.w), np.float32)
     offy[lv.ty, lv.tx] = (sy - lv.ty) / fy
     offx[lv.ty, lv.tx] = (sx - lv.tx) / fx
-    py, px = np.nonzero(hole)
-    num = np.zeros((len(py), full.shape[2]), np.float32)
-    den = np.zeros(len(py), np.float32)
-    for oy in range(-2, 3):
-        for ox in range(-2, 3):
-            qy, qx = np.clip(py - oy, 0, h - 1), np.clip(px - ox, 0, w - 1)
-            wy = np.minimum((qy * fy).astype(np.int32), lv.h - 1)
-            wx = np.minimum((qx * fx).astype(np.int32), lv.w - 1)
-            has = lv.tidx[wy, wx] >= 0
-            syy = py + np.round(offy[wy, wx]).astype(np.int32)
-            sxx = px + np.round(offx[wy, wx]).astype(np.int32)
-            ok = has & (syy >= 0) & (syy < h) & (sxx >= 0) & (sxx < w)
-            ok[ok] = ~hole[syy[ok], sxx[ok]]
-            num[ok] += full[syy[ok], sxx[ok]]
-            den[ok] += 1
-    up = cv2.resize(work, (w, h), interpolation=cv2.INTER_LINEAR).reshape(h, w, -1)[py, px]
-    good = den > 0
-    vals = up.copy()
-    vals[good] = num[good] / den[good, None]
     out = full.copy()
-    out[py, px] = vals
+    _upsample_kernel(full, np.ascontiguousarray(hole), np.ascontiguousarray(work), lv.tidx, offy, offx, out)
     return out
 
 
