@@ -14,8 +14,8 @@ and ``Y = 0.299 R + 0.587 G + 0.114 B`` (Rec. 601 luma), results rounded half up
 - hue ``d`` (-180..180 degrees): the RGB vector rotated by ``d`` about the grey axis (1, 1, 1),
   so red goes toward yellow and green for ``d > 0`` (as HSV hue increases) and greys stay grey.
 - grayscale: ``R = G = B = Y``.
-- auto_enhance: one monotone curve per channel, fitted to the image: grey-world white balance
-  (gains limited to 0.85..1.18), levels stretched so 0.5% of pixels clip at each end, then a gamma
+- auto_enhance: one monotone curve per channel, fitted to the image: white balance on the
+  brightest 1% of pixels (gains limited to 0.8..1.25, none when those are strongly coloured), levels stretched so 0.5% of pixels clip at each end, then a gamma
   that moves the mean brightness halfway toward 0.45 (see :func:`auto_enhance`).
 
 Grey ``(H, W)`` images have no colour: saturation and hue return a copy; warmth makes them RGB.
@@ -244,11 +244,16 @@ def enhance_curves(image: np.ndarray) -> list[np.ndarray]:
     step = max(1, math.ceil(max(h, w) / _STATS_SIDE))
     small = rgb[::step, ::step].reshape(-1, rgb.shape[2]).astype(np.float64)
     n = small.shape[1]
-    means = small.mean(axis=0)
     if n == 3:
-        # Grey world, half strength and limited: a green meadow should not turn magenta.
-        grey = means.mean()
-        gains = np.clip(np.sqrt(grey / np.maximum(means, 1e-6)), 0.85, 1.18)
+        # White patch: the brightest 1% of pixels are taken to be white. Grey world (the mean is
+        # grey) turned a photo of blue sky over green grass purple; the highlights there are white
+        # clouds. Highlights that are strongly coloured (a setting sun) are not a white reference,
+        # and then nothing is balanced. Gains are limited so a wrong guess stays a mild one.
+        y0 = small @ np.array(LUMA)
+        bright = small[y0 >= np.percentile(y0, 99)]
+        ref = bright.mean(axis=0)
+        chroma = (ref.max() - ref.min()) / max(ref.max(), 1e-6)
+        gains = np.clip(ref.mean() / np.maximum(ref, 1e-6), 0.8, 1.25) if chroma < 0.35 else np.ones(3)
         y = (small * gains) @ np.array(LUMA)
     else:
         gains = np.ones(1)
@@ -270,8 +275,9 @@ def auto_enhance(image: np.ndarray) -> np.ndarray:
 
     One monotone curve per colour channel, fitted on a small copy of the image (``x = in/M``):
 
-    1. white balance: gains ``g_c = clip(sqrt(mean(means)/mean_c), 0.85, 1.18)`` (grey world at
-       half strength; grey images have ``g = 1``);
+    1. white balance (white patch): ``ref`` the mean colour of the brightest 1% of pixels (by
+       luma); if its chroma ``(max - min)/max`` is under 0.35, ``g_c = clip(mean(ref)/ref_c, 0.8, 1.25)``,
+       else (coloured highlights such as a sunset, or a grey image) ``g = 1``;
     2. levels: ``lo``, ``hi`` the 0.5th and 99.5th percentiles of the balanced luma (``lo <= 0.5 <= hi``,
        the span ``hi - lo`` at least 1/3);
     3. contrast/brightness: ``gamma = clip(sqrt(log 0.45/log mean), 0.6, 1.6)``, ``mean`` the mean
