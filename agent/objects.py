@@ -145,8 +145,8 @@ def object_mask(pixels: np.ndarray, box: Box) -> np.ndarray:
     """A bool mask (the image's height and width) of the object in ``box``.
 
     u2netp (the background-removal model) is shown a crop around the box, grown by 15% so the
-    object stands out from its surroundings; its mask, thresholded at 0.5, is kept inside the box
-    grown by 5% (a detector box can cut off a hand or a tail). When u2netp finds less than 10% of
+    object stands out from its surroundings; its mask, thresholded at 0.5, is kept inside that
+    grown box (a detector box can cut off a paw or a tail). When u2netp finds less than 10% of
     the box, GrabCut initialised with the box decides instead.
     """
     rgb = to_rgb8(pixels)
@@ -161,10 +161,6 @@ def object_mask(pixels: np.ndarray, box: Box) -> np.ndarray:
     prob = ops.upscale_mask(ops.predict_mask_small(small), crop.shape) > 127
     mask = np.zeros((h, w), bool)
     mask[cy1:cy2, cx1:cx2] = prob
-    kx1, ky1, kx2, ky2 = _grow((x1, y1, x2, y2), 0.05, w, h)
-    keep = np.zeros((h, w), bool)
-    keep[ky1:ky2, kx1:kx2] = True
-    mask &= keep
     if mask[y1:y2, x1:x2].mean() >= 0.1:
         return mask
     return _grabcut(rgb, (x1, y1, x2, y2))

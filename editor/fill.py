@@ -1,17 +1,27 @@
 """Inpainting: fill a masked region of an image from its surroundings.
 
 :func:`inpaint` is a multi-scale exemplar method in the spirit of Wexler, Shechtman and Irani's
-"Space-Time Completion" and PatchMatch (Barnes et al. 2009): every 7x7 patch that overlaps the
-hole is matched to a patch wholly outside it, each hole pixel becomes the weighted vote of the
-patches that cover it, and matching and voting alternate from a coarse copy (where the hole is a
-few pixels wide and is filled smoothly) to the working resolution. At full resolution the
-nearest-neighbour field is scaled up and each hole pixel copies the full-resolution source pixels
-its neighbours' matches point to, so the fill has real texture rather than an upscaled blur.
-Diffusion fills such as ``cv2.inpaint`` (Telea) smear the hole's border into streaks once the hole
-is more than a few pixels wide; ``bench/remove.py`` compares the two on composed photos.
+"Space-Time Completion" with PatchMatch (Barnes et al. 2009) as the matcher:
 
-Only the region around the hole (its bounding box grown by the hole's size) is looked at, so the
-cost grows with the hole, not the photo. Pixels outside the mask are returned unchanged.
+1. Only the region around the hole is looked at (its bounding box grown by the hole's size), on a
+   copy at most :data:`WORK_SIDE` pixels a side, and a pyramid of that copy is built until the hole
+   is about 3 pixels deep (or the copy 24 pixels a side).
+2. On the coarsest level the hole is filled by Telea's method (``cv2.inpaint``), which carries
+   edges such as a horizon a few pixels in.
+3. On every level, coarse to fine: every 7x7 patch that overlaps the hole is matched to a patch
+   wholly outside it (PatchMatch: propagation plus random search, seeded, 2 passes), and each hole
+   pixel is re-estimated from the matches of the patches that cover it: their weighted mean
+   (weights ``exp(-d/(2 median d))``) on the two coarsest levels, which keeps structure stable,
+   and the best-matching patch's pixel on the finer ones, which keeps texture (the mean of patches
+   that disagree is a blur). Three rounds a level; the matches are scaled up to start the next.
+4. At full resolution the matches are scaled up once more and each hole pixel averages the
+   full-resolution source pixels that its 5x5 neighbours' matches point to, so the fill has the
+   photo's own detail rather than an upscaled copy.
+
+Diffusion fills such as Telea's smear the hole's border into streaks once the hole is more than a
+few pixels wide; ``bench/remove.py`` compares the two on composed photos. The matching and voting
+loops are compiled by numba (``cache=True``: compiled once per installation). Pixels outside the
+mask are returned unchanged.
 """
 
 from __future__ import annotations
@@ -24,11 +34,12 @@ import numpy as np
 
 from editor.ops import _full_scale, check_image
 
-__all__ = ["inpaint", "smooth_fill"]
+__all__ = ["hole_psnr", "inpaint"]
 
 WORK_SIDE = 384  # the matching runs on a copy of the region at most this many pixels a side
 MIN_SIDE = 24  # the coarsest pyramid level keeps at least this many pixels a side
 _ITERATIONS = 3  # match-and-vote rounds per pyramid level
+UPSAMPLE_RADIUS = 2
 
 
 def _check_hole(mask: np.ndarray, image: np.ndarray) -> np.ndarray:
@@ -38,29 +49,6 @@ def _check_hole(mask: np.ndarray, image: np.ndarray) -> np.ndarray:
     if mask.dtype.kind not in "buif":
         raise ValueError(f"mask must be bool or numeric, got {mask.dtype}")
     return mask > 0.5 if mask.dtype.kind == "f" else mask.astype(bool)
-
-
-def smooth_fill(values: np.ndarray, hole: np.ndarray) -> np.ndarray:
-    """Fill ``hole`` by push-pull: known pixels averaged down a pyramid until every coarse pixel
-    has some, then interpolated back up. ``values`` is float (h, w, C); a smooth, seamless start."""
-    known = (~hole).astype(np.float32)
-    v = values * known[:, :, None]
-    stack = [(v, known)]
-    while stack[-1][1].min() <= 0 and min(stack[-1][1].shape) > 1:
-        v, k = stack[-1]
-        size = (max(1, (k.shape[1] + 1) // 2), max(1, (k.shape[0] + 1) // 2))
-        v2 = cv2.resize(v, size, interpolation=cv2.INTER_AREA).reshape(size[1], size[0], -1)
-        k2 = cv2.resize(k, size, interpolation=cv2.INTER_AREA)
-        stack.append((v2, k2))
-    v, k = stack[-1]
-    est = v / np.maximum(k, 1e-6)[:, :, None]
-    for v, k in reversed(stack[:-1]):
-        up = cv2.resize(est, (k.shape[1], k.shape[0]), interpolation=cv2.INTER_LINEAR).reshape(v.shape)
-        mean = v / np.maximum(k, 1e-6)[:, :, None]
-        est = np.where((k > 0.999)[:, :, None], mean, up)
-    out = values.copy()
-    out[hole] = est[hole]
-    return out
 
 
 @numba.njit(cache=True, nogil=True)
@@ -242,10 +230,18 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, rng) -> tuple[np.ndarray, 
             # The coarse matches, scaled up, start the search here.
             cy, cx = np.minimum(new.ty // 2, lv.h - 1), np.minimum(new.tx // 2, lv.w - 1)
             q = lv.tidx[cy, cx]
+            coarse_y, coarse_x = sy, sx
             sy, sx = new.random_sources(len(new.ty), rng)
             has = q >= 0
-            sy[has] = sy_old[q[has]] * 2 + new.ty[has] % 2
-            sx[has] = sx_old[q[has]] * 2 + new.tx[has] % 2
+            sy[has] = coarse_y[q[has]] * 2 + new.ty[has] % 2
+            sx[has] = coarse_x[q[has]] * 2 + new.tx[has] % 2
+            np.clip(sy, 0, new.h - 1, out=sy)
+            np.clip(sx, 0, new.w - 1, out=sx)
+            # Rebuild the hole from this level's own pixels through the scaled-up matches, not
+            # from the coarse estimate resized: that one is smooth, and matching a smooth hole
+            # finds the flattest patches of the photo, so the fill lost half its contrast on grass.
+            est = _vote(np.ascontiguousarray(est), hl, new.tidx, sy, sx,
+                        np.ones(len(sy), np.float32), r, depth < len(levels) - 2)
         lv = new
         for it in range(_ITERATIONS):
             # The two coarsest levels vote by the weighted mean (stable structure: a horizon stays
@@ -253,12 +249,11 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, rng) -> tuple[np.ndarray, 
             # that disagree is a blur (on gravel the all-mean fill came out flat grey).
             est = _match_and_vote(np.ascontiguousarray(est), hl, lv, sy, sx,
                                   int(rng.integers(1 << 30)) + it, best_only=depth < len(levels) - 2)
-        sy_old, sx_old = sy, sx
     return est, lv, sy, sx
 
 
 @numba.njit(cache=True, nogil=True)
-def _upsample_kernel(full, hole, work, tidx, offy, offx, out):
+def _upsample_kernel(full, hole, work, tidx, offy, offx, out, rad):
     """For each full-resolution hole pixel, average the source pixels that the scaled-up matches of
     its 5x5 neighbours point to (sources outside the hole only); the scaled-up work estimate where
     none qualifies."""
@@ -272,10 +267,10 @@ def _upsample_kernel(full, hole, work, tidx, offy, offx, out):
                 continue
             acc[:] = 0.0
             n = 0
-            for oy in range(-2, 3):
+            for oy in range(-rad, rad + 1):
                 qy = min(max(y - oy, 0), h - 1)
                 wy = min(int(qy * fy), wh - 1)
-                for ox in range(-2, 3):
+                for ox in range(-rad, rad + 1):
                     qx = min(max(x - ox, 0), w - 1)
                     wx = min(int(qx * fx), ww - 1)
                     if tidx[wy, wx] < 0:
@@ -311,7 +306,7 @@ def _upsample(full: np.ndarray, hole: np.ndarray, work: np.ndarray, lv: _Level, 
     offy[lv.ty, lv.tx] = (sy - lv.ty) / fy
     offx[lv.ty, lv.tx] = (sx - lv.tx) / fx
     out = full.copy()
-    _upsample_kernel(full, np.ascontiguousarray(hole), np.ascontiguousarray(work), lv.tidx, offy, offx, out)
+    _upsample_kernel(full, np.ascontiguousarray(hole), np.ascontiguousarray(work), lv.tidx, offy, offx, out, UPSAMPLE_RADIUS)
     return out
 
 
