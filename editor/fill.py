@@ -27,9 +27,9 @@ mask are returned unchanged.
 from __future__ import annotations
 
 import math
+import threading
 
 import cv2
-import numba
 import numpy as np
 
 from editor.ops import _full_scale, check_image
@@ -51,7 +51,26 @@ def _check_hole(mask: np.ndarray, image: np.ndarray) -> np.ndarray:
     return mask > 0.5 if mask.dtype.kind == "f" else mask.astype(bool)
 
 
-@numba.njit(cache=True, nogil=True)
+_compiled = False
+_compile_lock = threading.Lock()
+
+
+def _compile() -> None:
+    """Compile the loops below with numba, once, on first use: importing numba costs about a
+    second, which the app's start need not pay. ``cache=True`` keeps the machine code on disk, so
+    later processes load it instead of compiling again. ``_dist`` goes first: the others call it."""
+    global _compiled
+    with _compile_lock:
+        if _compiled:
+            return
+        import numba
+
+        g = globals()
+        for name in ("_dist", "_patchmatch", "_vote", "_upsample_kernel"):
+            g[name] = numba.njit(cache=True, nogil=True)(g[name])
+        _compiled = True
+
+
 def _dist(img, ty, tx, sy, sx, r, limit):
     """Squared difference of the patches at (ty, tx) and (sy, sx), stopping once over ``limit``.
     Target pixels outside the image are skipped (targets may touch the border, sources do not)."""
@@ -73,7 +92,6 @@ def _dist(img, ty, tx, sy, sx, r, limit):
     return acc
 
 
-@numba.njit(cache=True, nogil=True)
 def _patchmatch(img, valid, ty, tx, tidx, sy, sx, r, iters, seed):
     """PatchMatch (Barnes et al. 2009): scan the targets in raster order (reversed every other
     pass), take a neighbour's match shifted by one if it is better, then search at random around
@@ -115,7 +133,6 @@ def _patchmatch(img, valid, ty, tx, tidx, sy, sx, r, iters, seed):
     return d
 
 
-@numba.njit(cache=True, nogil=True)
 def _vote(img, hole, tidx, sy, sx, wt, r, best_only):
     """Each hole pixel becomes the weighted mean of what the patches covering it say it is
     (``best_only``: what the best-matching patch covering it says, which keeps texture sharp)."""
@@ -252,7 +269,6 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, rng) -> tuple[np.ndarray, 
     return est, lv, sy, sx
 
 
-@numba.njit(cache=True, nogil=True)
 def _upsample_kernel(full, hole, work, tidx, offy, offx, out, rad):
     """For each full-resolution hole pixel, average the source pixels that the scaled-up matches of
     its 5x5 neighbours point to (sources outside the hole only); the scaled-up work estimate where
@@ -342,6 +358,7 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray
     hole = _check_hole(mask, image)
     if not hole.any():
         return image.copy()
+    _compile()
     if hole.all():
         raise ValueError("the mask covers the whole image: there is nothing left to fill it from")
     h, w = hole.shape
