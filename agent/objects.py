@@ -18,7 +18,7 @@ import re
 import cv2
 import numpy as np
 
-from agent.perception import to_rgb8
+from agent.perception import color_name, to_rgb8
 from agent.trace_caption import COLOR_WORDS, detect, parse_phrases
 from editor import ops, regions
 from editor.fill import inpaint
@@ -97,8 +97,9 @@ def find_objects(pixels: np.ndarray, words: str) -> list[Box]:
 
     "the people", "all the cats", "both dogs", "two cups" give every matching object, left to
     right; "the person on the left" the leftmost one, "the red car" the one whose colour is
-    closest to red, "the dog" the most confident detection. Raises :class:`ObjectNotFound` when
-    the phrase names no COCO object or none is detected.
+    closest to red, "the dog" the most confident detection; "the cat and the cup" both (parts
+    joined by "and" or a comma are looked for one by one). Raises :class:`ObjectNotFound` when a
+    part names no COCO object or none is detected.
 
     Examples
     --------
@@ -106,8 +107,20 @@ def find_objects(pixels: np.ndarray, words: str) -> list[Box]:
     >>> find_objects(data.coffee(), "the cup")        # doctest: +SKIP
     [(36, 1, 564, 322)]
     """
-    phrase, text = _phrase(words)
+    if not isinstance(words, str) or not words.strip():
+        raise ObjectNotFound("no object was named")
+    parts = [p for p in re.split(r"\band\b|,|;", words) if p.strip()]
     rgb = to_rgb8(pixels)
+    boxes: list[Box] = []
+    for part in parts or [words]:
+        for b in _find_one(rgb, part):
+            if b not in boxes:
+                boxes.append(b)
+    return boxes
+
+
+def _find_one(rgb: np.ndarray, words: str) -> list[Box]:
+    phrase, text = _phrase(words)
     h, w = rgb.shape[:2]
     dets = [d for d in detect(rgb, min_score=MIN_SCORE) if d.label == phrase.label]
     if not dets:  # small or unusual objects score low; look again before saying no
@@ -126,8 +139,6 @@ def find_objects(pixels: np.ndarray, words: str) -> list[Box]:
         if phrase.position:
             s += 2 * _position_score(d.box, phrase.position, w, h)
         if phrase.colour and phrase.colour in COLOR_WORDS:
-            from agent.perception import color_name
-
             s += 0.5 if color_name(rgb, box=d.box) == phrase.colour else 0.0
         return s
 

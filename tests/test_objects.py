@@ -60,6 +60,9 @@ def test_find_objects_plural_position_and_missing(two_people):
     (right,) = objects.find_objects(two_people, "the woman on the right")
     assert left == both[0] and right == both[1]
     assert objects.find_objects(two_people, "the leftmost person") == [left]
+    assert objects.find_objects(two_people, "the woman on the right and the person on the left") == [right, left]
+    with pytest.raises(objects.ObjectNotFound, match="dog"):
+        objects.find_objects(two_people, "the person and the dog")
     for words in ("the dog", "the sky", "", "it"):
         with pytest.raises(objects.ObjectNotFound):
             objects.find_objects(two_people, words)
