@@ -314,16 +314,18 @@ def _upsample_kernel(full, hole, work, tidx, offy, offx, out, rad):
 
 
 def _upsample(full: np.ndarray, hole: np.ndarray, work: np.ndarray, lv: _Level, sy, sx) -> np.ndarray:
-    """Fill the full-resolution hole from the work level's matches scaled up (:func:`_upsample_kernel`)."""
+    """Fill the full-resolution hole of ``full`` (a float copy, filled in place) from the work
+    level's matches scaled up (:func:`_upsample_kernel`)."""
     h, w = hole.shape
     fy, fx = lv.h / h, lv.w / w
     offy = np.zeros((lv.h, lv.w), np.float32)
     offx = np.zeros((lv.h, lv.w), np.float32)
     offy[lv.ty, lv.tx] = (sy - lv.ty) / fy
     offx[lv.ty, lv.tx] = (sx - lv.tx) / fx
-    out = full.copy()
-    _upsample_kernel(full, np.ascontiguousarray(hole), np.ascontiguousarray(work), lv.tidx, offy, offx, out, UPSAMPLE_RADIUS)
-    return out
+    # In place: the kernel reads only pixels outside the hole and writes only pixels inside it.
+    _upsample_kernel(full, np.ascontiguousarray(hole), np.ascontiguousarray(work), lv.tidx, offy, offx,
+                     full, UPSAMPLE_RADIUS)
+    return full
 
 
 def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray:
