@@ -1,0 +1,238 @@
+"""Object removal on composed photos: is the object gone, is the rest untouched, how good is the fill?
+
+Each case pastes an object (a cat, a person or a cup, cut out of scikit-image's sample photos with
+u2netp's mask) onto a background photo whose clean version is kept, then runs Easel's removal
+(:func:`agent.objects.remove_objects`'s steps: detector box, mask inside it, dilation, fill) and
+reports, per case:
+
+- whether the detector found the object before, and no longer finds it after (no detection of its
+  class overlapping the pasted object's box by IoU > 0.3, at the detector's second-look threshold);
+- that every pixel outside the dilated mask is unchanged;
+- the PSNR of the filled region against the clean background, for Easel's fill and for OpenCV's
+  ``cv2.inpaint`` Telea (radius 5) on the same mask, in the same run;
+- detail kept: the standard deviation of the Laplacian over the filled region, as a share of the
+  clean background's (1 = as much fine texture as the real background; a smooth fill is near 0).
+  PSNR rewards a smooth fill on texture (a plausible but misaligned grass texture has about twice
+  the squared error of its blur), so the two figures are read together;
+- times: the whole removal and the two fills, and the fill per megapixel of the photo.
+
+Then one case scaled to 12 megapixels times both fills (machines shared with other work make
+absolute times noisy: compare the ratio, measured in the same run).
+
+    .venv/bin/python bench/remove.py [--quick] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agent import objects  # noqa: E402
+from agent.trace_caption import detect  # noqa: E402
+from editor import ops  # noqa: E402
+from editor.fill import hole_psnr, inpaint  # noqa: E402
+
+LIBRARY = ROOT / "resources" / "library"
+
+
+def _read(name: str) -> np.ndarray:
+    from skimage import data
+
+    if hasattr(data, name):
+        img = getattr(data, name)()
+    else:
+        img = cv2.cvtColor(cv2.imread(str(LIBRARY / f"{name}.jpg")), cv2.COLOR_BGR2RGB)
+    if img.ndim == 2:
+        img = np.repeat(img[:, :, None], 3, axis=2)
+    return np.ascontiguousarray(img[:, :, :3])
+
+
+def cutout(name: str, crop: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """An object photo (optionally cropped) and its u2netp mask in [0, 1], tight around the mask."""
+    img = _read(name)
+    if crop is not None:
+        x1, y1, x2, y2 = crop
+        img = img[y1:y2, x1:x2]
+    # A hard mask, feathered by a pixel: u2netp's faint halo would paste bits of the object's own
+    # background that no mask of the object covers, and those remnants would be charged to the fill.
+    m = cv2.GaussianBlur((ops.subject_mask(img) > 0.5).astype(np.float32), (0, 0), 1.0)
+    ys, xs = np.nonzero(m > 0.5)
+    y1, y2, x1, x2 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    return img[y1:y2, x1:x2].copy(), m[y1:y2, x1:x2].copy()
+
+
+def compose(bg: np.ndarray, obj: np.ndarray, mask: np.ndarray, *, height: float, cx: float,
+            bottom: float) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """``obj`` scaled to ``height`` of the background's height, its bottom centre at (cx, bottom)
+    (fractions of the background), alpha-blended by its mask. Returns the photo and the paste box."""
+    h, w = bg.shape[:2]
+    s = height * h / obj.shape[0]
+    ow, oh = max(8, round(obj.shape[1] * s)), max(8, round(obj.shape[0] * s))
+    o = cv2.resize(obj, (ow, oh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    m = cv2.resize(mask, (ow, oh), interpolation=cv2.INTER_LINEAR)[:, :, None]
+    x1 = int(np.clip(cx * w - ow / 2, 0, w - ow))
+    y1 = int(np.clip(bottom * h - oh, 0, h - oh))
+    out = bg.copy()
+    region = out[y1:y1 + oh, x1:x1 + ow].astype(np.float32)
+    out[y1:y1 + oh, x1:x1 + ow] = np.clip(m * o + (1 - m) * region + 0.5, 0, 255).astype(np.uint8)
+    return out, (x1, y1, x1 + ow, y1 + oh)
+
+
+def _iou(a, b) -> float:
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union else 0.0
+
+
+def still_there(img: np.ndarray, label: str, box) -> bool:
+    return any(d.label == label and _iou(d.box, box) > 0.3
+               for d in detect(img, min_score=objects.SECOND_LOOK))
+
+
+def detail(img: np.ndarray, clean: np.ndarray, hole: np.ndarray) -> float:
+    """Fine texture over the hole as a share of the clean background's (Laplacian std ratio)."""
+    def lap(x):
+        return cv2.Laplacian(cv2.cvtColor(x, cv2.COLOR_RGB2GRAY).astype(np.float32), cv2.CV_32F)[hole].std()
+    inner = cv2.erode(hole.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0  # not the seam
+    hole = inner if inner.any() else hole
+    return float(lap(img) / max(lap(clean), 1e-6))
+
+
+@dataclass
+class Result:
+    case: str
+    found_before: bool
+    gone_after: bool
+    gone_after_telea: bool
+    outside_unchanged: bool
+    hole_share: float
+    psnr_easel: float
+    psnr_telea: float
+    detail_easel: float
+    detail_telea: float
+    seconds_remove: float
+    seconds_fill: float
+    seconds_telea: float
+
+
+def run_case(name: str, bg: np.ndarray, obj, label: str, words: str, **where) -> Result:
+    comp, box = compose(bg, *obj, **where)
+    t0 = time.perf_counter()
+    try:
+        boxes = objects.find_objects(comp, words)
+    except objects.ObjectNotFound:
+        boxes = []
+    found = any(_iou(b, box) > 0.3 for b in boxes)
+    if not boxes:
+        nan = float("nan")
+        return Result(name, False, False, False, True, 0.0, nan, nan, nan, nan, 0, 0, 0)
+    hole = objects.removal_mask(comp, boxes)
+    t1 = time.perf_counter()
+    ours = inpaint(comp, hole)
+    t2 = time.perf_counter()
+    telea = cv2.inpaint(comp, hole.astype(np.uint8), 5, cv2.INPAINT_TELEA)
+    t3 = time.perf_counter()
+    return Result(
+        name, found, not still_there(ours, label, box), not still_there(telea, label, box),
+        bool(np.array_equal(ours[~hole], comp[~hole])), float(hole.mean()),
+        hole_psnr(ours, bg, hole), hole_psnr(telea, bg, hole),
+        detail(ours, bg, hole), detail(telea, bg, hole),
+        t2 - t0, t2 - t1, t3 - t2,
+    )
+
+
+def cases(quick: bool):
+    cat = cutout("chelsea")
+    person = cutout("astronaut", (0, 0, 380, 512))
+    cup = cutout("coffee", (150, 0, 450, 260))
+    backgrounds = ["grass", "gravel", "brick", "green_field", "snowy_tree", "sunset"]
+    objs = [("cat", cat, "the cat", dict(height=0.45, cx=0.35, bottom=0.85)),
+            ("person", person, "the person", dict(height=0.7, cx=0.6, bottom=0.98)),
+            ("cup", cup, "the cup", dict(height=0.3, cx=0.5, bottom=0.7))]
+    if quick:
+        backgrounds, objs = backgrounds[:2], objs[:2]
+    for b in backgrounds:
+        bg = _read(b)
+        for label, obj, words, where in objs:
+            yield f"{label} on {b}", bg, obj, label, words, where
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="4 cases and no 12-MP timing")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    # Load the models and compile the fill once, so the first case is not charged for it.
+    warm = _read("grass")
+    objects.find_objects(_read("chelsea"), "the cat")
+    inpaint(warm, np.pad(np.ones((64, 64), bool), 224))  # large enough to compile every stage
+    results = []
+    for name, bg, obj, label, words, where in cases(args.quick):
+        r = run_case(name, bg, obj, label, words, **where)
+        results.append(r)
+        if not args.json:
+            print(f"{r.case:24} found {'yes' if r.found_before else 'NO ':3}  gone: easel "
+                  f"{'yes' if r.gone_after else 'NO ':3} telea {'yes' if r.gone_after_telea else 'NO ':3}"
+                  f"  outside unchanged {'yes' if r.outside_unchanged else 'NO'}  hole {r.hole_share:5.1%}"
+                  f"  PSNR easel {r.psnr_easel:5.2f} dB telea {r.psnr_telea:5.2f} dB"
+                  f"  detail easel {r.detail_easel:4.2f} telea {r.detail_telea:4.2f}"
+                  f"  fill {r.seconds_fill:5.2f}s telea {r.seconds_telea:5.2f}s remove {r.seconds_remove:5.2f}s",
+                  flush=True)
+    ok = [r for r in results if r.found_before]
+    summary = {
+        "cases": len(results), "found": len(ok),
+        "gone_easel": sum(r.gone_after for r in ok), "gone_telea": sum(r.gone_after_telea for r in ok),
+        "outside_unchanged": sum(r.outside_unchanged for r in results),
+        "mean_psnr_easel": float(np.mean([r.psnr_easel for r in ok])) if ok else float("nan"),
+        "mean_psnr_telea": float(np.mean([r.psnr_telea for r in ok])) if ok else float("nan"),
+        "easel_better": sum(r.psnr_easel > r.psnr_telea for r in ok),
+        "mean_detail_easel": float(np.mean([r.detail_easel for r in ok])) if ok else float("nan"),
+        "mean_detail_telea": float(np.mean([r.detail_telea for r in ok])) if ok else float("nan"),
+    }
+    if not args.quick:
+        bg = cv2.resize(_read("grass"), (4000, 3000), interpolation=cv2.INTER_CUBIC)
+        comp, box = compose(bg, *cutout("chelsea"), height=0.45, cx=0.35, bottom=0.85)
+        boxes = objects.find_objects(comp, "the cat")
+        hole = objects.removal_mask(comp, boxes)
+        t0 = time.perf_counter()
+        inpaint(comp, hole)
+        t1 = time.perf_counter()
+        cv2.inpaint(comp, hole.astype(np.uint8), 5, cv2.INPAINT_TELEA)
+        t2 = time.perf_counter()
+        mp = comp.shape[0] * comp.shape[1] / 1e6
+        summary.update({"big_megapixels": mp, "big_hole_share": float(hole.mean()),
+                        "big_easel_s_per_mp": (t1 - t0) / mp, "big_telea_s_per_mp": (t2 - t1) / mp,
+                        "big_easel_over_telea": (t1 - t0) / (t2 - t1)})
+    if args.json:
+        print(json.dumps({"results": [asdict(r) for r in results], "summary": summary}, indent=1))
+    else:
+        print(f"\nobject found in {summary['found']}/{summary['cases']}; gone after Easel's fill in "
+              f"{summary['gone_easel']}/{summary['found']}, after Telea's in {summary['gone_telea']}/"
+              f"{summary['found']}; outside the mask unchanged in {summary['outside_unchanged']}/"
+              f"{summary['cases']}")
+        print(f"filled-region PSNR against the clean background: Easel {summary['mean_psnr_easel']:.2f} dB, "
+              f"Telea {summary['mean_psnr_telea']:.2f} dB (Easel higher in {summary['easel_better']}/"
+              f"{summary['found']})")
+        print(f"fine detail kept in the filled region (1 = as much as the clean background): Easel "
+              f"{summary['mean_detail_easel']:.2f}, Telea {summary['mean_detail_telea']:.2f}")
+        if "big_megapixels" in summary:
+            print(f"{summary['big_megapixels']:.1f}-MP photo, hole {summary['big_hole_share']:.1%}: Easel's fill "
+                  f"{summary['big_easel_s_per_mp']:.2f} s/MP, Telea {summary['big_telea_s_per_mp']:.2f} s/MP "
+                  f"(ratio {summary['big_easel_over_telea']:.2f}, same run)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,154 @@
+"""Background replacement, crops about a box and inpainting (editor.regions, editor.fill)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from editor import regions
+from editor.fill import hole_psnr, inpaint
+
+
+def _rgb(h=40, w=60, seed=1):
+    return np.random.default_rng(seed).integers(0, 256, (h, w, 3), dtype=np.uint8)
+
+
+def test_background_colour_formula():
+    img = _rgb()
+    mask = np.zeros(img.shape[:2], np.float32)
+    mask[10:30, 20:40] = 1
+    mask[5, 5] = 0.25
+    before = img.copy()
+    out = regions.replace_background(img, mask=mask, mode="white")
+    assert np.array_equal(img, before)
+    assert np.array_equal(out[10:30, 20:40], img[10:30, 20:40])
+    assert (out[0, 0] == 255).all()
+    want = np.floor(0.25 * img[5, 5].astype(float) + 0.75 * 255 + 0.5)
+    assert out[5, 5].tolist() == want.tolist()
+    red = regions.replace_background(img, mask=mask, mode="red")
+    assert red[0, 0].tolist() == [255, 0, 0]
+    grey = regions.replace_background(img[:, :, 0], mask=mask, mode="blue")
+    assert grey.shape == img.shape and grey[0, 0].tolist() == [0, 0, 255]
+
+
+def test_background_transparent_and_alpha_kept():
+    img = _rgb()
+    rgba = np.concatenate([img, np.full(img.shape[:2] + (1,), 180, np.uint8)], axis=2)
+    mask = np.zeros(img.shape[:2], bool)
+    mask[:, :30] = True
+    out = regions.replace_background(rgba, mask=mask, mode="transparent")
+    assert np.array_equal(out[:, :, :3], img)
+    assert (out[:, :30, 3] == 180).all() and (out[:, 30:, 3] == 0).all()
+    out = regions.replace_background(img, mask=mask.astype(np.uint8) * 255, mode="transparent")
+    assert out.shape == (40, 60, 4)
+    white = regions.replace_background(rgba, mask=mask, mode="white")
+    assert np.array_equal(white[:, :, 3], rgba[:, :, 3])
+
+
+def test_background_blur_keeps_subject_and_does_not_bleed():
+    img = np.zeros((120, 160, 3), np.uint8)
+    img[:, :, 1] = np.linspace(0, 255, 160).astype(np.uint8)[None, :]
+    img[::2, ::2, 1] = 0  # fine texture in the background, to be blurred away
+    img[40:80, 60:100] = (255, 0, 0)  # the subject: pure red
+    mask = np.zeros(img.shape[:2], np.float32)
+    mask[40:80, 60:100] = 1
+    out = regions.replace_background(img, mask=mask, mode="blur")
+    assert np.array_equal(out[40:80, 60:100], img[40:80, 60:100])
+    bg = out[mask == 0]
+    assert bg[:, 0].max() <= 2  # no red halo from the subject
+    assert np.abs(np.diff(out[0:30, :, 1].astype(int), axis=0)).mean() < 10  # texture gone
+    assert out[20, 150, 1] > out[20, 10, 1] + 100  # the coarse gradient stays
+
+
+@pytest.mark.parametrize("mode", ["sky", "", 3])
+def test_background_bad_mode(mode):
+    with pytest.raises(ValueError):
+        regions.replace_background(_rgb(), mask=np.ones((40, 60), bool), mode=mode)
+    with pytest.raises(ValueError):
+        regions.replace_background(_rgb(), mask=np.ones((4, 6), bool), mode="white")
+
+
+def test_crop_to_box_margin():
+    img = _rgb(100, 200)
+    out = regions.crop_to_box(img, box=(50, 20, 90, 60), margin=0.25)
+    assert np.array_equal(out, img[10:70, 40:100])
+    assert np.array_equal(regions.crop_to_box(img, box=(90, 60, 50, 20), margin=0), img[20:60, 50:90])
+    assert regions.crop_to_box(img, box=(0, 0, 200, 100), margin=0.5).shape == img.shape  # clipped
+    with pytest.raises(ValueError):
+        regions.crop_to_box(img, box=(0, 0, 10, 10), margin=2)
+    with pytest.raises(ValueError):
+        regions.crop_to_box(img, box=(300, 300, 400, 400))
+
+
+@pytest.mark.parametrize("aspect, want", [("square", (100, 100)), ("4:3", (100, 133)),
+                                          ("16:9", (100, 178)), ("3:4", (100, 75)), (2.0, (100, 200))])
+def test_crop_aspect_shapes(aspect, want):
+    img = _rgb(100, 300)
+    out = regions.crop_aspect(img, aspect=aspect)
+    assert out.shape[:2] == want
+    left = (300 - want[1] + 1) // 2
+    assert np.array_equal(out, img[:, left:left + want[1]])
+
+
+def test_crop_aspect_follows_the_subject_and_stays_inside():
+    img = _rgb(100, 300)
+    assert np.array_equal(regions.crop_aspect(img, aspect="square", centre_box=(200, 10, 240, 90)),
+                          img[:, 170:270])
+    assert np.array_equal(regions.crop_aspect(img, aspect="square", centre_box=(280, 0, 300, 10)),
+                          img[:, 200:300])
+    tall = _rgb(300, 100)
+    assert np.array_equal(regions.crop_aspect(tall, aspect="16:9", centre_box=(0, 0, 10, 10)), tall[:56])
+    assert np.array_equal(regions.crop_aspect(img[:, :100], aspect="1:1"), img[:, :100])
+    for bad in ("wide", "0:3", "16:0", -1, "100:1"):
+        with pytest.raises(ValueError):
+            regions.crop_aspect(img, aspect=bad)
+
+
+def _stripes(h=96, w=128):
+    """A scene with structure (a horizon) and texture (stripes), easy to judge a fill on."""
+    y, x = np.mgrid[:h, :w]
+    img = np.zeros((h, w, 3), np.uint8)
+    img[..., 0] = np.where(y < h // 2, 60, 200)
+    img[..., 1] = 128 + 60 * ((x // 4) % 2)
+    img[..., 2] = 90
+    return img
+
+
+def test_inpaint_contract():
+    img = _stripes()
+    hole = np.zeros(img.shape[:2], bool)
+    hole[30:66, 40:80] = True
+    before = img.copy()
+    out = inpaint(img, hole)
+    assert np.array_equal(img, before)
+    assert np.array_equal(out[~hole], img[~hole])
+    assert out.dtype == img.dtype and out.shape == img.shape
+    assert np.array_equal(inpaint(img, np.zeros_like(hole)), img)
+    assert np.array_equal(inpaint(img, hole), out)  # seeded: reproducible
+    with pytest.raises(ValueError):
+        inpaint(img, np.ones_like(hole))
+    with pytest.raises(ValueError):
+        inpaint(img, hole[:10])
+    rgba16 = np.concatenate([img, img[:, :, :1]], axis=2).astype(np.uint16) * 257
+    out16 = inpaint(rgba16, hole)
+    assert out16.dtype == np.uint16 and out16.shape == rgba16.shape
+    assert np.array_equal(out16[~hole], rgba16[~hole])
+    grey = inpaint(img[:, :, 0], hole)
+    assert grey.shape == hole.shape
+
+
+def test_inpaint_fills_structure_and_texture_better_than_telea():
+    import cv2
+
+    clean = _stripes()
+    hole = np.zeros(clean.shape[:2], bool)
+    hole[24:72, 44:84] = True
+    damaged = clean.copy()
+    damaged[hole] = (255, 0, 255)
+    ours = inpaint(damaged, hole)
+    telea = cv2.inpaint(damaged, hole.astype(np.uint8), 5, cv2.INPAINT_TELEA)
+    p_ours, p_telea = hole_psnr(ours, clean, hole), hole_psnr(telea, clean, hole)
+    assert p_ours > 20 and p_ours > p_telea + 3, (p_ours, p_telea)
+    # the horizon stays where it was, and the stripes go on through the hole
+    assert (ours[30:44, 50:78, 0] < 130).mean() > 0.9 and (ours[52:68, 50:78, 0] > 130).mean() > 0.9
+    assert ours[40, 46:80, 1].std() > 20
