@@ -41,6 +41,7 @@ from typing import ClassVar
 import numpy as np
 
 from editor.colors import COLORS
+from editor.regions import BACKGROUND_COLORS
 
 # adjust_attr's attributes and the largest magnitude each takes; CAISE's two come first.
 ATTR_RANGES: dict[str, int] = {
@@ -49,9 +50,9 @@ ATTR_RANGES: dict[str, int] = {
 ATTRS = tuple(ATTR_RANGES)
 FLIP_AXES = ("horizontal", "vertical")
 ASPECTS = ("square", "4:3", "16:9")
-# Background colours: plain ones people ask for, then CAISE's tint colours.
+# Background colours: CAISE's tint colours and the plain ones people ask for (editor.regions' palette).
 BACKGROUND_COLOURS: dict[str, tuple[int, int, int]] = {
-    "white": (255, 255, 255), "black": (0, 0, 0), "grey": (128, 128, 128), **COLORS,
+    name: rgb for name, rgb in BACKGROUND_COLORS.items() if name != "gray"
 }
 BACKGROUND_MODES = (*BACKGROUND_COLOURS, "blur", "transparent")
 CAISE_TYPES = ("search", "rotate", "adjust_color", "brightness", "contrast", "image_cutout")
@@ -277,10 +278,11 @@ class AdjustAttr(Command):
     name = "adjust_attr"
     usage = "adjust_attr brightness|contrast|saturation|sharpness|warmth <-100..100> | hue <-180..180>"
     meaning = (
-        "brightness p: `out = in + p/100*255`; contrast p: `out = (in-127.5)*(1+p/100)+127.5`; "
-        "saturation p: chroma scaled by 1+p/100 (-100 is black and white); sharpness p: unsharp mask "
-        "(p > 0) or blur (p < 0); warmth p: colour temperature (p > 0 warmer); hue d: hues rotated by "
-        "d degrees"
+        "brightness p: `out = in + p/100*M`; contrast p: `out = (in-M/2)*(1+p/100)+M/2`; saturation p: "
+        "`out = Y + (in-Y)*(1+p/100)` with luma Y (-100 is black and white); sharpness p > 0: unsharp mask "
+        "`out = in + 1.5*p/100*(in - G(in))`, p < 0: Gaussian blur; warmth p: R x(1+0.2t), G x(1+0.04t), "
+        "B x(1-0.2t), t = p/100; hue d: colours turned d degrees about the grey axis (Easel's attributes: "
+        "saturation, sharpness, warmth, hue)"
     )
     caise = True  # brightness and contrast are CAISE's; the other attributes are Easel's
     edits_image = True
@@ -318,9 +320,9 @@ class AdjustAttr(Command):
         return f"{more if self.amount >= 0 else less} {sign}{_amount(abs(self.amount))}{unit}"
 
     def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from editor import ops
+        from editor import adjust, ops
 
-        op = getattr(ops, _ATTR_WORDS[self.attr][4])
+        op = getattr(ops if self.attr in ("brightness", "contrast") else adjust, _ATTR_WORDS[self.attr][4])
         if self.attr == "hue":
             return op(pixels, degrees=self.amount)
         return op(pixels, amount=self.amount)
@@ -494,7 +496,7 @@ class Flip(Command):
 class Grayscale(Command):
     name = "grayscale"
     usage = "grayscale"
-    meaning = "black and white: luma `0.299 R + 0.587 G + 0.114 B` in every colour channel"
+    meaning = "black and white: luma `Y = 0.299 R + 0.587 G + 0.114 B` in every colour channel"
     edits_image = True
 
     def reply(self) -> str:
@@ -504,9 +506,9 @@ class Grayscale(Command):
         return "Black and white"
 
     def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from editor import ops
+        from editor import adjust
 
-        return ops.grayscale(pixels)
+        return adjust.grayscale(pixels)
 
 
 @command
@@ -514,7 +516,8 @@ class Grayscale(Command):
 class AutoEnhance(Command):
     name = "auto_enhance"
     usage = "auto_enhance"
-    meaning = "automatic levels, white balance and contrast (\"make it look better\", \"fix the lighting\")"
+    meaning = ("automatic white balance (on the brightest 1% of pixels), levels (0.5% clipped at each end) and "
+               "a gamma toward mid-grey, one curve per channel (\"make it look better\", \"fix the lighting\")")
     edits_image = True
 
     def reply(self) -> str:
@@ -524,9 +527,9 @@ class AutoEnhance(Command):
         return "Auto enhance"
 
     def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from editor import ops
+        from editor import adjust
 
-        return ops.auto_enhance(pixels)
+        return adjust.auto_enhance(pixels)
 
 
 @command
@@ -535,8 +538,9 @@ class Remove(Command):
     words: str
     name = "remove"
     usage = "remove <object words>"
-    meaning = ("find the named object(s) (\"the people\" is each person), mask them, and fill the holes "
-               "from their surroundings; pixels outside the dilated masks are unchanged")
+    meaning = ("find the named object(s) with the detector (\"the people\" is each person), mask each inside its "
+               "box (u2netp, else GrabCut), dilate, and fill the holes with a multi-scale patch-matching fill; "
+               "pixels outside the dilated masks are unchanged")
     edits_image = True
 
     def __post_init__(self) -> None:
@@ -568,7 +572,8 @@ class Background(Command):
     mode: str
     name = "background"
     usage = f"background <{'|'.join(BACKGROUND_COLOURS)}>|blur|transparent"
-    meaning = "keep the main subject (the cutout mask) and make the rest a plain colour, a blur of itself, or transparent"
+    meaning = ("keep the main subject (the cutout mask m) and replace the rest: `out = m*in + (1-m)*bg` with a "
+               "plain colour, a blur of the background alone, or transparency (alpha = m)")
     edits_image = True
 
     def __post_init__(self) -> None:
