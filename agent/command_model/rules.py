@@ -259,7 +259,7 @@ def search_numbers_from_request(prefix: list[str], word: str, ctx: RuleContext) 
 
     'search green 20' after 'brighter by 20' is forbidden (the 20 was copied from an earlier turn);
     CAISE's queries take numbers only from the request ('search ak 47 gun').
-    Worth: +0 on validation.
+    Worth on validation: +0 (732 right without it; alone +0).
     """
     return prefix[:1] == ["search"] and any(c.isdigit() for c in word) and word not in ctx.request
 
@@ -269,7 +269,7 @@ def rotate_direction(tokens: list[str], ctx: RuleContext) -> Fix | None:
     'more'/'again'/'further' after a rotation keeps the previous direction.
 
     'rotate it clockwise 90' read as ``rotate <left> 90`` becomes ``rotate <right> 90`` (rotate 270).
-    Worth: +0 on validation.
+    Worth on validation: +2 (730 right without it; alone +2).
     """
     if not (len(tokens) >= 3 and tokens[0] == "rotate" and tokens[1] in (LEFT, RIGHT)):
         return None
@@ -299,7 +299,7 @@ def attr_direction(tokens: list[str], ctx: RuleContext) -> Fix | None:
     with none stated, 'a bit more' after the same attribute keeps the previous direction.
 
     'make it darker by 30' read as ``<plus> 30`` becomes ``adjust_attr brightness -30``.
-    Worth: +0 on validation.
+    Worth on validation: +9 (723 right without it; alone +9).
     """
     if not (len(tokens) >= 4 and tokens[0] == "adjust_attr" and tokens[2] in (PLUS, MINUS)):
         return None
@@ -312,7 +312,7 @@ def attr_amount(tokens: list[str], ctx: RuleContext) -> Fix | None:
     repeats the previous amount; otherwise 'a bit'/'slightly' is 10, 'much'/'a lot' 40, plain 20.
 
     'make it a bit brighter' is ``adjust_attr brightness 10`` whatever amount the model leaned to.
-    Worth: +0 on validation.
+    Worth on validation: +0 (732 right without it; alone +0).
     """
     if not (len(tokens) >= 4 and tokens[0] == "adjust_attr" and tokens[2] in (PLUS, MINUS)) or ctx.numbers:
         return None
@@ -335,7 +335,7 @@ def colour_amount(tokens: list[str], ctx: RuleContext) -> Fix | None:
     'much'/'a lot', else 0.2.
 
     'make it slightly more purple' is ``adjust_color purple 0.1``.
-    Worth: +0 on validation (CAISE's rule does not compare intensities).
+    Worth on validation: +0 (732 right without it; alone +0) (CAISE's rule does not compare intensities).
     """
     if not (len(tokens) >= 3 and tokens[0] == "adjust_color") or ctx.numbers:
         return None
@@ -348,7 +348,7 @@ def crop_box(tokens: list[str], ctx: RuleContext) -> Fix | None:
     """crop: when the request holds exactly four whole numbers, they are the box in the order written.
 
     'crop it from (50, 60) to (400, 380)' is ``crop 50 60 400 380``.
-    Worth: +0 on validation (CAISE has no crop).
+    Worth on validation: +0 (732 right without it; alone +0) (CAISE has no crop).
     """
     numbers = ctx.numbers
     if tokens[:1] == ["crop"] and len(numbers) == 4 and all(n.isdigit() for n in numbers):
@@ -360,7 +360,7 @@ def search_drop_evaluative(tokens: list[str], ctx: RuleContext) -> Fix | None:
     """search: evaluative words go ('nice', 'cute', 'beautiful'); CAISE's annotators never keep them.
 
     'can you find me an image of nice choker': ``search nice choker`` becomes ``search choker``.
-    Worth: +0 on validation.
+    Worth on validation: +2 (730 right without it; alone +2).
     """
     if not (tokens[:1] == ["search"] and len(tokens) >= 2):
         return None
@@ -374,7 +374,7 @@ def search_requested_phrase(tokens: list[str], ctx: RuleContext) -> Fix | None:
 
     'get an image of a hand wash sink which is clean': ``search hand sink`` becomes
     ``search hand wash sink``.
-    Worth: +0 on validation.
+    Worth on validation: +6 (726 right without it; alone +4).
     """
     if not (tokens[:1] == ["search"] and len(tokens) >= 2):
         return None
@@ -385,7 +385,7 @@ def search_grey(tokens: list[str], ctx: RuleContext) -> Fix | None:
     """search: 'gray' is written 'grey', as in all of CAISE's queries (the concepts say gray).
 
     'search gray board' becomes ``search grey board``.
-    Worth: +0 on validation.
+    Worth on validation: +0 (732 right without it; alone +0).
     """
     if not (tokens[:1] == ["search"] and len(tokens) >= 2):
         return None
@@ -399,7 +399,7 @@ def search_referent_colour(tokens: list[str], ctx: RuleContext) -> Fix | None:
 
     'find a towel whose colour matches the girl's jacket' with a 'yellow jacket' concept:
     ``search blue towel`` becomes ``search yellow towel``.
-    Worth: +0 on validation.
+    Worth on validation: +10 (722 right without it; alone +8).
     """
     if not (tokens[:1] == ["search"] and len(tokens) >= 2):
         return None
@@ -420,7 +420,7 @@ def colour_sky_blue(tokens: list[str], ctx: RuleContext) -> Fix | None:
     as CAISE's annotators wrote it).
 
     'make it sky blue': ``adjust_color blue 0.2`` becomes ``adjust_color skyblue 0.2``.
-    Worth: +0 on validation.
+    Worth on validation: +0 (732 right without it; alone +0).
     """
     if tokens[:1] == ["adjust_color"] and len(tokens) >= 2 and _says_sky_blue(ctx.request):
         return Fix([tokens[0], "skyblue", *tokens[2:]])
@@ -434,7 +434,7 @@ def colour_referent(tokens: list[str], ctx: RuleContext) -> Fix | None:
 
     'change the colour of the image to the colour of the sky' with 'blue sky':
     ``adjust_color red 0.2`` becomes ``adjust_color blue 0.2``.
-    Worth: +0 on validation.
+    Worth on validation: +7 (725 right without it; alone +7).
     """
     if not (tokens[:1] == ["adjust_color"] and len(tokens) >= 2) or _says_sky_blue(ctx.request):
         return None
@@ -449,7 +449,7 @@ def referent_colour_ranker(tokens: list[str], ctx: RuleContext) -> Fix | None:
 
     'change the colour of the whole picture to the colour of the boy's kite' with an 'orange kite'
     concept: ``adjust_color green 0.2`` becomes ``adjust_color orange 0.2``.
-    Worth: 0 on validation as shipped (no ranker is installed, so it never fires).
+    Worth on validation: +0 (732 right without it; alone +0) (no ranker is installed, so it never fires).
     """
     ranker = referent_colour.default_model()
     q = referent_colour.gate(ctx.model_tokens, ctx.request, ctx.concepts, ctx.history,
