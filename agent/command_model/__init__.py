@@ -32,6 +32,9 @@ from agent.command_model.checkpoint import (
 from agent.command_model.decode import LENGTH_ALPHA, Beam, beam_decode
 from agent.command_model.features import Features, collate, featurize, make_targets
 from agent.command_model.grammar import (
+    ARGUMENT_WORDS,
+    ATTRIBUTES,
+    AXES,
     COMMAND_WORDS,
     EOS,
     LEFT,
@@ -93,6 +96,7 @@ from agent.lexicon import SEARCH_COLOURS
 from agent.lexicon import noun_key as _noun_key  # noqa: F401  (former private name)
 
 __all__ = [
+    "ARGUMENT_WORDS", "ATTRIBUTES", "AXES",
     "COMMAND_WORDS", "DEFAULT_WEIGHTS", "ENCODER_INPUTS", "EOS", "LEFT", "LENGTH_ALPHA", "MINUS", "NONE", "PAD",
     "PLUS", "RIGHT", "RULES", "RULE_NAMES", "SEARCH_COLOURS", "SPECIALS", "STRUCTURAL", "UNK", "Beam",
     "CommandEnsemble", "CommandModel", "CommandModelConfig", "CommandModelParser", "Decoded", "Features", "Fix",

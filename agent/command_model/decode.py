@@ -2,7 +2,7 @@
 
 No rules run here; :mod:`.parser` applies them to the beams and computes the confidence. The one
 hook is ``forbid``: a per-example test a rule may add on top of the grammar (a search may not take a
-number the request does not say, :func:`agent.command_model.rules.numbers_from_request`).
+number the request does not say, :func:`agent.command_model.rules.search_numbers_from_request`).
 """
 
 from __future__ import annotations

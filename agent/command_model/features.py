@@ -85,7 +85,6 @@ def featurize(history: list[str], concepts: list[str], cfg: CommandModelConfig, 
                     [str(c) for c in concepts])
 
 
-
 def collate(feats: list[Features], hidden: list[torch.Tensor] | None = None) -> dict:
     """Pad features into a batch (``hidden``: cached bottom-layer states instead of piece ids)."""
     B = len(feats)

@@ -19,6 +19,11 @@ COMMAND_WORDS = ("search", "rotate", "adjust_color", "adjust_attr", "image_cutou
 # Words of the output that only the generator may produce (copying "undo" from "undo that" would
 # be harmless, but structure is decided by the generator and the gate learns faster this way).
 STRUCTURAL = set(SPECIALS) | set(COMMAND_WORDS)
+ATTRIBUTES = ("brightness", "contrast")  # adjust_attr's first argument
+AXES = ("horizontal", "vertical")  # flip's argument
+# Argument words only the generator writes: the training script puts them in the vocabulary after
+# SPECIALS and COMMAND_WORDS (training/train_commands.py, build_vocab), in this order.
+ARGUMENT_WORDS = (*ATTRIBUTES, *AXES, "original", *COLORS)
 
 _NUMERIC = re.compile(r"^(\d+(\.\d+)?|\.\d+)$")
 
@@ -47,7 +52,7 @@ def allowed(prefix: list[str], word: str, max_search_words: int = 8) -> bool:
         return word == EOS
     if name == "adjust_attr":
         if n == 0:
-            return word in ("brightness", "contrast")
+            return word in ATTRIBUTES
         if n == 1:
             return word in (PLUS, MINUS)
         if n == 2:
@@ -64,7 +69,7 @@ def allowed(prefix: list[str], word: str, max_search_words: int = 8) -> bool:
             return word.isdigit()
         return word == EOS
     if name == "flip":
-        return word in ("horizontal", "vertical") if n == 0 else word == EOS
+        return word in AXES if n == 0 else word == EOS
     if name == "explain":
         return word in (EOS, "original") if n == 0 else word == EOS
     return word == EOS

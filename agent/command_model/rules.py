@@ -119,7 +119,6 @@ def request_direction(request: list[str], kind: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-
 def _referent_head(after: list[str]) -> str | None:
     """The head noun of the phrase after 'colour of' / 'same colour as' (``after`` starts at 'of',
     'as', 'same'...): the last word before a break ('the girls jacket which...' -> jacket,
@@ -196,7 +195,6 @@ def colour_of_referent(request: list[str], concepts: list[str], kind: str = "sea
     return None
 
 
-
 def request_phrases(request: list[str]) -> list[list[str]]:
     """The phrases the request asks a picture of: the words after 'image/picture/photo of (a|an|the)'
     or 'looking for (a|an)', up to punctuation, an article or a word that ends a noun phrase
@@ -246,7 +244,6 @@ def _requested_phrase(words: list[str], request: list[str]) -> list[str]:
         if dropped or mixed:
             return [c for c in colours if c not in phrase] + phrase
     return words
-
 
 
 # -- the rules ----------------------------------------------------------------------------------
