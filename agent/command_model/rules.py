@@ -16,8 +16,9 @@ rules 2,906, none 2,871), which the model was trained on, so it leaves the rules
 Measured with ``python -m training evaluate-commands FILE --ablate``. The direction and concept
 rules were developed on the train split; the phrase rules were found by reading validation errors
 and checked against train (see ``resources/command_model/README.md``). A rule worth 0 on both
-splits (the crop box, the amounts) still decides what CAISE's metric does not score (intensities,
-crops) or requests CAISE lacks (Easel's own synthetic dialogues and tests rely on them).
+splits (the crop box, the amounts) may still decide what CAISE's metric does not score
+(intensities, crops): ``tests/test_command_model.py`` expects 'make it a bit brighter' to give
+brightness 10 and 'crop to 10 20 200 300' that box.
 """
 
 from __future__ import annotations
