@@ -42,12 +42,6 @@ REFERENT_STOP = {"the", "a", "an", "of", "in", "on", "at", "by", "this", "that",
 NOUN_SYNONYMS = {"tshirt": "shirt", "top": "shirt", "tee": "shirt", "jumper": "sweater", "cap": "hat",
                  "puppy": "dog", "kitten": "cat", "lady": "woman", "guy": "man", "kid": "child",
                  "automobile": "car", "leaves": "leaf", "shoes": "shoe"}
-# Words that end the phrase naming the referent: 'the fork | kept inside the bowl', 'the handle | of the kettle'.
-REFERENT_BREAK = {"kept", "which", "who", "whom", "where", "in", "on", "inside", "from", "at", "near", "is",
-                  "are", "being", "worn", "wearing", "seen", "placed", "lying", "of", "with", "to", "by", "under",
-                  "over", "behind", "beside", "besides", "above", "below", "there", "here", "has", "have", "used",
-                  "and", ".", ",", "?", "!", "so", "but", "please", "hanging", "sitting", "standing", "holding",
-                  "shown", "visible", "present", "found", "applied", "between", "around", "for", "as", "like"}
 DETERMINERS = {"the", "a", "an", "this", "that", "these", "those", "his", "her", "their", "its", "my", "your"}
 
 
@@ -62,17 +56,22 @@ def noun_key(word: str) -> str:
     return NOUN_SYNONYMS.get(w, w)
 
 
-# -- the phrase a search asks for ---------------------------------------------------------------
+# -- where a noun phrase ends, and the phrase a search asks for ---------------------------------
 
-# Words that end the noun phrase after 'an image of': 'a dog | which...', 'a cup | for my tea'.
-# Not the same list as REFERENT_BREAK: merged, they change the validation figure (see the rules' README).
-PHRASE_END = {"which", "that", "whose", "similar", "with", "for", "where", "who", "in", "on", "at", "from",
-              "of", "and", "or", "to", "near", "having", "like", "as", "is", "are", "please", "but", "so",
-              "same", "matching", "by", "under", "over", "while", "being", "wearing", "holding",
-              "image", "images", "picture", "pictures", "photo", "photos", "pic", "pics", "today", "now",
-              "quickly", "can", "could", "you", "will", "would", "i", "me", "my", "it", "again", "also",
-              "too", "thanks", "here", "there", "then", "instead", "inline", "matches", "match", "matched",
-              "resembling", "resembles", "resemble", "color", "colour", "colored", "coloured", "colors"}
+# Words that end a noun phrase: the thing a colour refers to ('the fork | kept inside the bowl',
+# 'the handle | of the kettle') and the thing a search asks for ('an image of a dog | which ...').
+# Once two lists; merged as their union, every validation prediction stayed the same (train: the
+# same 2,906 right, two wrong searches lose a trailing 'sitting' / 'seen').
+PHRASE_BREAK = {"above", "again", "also", "and", "applied", "are", "around", "as", "at", "behind", "being",
+                "below", "beside", "besides", "between", "but", "by", "can", "color", "colored", "colors",
+                "colour", "coloured", "could", "for", "found", "from", "hanging", "has", "have", "having",
+                "here", "holding", "i", "image", "images", "in", "inline", "inside", "instead", "is", "it",
+                "kept", "like", "lying", "match", "matched", "matches", "matching", "me", "my", "near",
+                "now", "of", "on", "or", "over", "photo", "photos", "pic", "pics", "picture", "pictures",
+                "placed", "please", "present", "quickly", "resemble", "resembles", "resembling", "same",
+                "seen", "shown", "similar", "sitting", "so", "standing", "thanks", "that", "then", "there",
+                "to", "today", "too", "under", "used", "visible", "wearing", "where", "which", "while",
+                "who", "whom", "whose", "will", "with", "worn", "would", "you", "!", ",", ".", "?"}
 ARTICLES = {"a", "an", "the", "some", "any"}
 # Words CAISE's annotators never keep in a query ('an image of nice anklet' -> search anklet).
 EVALUATIVE = {"nice", "beautiful", "cute", "good", "lovely", "attractive", "cool", "pretty", "awesome", "great",

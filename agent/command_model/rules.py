@@ -41,10 +41,9 @@ from agent.lexicon import (
     DOWN,
     EVALUATIVE,
     LARGE,
-    PHRASE_END,
+    PHRASE_BREAK,
     PICTURE_NOUNS,
     QUANTITY,
-    REFERENT_BREAK,
     REFERENT_STOP,
     SEARCH_COLOURS,
     SMALL,
@@ -134,7 +133,7 @@ def _referent_head(after: list[str]) -> str | None:
         j += 1
     chunk: list[str] = []
     for x in after[j:]:
-        if x in REFERENT_BREAK or x in DETERMINERS:
+        if x in PHRASE_BREAK or x in DETERMINERS:
             break
         chunk.append(x)
     chunk = [x for x in chunk if x not in REFERENT_STOP and x != "s"]
@@ -219,7 +218,7 @@ def request_phrases(request: list[str]) -> list[list[str]]:
             start += 2
         phrase: list[str] = []
         for x in request[start:]:
-            stop = x in PHRASE_END and not (x == "can" and phrase and phrase[-1] in CAN_NOUNS)
+            stop = x in PHRASE_BREAK and not (x == "can" and phrase and phrase[-1] in CAN_NOUNS)
             if stop or x in ARTICLES or not (x.isalpha() or x.isdigit()):
                 break
             phrase.append(x)
