@@ -17,7 +17,7 @@ candidates) over these features:
 
 The weights and the word table are fitted on CAISE's train split by ``python -m training
 train-referent-colour`` and stored as JSON. Easel does not ship one: on CAISE's validation split the
-hand-written rule (:func:`agent.command_model.colour_of_referent`) chose the right colour more often
+hand-written rule (:func:`agent.command_model.rules.colour_of_referent`) chose the right colour more often
 than the ranker (57.0 % against 55.3 % of 179 requests), though the ranker was better on train under
 cross-validation (65.2 % against 60.7 %). Where a fitted file is at ``EASEL_REFERENT_COLOUR`` or at
 ``resources/command_model/referent_colour.json``, the command model uses it instead of the rule.
@@ -37,22 +37,17 @@ from pathlib import Path
 
 import numpy as np
 
-from editor.colors import COLORS
+from agent.lexicon import CAISE_SPELLING, COLOUR_NOUNS, EDIT_PALETTE, SEARCH_PALETTE, noun_key
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "resources" / "command_model" / "referent_colour.json"
 
-# Colour words a search may carry (the concepts also say white, black, gray...).
-SEARCH_PALETTE = tuple(COLORS) + ("white", "black", "gray", "grey", "silver", "golden", "gold", "beige", "maroon")
-EDIT_PALETTE = tuple(COLORS)
 
 # A concept's first word read as a colour: 'wooden table' is brown, 'golden crown' yellow in the
 # editor's palette. For search, colours outside the editor's palette stay themselves.
 _AS_EDIT = {"wooden": "brown", "tan": "brown", "chocolate": "brown", "beige": "brown", "golden": "yellow",
             "gold": "yellow", "blonde": "yellow", "maroon": "red", "brick": "red"}
-# The concepts say gray, CAISE's queries grey.
-CAISE_SPELLING = {"gray": "grey"}
 _AS_SEARCH = {"wooden": "brown", "tan": "brown", "chocolate": "brown", "blonde": "yellow", "brick": "red",
               **CAISE_SPELLING}
 
@@ -126,11 +121,9 @@ class ReferentColourModel:
     def features(self, q: Query, embed: Callable[[list[str]], np.ndarray] | None,
                  exclude: str | None = None) -> tuple[list[str], np.ndarray]:
         """Candidates and their feature matrix (candidates x FEATURES)."""
-        from agent.command_model import _noun_key
-
         cands = list(q.palette)
-        head = _noun_key(q.referents[-1]) if q.referents else ""
-        keys = {_noun_key(r) for r in q.referents}
+        head = noun_key(q.referents[-1]) if q.referents else ""
+        keys = {noun_key(r) for r in q.referents}
         by_colour: dict[str, list[str]] = {}
         for colour, noun in q.concepts:
             by_colour.setdefault(colour, []).append(noun)
@@ -157,7 +150,7 @@ class ReferentColourModel:
         kind_prior = self.priors[q.kind]
         x = np.zeros((len(cands), len(FEATURES)))
         for i, c in enumerate(cands):
-            noun_keys = [{_noun_key(w) for w in n.split()} for n in by_colour.get(c, [])]
+            noun_keys = [{noun_key(w) for w in n.split()} for n in by_colour.get(c, [])]
             f = {
                 "model": float(c == q.model_colour),
                 "model_logp": max(_FLOOR, math.log(slot[c] / slot_total)) if slot.get(c) else (_FLOOR if slot else 0.0),
@@ -248,10 +241,8 @@ def referent_phrase(request: Sequence[str]) -> list[str]:
     the pendant in the chain' -> ['pendant']; 'same as baby girls top color' -> ['baby', 'girls',
     'top']; 'the color of left side fish fin' -> ['fish', 'fin']. Empty when there is none."""
     words = list(request)
-    from agent.command_model import _COLOUR_NOUNS
-
     for i, w in enumerate(words):
-        if w not in _COLOUR_NOUNS:
+        if w not in COLOUR_NOUNS:
             continue
         j = i + 1
         phrase: list[str] = []
@@ -278,8 +269,6 @@ def gate(pred: Sequence[str], request: Sequence[str], concepts: Sequence[str], h
     """The ranking problem for a decoded command (``pred``, decoder words without directions), or
     None when the ranker has nothing to decide: the command carries no single colour, the request
     has no colour noun with a referent ('the colour of the sky'), or it states a colour itself."""
-    from agent.command_model import _COLOUR_NOUNS
-
     if not pred:
         return None
     if pred[0] == "adjust_color" and len(pred) >= 2 and pred[1] in EDIT_PALETTE:
@@ -292,7 +281,7 @@ def gate(pred: Sequence[str], request: Sequence[str], concepts: Sequence[str], h
     else:
         return None
     said = set(request)
-    if not _COLOUR_NOUNS & said or said & set(SEARCH_PALETTE):
+    if not COLOUR_NOUNS & said or said & set(SEARCH_PALETTE):
         return None
     refs = referent_phrase(request)
     if not refs or any(r in ("light", "dark") for r in refs):

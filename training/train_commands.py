@@ -27,6 +27,7 @@ import numpy as np
 import torch
 
 from agent.command_model import (
+    ARGUMENT_WORDS,
     COMMAND_WORDS,
     DEFAULT_WEIGHTS,
     ENCODER_INPUTS,
@@ -41,7 +42,6 @@ from agent.command_model import (
     make_targets,
     save_checkpoint,
 )
-from editor.colors import COLORS
 from training.commands_data import DATA_DIR, ConceptIndex, Example, accuracy_table, find_concepts, load_caise
 from training.synthetic_commands import synthetic_examples
 
@@ -92,8 +92,7 @@ def build_vocab(examples: list[Example], min_count: int) -> list[str]:
     for ex in examples:
         for t in ex.extra["tokens"]:
             counts[t] += 1
-    fixed = list(SPECIALS) + [w for w in COMMAND_WORDS if w not in SPECIALS] + \
-        ["brightness", "contrast", "horizontal", "vertical", "original", *COLORS] + BASE_NUMBERS
+    fixed = list(SPECIALS) + [w for w in COMMAND_WORDS if w not in SPECIALS] + list(ARGUMENT_WORDS) + BASE_NUMBERS
     vocab = list(dict.fromkeys(fixed))
     seen = set(vocab)
     for w, c in counts.most_common():
