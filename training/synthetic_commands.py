@@ -516,7 +516,7 @@ EXTENSIONS = {
 }
 
 
-def extension_examples(n: int, seed: int = 1) -> list[Example]:
+def extension_examples(n: int, seed: int = 1, concept_pool: list[list[str]] | None = None) -> list[Example]:
     """``n`` requests for the operations beyond CAISE's, with short histories; kept apart from
     :func:`synthetic_examples` so that its dialogues (and the shipped model's data) stay as they were."""
     rng = random.Random(seed)
@@ -528,5 +528,6 @@ def extension_examples(n: int, seed: int = 1) -> list[Example]:
         utt, cmd = EXTENSIONS[kind][0](rng, None)
         turns = [_context_turn(rng) for _ in range(rng.choice([0, 1, 1, 2]))]
         history = _render(rng, turns, _polite(rng, utt), caise_style=rng.random() < 0.35)
-        out.append(Example(history, [], cmd, f"ext_{i}", "synthetic", {"kind": kind}))
+        concepts = list(rng.choice(concept_pool)) if concept_pool and rng.random() < 0.8 else []
+        out.append(Example(history, concepts, cmd, f"ext_{i}", "synthetic", {"kind": kind}))
     return out

@@ -43,7 +43,7 @@ from agent.command_model import (
     save_checkpoint,
 )
 from training.commands_data import DATA_DIR, ConceptIndex, Example, accuracy_table, find_concepts, load_caise
-from training.synthetic_commands import synthetic_examples
+from training.synthetic_commands import extension_examples, synthetic_examples
 
 BASE_NUMBERS = [str(n) for n in range(0, 101, 5)] + ["90", "120", "135", "150", "180", "1", "2", "3"] + \
     ["0.1", "0.15", "0.2", "0.25", "0.3", "0.35", "0.4", "0.5", "0.05"]
@@ -58,6 +58,8 @@ def add_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--lora-lr", type=float, default=2e-3)
     p.add_argument("--synthetic", type=int, default=2600, help="number of synthetic dialogues")
+    p.add_argument("--extensions", type=int, default=1200,
+                   help="synthetic requests for the operations beyond CAISE's (saturation, remove, ...)")
     p.add_argument("--seed", type=int, default=1234)
     p.add_argument("--model-seed", type=int, help="seed of the weights and batch order only (default: --seed); "
                    "the synthetic dialogues, vocabulary and cache stay those of --seed, so models trained "
@@ -197,6 +199,7 @@ def main(args: argparse.Namespace) -> int:
     # Concepts for synthetic dialogues come from images of the training dialogues only.
     pool = [ex.concepts for ex in train if ex.concepts]
     syn = synthetic_examples(args.synthetic, seed=args.seed, concept_pool=pool)
+    syn += extension_examples(args.extensions, seed=args.seed + 1, concept_pool=pool)
     train_all = train + syn
     say(f"data: {len(train)} CAISE train + {len(syn)} synthetic, {len(valid)} valid")
 

@@ -99,8 +99,14 @@ def command_to_tokens(command: str, source_words: list[str] | None = None) -> li
         return ["adjust_attr", cmd.attr, sign, _fmt_number(abs(cmd.amount))]
     if name == "adjust_color":
         return ["adjust_color", cmd.color, _fmt_number(cmd.intensity)]
+    if name == "crop" and hasattr(cmd, "target"):
+        return ["crop", cmd.aspect] if cmd.aspect else ["crop", *(words_of(cmd.target) or [UNK])]
     if name == "crop":
         return ["crop", str(cmd.x1), str(cmd.y1), str(cmd.x2), str(cmd.y2)]
+    if name == "remove":
+        return ["remove", *(words_of(cmd.words) or [UNK])]
+    if name == "background":
+        return ["background", cmd.mode]
     if name == "flip":
         return ["flip", cmd.axis]
     if name == "explain":
