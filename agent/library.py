@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from editor.library import EMBED_DIM, Hit, LibraryIndex, default_library_path
-from editor.models import RESOURCES, ModelMissingError
+from editor.models import RESOURCES, ModelMissingError, lazy
 
 SAMPLE_DIR = RESOURCES / "library"
 SAMPLE_PERCEPTION = SAMPLE_DIR / "perception.json"
@@ -89,17 +89,10 @@ class TextEncoder:
         return out
 
 
-_encoder: TextEncoder | None = None
-_encoder_lock = threading.Lock()
-
-
+@lazy
 def text_encoder() -> TextEncoder:
     """The process-wide encoder (the model is loaded once)."""
-    global _encoder
-    with _encoder_lock:
-        if _encoder is None:
-            _encoder = TextEncoder()
-        return _encoder
+    return TextEncoder()
 
 
 # -- results ---------------------------------------------------------------------------------------

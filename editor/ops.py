@@ -30,13 +30,12 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 
 import cv2
 import numpy as np
 
 from editor.colors import COLORS
-from editor.models import ModelMissingError, model_path
+from editor.models import ModelMissingError, lazy, model_path
 
 __all__ = [
     "adjust_brightness",
@@ -279,28 +278,23 @@ def rotate(image: np.ndarray, *, degrees: float) -> np.ndarray:
 
 # --- background removal ---------------------------------------------------------------------
 
-_session = None
-_session_lock = threading.Lock()
 MASK_SIDE = 640  # u2netp works at 320x320; a small copy is all it needs to see.
 
 
+@lazy
 def _u2netp_session():
     """rembg's u2netp session on the bundled model file; never downloads."""
-    global _session
-    with _session_lock:
-        if _session is None:
-            path = model_path("u2netp.onnx")  # raises ModelMissingError with the fix
-            os.environ["U2NET_HOME"] = str(path.parent)
-            os.environ.setdefault("MODEL_CHECKSUM_DISABLED", "1")
-            from editor.offline import onnxruntime
+    path = model_path("u2netp.onnx")  # raises ModelMissingError with the fix
+    os.environ["U2NET_HOME"] = str(path.parent)
+    os.environ.setdefault("MODEL_CHECKSUM_DISABLED", "1")
+    from editor.offline import onnxruntime
 
-            ort = onnxruntime()  # telemetry off before rembg starts a session
-            from rembg import new_session
+    ort = onnxruntime()  # telemetry off before rembg starts a session
+    from rembg import new_session
 
-            opts = ort.SessionOptions()
-            opts.log_severity_level = 3
-            _session = new_session("u2netp", sess_opts=opts, providers=["CPUExecutionProvider"])
-        return _session
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    return new_session("u2netp", sess_opts=opts, providers=["CPUExecutionProvider"])
 
 
 def mask_input(image: np.ndarray) -> np.ndarray:

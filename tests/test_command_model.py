@@ -413,7 +413,7 @@ def test_shipped_model_loads_offline(no_network, monkeypatch):
     import agent.command_model as cm
     import agent.command_model.parser as cm_parser
 
-    monkeypatch.setattr(cm_parser, "_DEFAULT", None)  # really load it here, under the network guard
+    monkeypatch.setattr(cm_parser._default_parser, "_value", None)  # really load it here, under the network guard
     parser = cm.load_default_parser()
     assert parser is not None
     pred = parser.predict([GREETING, "user_text: rotate it 90 degrees clockwise"], ["white boat"])

@@ -87,3 +87,33 @@ def test_cache_is_bounded(store):
         doc.apply(f"adjust_attr brightness {i + 1}", ops.adjust_brightness(img, amount=i + 1))
     assert sum(a.nbytes for a in doc._cache.values()) <= 3 * img.nbytes
     assert np.array_equal(doc.pixels(doc.root.id), img)  # evicted versions come back from disk
+
+
+def test_a_lazy_model_loads_once_even_when_two_threads_ask_at_once():
+    import threading
+    import time
+
+    from editor.models import Lazy
+
+    calls = []
+
+    def load():
+        calls.append(1)
+        time.sleep(0.05)
+        return object()
+
+    model = Lazy(load)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(model())) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1 and len({id(g) for g in got}) == 1 and model.loaded
+    failing = Lazy(lambda: 1 / 0)
+    for _ in range(2):  # a failed load is tried again, not cached
+        try:
+            failing()
+        except ZeroDivisionError:
+            pass
+    assert not failing.loaded

@@ -25,6 +25,7 @@ from agent.command_model.rules import RULE_NAMES, RuleContext, apply_rules, deco
 from agent.command_model.tokens import tokens_to_command
 from agent.commands import CommandError, parse_command
 from agent.dialogue import Prediction
+from editor.models import lazy
 
 
 def context_of(f: Features) -> RuleContext:
@@ -169,18 +170,22 @@ class CommandModelParser:
         return Prediction(text, best.confidence if text else 0.0, alternatives)
 
 
-_DEFAULT: CommandModelParser | None = None
-_DEFAULT_LOCK = threading.Lock()
+@lazy
+def _default_parser() -> CommandModelParser:
+    model, _ = load_checkpoint(Path(os.environ.get("EASEL_COMMAND_MODEL", DEFAULT_WEIGHTS)))
+    return CommandModelParser(model)
 
 
 def load_default_parser(path: str | Path | None = None) -> CommandModelParser | None:
-    """The shipped command model, loaded once (None if its weights are not installed)."""
-    global _DEFAULT
-    path = Path(path or os.environ.get("EASEL_COMMAND_MODEL", DEFAULT_WEIGHTS))
-    with _DEFAULT_LOCK:
-        if _DEFAULT is None:
-            if not path.exists():
-                return None
-            model, _ = load_checkpoint(path)
-            _DEFAULT = CommandModelParser(model)
-        return _DEFAULT
+    """The shipped command model, loaded once (None if its weights are not installed).
+
+    ``path`` (or ``$EASEL_COMMAND_MODEL``) names other weights; they are loaded each time asked for.
+    """
+    default = Path(os.environ.get("EASEL_COMMAND_MODEL", DEFAULT_WEIGHTS))
+    wanted = Path(path) if path else default
+    if not wanted.exists():
+        return None
+    if wanted != default:
+        model, _ = load_checkpoint(wanted)
+        return CommandModelParser(model)
+    return _default_parser()
