@@ -96,6 +96,16 @@ class TurnResult:
 Handler = Callable[["DialogueManager", Command], TurnResult]
 
 
+def version_label(command_line: str | None) -> str:
+    """A version named in words: "Brighter +20" for ``adjust_attr brightness 20``, "the original"."""
+    if not command_line:
+        return "the original"
+    try:
+        return parse_command(command_line).label()
+    except CommandError:
+        return command_line
+
+
 class DialogueManager:
     """Keeps one conversation about one document and runs its commands."""
 
@@ -227,8 +237,7 @@ class DialogueManager:
             return TurnResult(utterance, f"There is nothing to {what}.", command, ok=False)
         self.history.append(command.format())
         verb = "Undid" if is_undo else "Redid"
-        made_by = version.command or "the original"
-        return TurnResult(utterance, f"{verb} it; now showing {made_by}.", command, version)
+        return TurnResult(utterance, f"{verb} it; now showing {version_label(version.command)}.", command, version)
 
     def _log(self, result: TurnResult, typed: str | None = None) -> None:
         """Record the turn: the words as typed (a handler's result may carry its command line

@@ -751,6 +751,15 @@ _STATEMENT = re.compile(r"(?:^(?:it|this|that|my|our|his|her|their|i|we|she|he|t
                         r"remove|make|turn|crop|add|increase|decrease|brighten|darken|lighten|sharpen|blur|rotate|flip|"
                         r"fix|enhance|change|put|get rid|take out|edit|erase|delete|replace|convert|adjust|boost|"
                         r"reduce)\b)")
+HELP = ("I edit the open photo when you ask: light and colour (brighter, more contrast, more vivid, warmer, "
+        "black and white, a blue tint), sharpness, removing an object, a plain or blurred background, crop, "
+        "rotate, flip, undo. I also find photos in your library, describe a picture and say what changed. "
+        "Help > Commands lists every command.")
+_HELP = re.compile(r"^(?:what can you do|what do you do|help|what are (?:the|your) (?:commands|options)|"
+                   r"what (?:can|should) i (?:say|ask|type)|how does this work|commands|options)\b")
+_HELLO = re.compile(r"(?:hi|hello|hey|good (?:morning|afternoon|evening)|hi there|hello there)[!. ]*")
+_THANKS = re.compile(r"(?:thanks|thank you|thx|cheers|great|perfect|nice|cool|awesome|good job|great job|"
+                     r"looks (?:good|great|nice))(?: a lot| very much| so much)?[!. ]*")
 _FILLER = re.compile(r"(?:please|pls|plz|thanks|thank you|thx|cheers|hi|hello|hey|guys|many thanks|ok|okay|"
                      r"[:;]-?[()dp]|\W*)?")
 _YES = re.compile(r"^(?:yes|yeah|yep|yup|sure|ok|okay|please do|do it|go ahead|fine|alright|all right|"
@@ -772,6 +781,14 @@ def read(utterance: str, *, model: Callable[[str], Command | None] | None = None
     picture to edit (without one, the only thing to do is search, so the model's searches need less).
     """
     text = _clean(utterance)
+    bare_text = _strip(text)
+    if _HELP.search(bare_text):
+        return Reading(reply=HELP)
+    if _HELLO.fullmatch(text.strip(" !.?,")):
+        return Reading(reply="Hello! Tell me what to change, for example 'make it a bit brighter' or 'remove the "
+                             "person on the left'.")
+    if _THANKS.fullmatch(text.strip(" !.?,")):
+        return Reading(reply="You're welcome.")
     if proposal and _YES.match(text):
         return Reading(commands=list(proposal))
     if proposal and _NO.match(text):

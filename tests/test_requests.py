@@ -189,3 +189,16 @@ def test_a_conversation_of_questions_after_an_explanation_never_edits(tmp_path):
     assert len(doc.versions) == n_versions and manager.document is doc
     # an edit request after the questions is an edit again
     assert manager.handle("now make it a bit darker").command.format() == "adjust_attr brightness -10"
+
+
+@pytest.mark.parametrize("said, reply", [("what can you do?", "I edit the open photo"), ("hello!", "Hello!"),
+                                         ("thanks!", "welcome")])
+def test_small_talk_gets_an_answer_not_an_edit(said, reply):
+    reading = read(said, model=lambda clause: parse_command("search cat"))
+    assert reading.commands == [] and reply in reading.reply
+
+
+def test_undo_names_the_version_in_words(manager):
+    manager.handle("adjust_attr brightness 20")
+    manager.handle("rotate 270")
+    assert manager.handle("undo").reply == "Undid it; now showing Brighter +20."
