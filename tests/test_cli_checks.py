@@ -12,7 +12,7 @@ import pytest
 
 import agent.assistant
 import main
-from agent.dialogue import DialogueManager, GrammarParser, TurnResult
+from agent.dialogue import DialogueManager, GrammarParser, Prediction, TurnResult
 from editor.document import Document
 from editor.imageio import read_image, write_image
 
@@ -128,11 +128,16 @@ def test_an_internal_error_is_reported_in_one_line(photo, tmp_path, monkeypatch,
 
 def _with_search(monkeypatch, tmp_path):
     """``search`` opens another photo, as the library's handler does."""
-    other = np.full((8, 8, 3), 200, np.uint8)
+    other = np.arange(8 * 8 * 3, dtype=np.uint8).reshape(8, 8, 3)
     real = agent.assistant.build_manager
 
+    class ReadsSearch:  # the learned model reading "make me a sandwich" as a search
+        def predict(self, history, concepts):
+            return Prediction("search sandwich", 0.9)
+
     def build(document=None, **kwargs):
-        manager = real(document, parser=GrammarParser(), **kwargs)
+        manager = real(document, parser=ReadsSearch(), **kwargs)
+        manager.concepts = lambda doc: []
 
         def search(manager, command):
             doc = Document.create(manager.document.store, other, title="someone_else.jpg",
@@ -150,11 +155,16 @@ def _with_search(monkeypatch, tmp_path):
 def test_a_search_in_edit_does_not_silently_become_the_output(photo, tmp_path, monkeypatch, capsys):
     other = _with_search(monkeypatch, tmp_path)
     out = tmp_path / "out.png"
-    assert main.main(["edit", str(photo), "search sandwich", "-o", str(out)]) == 1
+    assert main.main(["edit", str(photo), "make me a sandwich", "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert "became a search" in err and "someone_else.jpg" in err and not out.exists()
-    assert main.main(["edit", str(photo), "search sandwich", "flip vertical", "-o", str(out),
+    assert main.main(["edit", str(photo), "make me a sandwich", "flip vertical", "-o", str(out),
                       "--found-photo"]) == 0
+    assert "someone_else.jpg" in capsys.readouterr().err
+    assert np.array_equal(read_image(out).pixels, other[::-1])
+    out.unlink()
+    # typed as a command, the search asks for the photo: it is written (and said)
+    assert main.main(["edit", str(photo), "search sandwich", "-o", str(out)]) == 0
     assert "someone_else.jpg" in capsys.readouterr().err
     assert np.array_equal(read_image(out).pixels, other)
 
