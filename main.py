@@ -432,7 +432,12 @@ def _run(args: argparse.Namespace) -> int:
         return args.func(args)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
+    except (OSError, MemoryError) as exc:  # a file, folder or disk the person can fix
+        return _fail(f"{args.cli}: {exc}")
     except Exception as exc:  # noqa: BLE001 - the last line of defence, reported below
+        if type(exc).__module__.split(".")[0] in ("sqlite3", "pysqlite3"):
+            db = getattr(args, "db", None)
+            return _fail(f"cannot use the database{f' {db}' if db else ''}: {exc}")
         if os.environ.get("EASEL_DEBUG"):
             raise
         return _fail(f"{args.cli} failed: {type(exc).__name__}: {exc} "
