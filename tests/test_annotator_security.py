@@ -194,7 +194,8 @@ def test_a_silent_connection_is_dropped_and_connections_are_capped(qtbot, host, 
         s.close()
 
 
-def test_a_garbage_stream_does_not_disturb_the_recorded_session(qtbot, host, ann, no_network):
+def test_a_garbage_stream_does_not_disturb_the_recorded_session(qtbot, host, ann, no_network, caplog):
+    caplog.set_level("WARNING", logger="easel.annotator")
     server, port = host
     user, seen = window(qtbot, port, "user", CODE)
     assistant, heard = window(qtbot, port, "assistant", CODE)
@@ -227,6 +228,8 @@ def test_a_garbage_stream_does_not_disturb_the_recorded_session(qtbot, host, ann
     assert "y" * 10 in texts  # a valid line after garbage on the same socket still counts
     assert "x" not in texts and "on it" in texts  # nothing of the stranger's got in
     assert sum(m["type"] == "error" for m in seen) >= 4  # each bad line was answered, not silently eaten
+    reasons = caplog.text
+    assert "not a JSON line" in reasons and "longer than" in reasons, reasons[-3000:]
     user.close()
     assistant.close()
 
