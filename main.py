@@ -141,7 +141,10 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    try:  # a killed run its parent has not reaped yet is a zombie: gone all the same
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
