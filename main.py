@@ -141,11 +141,15 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    try:  # a killed run its parent has not reaped yet is a zombie: gone all the same
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
     from agent.assistant import build_manager
+    from agent.commands import CommandError, Search, parse_command
     from editor.document import Document
     from editor.imageio import ImageFileError, read_image
     from editor.store import Store
@@ -167,16 +171,22 @@ def cmd_edit(args: argparse.Namespace) -> int:
         library = Path(args.db).with_name("library.db") if args.db else None
         manager = build_manager(doc, library_path=library)
         failed = 0
+        asked_for = False  # a search typed as a command ("search red balloon") asks for a photo
         for request in args.requests:
             result = manager.handle(request)
             failed += not result.ok
+            if isinstance(result.command, Search) and result.ok:
+                try:
+                    asked_for = isinstance(parse_command(request), Search)
+                except CommandError:
+                    asked_for = False  # words the model read as a search: maybe not meant as one
             if args.json:
                 print(json.dumps(result.as_json()), flush=True)
             else:
                 shown = "; ".join(c.format() for c in result.commands) or "(nothing run)"
                 print(f"> {_short(request)}\n  {_short(shown)}\n  {result.reply}", flush=True)
         doc = manager.document
-        if doc is not first and not args.found_photo:
+        if doc is not first and not (args.found_photo or asked_for):
             # A request became a search and opened a library photo: that is not an edit of the
             # input, and it must not become the output unless asked for.
             code = _fail(f"a request became a search and opened {doc.source_path or doc.title}, "
@@ -353,8 +363,9 @@ def build_parser(annotate: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per turn")
     p.add_argument("--db", help="record the conversation in this database (default: a temporary one)")
     p.add_argument("--found-photo", action="store_true",
-                   help="if a request opens a photo from the library (a search), write that photo, "
-                        "with the edits made to it, to OUTPUT (default: refuse)")
+                   help="if a request the model read as a search opens a photo from the library, "
+                        "write that photo, with its edits, to OUTPUT (default: refuse; a request "
+                        "typed as a command, 'search WORDS', asks for the photo itself)")
     p.set_defaults(func=cmd_edit)
 
     p = sub.add_parser("caption", help="caption an image along a mouse trace (or all of it)")
@@ -427,7 +438,12 @@ def _run(args: argparse.Namespace) -> int:
         return args.func(args)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
+    except (OSError, MemoryError) as exc:  # a file, folder or disk the person can fix
+        return _fail(f"{args.cli}: {exc}")
     except Exception as exc:  # noqa: BLE001 - the last line of defence, reported below
+        if type(exc).__module__.split(".")[0] in ("sqlite3", "pysqlite3"):
+            db = getattr(args, "db", None)
+            return _fail(f"cannot use the database{f' {db}' if db else ''}: {exc}")
         if os.environ.get("EASEL_DEBUG"):
             raise
         return _fail(f"{args.cli} failed: {type(exc).__name__}: {exc} "

@@ -324,7 +324,8 @@ class Controller(QObject):
                 v = doc.versions.get(t.get("version_id") or "")
                 edit = bool(v is not None and t.get("command") and v.command == t["command"])
                 data = _json(t.get("data"))
-                self.chat.add_reply(t["text"], command=t.get("command"), segments=data.get("segments"),
+                ran = "; ".join(t.get("commands") or []) or t.get("command")  # every command of the turn
+                self.chat.add_reply(t["text"], command=ran, segments=data.get("segments"),
                                     version_id=v.id if edit else None,
                                     thumbnail=self.thumbs.get(v.pixels) if edit else None)
             self.statusMessage.emit(f"Reopened {doc.title}", 4000)

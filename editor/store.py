@@ -109,10 +109,10 @@ class Store:
             columns = {r[1] for r in conn.execute("pragma table_info(turns)")}
             if "commands" not in columns:  # a schema-1 profile: keep its turns, list their command
                 conn.execute("alter table turns add column commands text")
-            rows = conn.execute("select id, command from turns where commands is null and command "
-                                "is not null and role = 'assistant'").fetchall()
-            conn.executemany("update turns set commands = ? where id = ?",
-                             [(json.dumps([c]), i) for i, c in rows])
+                rows = conn.execute("select id, command from turns where command is not null "
+                                    "and role = 'assistant'").fetchall()
+                conn.executemany("update turns set commands = ? where id = ?",
+                                 [(json.dumps([c]), i) for i, c in rows])
             old = conn.execute("select value from meta where key = 'schema_version'").fetchone()
             if old is None or int(old[0]) < SCHEMA_VERSION:
                 conn.execute("insert or replace into meta (key, value) values ('schema_version', ?)",

@@ -194,7 +194,8 @@ def test_a_silent_connection_is_dropped_and_connections_are_capped(qtbot, host, 
         s.close()
 
 
-def test_a_garbage_stream_does_not_disturb_the_recorded_session(qtbot, host, ann, no_network):
+def test_a_garbage_stream_does_not_disturb_the_recorded_session(qtbot, host, ann, no_network, caplog):
+    caplog.set_level("WARNING", logger="easel.annotator")
     server, port = host
     user, seen = window(qtbot, port, "user", CODE)
     assistant, heard = window(qtbot, port, "assistant", CODE)
@@ -227,5 +228,31 @@ def test_a_garbage_stream_does_not_disturb_the_recorded_session(qtbot, host, ann
     assert "y" * 10 in texts  # a valid line after garbage on the same socket still counts
     assert "x" not in texts and "on it" in texts  # nothing of the stranger's got in
     assert sum(m["type"] == "error" for m in seen) >= 4  # each bad line was answered, not silently eaten
+    reasons = caplog.text
+    assert "not a JSON line" in reasons and "longer than" in reasons, reasons[-3000:]
     user.close()
     assistant.close()
+
+
+def test_cli_host_on_the_lan_and_join_with_the_code(qtbot, tmp_path, library, no_network):
+    import main
+    from app.annotator.run import open_host, open_join
+
+    parser = main.build_parser()
+    db = str(tmp_path / "cli" / "easel.db")
+    server, assistant, port = open_host(parser.parse_args(
+        ["annotate", "host", "--lan", "--port", "0", "--db", db, "--images", str(library.folder),
+         "--annotator", "bob"]))
+    qtbot.addWidget(assistant)
+    assert server.code and server.server.serverAddress().toString() == "0.0.0.0"
+    # without the code: refused once, and the window stops retrying
+    link, stranger = open_join(parser.parse_args(["annotate", "join", f"127.0.0.1:{port}", "--role", "user"]))
+    qtbot.addWidget(stranger)
+    qtbot.waitUntil(lambda: any("session code" in line for line in stranger.chat.lines()), timeout=10000)
+    assert link.target is None and not stranger.connected
+    link, user = open_join(parser.parse_args(["annotate", "join", f"127.0.0.1:{port}", "--role", "user",
+                                              "--code", server.code, "--annotator", "ann"]))
+    qtbot.addWidget(user)
+    qtbot.waitUntil(lambda: user.connected and assistant.peers == ["assistant", "user"], timeout=10000)
+    link.close()
+    server.close()

@@ -20,45 +20,53 @@ from sqlite_utils.utils import sqlite3  # the library the Store uses: never two 
 
 import agent.assistant
 import main
-from agent.dialogue import DialogueManager, GrammarParser
+from agent.dialogue import DialogueManager, GrammarParser, TurnResult
 from editor import store as store_mod
 from editor.document import Document
 from editor.imageio import write_image
 from editor.store import Store
 
-# Grammar-form requests (no learned model needed: the turn recording is the same), six turns: edits,
-# an undo, one request that is not understood (turn rows only) and a crop.
-REQUESTS = ["adjust_attr brightness 20", "rotate 90", "undo", "flip horizontal",
+# Grammar-form requests (no learned model needed: the turn recording is the same), seven turns:
+# edits, an undo, a search that opens another photo (a new document inside the turn), one request
+# that is not understood (turn rows only) and a crop.
+REQUESTS = ["adjust_attr brightness 20", "rotate 90", "undo", "search a red square", "flip horizontal",
             "make me a sandwich", "crop 0 0 16 12"]
 CRASH = 70
 
 
-def state(db_path) -> dict | None:
-    """What a person would see: the versions, the head and the conversation (ids left out, as
-    they differ between runs)."""
+def state(db_path) -> list | None:
+    """What a person would see of each document: its versions, head and conversation (ids left
+    out, as they differ between runs); checks that every row points at rows that exist."""
     if not db_path.exists():
         return None
     conn = sqlite3.connect(db_path)
     try:
         if not conn.execute("select 1 from sqlite_master where name = 'versions'").fetchone():
             return None
-        docs = conn.execute("select id, head from documents").fetchall()
+        docs = conn.execute("select id, head, title from documents").fetchall()
+        versions = conn.execute("select id, parent_id, command, pixels, seq, document_id from versions").fetchall()
+        turns = conn.execute("select document_id, role, text, commands, version_id, seq from turns "
+                             "order by document_id, seq").fetchall()
         if not docs:
-            assert conn.execute("select count(*) from versions").fetchone()[0] == 0, \
-                "a version belonging to no document"
+            assert not versions and not turns, "rows belonging to no document"
             return None
-        assert len(docs) == 1, docs
-        doc_id, head = docs[0]
-        vs = {r[0]: r[1:] for r in conn.execute(
-            "select id, parent_id, command, pixels, seq, document_id from versions")}
-        assert all(v[4] == doc_id for v in vs.values()), "a version belonging to no document"
-        seq = {i: v[3] for i, v in vs.items()}
-        versions = sorted((v[3], seq.get(v[0]), v[1], v[2]) for v in vs.values())
-        turns = [(r[0], r[1], r[2], seq.get(r[3]) if r[3] else None) for r in conn.execute(
-            "select role, text, commands, version_id from turns where document_id = ? order by seq",
-            [doc_id])]
-        assert all(r[3] is None or r[3] in seq.values() for r in turns), "a turn names a lost version"
-        return {"versions": versions, "head": seq[head], "turns": turns}
+        doc_ids = {d[0] for d in docs}
+        by_id = {v[0]: v for v in versions}
+        assert all(v[5] in doc_ids for v in versions), "a version belonging to no document"
+        assert all(t[0] in doc_ids for t in turns), "a turn belonging to no document"
+        assert all(t[4] is None or t[4] in by_id for t in turns), "a turn names a lost version"
+        assert all(v[1] is None or by_id[v[1]][5] == v[5] for v in versions), "a lost parent"
+        out = []
+        for doc_id, head, title in docs:
+            assert by_id[head][5] == doc_id, "the head is not a version of its document"
+            mine = [v for v in versions if v[5] == doc_id]
+            seq = {v[0]: v[4] for v in mine}
+            out.append({
+                "title": title, "head": seq[head],
+                "versions": sorted((v[4], seq.get(v[1]), v[2], v[3]) for v in mine),
+                "turns": [(t[1], t[2], t[3], seq.get(t[4])) for t in turns if t[0] == doc_id],
+            })
+        return sorted(out, key=lambda d: d["title"])
     finally:
         conn.close()
 
@@ -75,6 +83,22 @@ def run_edit(photo, db, out) -> int:
 
 def test_a_kill_at_any_write_point_of_edit_leaves_whole_turns(tmp_path, photo, monkeypatch, capsys):
     monkeypatch.setattr(agent.assistant, "load_parser", GrammarParser)
+    real_build = agent.assistant.build_manager
+    found = np.zeros((12, 12, 3), np.uint8)
+    found[2:10, 2:10] = (220, 20, 20)
+
+    def build(document=None, **kwargs):  # search opens a photo as the library's handler does
+        manager = real_build(document, **kwargs)
+
+        def search(manager, command):
+            doc = Document.create(manager.document.store, found, title="red_square.png")
+            manager.document = doc
+            return TurnResult(command.format(), "Here is red_square.png.", command, doc.head)
+
+        manager.handlers["search"] = search
+        return manager
+
+    monkeypatch.setattr(agent.assistant, "build_manager", build)
 
     # The reference: the database after each turn.
     snapshots = []
@@ -91,9 +115,11 @@ def test_a_kill_at_any_write_point_of_edit_leaves_whole_turns(tmp_path, photo, m
         run_edit(photo, ref_db, tmp_path / "ref.png")
     assert len(snapshots) == len(REQUESTS)
     # Before the first turn: nothing, or the document with its original only.
-    root_only = {"versions": [v for v in snapshots[0]["versions"] if v[1] is None], "head": 0,
-                 "turns": []}
+    first = snapshots[0][0]
+    root_only = [{"title": first["title"], "head": 0,
+                  "versions": [v for v in first["versions"] if v[1] is None], "turns": []}]
     allowed = [None, root_only, *snapshots]
+    assert [len(s) for s in snapshots] == [1, 1, 1, 2, 2, 2, 2]  # the search opened a second document
     assert len({json.dumps(s) for s in allowed}) == len(allowed), "every turn must change the state"
 
     # Count the write points, then die at each one.
@@ -148,7 +174,7 @@ def test_a_kill_at_any_write_point_of_edit_leaves_whole_turns(tmp_path, photo, m
         if got is not None:
             s = Store(db)
             try:
-                used = {v[3] for v in got["versions"]}
+                used = {v[3] for d in got for v in d["versions"]}
                 assert all(s._blob_path(h).exists() for h in used), "a version lost its pixels"
                 s.collect_garbage(grace=0)
                 left = {f.stem for f in s.blobs.rglob("*") if f.is_file()}

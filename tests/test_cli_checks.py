@@ -12,7 +12,7 @@ import pytest
 
 import agent.assistant
 import main
-from agent.dialogue import DialogueManager, GrammarParser, TurnResult
+from agent.dialogue import DialogueManager, GrammarParser, Prediction, TurnResult
 from editor.document import Document
 from editor.imageio import read_image, write_image
 
@@ -103,13 +103,22 @@ def _bad_inputs(tmp_path, photo) -> list[list[str]]:
         ["locate", str(garbage), "a cat"],
         ["search", "cat", "--limit", "0"],
         ["index", str(tmp_path / "nowhere")],
+        ["index", str(tmp_path), "--db", str(tmp_path)],
+        ["search", "cat", "--db", str(tmp_path)],
+        ["search", "cat", "--db", str(garbage)],
+        ["edit", str(photo), "rotate 90", "-o", o, "--db", str(garbage)],
+        ["annotate", "stats", "--db", str(garbage)],
+        ["annotate", "export", "--format", "caise", str(tmp_path / "none" / "x.json")],
     ]
 
 
 def test_no_bad_input_ends_in_a_traceback(photo, tmp_path, capsys, grammar_only):
     for argv in _bad_inputs(tmp_path, photo):
-        code = main.main(argv)  # an exception escaping here is what a person would see as a traceback
-        err = capsys.readouterr().err
+        try:
+            code = main.main(argv)  # an exception escaping here is what a person sees as a traceback
+            err = capsys.readouterr().err
+        except SystemExit as exc:  # sys.exit("easel: ...") prints the message, exit status 1
+            code, err = (1, str(exc.code)) if isinstance(exc.code, str) else (exc.code, capsys.readouterr().err)
         # 3 is the catch-all for bugs: a bad input must get its own message
         assert code in (1, 2) and err.startswith("easel:") and "Traceback" not in err, (argv[:3], err)
         assert len(err) < 2000
@@ -128,11 +137,16 @@ def test_an_internal_error_is_reported_in_one_line(photo, tmp_path, monkeypatch,
 
 def _with_search(monkeypatch, tmp_path):
     """``search`` opens another photo, as the library's handler does."""
-    other = np.full((8, 8, 3), 200, np.uint8)
+    other = np.arange(8 * 8 * 3, dtype=np.uint8).reshape(8, 8, 3)
     real = agent.assistant.build_manager
 
+    class ReadsSearch:  # the learned model reading "make me a sandwich" as a search
+        def predict(self, history, concepts):
+            return Prediction("search sandwich", 0.9)
+
     def build(document=None, **kwargs):
-        manager = real(document, parser=GrammarParser(), **kwargs)
+        manager = real(document, parser=ReadsSearch(), **kwargs)
+        manager.concepts = lambda doc: []
 
         def search(manager, command):
             doc = Document.create(manager.document.store, other, title="someone_else.jpg",
@@ -150,11 +164,16 @@ def _with_search(monkeypatch, tmp_path):
 def test_a_search_in_edit_does_not_silently_become_the_output(photo, tmp_path, monkeypatch, capsys):
     other = _with_search(monkeypatch, tmp_path)
     out = tmp_path / "out.png"
-    assert main.main(["edit", str(photo), "search sandwich", "-o", str(out)]) == 1
+    assert main.main(["edit", str(photo), "make me a sandwich", "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert "became a search" in err and "someone_else.jpg" in err and not out.exists()
-    assert main.main(["edit", str(photo), "search sandwich", "flip vertical", "-o", str(out),
+    assert main.main(["edit", str(photo), "make me a sandwich", "flip vertical", "-o", str(out),
                       "--found-photo"]) == 0
+    assert "someone_else.jpg" in capsys.readouterr().err
+    assert np.array_equal(read_image(out).pixels, other[::-1])
+    out.unlink()
+    # typed as a command, the search asks for the photo: it is written (and said)
+    assert main.main(["edit", str(photo), "search sandwich", "-o", str(out)]) == 0
     assert "someone_else.jpg" in capsys.readouterr().err
     assert np.array_equal(read_image(out).pixels, other)
 

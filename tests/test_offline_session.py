@@ -70,6 +70,7 @@ def test_outside_calls_recognises_dns_and_remote_connections():
     assert len(outside_calls(log)) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace (Debian package strace)")
 @pytest.mark.timeout(600)
 def test_a_session_that_cuts_out_searches_explains_and_describes_stays_offline(tmp_path):

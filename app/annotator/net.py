@@ -211,6 +211,8 @@ class TcpLink(Link):
                     self.socket.abort()
                     return
             else:
+                if item.get("type") == "error" and item.get("reason") == "code":
+                    self.target = None  # retrying with the same code cannot help: stop reconnecting
                 self.received.emit(item)
 
     def _error(self, _err) -> None:
@@ -371,7 +373,7 @@ class HubServer(QObject):
                     code.encode("utf-8", "replace"), self.code.encode("utf-8")):
                 log.warning("refused %s: %s", _name(link),
                             "wrong session code" if code is not None else "no session code")
-                link.send({"type": "error", "fatal": True,
+                link.send({"type": "error", "fatal": True, "reason": "code",
                            "text": "this host needs its session code: join with --code CODE "
                                    "(the host printed it)"})
                 if isinstance(link, TcpLink):
