@@ -140,7 +140,7 @@ def _with_search(monkeypatch, tmp_path):
     other = np.arange(8 * 8 * 3, dtype=np.uint8).reshape(8, 8, 3)
     real = agent.assistant.build_manager
 
-    class ReadsSearch:  # the learned model reading "make me a sandwich" as a search
+    class ReadsSearch:  # the learned model reading "find me a sandwich" as a search
         def predict(self, history, concepts):
             return Prediction("search sandwich", 0.9)
 
@@ -164,10 +164,13 @@ def _with_search(monkeypatch, tmp_path):
 def test_a_search_in_edit_does_not_silently_become_the_output(photo, tmp_path, monkeypatch, capsys):
     other = _with_search(monkeypatch, tmp_path)
     out = tmp_path / "out.png"
+    # "make me a sandwich" is not even read as a search any more (no words ask for a photo)
     assert main.main(["edit", str(photo), "make me a sandwich", "-o", str(out)]) == 1
+    assert "sandwich" not in capsys.readouterr().err and not out.exists()
+    assert main.main(["edit", str(photo), "find me a sandwich", "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert "became a search" in err and "someone_else.jpg" in err and not out.exists()
-    assert main.main(["edit", str(photo), "make me a sandwich", "flip vertical", "-o", str(out),
+    assert main.main(["edit", str(photo), "find me a sandwich", "flip vertical", "-o", str(out),
                       "--found-photo"]) == 0
     assert "someone_else.jpg" in capsys.readouterr().err
     assert np.array_equal(read_image(out).pixels, other[::-1])
