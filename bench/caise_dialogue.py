@@ -51,11 +51,13 @@ def main() -> int:
     counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     t0 = time.perf_counter()
     for ex in examples:
-        request = ex.history[-1].split(":", 1)[1].strip()
-        loaded = any(line.startswith("image_load") for line in ex.history)
+        # CAISE writes the assistant's acknowledgement after the request; the request is the last user line.
+        last = max(i for i, line in enumerate(ex.history) if line.startswith("user_text:"))
+        request = ex.history[last].split(":", 1)[1].strip()
+        loaded = any(line.startswith("image_load") for line in ex.history[:last])
         manager = DialogueManager(photo if loaded else None, parser=parser,
                                   concepts=lambda doc, c=ex.concepts: c)
-        manager.history = list(ex.history[:-1])
+        manager.history = list(ex.history[:last])
         commands, _ = manager.read(request)
         alone = parser.predict(list(ex.history), ex.concepts).text
         kind = gold_type(ex.api)
