@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 
 
 def dark_palette(app) -> None:
@@ -39,13 +41,13 @@ def create_app():
 
 
 # Native libraries whose import holds the GIL for long stretches (loading large shared objects;
-# torch for the command model). Imported on the main thread behind the splash screen, before the
-# event loop runs, so that model loading in workers later never stalls the GUI thread. rembg is not
-# here: background removal runs in its own process (app/cutout.py).
+# torch for the command model). Imported by the model-loading worker after the window is on
+# screen (Controller.load_models): the window may stutter while they load, but it is there within
+# a second or two and takes requests meanwhile. rembg is not here: background removal runs in
+# its own process (app/cutout.py).
 HEAVY_MODULES = (
     "cv2", "onnxruntime", "agent.command_model",
-    # what load_default_parser imports lazily: in a worker these imports held the GIL for up to
-    # 235 ms at a time (measured); imported here, the worker's load takes 0.5 s with 30 ms gaps.
+    # what load_default_parser imports lazily: imported here in one go rather than piecemeal
     "transformers", "peft", "transformers.models.bert.modeling_bert", "safetensors.torch",
 )
 
@@ -76,31 +78,89 @@ def preload_libraries(report=None) -> list[str]:
     return missing
 
 
+def process_age() -> float:
+    """Seconds since this process started (interpreter start-up included), from /proc on Linux."""
+    try:
+        with open("/proc/self/stat") as f:
+            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        return uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.perf_counter() - _IMPORTED + 0.0
+
+
+_IMPORTED = time.perf_counter()
+
+
+class StartupTrace:
+    """With ``EASEL_STARTUP_TRACE=1``: print when the window, the photo and the models were ready.
+
+    Lines ``easel-startup <event> <seconds since the process started>`` on stderr, read by
+    ``bench/gui_latency.py --startup``. ``EASEL_QUIT_WHEN_READY=1`` quits once all are ready.
+    """
+
+    def __init__(self, app, window, expect_photo: bool) -> None:
+        self.on = os.environ.get("EASEL_STARTUP_TRACE") == "1"
+        self.quit = os.environ.get("EASEL_QUIT_WHEN_READY") == "1"
+        self.app, self.window = app, window
+        self.waiting = {"window-shown", "models-ready"} | ({"photo-shown"} if expect_photo else set())
+        if not (self.on or self.quit):
+            return
+        from PySide6.QtCore import QObject
+
+        trace = self
+
+        class FirstPaint(QObject):
+            def __init__(self, name: str, condition) -> None:
+                super().__init__()
+                self.name, self.condition = name, condition
+
+            def eventFilter(self, obj, event):  # noqa: N802 (Qt's name)
+                from PySide6.QtCore import QEvent
+
+                if event.type() == QEvent.Type.Paint and self.condition():
+                    obj.removeEventFilter(self)
+                    trace.mark(self.name)
+                return False
+
+        self.filters = [FirstPaint("window-shown", lambda: True),
+                        FirstPaint("photo-shown", lambda: window.canvas.has_image())]
+        window.installEventFilter(self.filters[0])
+        window.canvas.viewport().installEventFilter(self.filters[1])
+        window.controller.modelsReady.connect(lambda: self.mark("models-ready"))
+
+    def mark(self, name: str) -> None:
+        if self.on:
+            print(f"easel-startup {name} {process_age():.3f}", file=sys.stderr, flush=True)
+        self.waiting.discard(name)
+        if self.quit and not self.waiting:
+            self.window.ask = lambda *a: True
+            from PySide6.QtCore import QTimer
+
+            QTimer.singleShot(200, self.window.close)
+
+
 def run_app(image: str | None = None) -> int:
+    """The window first, then everything heavy in workers.
+
+    On a 2-core machine the window is up in about a second: Qt, the widgets and the small parts of
+    agent/ and editor/ they need. The command model, PyTorch and Transformers load in a worker
+    (Controller.load_models) while the photo given on the command line opens in another; requests
+    typed meanwhile wait and are answered when the model is ready.
+    """
     app = create_app()
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QColor, QPixmap
-    from PySide6.QtWidgets import QSplashScreen
+    import cv2
 
-    pm = QPixmap(420, 160)
-    pm.fill(QColor(45, 45, 48))
-    splash = QSplashScreen(pm)
-    splash.show()
-    color = QColor(225, 225, 225)
-    align = Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignHCenter
-
-    def report(text: str) -> None:
-        splash.showMessage(f"Easel\n\n{text}", align, color)
-        app.processEvents()
-
-    preload_libraries(report)
+    cv2.setNumThreads(1)  # see preload_libraries: workers, not OpenCV's pool, use the cores
     from app.main_window import MainWindow
 
     window = MainWindow()
+    trace = StartupTrace(app, window, expect_photo=bool(image))
     window.show()
-    splash.finish(window)
     if image:
         window.open_path(image)
     else:
         window.offer_restore()
+    app.trace = trace  # kept alive as long as the app
     return app.exec()
