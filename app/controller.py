@@ -933,5 +933,8 @@ class Controller(QObject):
         self.workers.cancel_all()
         self.workers.wait(timeout_ms)
         self.cutter.shutdown()
+        flush = getattr(self.store, "flush", None)
+        if flush is not None:
+            flush()  # version files still being written (app.storage) reach the disk before exit
         self.marker.remove()
         self.settings.sync()
