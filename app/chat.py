@@ -158,8 +158,8 @@ class ChatPane(QWidget):
     def add_user(self, text: str, *, pending: bool = False) -> None:
         """A request; ``pending`` ones wait for the models and say so under the words."""
         self.messages.append(("user", text))
-        wait = (f'<br><span style="color:{NOTE_FG}"><i>⏳ waiting for the models to finish loading; '
-                f'answered as soon as they are ready</i></span>') if pending else ""
+        wait = (f'<br><span style="color:{NOTE_FG}"><i>Waiting for the models to finish loading; '
+                f'answered as soon as they are ready…</i></span>') if pending else ""
         self._append(
             f'<table width="100%" cellpadding="6" style="margin-top:6px"><tr>'
             f'<td bgcolor="{USER_BG}"><b>You</b><br>{html.escape(text)}{wait}</td></tr></table>'

@@ -249,12 +249,21 @@ class Controller(QObject):
             with contextlib.suppress(ModelMissingError):
                 referent_colour.warm()  # its text encoder, before the first "the colour of the sky"
             library = Library()  # the profile's library.db, made on first use as on the command line
-            return parser, library, explain, trace_caption
+            seen = {}
+            doc = self.manager.document  # opened while the model loaded: requests may be waiting
+            if doc is not None and not isinstance(parser, GrammarParser):
+                # the command model reads the photo's concepts: perceive it now, not in the turn
+                worker.progress(90, "Looking at the photo…")
+                from agent.perception import document_concepts
+
+                seen[doc.head.pixels] = document_concepts(doc)
+            return parser, library, explain, trace_caption, seen
 
         def done(out) -> None:
             if out is None:
                 return
-            parser, library, explain, trace_caption = out
+            parser, library, explain, trace_caption, seen = out
+            self.concepts_by_pixels.update(seen)
             gc.freeze()  # the model's objects live as long as the app: keep full collections short
             self._register_handlers(library, explain, trace_caption)
             self.manager.parser = parser
@@ -265,6 +274,7 @@ class Controller(QObject):
             self.statusMessage.emit("Ready", 3000)
             self.modelsReady.emit()
             self._drain_queue()
+            self._perceive_later(self.document)  # a photo opened just now, after the job looked
             self.workers.start(self._warm_cutout, name="background removal warm-up")
 
         def failed(message: str) -> None:
@@ -629,8 +639,7 @@ class Controller(QObject):
             # Accepted, never refused for loading: shown as waiting and answered when ready.
             self.queued.append(text)
             self.chat.add_user(text, pending=True)
-            why = self.loading_text or "Opening the photo…"
-            self.statusMessage.emit(f"{why} Your request will be answered as soon as it is ready.", 0)
+            self.statusMessage.emit("Your request will be answered as soon as the models are ready.", 0)
             return None
         if self.busy:
             self.statusMessage.emit("Still working on the last request…", 3000)

@@ -65,8 +65,8 @@ class MainWindow(QMainWindow):
         self.index_stop = QPushButton("Stop")
         self.index_stop.setToolTip("Stop adding photos to the library (what is indexed stays)")
         self.index_stop.clicked.connect(c.stop_indexing)
-        self.statusBar().addWidget(self.loading_label)
-        for w in (self.index_bar, self.index_stop, self.pos_label, self.zoom_label, self.model_label):
+        # permanent: temporary status messages would hide it, and it must stay until ready
+        for w in (self.loading_label, self.index_bar, self.index_stop, self.pos_label, self.zoom_label, self.model_label):
             self.statusBar().addPermanentWidget(w)
         self.index_bar.hide()
         self.index_stop.hide()
@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
 
     def _show_loading(self, text: str) -> None:
         """The status line says what is loading; typed requests wait for it and are answered after."""
-        self.loading_label.setText(f"⏳ {text} Requests you type now will be answered when it is ready."
+        self.loading_label.setText(f"{text} Requests typed now are answered when it is ready."
                                    if text else "")
         self.loading_label.setVisible(bool(text))
 

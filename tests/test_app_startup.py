@@ -84,7 +84,7 @@ def test_a_request_typed_while_loading_waits_and_is_answered_when_ready(qtbot, t
     type_request(qtbot, w, "rotate 90")
     # accepted and shown as waiting, not refused, and the input stays open for more
     assert w.chat.messages[-1] == ("user", "rotate 90")
-    assert "waiting for the models" in w.chat.log.toPlainText()
+    assert "Waiting for the models" in w.chat.log.toPlainText()
     assert c.queued == ["rotate 90"] and w.chat.input.isEnabled()
     type_request(qtbot, w, "flip vertical")
     assert c.queued == ["rotate 90", "flip vertical"]
