@@ -141,6 +141,48 @@ class StartupTrace:
             QTimer.singleShot(200, self.window.close)
 
 
+# What Qt's xcb platform plugin loads, and the Debian/Ubuntu package of each (as .ci/run installs
+# them). Qt aborts with a terse message when one is missing; the app checks first and names them.
+XCB_LIBRARIES = {
+    "libxcb-cursor.so.0": "libxcb-cursor0", "libxcb-icccm.so.4": "libxcb-icccm4",
+    "libxcb-keysyms.so.1": "libxcb-keysyms1", "libxcb-shape.so.0": "libxcb-shape0",
+    "libxcb-xinerama.so.0": "libxcb-xinerama0", "libxcb-randr.so.0": "libxcb-randr0",
+    "libxcb-render-util.so.0": "libxcb-render-util0", "libxcb-image.so.0": "libxcb-image0",
+    "libxkbcommon.so.0": "libxkbcommon0", "libxkbcommon-x11.so.0": "libxkbcommon-x11-0",
+    "libEGL.so.1": "libegl1", "libGL.so.1": "libgl1", "libfontconfig.so.1": "libfontconfig1",
+    "libdbus-1.so.3": "libdbus-1-3",
+}
+
+
+def missing_for_window(environ=None, load=None) -> str | None:
+    """Why the window cannot open here, in words with the fix; None when it can (or cannot tell).
+
+    Checked before Qt starts: a missing display or library makes Qt abort the process.
+    """
+    import ctypes
+
+    env = os.environ if environ is None else environ
+    platform = env.get("QT_QPA_PLATFORM", "")
+    if not sys.platform.startswith("linux") or (platform and not platform.startswith("xcb")):
+        return None  # offscreen, wayland, ...: Qt's own messages are clear enough
+    if not env.get("DISPLAY"):
+        if env.get("WAYLAND_DISPLAY") and not platform:
+            return None
+        return ("easel: there is no display to open the window on (DISPLAY is not set).\n"
+                "  Run it from a desktop session, or under a virtual screen: xvfb-run -a make run")
+    load = load or ctypes.CDLL
+    missing = []
+    for soname, package in XCB_LIBRARIES.items():
+        try:
+            load(soname)
+        except OSError:
+            missing.append(package)
+    if missing:
+        return ("easel: the window cannot open: Qt's X11 (xcb) plugin needs libraries that are not "
+                "installed.\n  On Debian or Ubuntu: sudo apt-get install " + " ".join(missing))
+    return None
+
+
 def run_app(image: str | None = None) -> int:
     """The window first, then everything heavy in workers.
 
@@ -149,6 +191,10 @@ def run_app(image: str | None = None) -> int:
     (Controller.load_models) while the photo given on the command line opens in another; requests
     typed meanwhile wait and are answered when the model is ready.
     """
+    problem = missing_for_window()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 3
     app = create_app()
     import cv2
 

@@ -4,6 +4,7 @@ the window, overlays per version, version files written after the turn (pytest-q
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -280,3 +281,32 @@ def test_background_store_answers_from_memory_then_from_disk(tmp_path, astronaut
     assert np.array_equal(again.get_pixels(digest), astronaut)  # the file, bit for bit
     assert store.put_pixels(astronaut) == digest
     store.close()
+
+
+def test_the_window_names_what_is_missing_instead_of_aborting():
+    from app.main import XCB_LIBRARIES, missing_for_window
+
+    def load(name):
+        if name in ("libxcb-cursor.so.0", "libxkbcommon-x11.so.0"):
+            raise OSError(name)
+
+    text = missing_for_window({"DISPLAY": ":0"}, load)
+    assert text is not None and "apt-get install libxcb-cursor0 libxkbcommon-x11-0" in text
+    assert missing_for_window({"DISPLAY": ":0"}, lambda name: None) is None
+    assert "DISPLAY" in missing_for_window({}, load) and "xvfb-run" in missing_for_window({}, load)
+    assert missing_for_window({"QT_QPA_PLATFORM": "offscreen"}, load) is None
+    assert set(XCB_LIBRARIES.values()) <= set(
+        (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text().split())  # same list as CI
+
+
+def test_main_without_a_display_says_so_and_exits(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "QT_QPA_PLATFORM", "WAYLAND_DISPLAY")}
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, str(root / "main.py")], env=env, cwd=root, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 3
+    assert "no display" in proc.stderr and "xvfb-run" in proc.stderr
