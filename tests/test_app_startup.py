@@ -310,3 +310,20 @@ def test_main_without_a_display_says_so_and_exits(tmp_path):
                           text=True, timeout=60)
     assert proc.returncode == 3
     assert "no display" in proc.stderr and "xvfb-run" in proc.stderr
+
+
+def test_background_store_takes_over_fresh_arrays_and_copies_views(tmp_path, astronaut):
+    store = BackgroundStore(tmp_path / "easel.db")
+    fresh = astronaut.copy()
+    digest = store.put_pixels(fresh)
+    assert not fresh.flags.writeable  # taken over, not copied: a later write fails loudly
+    with pytest.raises(ValueError):
+        fresh[0, 0] = 0
+    base = astronaut.copy()
+    view = base[10:60, 10:60]
+    d2 = store.put_pixels(view)
+    base[10:60, 10:60] = 0  # the caller changes its array after storing a view of it
+    assert store.flush(30)
+    assert np.array_equal(Store(tmp_path / "easel.db").get_pixels(d2), astronaut[10:60, 10:60])
+    assert np.array_equal(store.get_pixels(digest), astronaut)
+    store.close()
