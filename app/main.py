@@ -88,18 +88,25 @@ def preload_libraries(report=None) -> list[str]:
     # the app already runs its slow work in parallel workers, so each OpenCV call uses one thread.
     cv2.setNumThreads(1)
     missing = []
-    for name in HEAVY_MODULES:
-        if report is not None:
-            report(f"Loading {name}…")
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            missing.append(name)
-    # The imports above leave millions of long-lived objects; a full garbage collection walking
-    # them on the GUI thread froze it for 377-436 ms (measured in the gap test). Freezing them moves
-    # them out of the collector's sight; objects made later are collected as usual.
-    gc.collect()
-    gc.freeze()
+    # The imports leave millions of long-lived objects. A full garbage collection walking them
+    # holds the GIL for 377-436 ms (measured): the window froze that long whenever one ran, in
+    # whichever thread. So no collection runs while they load (a few seconds: nothing much is
+    # freed meanwhile), and then they are frozen, out of the collector's sight; objects made later
+    # are collected as usual.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for name in HEAVY_MODULES:
+            if report is not None:
+                report(f"Loading {name}…")
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                missing.append(name)
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()
     return missing
 
 
@@ -155,9 +162,10 @@ class StartupTrace:
         window.canvas.viewport().installEventFilter(self.filters[1])
         window.controller.modelsReady.connect(lambda: self.mark("models-ready"))
 
-    def mark(self, name: str) -> None:
+    def mark(self, name: str, secs: float | None = None) -> None:
         if self.on:
-            print(f"easel-startup {name} {process_age():.3f}", file=sys.stderr, flush=True)
+            secs = process_age() if secs is None else secs
+            print(f"easel-startup {name} {secs:.3f}", file=sys.stderr, flush=True)
         self.waiting.discard(name)
         if self.quit and not self.waiting:
             self.window.ask = lambda *a: True
@@ -220,14 +228,20 @@ def run_app(image: str | None = None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 3
+    early = [("python-and-qt-imported", process_age())]
     app = create_app()
     import cv2
 
     cv2.setNumThreads(1)  # see preload_libraries: workers, not OpenCV's pool, use the cores
+    early.append(("app-created", process_age()))
     from app.main_window import MainWindow
 
+    early.append(("window-imports-done", process_age()))
     window = MainWindow()
+    early.append(("window-built", process_age()))
     trace = StartupTrace(app, window, expect_photo=bool(image))
+    for name, secs in early:
+        trace.mark(name, secs)
     window.show()
     if image:
         window.open_path(image)

@@ -70,7 +70,7 @@ def startup(args, photo: Path, tmp: Path) -> int:
         print(f"run {run + 1}: " + ", ".join(f"{k} {v:.2f} s" for k, v in marks.items()))
     import numpy as np
 
-    for key in ("window-shown", "photo-shown", "models-ready"):
+    for key in rows[0]:
         vals = [r[key] for r in rows if key in r]
         if vals:
             print(f"{key}: median {np.median(vals):.2f} s, max {max(vals):.2f} s over {len(vals)} runs")
