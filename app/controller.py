@@ -280,6 +280,8 @@ class Controller(QObject):
         def failed(message: str) -> None:
             # Without the learned model the grammar still works: never leave requests waiting.
             self.models_ready = True
+            self.parser_name = parser_words(self.manager.parser)
+            self.parserChanged.emit(self.parser_name)
             self._set_loading("")
             self.statusMessage.emit(message.splitlines()[0], 8000)
             self._drain_queue()
@@ -355,7 +357,7 @@ class Controller(QObject):
 
     def _drain_queue(self) -> None:
         """Answer the next waiting request, once the models are ready and no photo is opening."""
-        if not self.queued or not self.models_ready or self.busy or self._opening:
+        if not self.queued or not self.models_ready or self.busy or self._opening or self.chat is None:
             return
         text = self.queued.pop(0)
         if self.chat.messages and self.chat.messages[-1] != ("user", text):
