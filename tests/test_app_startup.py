@@ -327,3 +327,33 @@ def test_background_store_takes_over_fresh_arrays_and_copies_views(tmp_path, ast
     assert np.array_equal(Store(tmp_path / "easel.db").get_pixels(d2), astronaut[10:60, 10:60])
     assert np.array_equal(store.get_pixels(digest), astronaut)
     store.close()
+
+
+@pytest.mark.slow
+def test_library_index_reports_each_file_and_stops_when_asked(tmp_path, astronaut, coffee):
+    """agent.library.Library.index(on_progress=...): what the window's progress bar and Stop use."""
+    from agent.library import Library
+
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    for i, img in enumerate([astronaut, coffee, astronaut[::-1]]):
+        Image.fromarray(img[::4, ::4]).save(folder / f"p{i}.png")
+    class Encoder:  # the words' embeddings do not matter here; MiniLM's load would double the time
+        def encode(self, texts, **kwargs):
+            out = np.zeros((len(texts), 384), np.float32)
+            out[:, 0] = 1
+            return out
+
+    library = Library(tmp_path / "library.db", encoder=Encoder())
+    seen = []
+
+    def step(done, total, path):
+        seen.append((done, total, Path(path).name))
+        return False  # Stop after the first photo
+
+    report = library.index([folder], progress=False, on_progress=step)
+    assert seen == [(1, 3, "p0.png")]
+    assert library.count() == 1 and report.added == 1  # what was indexed stays
+    seen.clear()
+    library.index([folder], progress=False, on_progress=lambda d, t, p: seen.append((d, t)))
+    assert seen[-1] == (2, 2) and library.count() == 3  # the rest, the first is unchanged
