@@ -21,7 +21,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -216,12 +216,14 @@ class Library:
     # -- indexing --------------------------------------------------------------------------------
 
     def index(self, roots: Iterable[str | os.PathLike], *, ocr: bool = False, progress: bool = True,
-              prune: bool = True, prefetch: int = 4) -> IndexReport:
+              prune: bool = True, prefetch: int = 4,
+              on_progress: Callable[[int, int, str], bool | None] | None = None) -> IndexReport:
         """Index every image under ``roots`` (recursively); see the module docstring.
 
         ``prune`` removes entries under ``roots`` whose files are gone. Decoding and hashing run on
         a worker thread ahead of perception, which runs here; a file that fails is counted, never
-        fatal.
+        fatal. ``on_progress(done, total, path)`` is called after each file (a GUI's progress bar);
+        when it returns False indexing stops there, keeping what was indexed and pruning nothing.
         """
         with index_lock(self.db_path):
             return self._index(roots, ocr=ocr, progress=progress, prune=prune, prefetch=prefetch)
@@ -264,8 +266,13 @@ class Library:
 
         bar = _progress(len(todo), progress)
         pending = 0
+        stopped = False
         with self._write_lock, ThreadPoolExecutor(max_workers=1) as pool:
-            for (path, size, mtime, old), fut in _ahead(pool, load, todo, prefetch):
+            for n, ((path, size, mtime, old), fut) in enumerate(_ahead(pool, load, todo, prefetch)):
+                if n and on_progress is not None and on_progress(n, len(todo), todo[n - 1][0]) is False:
+                    stopped = True
+                    fut.cancel()
+                    break
                 try:
                     img, digest = fut.result()
                 except (ImageFileError, OSError, ValueError, MemoryError) as exc:
@@ -288,7 +295,9 @@ class Library:
                     db.commit()
                     pending = 0
                 bar.update(1)
-            if prune:
+            if on_progress is not None and todo and not stopped:
+                on_progress(len(todo), len(todo), todo[-1][0])
+            if prune and not stopped:
                 for root in roots:
                     gone = [e.id for e in db.entries_under(str(root)) if e.path not in seen]
                     db.remove(gone)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 USER_BG, BOT_BG, NOTE_FG, ERROR_FG = "#2f4a6b", "#2d2d30", "#9a9a9a", "#ff8a80"
 INLINE_THUMB = 120  # logical pixels
+MATCH_THUMB = 80  # search matches: four fit side by side in the chat
 
 
 class HistoryLineEdit(QLineEdit):
@@ -74,10 +75,12 @@ class ChatPane(QWidget):
     submitted = Signal(str)
     cancelRequested = Signal()
     versionClicked = Signal(str)
+    matchClicked = Signal(str)  # the path of a search match whose thumbnail was clicked
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.messages: list[tuple[str, str]] = []  # (role, text), what the pane shows
+        self.match_paths: list[str] = []  # search matches shown, by their number in "match:N" links
         self.log = QTextBrowser()
         self.log.setOpenLinks(False)
         self.log.setOpenExternalLinks(False)
@@ -131,11 +134,16 @@ class ChatPane(QWidget):
     def _anchor(self, url: QUrl) -> None:
         if url.scheme() == "version":
             self.versionClicked.emit(url.path())
+        elif url.scheme() == "match":
+            index = int(url.path()) if url.path().isdigit() else -1
+            if 0 <= index < len(self.match_paths):
+                self.matchClicked.emit(self.match_paths[index])
 
     # -- messages --------------------------------------------------------------------------------
 
     def clear(self) -> None:
         self.messages.clear()
+        self.match_paths.clear()
         self.log.clear()
 
     def _append(self, body: str) -> None:
@@ -147,12 +155,35 @@ class ChatPane(QWidget):
         bar = self.log.verticalScrollBar()
         bar.setValue(bar.maximum())
 
-    def add_user(self, text: str) -> None:
+    def add_user(self, text: str, *, pending: bool = False) -> None:
+        """A request; ``pending`` ones wait for the models and say so under the words."""
         self.messages.append(("user", text))
+        wait = (f'<br><span style="color:{NOTE_FG}"><i>Waiting for the models to finish loading; '
+                f'answered as soon as they are ready…</i></span>') if pending else ""
         self._append(
             f'<table width="100%" cellpadding="6" style="margin-top:6px"><tr>'
-            f'<td bgcolor="{USER_BG}"><b>You</b><br>{html.escape(text)}</td></tr></table>'
+            f'<td bgcolor="{USER_BG}"><b>You</b><br>{html.escape(text)}{wait}</td></tr></table>'
         )
+
+    def add_matches(self, matches: list[tuple[str, QImage, str]]) -> None:
+        """Search matches as clickable thumbnails, best first: (path, thumbnail, description)."""
+        cells = []
+        for path, thumb, description in matches:
+            n = len(self.match_paths)
+            self.match_paths.append(path)
+            url = QUrl(f"match:{n}")
+            self.log.document().addResource(QTextDocument.ResourceType.ImageResource, url, thumb)
+            w, h = thumb.width(), thumb.height()
+            scale = MATCH_THUMB / max(w, h)
+            name = html.escape(path.rsplit("/", 1)[-1])
+            cells.append(f'<td align="center" title="{html.escape(description)}"><a href="match:{n}">'
+                         f'<img src="match:{n}" width="{round(w * scale)}" height="{round(h * scale)}">'
+                         f'</a><br><span style="color:{NOTE_FG}; font-size:small">{name}</span></td>')
+        if not cells:
+            return
+        self.messages.append(("matches", "\n".join(p for p, _, _ in matches)))
+        self._append(f'<p style="color:{NOTE_FG}"><i>Best matches (click one to open it):</i></p>'
+                     f'<table cellpadding="3"><tr>{"".join(cells)}</tr></table>')
 
     def add_reply(self, text: str, *, segments: list[dict] | None = None, thumbnail: QImage | None = None,
                   version_id: str | None = None, ok: bool = True, command: str | None = None) -> None:

@@ -16,16 +16,16 @@ import json
 from collections import OrderedDict
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QImage, QUndoStack
 
-from agent import referent_colour
-from agent.assistant import build_manager, load_parser
 from agent.commands import Crop, Redo, Undo, usage
 from agent.dialogue import DialogueManager, GrammarParser, TurnResult
 from app.cutout import CutoutProcess
-from app.images import Mipmaps, screen_copy, thumbnail_image
+from app.images import Mipmaps, screen_copy, thumbnail_image, thumbnail_of
+from app.labels import history_label, short_refusal, turn_label
 from app.settings import AppSettings, SessionMarker
+from app.storage import BackgroundStore
 from app.undo import CheckoutCommand, EditCommand, SwitchDocumentCommand
 from app.workers import Worker, Workers
 from editor import traces as trace_store
@@ -44,7 +44,9 @@ def open_store(path: str | Path | None = None) -> Store:
     the same SQLite module sqlite-utils uses (pysqlite3 when installed): two SQLite libraries on
     one file in one process break each other's POSIX locks ("disk I/O error").
     """
-    store = Store(path)  # editor.store.connect: any thread, WAL, waits for other processes' locks
+    # editor.store.connect: any thread, WAL, waits for other processes' locks; version files are
+    # written after the turn (see app.storage)
+    store = BackgroundStore(path)
     trace_store.ensure_table(store)
     return store
 
@@ -81,6 +83,33 @@ def _last_user_text(manager: DialogueManager, command) -> str:
     return command.format()
 
 
+PARSER_WORDS = {
+    "CommandModelParser": "learned command model (plain English)",
+    "GrammarParser": "commands only (the learned model is not installed)",
+}
+
+
+def parser_words(parser) -> str:
+    """The status bar's name for a command parser, in words rather than a class name."""
+    return PARSER_WORDS.get(type(parser).__name__, "learned command model")
+
+
+MATCH_THUMBS = 4  # search matches shown in the chat
+
+
+def _match_thumbnails(results: list[dict]) -> list[tuple[str, QImage, str]]:
+    """(path, thumbnail, description) of a search's best matches; in the turn's worker."""
+    from editor.imageio import ImageFileError
+
+    out = []
+    for r in results[:MATCH_THUMBS]:
+        try:
+            out.append((r["path"], thumbnail_image(read_image(r["path"]).pixels), r.get("description", "")))
+        except (ImageFileError, OSError, KeyError, ValueError):
+            continue  # a file gone since indexing: no thumbnail, the reply still names it
+    return out
+
+
 class Controller(QObject):
     documentChanged = Signal()  # another document is shown
     viewsChanged = Signal()  # head, history or title changed
@@ -88,6 +117,7 @@ class Controller(QObject):
     busyChanged = Signal(bool)
     parserChanged = Signal(str)
     turnFinished = Signal(object)  # TurnResult, after the views are refreshed
+    photoShown = Signal(str)  # a photo given to open_path is on the canvas
 
     def __init__(self, *, store: Store | None = None, settings: AppSettings | None = None,
                  preload: bool | None = None, parent=None) -> None:
@@ -95,8 +125,9 @@ class Controller(QObject):
         self.store = store or open_store()
         trace_store.ensure_table(self.store)
         self.settings = settings or AppSettings()
-        # Search, explain and describe handlers; the learned parser arrives from load_models().
-        self.manager = build_manager(parser=GrammarParser(), sample=True, store=self.store)
+        # The grammar parser at once; the learned parser and the search, explain and describe
+        # handlers arrive from load_models() (their imports take seconds: never before the window).
+        self.manager = DialogueManager(parser=GrammarParser(), concepts=self._concepts)
         self.manager.handlers["undo"] = self._chat_undo_redo
         self.manager.handlers["redo"] = self._chat_undo_redo
         self.cutter = CutoutProcess()
@@ -112,17 +143,35 @@ class Controller(QObject):
         self._loading: set[str] = set()
         self._unreadable: set[str] = set()
         self.save_paths: dict[str, str] = {}  # document id -> file "Save" writes to
-        self.parser_name = "command grammar"
+        self.parser_name = "loading…"
+        self.models_ready = False
+        self.loading_text = ""  # what is loading now, for the status line ("" once ready)
+        self.queued: list[str] = []  # requests typed before the models were ready, answered after
+        self._opening = 0  # photos being opened: queued requests wait for them too
+        self._models_after_open = False
+        self.concepts_by_pixels: dict[str, list[str]] = {}  # pixel digest -> perception concepts
+        self._perceiving: set[str] = set()
+        self.library = None
+        self.index_worker: Worker | None = None
         self.model_worker: Worker | None = None
         self._turn: Worker | None = None
         self._stack_plan: dict[str, tuple] = {}
         self._pending_traces: list[tuple] = []
         self.chat = self.canvas = self.history = self.compare = None
         self.overlays: list[dict] = []
+        self.overlays_for: str | None = None  # the version the overlays were drawn for
         self.stale_session = self.marker.stale()
         self.marker.write(None)
         if preload if preload is not None else self.settings.preload_models:
-            self.load_models()
+            # once the event loop runs: the window paints before the imports take the GIL
+            QTimer.singleShot(50, self._start_models)
+        else:  # the learned model is switched off: the grammar and the handlers, ready at once
+            from agent import explain, trace_caption
+            from agent.library import Library
+
+            self._register_handlers(Library(), explain, trace_caption)
+            self.parser_name = parser_words(self.manager.parser)
+            self.models_ready = True
 
     # -- wiring ----------------------------------------------------------------------------------
 
@@ -136,6 +185,7 @@ class Controller(QObject):
         chat.submitted.connect(self.submit)
         chat.cancelRequested.connect(self.cancel)
         chat.versionClicked.connect(self.checkout)
+        chat.matchClicked.connect(self.open_match)
         canvas.traceFinished.connect(self.trace_finished)
         canvas.boxSelected.connect(self.box_selected)
         history.versionActivated.connect(self.checkout)
@@ -154,37 +204,161 @@ class Controller(QObject):
 
     # -- models ----------------------------------------------------------------------------------
 
+    modelsReady = Signal()
+    loadingChanged = Signal(str)  # what is loading, in words ("" when everything is ready)
+
+    def _set_loading(self, text: str) -> None:
+        self.loading_text = text
+        self.loadingChanged.emit(text)
+
+    def _start_models(self) -> None:
+        """Load the models, after the photo being opened is on screen (its decode needs the GIL too)."""
+        if self._opening:
+            self._models_after_open = True
+        elif self.model_worker is None:
+            self.load_models()
+
     def load_models(self) -> Worker:
-        """Load the command model and warm up background removal in a worker."""
+        """Import the heavy libraries and load the command model in a worker, then run what waited.
+
+        Imports here hold the GIL in stretches (shared objects loading): the window may stutter for
+        a few hundred milliseconds while this runs, but it is on screen and takes requests, which
+        queue (:attr:`queued`) until :attr:`models_ready`.
+        """
 
         def job(worker: Worker):
-            worker.progress(10, "Loading the command model…")
+            from app.main import preload_libraries
+
+            worker.progress(5, "Loading the language libraries (PyTorch, Transformers)…")
+            preload_libraries(lambda text: None)
+            if worker.cancelled:
+                return None
+            worker.progress(50, "Loading the command model…")
+            from agent import explain, referent_colour, trace_caption
+            from agent.assistant import load_parser
+            from agent.library import Library
+
             parser = load_parser()
             if worker.cancelled:
                 return None
+            worker.progress(80, "Loading the text encoder…")
             with contextlib.suppress(ModelMissingError):
                 referent_colour.warm()  # its text encoder, before the first "the colour of the sky"
-            worker.progress(60, "Preparing background removal…")
-            # a missing model is not an error here: the turn that needs it says how to install it
-            with contextlib.suppress(ModelMissingError):
-                self.cutter.warm()
-            return parser
+            library = Library()  # the profile's library.db, made on first use as on the command line
+            seen = {}
+            doc = self.manager.document  # opened while the model loaded: requests may be waiting
+            if doc is not None and not isinstance(parser, GrammarParser):
+                # the command model reads the photo's concepts: perceive it now, not in the turn
+                worker.progress(90, "Looking at the photo…")
+                from agent.perception import document_concepts
 
-        def done(parser) -> None:
-            if parser is None:
+                seen[doc.head.pixels] = document_concepts(doc)
+            return parser, library, explain, trace_caption, seen
+
+        def done(out) -> None:
+            if out is None:
                 return
+            parser, library, explain, trace_caption, seen = out
+            self.concepts_by_pixels.update(seen)
             gc.freeze()  # the model's objects live as long as the app: keep full collections short
+            self._register_handlers(library, explain, trace_caption)
             self.manager.parser = parser
-            self.parser_name = ("command grammar" if isinstance(parser, GrammarParser)
-                                else type(parser).__name__)
+            self.parser_name = parser_words(parser)
             self.parserChanged.emit(self.parser_name)
-            self.statusMessage.emit(f"Ready ({self.parser_name})", 4000)
+            self.models_ready = True
+            self._set_loading("")
+            self.statusMessage.emit("Ready", 3000)
+            self.modelsReady.emit()
+            self._drain_queue()
+            self._perceive_later(self.document)  # a photo opened just now, after the job looked
+            self.workers.start(self._warm_cutout, name="background removal warm-up")
 
+        def failed(message: str) -> None:
+            # Without the learned model the grammar still works: never leave requests waiting.
+            self.models_ready = True
+            self.parser_name = parser_words(self.manager.parser)
+            self.parserChanged.emit(self.parser_name)
+            self._set_loading("")
+            self.statusMessage.emit(message.splitlines()[0], 8000)
+            self._drain_queue()
+
+        self._set_loading("Loading the language libraries…")
         self.model_worker = self.workers.start(
-            job, name="model loading", on_result=done,
-            on_progress=lambda p, t: self.statusMessage.emit(t, 0),
-            on_error=lambda e: self.statusMessage.emit(e.splitlines()[0], 8000))
+            job, name="model loading", on_result=done, on_error=failed,
+            on_progress=lambda p, t: self._set_loading(t))
         return self.model_worker
+
+    def _register_handlers(self, library, explain, trace_caption) -> None:
+        """Plug search, explain and describe into the manager (on the GUI thread, between turns)."""
+        from agent.library import register
+
+        self.library = library
+        # sample=True: the bundled sample library is indexed on the first search, as in the CLI
+        register(self.manager, library, store=self.store, sample=True)
+        explain.register(self.manager)
+        trace_caption.register(self.manager)
+
+    def _warm_cutout(self, worker: Worker) -> None:
+        # a missing model is not an error here: the turn that needs it says how to install it
+        with contextlib.suppress(ModelMissingError):
+            self.cutter.warm()
+
+    # -- concepts: the command model's view of the image, kept out of the turn --------------------
+
+    def _concepts(self, doc: Document | None) -> list[str]:
+        """Concepts of the head for the command model, without perceiving inside the turn.
+
+        Perceiving a 12-megapixel version takes about half a second; the app perceives each new
+        version in a worker after its turn (:meth:`_perceive_later`). Until that is done the turn uses
+        the nearest ancestor's concepts: edits (brightness, tint, rotation) change them little, and
+        the next turn gets the exact ones. Only a document never perceived is perceived here.
+        """
+        if doc is None or isinstance(self.manager.parser, GrammarParser):
+            return []
+        for v in reversed(doc.lineage()):
+            if v.pixels in self.concepts_by_pixels:
+                return self.concepts_by_pixels[v.pixels]
+        from agent.perception import document_concepts
+
+        concepts = document_concepts(doc)
+        self.concepts_by_pixels[doc.head.pixels] = concepts
+        return concepts
+
+    def _perceive_later(self, doc: Document | None) -> None:
+        """Perceive the head in a worker, so the next turn has its concepts ready."""
+        if doc is None or not self.models_ready or isinstance(self.manager.parser, GrammarParser):
+            return  # the grammar parser never looks at concepts
+        digest = doc.head.pixels
+        if digest in self.concepts_by_pixels or digest in self._perceiving:
+            return
+        self._perceiving.add(digest)
+        vid = doc.head.id
+
+        def job(worker: Worker):
+            from agent.perception import perceive
+            from editor.models import ModelMissingError as Missing
+
+            try:
+                return perceive(doc.pixels(vid)).concepts
+            except (Missing, ValueError):
+                return []
+
+        def done(concepts) -> None:
+            self.concepts_by_pixels[digest] = concepts
+
+        self.workers.start(job, name="perception", on_result=done,
+                           on_finished=lambda: self._perceiving.discard(digest))
+
+    # -- requests that wait for the models ---------------------------------------------------------
+
+    def _drain_queue(self) -> None:
+        """Answer the next waiting request, once the models are ready and no photo is opening."""
+        if not self.queued or not self.models_ready or self.busy or self._opening or self.chat is None:
+            return
+        text = self.queued.pop(0)
+        if self.chat.messages and self.chat.messages[-1] != ("user", text):
+            self.chat.add_note(f"Now answering “{text}”.")  # its reply is not right under it
+        self._start_turn(lambda m: m.handle(text), text)
 
     # -- documents -------------------------------------------------------------------------------
 
@@ -229,7 +403,8 @@ class Controller(QObject):
                 except (OSError, FileNotFoundError):
                     out.append((digest, None, None))
                     continue
-                out.append((digest, screen_copy(px) if want_display else None, thumbnail_image(px)))
+                screen = screen_copy(px) if want_display else None
+                out.append((digest, screen, thumbnail_of(screen) if screen is not None else thumbnail_image(px)))
             return out
 
         def done(out) -> None:
@@ -256,7 +431,8 @@ class Controller(QObject):
             img = read_image(path)
             doc = Document.create(self.store, img.pixels, title=Path(path).name,
                                   source_path=str(Path(path).resolve()), meta=img.meta)
-            return doc, thumbnail_image(img.pixels), screen_copy(img.pixels)
+            screen = screen_copy(img.pixels)
+            return doc, thumbnail_of(screen), screen
 
         def done(out) -> None:
             doc, thumb, screen = out
@@ -268,6 +444,8 @@ class Controller(QObject):
             h, w = doc.head.height, doc.head.width
             self.chat.add_note(f"Opened {Path(path).name} ({w}×{h}).")
             self.statusMessage.emit(f"Opened {path}", 4000)
+            self.photoShown.emit(path)
+            self._perceive_later(doc)
 
         def failed(message: str) -> None:
             text = message.split("failed: ", 1)[-1].splitlines()[0]
@@ -276,8 +454,16 @@ class Controller(QObject):
             if "no such file" in text:
                 self.settings.remove_recent(str(Path(path).resolve()))
 
+        def finished() -> None:
+            self._opening -= 1
+            if self._models_after_open and not self._opening:
+                self._models_after_open = False
+                self.load_models()
+            self._drain_queue()
+
+        self._opening += 1
         self.statusMessage.emit(f"Opening {path}…", 0)
-        return self.workers.start(job, name="open", on_result=done, on_error=failed)
+        return self.workers.start(job, name="open", on_result=done, on_error=failed, on_finished=finished)
 
     def new_conversation(self, doc: Document, turns: list[dict] | None = None) -> None:
         """Show ``doc`` with a fresh undo stack (open, reopen, restore)."""
@@ -362,6 +548,8 @@ class Controller(QObject):
         parent = doc.parent()
         before_id = self.manager.context.get("compare_with") or (parent.id if parent else doc.head.id)
         before = doc.versions.get(before_id, doc.head)
+        if self.overlays and self.overlays_for != doc.head.id:
+            self.overlays = []  # boxes and traces belong to the version they were drawn on
         self._load(doc, [doc.head, before], display=True)
         head_img, before_img = self._image(doc.head), self._image(before)
         if head_img is not None:
@@ -370,8 +558,8 @@ class Controller(QObject):
         else:
             self.statusMessage.emit("Loading the version…", 0)
         self.history.set_document(doc, self.thumbnail)
-        self.compare.set_pair(before_img, head_img, before_label=before.command or "original",
-                              after_label=doc.head.command or "original", overlays=self.overlays)
+        self.compare.set_pair(before_img, head_img, before_label=history_label(before.command),
+                              after_label=history_label(doc.head.command), overlays=self.overlays)
         self.viewsChanged.emit()
 
     def title(self) -> str:
@@ -443,6 +631,12 @@ class Controller(QObject):
 
     def submit(self, text: str) -> Worker | None:
         """Run one chat request in a worker; the reply and the new version come back to the GUI."""
+        if not self.models_ready or self._opening or self.queued:
+            # Accepted, never refused for loading: shown as waiting and answered when ready.
+            self.queued.append(text)
+            self.chat.add_user(text, pending=True)
+            self.statusMessage.emit("Your request will be answered as soon as the models are ready.", 0)
+            return None
         if self.busy:
             self.statusMessage.emit("Still working on the last request…", 3000)
             return None
@@ -460,8 +654,9 @@ class Controller(QObject):
             thumb = screen = None
             if doc is not None and (doc is not doc_before or doc.head.id != head_before) \
                     and doc.head.pixels not in self.images and not isinstance(result.command, (Undo, Redo)):
-                pixels = doc.pixels()
-                thumb, screen = thumbnail_image(pixels), screen_copy(pixels)
+                screen = screen_copy(doc.pixels())
+                thumb = thumbnail_of(screen)
+            result.data["match_thumbnails"] = _match_thumbnails(result.data.get("results") or [])
             return result, thumb, screen
 
         self._set_busy(True)
@@ -492,6 +687,7 @@ class Controller(QObject):
         self.chat.add_reply(f"Something went wrong: {message.splitlines()[0]}", ok=False)
         self.statusMessage.emit("The request failed", 5000)
         self.refresh()
+        self._drain_queue()
 
     def _finish_turn(self, out, doc_before, head_before) -> None:
         result, thumb, screen = out
@@ -503,13 +699,15 @@ class Controller(QObject):
             self.chat.add_note("Stopped; nothing was changed.")
             self.statusMessage.emit("Stopped", 3000)
             self.refresh()
+            self._drain_queue()
             return
         doc = self.manager.document
         if thumb is not None and doc is not None:
             self.thumbs[doc.head.pixels] = thumb
             self._remember_image(doc.head.pixels, screen)
-        label = result.command.format() if result.command else result.utterance
+        label = turn_label(result.commands) if result.commands else result.utterance
         self.overlays = list(result.data.get("overlays") or [])
+        self.overlays_for = self.manager.document.head.id if self.manager.document is not None else None
         if doc is not doc_before:
             # a handler (search) opened another picture: an undoable switch
             self.manager.document = doc_before
@@ -533,11 +731,99 @@ class Controller(QObject):
         if version is not None and doc is not None and version.id in doc.versions \
                 and result.command is not None and result.command.edits_image:
             shown_thumb = self.thumbnail(version)
-        self.chat.add_reply(result.reply, segments=result.data.get("segments"), thumbnail=shown_thumb,
+        self.chat.add_reply(short_refusal(result.reply) if not result.ok else result.reply,
+                            segments=result.data.get("segments"), thumbnail=shown_thumb,
                             version_id=version.id if version is not None else None, ok=result.ok,
-                            command=result.command.format() if result.command else None)
+                            command="; ".join(c.format() for c in result.commands) or None)
+        self._show_matches(result)
         self.statusMessage.emit(result.reply.splitlines()[0] if result.reply else "", 5000)
         self.turnFinished.emit(result)
+        self._perceive_later(self.manager.document)
+        self._drain_queue()
+
+    def _show_matches(self, result: TurnResult) -> None:
+        """A search answer's best matches as thumbnails in the chat (clicking one opens it)."""
+        matches = result.data.pop("match_thumbnails", None)
+        if matches:
+            self.chat.add_matches(matches)
+
+    def open_match(self, path: str) -> Worker | None:
+        """Open a search match in this conversation, as an undoable switch (like search's best match)."""
+        if self.busy:
+            self.statusMessage.emit("Still working on the last request…", 3000)
+            return None
+        doc_before = self.document
+        store = self.store
+
+        def job(worker: Worker):
+            img = read_image(path)
+            doc = Document.create(store, img.pixels, title=Path(path).name,
+                                  source_path=str(Path(path).resolve()), meta=img.meta)
+            return doc, thumbnail_image(img.pixels), screen_copy(img.pixels)
+
+        def done(out) -> None:
+            doc, thumb, screen = out
+            self.thumbs[doc.head.pixels] = thumb
+            self._remember_image(doc.head.pixels, screen)
+            loads = sum(1 for h in self.manager.history if h.startswith("image_load:"))
+            self.manager.history.append(f"image_load: {loads + 1}")
+            self.stack.push(SwitchDocumentCommand(self, doc_before, doc, f"open {Path(path).name}"))
+            self.chat.add_note(f"Opened {Path(path).name}.")
+            self._perceive_later(doc)
+
+        def failed(message: str) -> None:
+            self.chat.add_note(f"Could not open {Path(path).name}: {message.split('failed: ', 1)[-1].splitlines()[0]}")
+
+        return self.workers.start(job, name="open match", on_result=done, on_error=failed)
+
+    # -- library -----------------------------------------------------------------------------------
+
+    indexProgress = Signal(int, int, str)  # done, total, file
+    indexFinished = Signal(str)  # the summary, in words
+
+    def index_folder(self, folder: str) -> Worker | None:
+        """Add a folder to the photo library in a worker, with progress; :meth:`stop_indexing` stops it."""
+        if self.library is None:
+            self.statusMessage.emit("The library opens once the models are loaded; try again in a moment.", 5000)
+            return None
+        if self.index_worker is not None and not self.index_worker.done:
+            self.statusMessage.emit("Already adding a folder to the library", 3000)
+            return None
+        library = self.library
+
+        def job(worker: Worker):
+            def step(done: int, total: int, path: str) -> bool:
+                worker.progress(done * 100 // max(1, total), f"{done}\t{total}\t{Path(path).name}")
+                return not worker.cancelled
+
+            report = library.index([folder], progress=False, on_progress=step)
+            return report, worker.cancelled
+
+        def done(out) -> None:
+            report, stopped = out
+            text = (f"Stopped adding {Path(folder).name}: " if stopped else f"Added {Path(folder).name}: ") \
+                + report.summary()
+            self.chat.add_note(text)
+            self.indexFinished.emit(text)
+
+        def failed(message: str) -> None:
+            text = f"Could not add {Path(folder).name}: {message.split('failed: ', 1)[-1].splitlines()[0]}"
+            self.chat.add_note(text)
+            self.indexFinished.emit(text)
+
+        def progress(_percent: int, text: str) -> None:
+            done_, total, name = text.split("\t", 2)
+            self.indexProgress.emit(int(done_), int(total), name)
+
+        self.chat.add_note(f"Adding {folder} to the library…")
+        self.index_worker = self.workers.start(job, name="indexing", on_result=done, on_error=failed,
+                                               on_progress=progress)
+        return self.index_worker
+
+    def stop_indexing(self) -> None:
+        if self.index_worker is not None and not self.index_worker.done:
+            self.index_worker.cancel()
+            self.statusMessage.emit("Stopping after the current photo…", 0)
 
     # -- canvas tools ----------------------------------------------------------------------------
 
@@ -553,9 +839,11 @@ class Controller(QObject):
         else:
             trace_id = trace_store.add_trace(self.store, doc.id, doc.head.id, trace)
         points = [[p["x"], p["y"]] for stroke in trace for p in stroke]
-        self.overlays = [o for o in self.overlays if o.get("label") != "your trace"] + [
+        kept = self.overlays if self.overlays_for == doc.head.id else []
+        self.overlays = [o for o in kept if o.get("label") != "your trace"] + [
             {"kind": "trace", "target": "current", "points": points, "color": "#ffcc00",
              "label": "your trace"}]
+        self.overlays_for = doc.head.id
         self.canvas.set_overlays(self.overlays)
         n = sum(len(s) for s in trace)
         secs = trace[-1][-1]["t"] if trace and trace[-1] else 0.0
@@ -654,5 +942,8 @@ class Controller(QObject):
         self.workers.cancel_all()
         self.workers.wait(timeout_ms)
         self.cutter.shutdown()
+        flush = getattr(self.store, "flush", None)
+        if flush is not None:
+            flush()  # version files still being written (app.storage) reach the disk before exit
         self.marker.remove()
         self.settings.sync()

@@ -10,10 +10,7 @@ makes in-process (the same preprocessing, the same network, the same rounding).
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import multiprocessing as mp
 import threading
-from concurrent.futures.process import BrokenProcessPool
 
 import numpy as np
 
@@ -34,10 +31,13 @@ class CutoutProcess:
     """Runs u2netp in a child process started on first use (or by :meth:`warm`)."""
 
     def __init__(self) -> None:
-        self._pool: cf.ProcessPoolExecutor | None = None
+        self._pool = None  # a ProcessPoolExecutor; multiprocessing is imported on first use, not at start
         self._lock = threading.Lock()
 
-    def _executor(self) -> cf.ProcessPoolExecutor:
+    def _executor(self):
+        import concurrent.futures as cf
+        import multiprocessing as mp
+
         with self._lock:
             if self._pool is None:
                 self._pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"))
@@ -51,6 +51,8 @@ class CutoutProcess:
 
     def warm(self) -> bool:
         """Start the child and load the network there (blocks the calling worker, not the GUI)."""
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
             return self._executor().submit(_child_warm).result()
         except BrokenProcessPool:
@@ -59,6 +61,8 @@ class CutoutProcess:
 
     def mask(self, image: np.ndarray) -> np.ndarray:
         """The subject mask at full resolution, uint8 (as ``ops._predict_mask`` makes it)."""
+        from concurrent.futures.process import BrokenProcessPool
+
         small = ops.mask_input(image)
         try:
             m = self._executor().submit(_child_mask, small).result()

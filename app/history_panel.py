@@ -14,6 +14,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QImage
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeWidget, QTreeWidgetItem
 
 from app.images import hidpi_pixmap
+from app.labels import history_label
 
 ICON = 48
 VERSION_ROLE = Qt.ItemDataRole.UserRole
@@ -92,10 +93,11 @@ class HistoryPanel(QTreeWidget):
         bold.setBold(True)
         for vid, _depth, branch_parent in branch_layout(children, document.root.id):
             v = document.versions[vid]
-            label = v.command or "original"
+            label = history_label(v.command)
             item = QTreeWidgetItem([f"{v.seq}. {label}"])
             item.setData(0, VERSION_ROLE, vid)
-            item.setToolTip(0, f"{label}\n{v.width}×{v.height}, {v.channels} channel(s), {v.dtype}")
+            item.setToolTip(0, f"{v.command or 'the original'}\n{v.width}×{v.height}, {v.channels} channel(s), "
+                               f"{v.dtype}")
             if thumbnail is not None:
                 img = thumbnail(v)
                 if img is not None:

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
+    QProgressBar,
+    QPushButton,
     QTabWidget,
 )
 
@@ -54,15 +56,31 @@ class MainWindow(QMainWindow):
 
         self.zoom_label = QLabel("")
         self.pos_label = QLabel("")
-        self.model_label = QLabel(f"model: {c.parser_name}")
-        for w in (self.pos_label, self.zoom_label, self.model_label):
+        self.model_label = QLabel("")
+        self.loading_label = QLabel("")  # what is loading, until the models are ready
+        self.loading_label.setStyleSheet("color: #e0b050")
+        self.index_bar = QProgressBar()
+        self.index_bar.setMaximumWidth(160)
+        self.index_bar.setFormat("library %v/%m")
+        self.index_stop = QPushButton("Stop")
+        self.index_stop.setToolTip("Stop adding photos to the library (what is indexed stays)")
+        self.index_stop.clicked.connect(c.stop_indexing)
+        # permanent: temporary status messages would hide it, and it must stay until ready
+        for w in (self.loading_label, self.index_bar, self.index_stop, self.pos_label, self.zoom_label, self.model_label):
             self.statusBar().addPermanentWidget(w)
+        self.index_bar.hide()
+        self.index_stop.hide()
+        self._show_parser(c.parser_name)
+        self._show_loading(c.loading_text)
 
         self.destroyed.connect(c.detach)
         c.attach(chat=self.chat, canvas=self.canvas, history=self.history, compare=self.compare)
         c.viewsChanged.connect(self._update_title)
         c.statusMessage.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
-        c.parserChanged.connect(lambda name: self.model_label.setText(f"model: {name}"))
+        c.parserChanged.connect(self._show_parser)
+        c.loadingChanged.connect(self._show_loading)
+        c.indexProgress.connect(self._index_progress)
+        c.indexFinished.connect(self._index_finished)
         c.busyChanged.connect(lambda _b: self._update_actions())
         self.history.compareRequested.connect(self.compare_with)
         self.canvas.zoomChanged.connect(lambda pct: self.zoom_label.setText(f"{pct:.0f}%"))
@@ -120,6 +138,10 @@ class MainWindow(QMainWindow):
         self.save_as_action = self._action(f, "Save &As…", "Ctrl+Shift+S", self.save_as)
         self.export_action = self._action(f, "&Export a Copy…", "Ctrl+E", self.export_copy,
                                           "Write the current version to another file, choosing the quality")
+        f.addSeparator()
+        self.add_folder_action = self._action(
+            f, "Add &Folder to Library…", "Ctrl+Shift+F", self.add_folder_dialog,
+            "Index the photos of a folder so that you can search them by words")
         f.addSeparator()
         self.prefs_action = self._action(f, "&Preferences…", "Ctrl+,", self.preferences)
         self._action(f, "&Quit", "Ctrl+Q", self.close)
@@ -211,6 +233,43 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.controller.title())
         self._update_actions()
 
+    def _show_parser(self, name: str) -> None:
+        self.model_label.setText(f"Understands: {name}")
+        self.model_label.setToolTip("Requests in words are read by the learned command model; "
+                                    "commands typed exactly (F1 lists them) always work.")
+
+    def _show_loading(self, text: str) -> None:
+        """The status line says what is loading; typed requests wait for it and are answered after."""
+        self.loading_label.setText(f"{text} Requests typed now are answered when it is ready."
+                                   if text else "")
+        self.loading_label.setVisible(bool(text))
+
+    def _index_progress(self, done: int, total: int, name: str) -> None:
+        self.index_bar.setRange(0, max(1, total))
+        self.index_bar.setValue(done)
+        self.index_bar.setToolTip(name)
+        self.index_bar.show()
+        self.index_stop.show()
+
+    def _index_finished(self, text: str) -> None:
+        self.index_bar.hide()
+        self.index_stop.hide()
+        self.statusBar().showMessage(text, 8000)
+
+    def add_folder_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Add a folder to the library",
+                                                  self.controller.settings.last_dir)
+        if folder:
+            self.add_folder(folder)
+
+    def add_folder(self, folder: str):
+        worker = self.controller.index_folder(folder)
+        if worker is not None:
+            self.index_bar.setRange(0, 0)  # busy until the first file is done
+            self.index_bar.show()
+            self.index_stop.show()
+        return worker
+
     def _pointer(self, x: int, y: int) -> None:
         self.pos_label.setText(f"{x}, {y}" if x >= 0 else "")
 
@@ -236,8 +295,11 @@ class MainWindow(QMainWindow):
         self.compare.view.update()
 
     def show_commands(self) -> None:
-        QMessageBox.information(self, "What Easel understands",
-                                "Ask in your own words, or type a command:\n\n" + self.controller.commands_help())
+        box = QMessageBox(QMessageBox.Icon.Information, "What Easel understands",
+                          "Ask in your own words, or type a command exactly as below.", parent=self)
+        box.setInformativeText(self.controller.commands_help())
+        self.commands_box = box  # tests read it
+        box.open()
 
     # -- files -----------------------------------------------------------------------------------
 

@@ -66,15 +66,20 @@ class Worker(QRunnable):
     def run(self) -> None:
         _lower_thread_priority()
         try:
-            out = self.fn(self, *self.args, **self.kwargs)
-        except Exception as exc:  # a failed job reports, it never takes the app down
-            detail = traceback.format_exc(limit=3)
-            self.signals.error.emit(f"{self.name} failed: {exc}\n{detail}")
-        else:
-            self.signals.result.emit(out)
-        finally:
-            self.done = True
-            self.signals.finished.emit()
+            try:
+                out = self.fn(self, *self.args, **self.kwargs)
+            except Exception as exc:  # a failed job reports, it never takes the app down
+                detail = traceback.format_exc(limit=3)
+                self.signals.error.emit(f"{self.name} failed: {exc}\n{detail}")
+            else:
+                self.signals.result.emit(out)
+            finally:
+                self.done = True
+                self.signals.finished.emit()
+        except RuntimeError:
+            # The app closed while this job ran (the window is gone, e.g. quit while the models
+            # were still loading): nobody is left to tell, and that is not an error.
+            pass
 
 
 class Workers(QObject):

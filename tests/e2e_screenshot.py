@@ -54,7 +54,7 @@ def main(argv: list[str]) -> int:
     app = create_app()
     preload_libraries()
     from agent.assistant import load_parser
-    from app.controller import Controller
+    from app.controller import Controller, parser_words
     from app.main_window import MainWindow
 
     controller = Controller(preload=False)
@@ -64,7 +64,7 @@ def main(argv: list[str]) -> int:
     window.resize(1440, 880)
     window.show()
     c = window.controller
-    c.parser_name = type(controller.manager.parser).__name__
+    c.parser_name = parser_words(controller.manager.parser)
     c.parserChanged.emit(c.parser_name)
 
     def wait(cond, timeout: float = 60.0) -> bool:

@@ -39,3 +39,24 @@ def test_scripted_conversation_under_xvfb_saves_a_real_screenshot(tmp_path):
     mid = img[:, w // 4 : 3 * w // 4].reshape(-1, 3).astype(int)
     orange = (mid[:, 0] > 180) & (mid[:, 1] > 60) & (mid[:, 1] < 150) & (mid[:, 2] < 110)
     assert orange.mean() > 0.05
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="xvfb-run is not installed (apt-get install xvfb)")
+def test_first_minute_under_xvfb_request_typed_while_loading_is_answered(tmp_path):
+    """The real start-up path on a real X server: a request typed while the command model loads is
+    shown as waiting, then answered by the model; reopening shows the typed words; a search shows
+    thumbnails and clicking one opens it (tests/e2e_startup.py)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY")}
+    env.setdefault("OMP_NUM_THREADS", "1")
+    proc = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable,
+         str(ROOT / "tests" / "e2e_startup.py"), str(tmp_path / "shots")],
+        capture_output=True, text=True, timeout=400, env=env, cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
+    assert "(typed during loading)" in proc.stdout  # the model starts loading once the photo is shown
+    assert "[adjust_attr brightness" in proc.stdout and "the typed words are there" in proc.stdout
+    assert "clicked a thumbnail" in proc.stdout
+    shot = np.asarray(Image.open(tmp_path / "shots" / "loading.png").convert("RGB"))
+    assert shot.shape[1] >= 1200 and shot.std() > 30  # a real window with the photo, not a blank
