@@ -122,8 +122,11 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
     support = sum(p for w, p in words.items() if agrees(w, label))
     best, p_best = max(words.items(), key=lambda kv: kv[1], default=("", 0.0))
     if label == "person":
-        # ImageNet has no class for people (only their clothes), so it cannot contradict one.
-        return ("person", "detector", score) if score >= 0.5 or support > 0 else ("object", "none", score)
+        # ImageNet has no class for people (only what they wear and hold), so only a surer name
+        # of something else (a dog, a statue) overrides the detector.
+        if p_best >= max(NAME_CONFIDENCE, score) and best not in _GARMENTS and best not in contains:
+            return best, "classifier", round(p_best, 4)
+        return "person", "detector", score
     if support >= 0.15 and support >= 0.5 * p_best:
         return label, "both", round(support, 4)
     # The classifier overrides the detector only when it is surer: a horse's black silhouette

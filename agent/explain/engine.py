@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from editor.colors import COLORS
+from agent.explain.tone import _fit_tone, tone_changes
 
 __all__ = ["Explanation", "Finding", "explain_images", "KINDS", "WORK_SIDE"]
 
@@ -355,83 +355,6 @@ def _refine_translation(before: np.ndarray, after: np.ndarray, tx: float, ty: fl
     return ox, oy
 
 
-# --- tone -------------------------------------------------------------------------------------
-
-
-def _fit_tone(src: np.ndarray, dst: np.ndarray, mask: np.ndarray) -> tuple[float, np.ndarray, float]:
-    """Robust fit of ``dst = a*src + b_c`` over ``mask``; returns (a, b[3], residual sigma)."""
-    idx = np.flatnonzero(mask)
-    if len(idx) > 60000:  # a fixed stride keeps it fast and deterministic
-        idx = idx[:: len(idx) // 60000]
-    s = src.reshape(-1, 3)[idx].astype(np.float32)
-    d = dst.reshape(-1, 3)[idx].astype(np.float32)
-    keep = np.minimum(np.minimum(d[:, 0], d[:, 1]), d[:, 2]) > 0.5
-    keep &= np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2]) < 254.5
-    if keep.sum() >= 200:
-        s, d = s[keep], d[keep]
-    if len(s) > 20000:
-        step = len(s) // 20000
-        s, d = s[::step], d[::step]
-    if len(s) < 20:
-        return 1.0, np.zeros(3), 0.0
-    w = np.ones(len(s), bool)
-    a, b, sigma = 1.0, np.zeros(3), 0.0
-    for _ in range(4):
-        ss, dd = s[w], d[w]
-        if len(ss) < 20:
-            break
-        # Unknowns a, b0, b1, b2; three equations per pixel.
-        mean_s, mean_d = ss.mean(axis=0, dtype=np.float64), dd.mean(axis=0, dtype=np.float64)
-        cs, cd = ss - mean_s.astype(np.float32), dd - mean_d.astype(np.float32)
-        den = float(np.einsum("ij,ij->", cs, cs, dtype=np.float64))
-        if den < 9.0 * cs.size:
-            # A flat picture cannot show a slope: only an offset is measurable.
-            a = 1.0
-            b = np.median(dd - ss, axis=0).astype(np.float64)
-        else:
-            a = float(np.einsum("ij,ij->", cs, cd, dtype=np.float64) / den)
-            b = mean_d - a * mean_s
-        p = a * s + b.astype(np.float32)
-        r = np.abs(d - p)
-        res = np.maximum(np.maximum(r[:, 0], r[:, 1]), r[:, 2])
-        sigma = 1.4826 * float(np.median(res[w]))
-        w = res < max(3.0 * sigma, 4.0)
-        # A working-copy pixel averages full-size ones, some of which may have clipped: leave out
-        # pixels the model puts near the ends of the range.
-        inside = (p.min(axis=1) > 12) & (p.max(axis=1) < 243)
-        if (w & inside).sum() >= 200:
-            w &= inside
-    return a, b, sigma
-
-
-def _nearest_color(rgb: np.ndarray) -> tuple[str, float]:
-    names = list(COLORS)
-    ref = np.array([COLORS[n] for n in names], np.float64)
-    d = np.linalg.norm(ref - rgb[None, :], axis=1)
-    i = int(np.argmin(d))
-    return names[i], float(d[i])
-
-
-def _brightness_finding(points: float, box_b: list[int], box_a: list[int]) -> Finding:
-    p = round(points, 1)
-    return Finding("brightness", {"amount": p}, box_b, box_a,
-                   f"It is {'brighter' if p > 0 else 'darker'} by about {abs(p):.0f} points (brightness {p:+.0f}).")
-
-
-def _tint_and_offset(b: np.ndarray, intensity: float) -> tuple[str, float]:
-    """The palette colour c and the offset s, the same on every channel, that best explain a tone
-    fit's intercept ``b = intensity * c + s``: a brightness change before or after a tint adds the same
-    to every channel, so without s a brightened yellow tint reads as pink."""
-    best = ("", 0.0, math.inf)
-    for name, rgb in COLORS.items():
-        r = np.asarray(b, np.float64) - intensity * np.array(rgb, np.float64)
-        s = float(r.mean())
-        err = float(np.linalg.norm(r - s))
-        if err < best[2]:
-            best = (name, s, err)
-    return best[0], best[1]
-
-
 # --- words ------------------------------------------------------------------------------------
 
 
@@ -681,35 +604,9 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
             fit_mask = valid & (dist > 4)
         if fit_mask.any():
             a, b, sigma = _fit_tone(wf, af, fit_mask)
-    spread = float(b.max() - b.min())
-    tone: list[Finding] = []
+    tone = [Finding(kind, params, [0, 0, wb, hb], [0, 0, wa, ha], sentence)
+            for kind, params, sentence in tone_changes(a, b, has_bg)]
     full_b, full_a = [0, 0, wb, hb], [0, 0, wa, ha]
-    c_min, b_min = (10, 8) if has_bg else (3, 2)  # a cutout's soft matte darkens a little of what is kept
-    if spread > 6 and a < 0.97:
-        i = 1 - a
-        cname, offset = _tint_and_offset(b, i)
-        rgb = (b - offset) / i
-        tone.append(Finding("color_tint", {"color": cname, "intensity": round(i, 3),
-                                           "rgb": [round(float(v)) for v in np.clip(rgb, 0, 255)]},
-                            full_b, full_a, f"It was tinted {cname} (intensity {i:.2f})."))
-        bright = offset / 2.55
-        if abs(bright) >= b_min:  # a brightness change before or after the tint
-            tone.append(_brightness_finding(bright, full_b, full_a))
-    elif spread > 12:
-        cname, _ = _nearest_color(np.clip(b - b.min() + 127, 0, 255))
-        tone.append(Finding("color_tint", {"color": cname, "intensity": None,
-                                           "offsets": [round(float(v), 1) for v in b]},
-                            full_b, full_a, f"Its colours shifted toward {cname}."))
-    else:
-        contrast = (a - 1) * 100
-        bright = (float(b.mean()) - 127.5 * (1 - a)) / 2.55
-        if abs(contrast) >= c_min:
-            c = round(contrast, 1)
-            tone.append(Finding("contrast", {"amount": c, "slope": round(a, 4)}, full_b, full_a,
-                                f"It has {'more' if c > 0 else 'less'} contrast, by about {abs(c):.0f} "
-                                f"points (contrast {c:+.0f})."))
-        if abs(bright) >= b_min:
-            tone.append(_brightness_finding(bright, full_b, full_a))
     tone.sort(key=lambda t: t.kind != "brightness")  # brightness is what people ask about first
     findings += tone
     if has_bg:
