@@ -151,6 +151,9 @@ def _a(phrase: str) -> str:
     return phrase if phrase.startswith(("a ", "an ", "the ")) else f"{_article(phrase)} {phrase}"
 
 
+_ONE_OF_A_KIND = {"sky", "grass", "ground"}
+
+
 def _same_region(a: dict, b: dict) -> bool:
     """Two region pieces are one region when they have one name and touch or overlap ("the sky"
     twice is one sky; two grey areas at opposite corners are two areas)."""
@@ -162,16 +165,25 @@ def _same_region(a: dict, b: dict) -> bool:
     return gx <= 0.1 * max(x[2] - x[0], y[2] - y[0]) and gy <= 0.1 * max(x[3] - x[1], y[3] - y[1])
 
 
-def compose(rgb: np.ndarray, segs, dets: list[Detection], names) -> Caption:
+def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) -> Caption:
     """One clause per thing the trace dwells on, in the order it first dwells on it.
 
     ``segs`` are :class:`agent.traces.TraceSegment` (``region`` indexes ``dets``, negative for the
-    background), ``names`` the :class:`agent.naming.Named` of each detection.
+    background), ``names`` the :class:`agent.naming.Named` of each detection, ``things`` the names
+    of background segments the classifier recognised (by segment index).
     """
     h, w = rgb.shape[:2]
+    things = things or {}
     pieces = []
-    for s in segs:
-        if s.region >= 0:
+    for k, s in enumerate(segs):
+        if k in things:
+            x1, y1, x2, y2 = s.box
+            box = (int(x1 * w), int(y1 * h), max(int(x1 * w) + 1, int(np.ceil(x2 * w))),
+                   max(int(y1 * h) + 1, int(np.ceil(y2 * h))))
+            n = things[k]
+            pieces.append({"key": ("thing", n.noun), "box": box, "noun": n.phrase, "label": n.noun,
+                           "kind": "object", "points": s.points})
+        elif s.region >= 0:
             n = names[s.region]
             box = tuple(int(v) for v in dets[s.region].box)
             pieces.append({"key": ("object", s.region), "box": box, "noun": n.phrase, "label": n.noun,
@@ -187,13 +199,18 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names) -> Caption:
     # between a cup and a cat, is about the cup and the cat, not "back to the cup" again and again.
     said: list[dict] = []
     for p in pieces:
-        if p["kind"] == "object":
+        if p["key"][0] == "thing":  # one word, one place: the same thing looked at again
+            first = next((g for g in said if g["key"] == p["key"] and _same_region(g, p)), None)
+        elif p["kind"] == "object":
             first = next((g for g in said if g["key"] == p["key"]), None)
         else:
-            first = next((g for g in said if g["kind"] == "region" and _same_region(g, p)), None)
+            # a named region (the sky, the grass) is one region wherever the trace comes back to
+            # it; "a grey area" twice may be two areas, unless they touch
+            first = next((g for g in said if g["kind"] == "region" and g["label"] == p["label"]
+                          and (p["label"] in _ONE_OF_A_KIND or _same_region(g, p))), None)
         if first is None:
             said.append(dict(p))
-        elif p["kind"] == "region" and first is said[-1]:
+        elif p["kind"] == "region":
             b, c = first["box"], p["box"]  # the same region still: it grows with the trace
             first["box"] = (min(b[0], c[0]), min(b[1], c[1]), max(b[2], c[2]), max(b[3], c[3]))
     segments = []

@@ -194,9 +194,19 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
                 break
     dets = clean_detections(dets + found) if found else dets
     segs = segment_trace(strokes, regions=[norm(d.box) for d in dets], pause=pause)
-    from agent.naming import name_objects
+    from agent.naming import name_objects, name_regions
 
-    return compose(rgb, segs, dets, name_objects(rgb, dets))
+    # What the trace dwells on where the detector found nothing may still be a thing the
+    # classifier knows (a rocket, a tiger): named when it is sure, else described as a region.
+    background = [i for i, s in enumerate(segs) if s.region < 0]
+    boxes = [_pixel_box(segs[i].box, w, h) for i in background]
+    things = {i: n for i, n in zip(background, name_regions(rgb, boxes)) if n is not None}
+    return compose(rgb, segs, dets, name_objects(rgb, dets), things)
+
+
+def _pixel_box(b, w: int, h: int) -> tuple[int, int, int, int]:
+    x1, y1 = int(b[0] * w), int(b[1] * h)
+    return (x1, y1, max(x1 + 1, int(np.ceil(b[2] * w))), max(y1 + 1, int(np.ceil(b[3] * h))))
 
 
 
@@ -287,9 +297,9 @@ def _noun_at(toks: list[str], i: int, labels: set[str]) -> tuple[str | None, int
 
 
 def _everyday() -> set[str]:
-    from agent.vocabulary import animal_words
+    from agent.vocabulary import caption_nouns
 
-    return animal_words()
+    return caption_nouns()
 
 
 # Words that end what can be said after a noun about that noun ("a cat on the left, then ...").

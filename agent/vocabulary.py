@@ -12,7 +12,7 @@ The map, documented by rule:
   their own names ("tiger", "lion", "leopard", ...), the birds -> "bird", fish -> "fish", and so on
   (:data:`_ANIMAL_RANGES`);
 - things (398-999): the first synonym, lower-cased, unless :data:`_THING_WORDS` says otherwise
-  ("espresso" -> "coffee", "coffee mug" -> "mug", "missile" -> "rocket", "moped" -> "motorbike");
+  ("espresso" -> "coffee", "coffee mug" -> "mug", "missile", "projectile" and "space shuttle" -> "rocket", "moped" -> "motorbike");
 - :data:`_NOT_THINGS` lists classes that are places, textures or parts (``None``).
 
 :data:`COCO_AGREES` says which everyday words are the same thing as a COCO label (a "mug" is a
@@ -68,7 +68,7 @@ _THING_WORDS: dict[int, str] = {
     717: "pickup truck", 737: "bottle", 738: "flowerpot", 744: "rocket", 751: "racing car",
     752: "racket", 754: "radio", 759: "camera", 761: "remote control", 765: "rocking chair",
     770: "shoe", 779: "bus", 780: "sailing boat", 782: "screen", 805: "football",
-    814: "speedboat", 817: "car", 820: "train", 829: "tram", 834: "suit", 836: "sunglasses",
+    812: "rocket", 814: "speedboat", 817: "car", 820: "train", 829: "tram", 834: "suit", 836: "sunglasses",
     837: "sunglasses", 850: "teddy bear", 851: "television", 867: "lorry", 874: "bus",
     881: "piano", 882: "vacuum cleaner", 892: "clock", 895: "plane", 898: "bottle", 907: "bottle",
     934: "hot dog", 936: "cabbage", 943: "cucumber", 948: "apple", 963: "pizza", 966: "wine",
@@ -159,7 +159,12 @@ def everyday_words(labels: list[str]) -> list[str | None]:
 
 def animal_words() -> set[str]:
     """The one-word animal names of the map ("tiger", "fox"), for reading captions back."""
-    return {w for _, _, w in _ANIMAL_RANGES if " " not in w} | {"rocket", "daisy", "helmet"}
+    return {w for _, _, w in _ANIMAL_RANGES if " " not in w}
+
+
+def caption_nouns() -> set[str]:
+    """One-word nouns a caption may use beyond COCO's labels (animals and a few things)."""
+    return animal_words() | {"rocket", "daisy", "helmet", "tripod"}
 
 
 def agrees(word: str, coco_label: str) -> bool:
