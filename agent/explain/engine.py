@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
 from agent.explain.tone import _fit_tone, tone_changes
 
 __all__ = ["Explanation", "Finding", "explain_images", "KINDS", "WORK_SIDE"]
@@ -48,11 +49,11 @@ WORK_SIDE = 640  # side of the working copies; alignment and change maps are com
 
 KINDS = (
     "identical", "rotate", "flip", "scale", "crop", "brightness", "contrast", "color_tint",
-    "background_removed", "object_added", "object_removed", "object_moved", "object_recolored",
+    "background_removed", "reshoot", "object_added", "object_removed", "object_moved", "object_recolored",
     "region_changed",
 )
-GLOBAL_KINDS = KINDS[:9]
-LOCAL_KINDS = KINDS[9:]
+GLOBAL_KINDS = KINDS[:KINDS.index("object_added")]
+LOCAL_KINDS = KINDS[KINDS.index("object_added"):]
 
 Box = list[int]
 
@@ -574,6 +575,13 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         valid &= wal > 127
     if not valid.any():
         valid = np.ones(a_rgb.shape[:2], bool)
+    # Content beyond the original's frame: no edit makes that, a second shot does.
+    reshoot = not exact and not flip_axis and new_content(valid, a_rgb, a_alpha) > 0
+    if reshoot:
+        motion = camera_motion(M, bsize, asize)
+        findings = [fd for fd in findings if fd.kind not in ("scale", "crop", "rotate")]
+        findings.insert(0, Finding("reshoot", motion, [0, 0, wb, hb], [0, 0, wa, ha],
+                                   motion_sentence(motion)))
 
     # A removed background: black or transparent in after where before showed something.
     wf = warped.astype(np.float32)
@@ -604,10 +612,19 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
             fit_mask = valid & (dist > 4)
         if fit_mask.any():
             a, b, sigma = _fit_tone(wf, af, fit_mask)
+    if reshoot:
+        # A least-squares slope shrinks toward 0 when the pixels are not exactly aligned, as
+        # between two shots; means and spreads of the common part do not.
+        sel = valid & ~bg_mask
+        mb, ma = wf[sel].mean(axis=0), af[sel].mean(axis=0)
+        a = float(np.clip(_grey(a_rgb)[sel].std() / max(1e-3, float(_grey(warped)[sel].std())), 0.5, 2.0))
+        b = (ma - a * mb).astype(np.float64)
     tone = [Finding(kind, params, [0, 0, wb, hb], [0, 0, wa, ha], sentence)
             for kind, params, sentence in tone_changes(a, b, has_bg)]
     full_b, full_a = [0, 0, wb, hb], [0, 0, wa, ha]
     tone.sort(key=lambda t: t.kind != "brightness")  # brightness is what people ask about first
+    if reshoot:  # exposure may differ between shots; the rest is the misalignment's
+        tone = [t for t in tone if t.kind == "brightness" and abs(t.params["amount"]) >= 8]
     findings += tone
     if has_bg:
         shown = (a_alpha >= 128) if a_alpha is not None else (_chanmax(a_rgb) > 6)
@@ -634,6 +651,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     pb = cv2.GaussianBlur(pred, (5, 5), 0)
     abl = cv2.GaussianBlur(af, (5, 5), 0)
     diff = cv2.absdiff(abl, pb)
+    if reshoot:  # parallax moves things by a few pixels: a change must survive small shifts
+        diff = tolerant_diff(abl, pb, max(2, int(0.025 * max(as_size))))
     # Where the model clips, full-size pixels clipped inside one working pixel: not trustworthy.
     diff[((pb > 240) & (abl > 235)) | ((pb < 15) & (abl < 20))] = 0
     res = _chanmax(diff)
@@ -659,6 +678,10 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     # Interpolated (not exactly transposed) pixels leave faint edge residue: larger regions only.
     local = _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
                            min_area=0.0025 if exact or pure_shift else 0.004)
+    if reshoot:
+        pred_small = np.clip(a * wf + b.astype(np.float32)[None, None, :], 0, 255).astype(np.uint8)
+        local = [fd for fd in local
+                 if real_change(fd.kind, _box_small(fd.after_box, Sa, as_size), pred_small, a_rgb)]
     if local and name_objects:
         _name_objects(local, before, after)
     for fnd in local:
