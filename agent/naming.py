@@ -9,8 +9,9 @@ detection's crop is classified; the probabilities are summed per everyday word
 - a word that agrees with the detector's label ("mug" for "cup") confirms it;
 - a word the classifier is sure of (probability >= :data:`NAME_CONFIDENCE`) that the detector
   does not know replaces its label ("tiger" for a "zebra");
-- where the detector's label gets no support and the classifier names another thing with
-  probability >= :data:`OVERRIDE_CONFIDENCE`, the classifier's word is taken (a rocket the
+- where the detector's label gets no support, the detector is not sure (< :data:`DETECTOR_SURE`)
+  and the classifier names another thing with probability >= :data:`OVERRIDE_CONFIDENCE`, the
+  classifier's word is taken (a rocket the
   detector calls an "airplane");
 - a detector label the classifier does not support is kept only when the detector is sure
   (score >= :data:`DETECTOR_CONFIDENCE`), else the thing is "an object", described by its colour.
@@ -40,8 +41,11 @@ from agent.vocabulary import agrees, animal_words, everyday_words
 # Measured by bench/naming.py (see the module docstring).
 NAME_CONFIDENCE = 0.55
 DETECTOR_CONFIDENCE = 0.6
-# Where the detector found a thing whose label the classifier does not support at all.
+# Where the detector found a thing whose label the classifier does not support at all, and the
+# detector is below DETECTOR_SURE (a horse's black silhouette is a "horse" at 0.97 and a
+# retriever to the classifier).
 OVERRIDE_CONFIDENCE = 0.35
+DETECTOR_SURE = 0.8
 # Garments the classifier can name on a person's crop, when it is this sure.
 GARMENT_CONFIDENCE = 0.3
 _GARMENTS = {"suit", "lab coat", "T-shirt", "jeans", "gown", "robe", "kimono", "cardigan", "sweatshirt",
@@ -151,7 +155,8 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
     # is a "horse" to the detector (0.97) and a retriever to the classifier (0.65).
     if p_best >= max(NAME_CONFIDENCE, score) and best not in contains and not agrees(best, "person"):
         return best, "classifier", round(p_best, 4)
-    contradicted = support < 0.05 and p_best >= OVERRIDE_CONFIDENCE and best not in contains
+    contradicted = (support < 0.05 and p_best >= OVERRIDE_CONFIDENCE and best not in contains
+                    and score < DETECTOR_SURE)
     if contradicted and not agrees(best, "person"):
         # The detector found a thing but the classifier sees another one: on crops known to
         # hold a thing the classifier gave no wrong word at any threshold (bench/naming.py).

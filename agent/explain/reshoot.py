@@ -24,7 +24,10 @@ MIN_NEW_CONTENT = 0.02
 
 def new_content(valid: np.ndarray, a_rgb: np.ndarray, a_alpha: np.ndarray | None) -> float:
     """Share of the after image (small copy) outside the before frame that shows real content."""
-    outside = ~valid
+    # The footprint is eroded for the tone fit and resampled at its rim: only a band wider
+    # than that counts as content beyond the frame.
+    k = max(3, int(0.015 * max(valid.shape)) | 1)
+    outside = ~cv2.dilate(valid.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
     if a_alpha is not None:
         outside &= a_alpha > 127
     if outside.mean() < MIN_NEW_CONTENT:
