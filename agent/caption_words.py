@@ -278,3 +278,34 @@ def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int
         said[n.phrase] = said.get(n.phrase, 0) + 1
         segments.append(Segment(words, box, 0.0, 0.0, PALETTE[k % len(PALETTE)], n.noun, "object"))
     return Caption(". ".join(s.words for s in segments) + ".", segments, sep=". ")
+
+
+def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
+    """Sentences for a photo with no object found: what the classifier is sure the whole photo
+    shows (``thing``), then its top, middle and bottom thirds as regions, neighbours with one
+    name said once ("The sky at the top. The grass at the bottom.")."""
+    h, w = rgb.shape[:2]
+    bands = []
+    for k, where in enumerate(("at the top", "in the middle", "at the bottom")):
+        box = (0, k * h // 3, w, max(k * h // 3 + 1, (k + 1) * h // 3))
+        noun, label = describe_region(rgb, box)
+        if bands and bands[-1]["label"] == label:
+            b = bands[-1]
+            b["box"] = (0, b["box"][1], w, box[3])
+            b["where"] = b["where"].split(" and ")[0] + f" and {where.split(' ', 1)[1]}"
+            continue
+        bands.append({"noun": noun, "label": label, "box": box, "where": where})
+    segments = []
+    if thing:
+        segments.append(Segment(f"The photo shows {_a(thing)}", (0, 0, w, h), 0.0, 0.0, PALETTE[0],
+                                thing, "object"))
+    for b in bands:
+        if len(bands) == 1:
+            words = (f"The whole picture is {b['label'].removesuffix(' area')}" if b["label"].endswith(" area")
+                     else f"{b['noun'][0].upper()}{b['noun'][1:]} fills the picture")
+        else:
+            words = f"{b['noun'][0].upper()}{b['noun'][1:]} {b['where']}"
+        segments.append(Segment(words, b["box"], 0.0, 0.0, PALETTE[len(segments) % len(PALETTE)],
+                                b["label"], "region"))
+    return Caption(". ".join(s.words for s in segments) + ".", segments, sep=". ")
+

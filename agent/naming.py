@@ -364,6 +364,18 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
     return out
 
 
+def whole_image_thing(pixels: np.ndarray) -> str | None:
+    """The everyday word for what the whole photo shows, when the classifier is sure of a thing
+    (:data:`NAME_CONFIDENCE`) and the photo is not flat; else None."""
+    rgb = to_rgb8(pixels)
+    h, w = rgb.shape[:2]
+    if not has_structure(rgb, (0, 0, w, h)):
+        return None
+    words = word_probs(classify_crops(rgb, [(0, 0, w, h)])[0])
+    best, p = max(words.items(), key=lambda kv: kv[1], default=("", 0.0))
+    return best if p >= NAME_CONFIDENCE and not agrees(best, "person") else None
+
+
 def _inside(a, b, share: float = 0.7) -> bool:
     ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))

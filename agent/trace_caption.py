@@ -30,6 +30,7 @@ from agent.caption_words import (  # noqa: F401  (re-exported: callers import th
     _where,
     compose,
     describe_region,
+    describe_regions,
     describe_scene,
     position_words,
 )
@@ -236,11 +237,9 @@ def describe_image(pixels: np.ndarray) -> Caption:
     dets = detect(rgb)
     if dets:
         return describe_scene(rgb, dets, name_objects(rgb, dets))
-    cap = caption_trace(rgb, to_ln(reading_order_trace(rgb, [])), detections=[])
-    for s in cap.segments:
-        s.words = s.words.removeprefix("then ")
-        s.words = s.words[:1].upper() + s.words[1:]
-    return Caption(". ".join(s.words for s in cap.segments) + ".", cap.segments, sep=". ")
+    from agent.naming import whole_image_thing
+
+    return describe_regions(rgb, whole_image_thing(rgb))
 
 
 # -- locate: from a caption to boxes and a trace ---------------------------------------------------------
