@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from agent.perception import Detection, _efficientnet, to_rgb8
-from agent.vocabulary import agrees, animal_words, everyday_words
+from agent.vocabulary import agrees, animal_words, coco_label, everyday_words
 
 # Measured by bench/naming.py (see the module docstring).
 NAME_CONFIDENCE = 0.55
@@ -53,7 +53,7 @@ _GARMENTS = {"suit", "lab coat", "T-shirt", "jeans", "gown", "robe", "kimono", "
              "cloak", "sarong", "miniskirt", "bikini"}
 
 # COCO labels as people say them ("a red table", not "a red dining table").
-_SAID = {"dining table": "table", "tv": "television", "cell phone": "phone", "sports ball": "ball"}
+_SAID = {"coffee": "cup", "dining table": "table", "tv": "television", "cell phone": "phone", "sports ball": "ball"}
 
 _IMAGENET_MEAN = np.array([0.485, 0.456, 0.406], np.float32)
 _IMAGENET_STD = np.array([0.229, 0.224, 0.225], np.float32)
@@ -309,6 +309,8 @@ def name_objects(pixels: np.ndarray, dets: list[Detection]) -> list[Named]:
         contains = [o.label for o in dets if o is not d and _inside(o.box, d.box)]
         inner_words = [w for w in words if any(agrees(w, c) for c in contains)]
         noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words)
+        said = noun
+        noun = coco_label(noun)  # "motorbike" is said, "motorcycle" is the label others match
         mask = object_mask(rgb, d.box)
         if noun == "person":
             colour = person_clothing_colour(rgb, d.box, mask)
@@ -329,7 +331,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection]) -> list[Named]:
             elif noun == "cup" and words.get("coffee", 0.0) >= NAME_CONFIDENCE:
                 phrase = "cup of coffee"  # what is in it is what people see, not a colour
             else:
-                phrase = f"{colour} {_SAID.get(noun, noun)}"
+                phrase = f"{colour} {_SAID.get(said, said)}"
         out.append(Named(noun, phrase, colour, source, float(conf)))
     return out
 

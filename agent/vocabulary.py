@@ -105,7 +105,7 @@ COCO_AGREES: dict[str, set[str]] = {
     "horse": {"horse"}, "sheep": {"sheep", "goat"}, "cow": {"cow", "buffalo", "ox"},
     "elephant": {"elephant"}, "bear": {"bear", "panda"}, "zebra": {"zebra"},
     "cup": {"cup", "mug", "coffee", "measuring cup", "eggnog"},
-    "bowl": {"soup bowl", "mixing bowl", "bowl", "coffee", "cup"},
+    "bowl": {"soup bowl", "mixing bowl", "bowl"},
     "wine glass": {"goblet", "glass", "wine"}, "bottle": {"bottle", "pill bottle", "water jug"},
     "laptop": {"laptop"}, "tv": {"television", "monitor", "screen"}, "mouse": {"computer mouse"},
     "keyboard": {"keyboard", "typewriter keyboard"}, "cell phone": {"phone", "iPod"},
@@ -170,3 +170,16 @@ def caption_nouns() -> set[str]:
 def agrees(word: str, coco_label: str) -> bool:
     """Whether an everyday word names the same thing as a COCO label ("mug" and "cup": yes)."""
     return word == coco_label or word in COCO_AGREES.get(coco_label, ())
+
+
+def coco_label(word: str) -> str:
+    """The COCO label an everyday word is the same thing as ("motorbike" -> "motorcycle"), or the
+    word itself when COCO has no such class ("tiger").
+
+    >>> coco_label("mug"), coco_label("tiger")
+    ('cup', 'tiger')
+    """
+    if word in COCO_AGREES:
+        return word
+    return next((label for label, words in COCO_AGREES.items() if word in words), word)
+
