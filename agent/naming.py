@@ -290,6 +290,20 @@ def _shape_word(box: tuple[int, int, int, int]) -> str:
     return ""
 
 
+def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str = "") -> str | None:
+    """The colour :func:`name_objects` gives a thing in ``box``: its mask's main colour, or for a
+    person the colour of their clothes (None when too little shows)."""
+    rgb = to_rgb8(pixels)
+    mask = object_mask(rgb, box)
+    if label == "person":
+        return person_clothing_colour(rgb, box, mask)
+    x1, y1, x2, y2 = box
+    region = rgb[y1:y2, x1:x2]
+    if region.size == 0:
+        return None
+    return colour_word(region[mask] if mask.any() else region)
+
+
 def name_objects(pixels: np.ndarray, dets: list[Detection]) -> list[Named]:
     """What to call each detection, with its colour: one classifier batch and one GrabCut a box.
 

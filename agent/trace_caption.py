@@ -25,7 +25,6 @@ from agent.caption_words import (  # noqa: F401  (re-exported: callers import th
     Caption,
     Segment,
     _article,
-    _object_color,
     _relation,
     _where,
     compose,
@@ -335,6 +334,9 @@ def parse_phrases(caption: str) -> list[Phrase]:
         before = toks[start:i]
         ctx = before + toks[i + n:after]
         colour = next((t for t in reversed(before) if t in COLOR_WORDS), None)
+        after_noun = toks[i + n:after]
+        if colour is None and "in" in after_noun:  # "a person in orange", "in an orange suit"
+            colour = next((t for t in after_noun[after_noun.index("in"):] if t in COLOR_WORDS), None)
         colour = "grey" if colour == "gray" else colour
         relative = "its" in ctx or "it" in ctx
         row = next((t for t in ctx if t in ("top", "upper", "bottom", "lower", "above", "below")), None)
@@ -431,6 +433,7 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
     phrases = parse_phrases(caption)
     dets = list(detect(rgb, min_score=0.3) if detections is None else detections)
     weak: list[Detection] | None = None
+    named: list[str] | None = None
     colours: dict[int, str] = {}
     boxes: list[tuple[int, int, int, int] | None] = []
     used: set[int] = set()
@@ -441,7 +444,12 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
             boxes.append(box)
             prev = box
             continue
-        cands = [i for i, d in enumerate(dets) if d.label == p.label]
+        if named is None:  # what captions call each detection (a "bowl" that is a cup)
+            from agent.naming import name_objects
+
+            named = [n.noun for n in name_objects(rgb, dets)]
+        cands = [i for i, d in enumerate(dets) if d.label == p.label
+                 or (i < len(named) and named[i] == p.label)]
         if not cands:
             if weak is None:  # look again with a lower threshold only when needed
                 weak = [d for d in detect(rgb, min_score=0.12) if d.label not in {x.label for x in dets}]
@@ -460,8 +468,10 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
             cx, cy = (d.box[0] + d.box[2]) / 2 / w, (d.box[1] + d.box[3]) / 2 / h
             score = d.score - (0.6 if i in used else 0.0)
             if p.colour:
-                if i not in colours:
-                    colours[i] = _object_color(rgb, d.box)
+                if i not in colours:  # the colour a caption gives it (agent.naming)
+                    from agent.naming import object_colour
+
+                    colours[i] = object_colour(rgb, d.box, d.label)
                 score += 0.4 if colours[i] == p.colour else 0.0
             if p.position:
                 tx, ty = _position_target(p.position)
