@@ -100,7 +100,14 @@ def classify_crops(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> n
         xs.append(((x - _IMAGENET_MEAN) / _IMAGENET_STD).transpose(2, 0, 1))
     net, _ = _efficientnet()
     with _run_lock, torch.inference_mode():
-        probs = net(torch.from_numpy(np.ascontiguousarray(np.stack(xs)))).softmax(-1)
+        # One thread: a few 224x224 crops take ~20 ms a crop on one core, but with two OpenMP
+        # threads on a busy machine one forward took 1.4 s (threads spinning for each other).
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            probs = net(torch.from_numpy(np.ascontiguousarray(np.stack(xs)))).softmax(-1)
+        finally:
+            torch.set_num_threads(threads)
     return probs.numpy()
 
 
