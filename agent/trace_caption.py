@@ -20,12 +20,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agent.perception import Detection, color_name, detect_objects, to_rgb8
-from agent.traces import TraceSegment, segment_trace, synthetic_trace, to_ln, validate_trace
-
-# Display colours for phrases and their trace pieces (distinct on photos; cycled).
-PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
-           "#9a6324", "#469990")
+from agent.caption_words import (  # noqa: F401  (re-exported: callers import them from here)
+    PALETTE,
+    Caption,
+    Segment,
+    _article,
+    _relation,
+    _where,
+    compose,
+    describe_region,
+    describe_regions,
+    describe_scene,
+    position_words,
+)
+from agent.perception import Detection, detect_objects, to_rgb8
+from agent.traces import segment_trace, synthetic_trace, to_ln, validate_trace
 
 MIN_SCORE = 0.35
 MAX_SECOND_LOOKS = 6
@@ -61,53 +70,6 @@ def _labels() -> set[str]:
 
     return set(COCO_LABELS.values())
 
-
-@dataclass
-class Segment:
-    """One clause of a caption and the part of the trace (or image) it talks about.
-
-    ``words`` is the clause as it appears in the caption text, ``box`` the grounded box in pixels
-    ``(x1, y1, x2, y2)``, ``t0``/``t1`` the times of its piece of the trace (seconds), ``color`` the
-    display colour, ``label`` what it was grounded to ("cat", or a region name like "sky"),
-    ``kind`` "object" or "region", ``points`` its piece of the trace, normalised ``[[x, y], ...]``.
-    """
-
-    words: str
-    box: tuple[int, int, int, int]
-    t0: float
-    t1: float
-    color: str
-    label: str = ""
-    kind: str = "object"
-    points: list[list[float]] = field(default_factory=list)
-
-    def as_json(self) -> dict:
-        return {"words": self.words, "box": list(self.box), "t0": self.t0, "t1": self.t1,
-                "color": self.color, "label": self.label, "kind": self.kind, "points": self.points}
-
-
-@dataclass
-class Caption:
-    """A controlled caption: ``text`` is the clauses of ``segments`` joined by "; " and ended by "."."""
-
-    text: str
-    segments: list[Segment] = field(default_factory=list)
-
-    def as_json(self) -> dict:
-        return {"text": self.text, "segments": [s.as_json() for s in self.segments]}
-
-    def pieces(self) -> list[dict]:
-        """The text as ``[{"text", "color"}]`` pieces whose concatenation is ``text``."""
-        out: list[dict] = []
-        for i, s in enumerate(self.segments):
-            if i:
-                out.append({"text": "; ", "color": None})
-            out.append({"text": s.words, "color": s.color})
-        if self.segments:
-            out.append({"text": ".", "color": None})
-        else:
-            out.append({"text": self.text, "color": None})
-        return out
 
 
 # -- perception helpers ------------------------------------------------------------------------------
@@ -173,65 +135,6 @@ def _overlaps_known(d: Detection, known: list[Detection]) -> bool:
                or _inside_share(k.box, d.box) > 0.5 for k in known)
 
 
-def position_words(cx: float, cy: float) -> str:
-    """Where a normalised point is: "top left", "top", "right", "centre", "bottom right", ..."""
-    col = "left" if cx < 0.37 else "right" if cx > 0.63 else ""
-    row = "top" if cy < 0.37 else "bottom" if cy > 0.63 else ""
-    return " ".join(w for w in (row, col) if w) or "centre"
-
-
-def _where(pos: str) -> str:
-    if pos == "centre":
-        return "In the middle"
-    if pos in ("left", "right"):
-        return f"On the {pos}"
-    return f"At the {pos}"
-
-
-def _object_color(rgb: np.ndarray, box) -> str:
-    # the inner half of the box: the object's own colour, not the background around it
-    x1, y1, x2, y2 = box
-    dx, dy = (x2 - x1) // 4, (y2 - y1) // 4
-    inner = (x1 + dx, y1 + dy, max(x1 + dx + 1, x2 - dx), max(y1 + dy + 1, y2 - dy))
-    return color_name(rgb, inner)
-
-
-def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
-    """A name for an area with no detected object: ``(noun phrase, short label)``.
-
-    Sky: smooth and blue, white or grey in the upper part of the image; grass: green in the lower
-    part; ground: brown, beige or grey in the lower part; otherwise "a <colour> area".
-    """
-    h, w = rgb.shape[:2]
-    x1, y1, x2, y2 = box
-    x2, y2 = max(x2, x1 + 1), max(y2, y1 + 1)
-    colour = color_name(rgb, (x1, y1, x2, y2))
-    region = rgb[y1:y2, x1:x2].astype(np.float32)
-    texture = float(region.mean(axis=2).std()) if region.size else 0.0
-    cy = (y1 + y2) / 2 / h
-    if cy < 0.45 and colour in ("skyblue", "blue", "white", "grey") and texture < 25:
-        return "the sky", "sky"
-    if cy > 0.55 and colour == "green":
-        return "the grass", "grass"
-    if cy > 0.6 and colour in ("brown", "beige", "grey"):
-        return "the ground", "ground"
-    return f"{_article(colour)} {colour} area", f"{colour} area"
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
-
-
-def _relation(prev_box, box, w: int, h: int) -> str:
-    pcx, pcy = (prev_box[0] + prev_box[2]) / 2 / w, (prev_box[1] + prev_box[3]) / 2 / h
-    cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
-    dx, dy = cx - pcx, cy - pcy
-    if abs(dx) < 0.08 and abs(dy) < 0.08:
-        return "next to it"
-    if abs(dx) >= abs(dy):
-        return "to its right" if dx > 0 else "to its left"
-    return "below it" if dy > 0 else "above it"
-
 
 # -- caption from a trace ---------------------------------------------------------------------------
 
@@ -291,66 +194,20 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
                 break
     dets = clean_detections(dets + found) if found else dets
     segs = segment_trace(strokes, regions=[norm(d.box) for d in dets], pause=pause)
-    return _compose(rgb, segs, dets)
+    from agent.naming import name_objects, name_regions
+
+    # What the trace dwells on where the detector found nothing may still be a thing the
+    # classifier knows (a rocket, a tiger): named when it is sure, else described as a region.
+    background = [i for i, s in enumerate(segs) if s.region < 0]
+    boxes = [_pixel_box(segs[i].box, w, h) for i in background]
+    things = {i: n for i, n in zip(background, name_regions(rgb, boxes)) if n is not None}
+    return compose(rgb, segs, dets, name_objects(rgb, dets), things)
 
 
-def _segment_box(rgb, s: TraceSegment, dets) -> tuple[int, int, int, int]:
-    h, w = rgb.shape[:2]
-    if s.region >= 0:
-        return tuple(int(v) for v in dets[s.region].box)
-    x1, y1, x2, y2 = s.box
-    return (int(x1 * w), int(y1 * h), max(int(x1 * w) + 1, int(np.ceil(x2 * w))),
-            max(int(y1 * h) + 1, int(np.ceil(y2 * h))))
+def _pixel_box(b, w: int, h: int) -> tuple[int, int, int, int]:
+    x1, y1 = int(b[0] * w), int(b[1] * h)
+    return (x1, y1, max(x1 + 1, int(np.ceil(b[2] * w))), max(y1 + 1, int(np.ceil(b[3] * h))))
 
-
-def _compose(rgb: np.ndarray, segs: list[TraceSegment], dets: list[Detection]) -> Caption:
-    h, w = rgb.shape[:2]
-    # ground every segment first, then merge neighbours that say the same thing (two background
-    # cells of the same sky are one "sky")
-    grounded = []
-    for s in segs:
-        box = _segment_box(rgb, s, dets)
-        if s.region >= 0:
-            label = dets[s.region].label
-            noun = f"{_object_color(rgb, box)} {label}"
-            key = ("object", s.region)
-            kind = "object"
-        else:
-            noun, label = describe_region(rgb, box)
-            key = ("region", label)
-            kind = "region"
-        if grounded and grounded[-1]["key"] == key:
-            g = grounded[-1]
-            g["points"] = np.concatenate([g["points"], s.points])
-            if kind == "region":
-                b = g["box"]
-                g["box"] = (min(b[0], box[0]), min(b[1], box[1]), max(b[2], box[2]), max(b[3], box[3]))
-            continue
-        grounded.append({"key": key, "box": box, "noun": noun, "label": label, "kind": kind,
-                         "points": s.points})
-    segments = []
-    seen: dict = {}
-    for i, g in enumerate(grounded):
-        box = g["box"]
-        noun = g["noun"]
-        phrase = noun if noun.startswith(("a ", "an ", "the ")) else f"{_article(noun)} {noun}"
-        if g["key"] in seen and g["kind"] == "object":  # two "grey areas" need not be the same area
-            words = f"back to the {g['label']}"
-        elif i == 0:
-            cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
-            words = f"{_where(position_words(cx, cy))} there is {phrase}"
-        else:
-            words = f"{_relation(grounded[i - 1]['box'], box, w, h)} {phrase}"
-        seen[g["key"]] = i
-        pts = g["points"]
-        segments.append(Segment(
-            words=words, box=box, t0=float(pts[0, 2]), t1=float(pts[-1, 2]),
-            color=PALETTE[i % len(PALETTE)], label=g["label"], kind=g["kind"],
-            points=[[round(float(x), 4), round(float(y), 4)] for x, y, _ in pts]))
-    if not segments:
-        return Caption("I could not follow that trace.", [])
-    text = "; ".join(s.words for s in segments) + "."
-    return Caption(text, segments)
 
 
 def reading_order_trace(pixels: np.ndarray, dets: list[Detection] | None = None) -> list[np.ndarray]:
@@ -370,10 +227,18 @@ def reading_order_trace(pixels: np.ndarray, dets: list[Detection] | None = None)
 
 
 def describe_image(pixels: np.ndarray) -> Caption:
-    """A caption of the whole image in reading order (what ``describe`` says with no trace drawn)."""
+    """What ``describe`` says with no trace drawn: the main subject and up to four other things
+    with where they are (:func:`agent.caption_words.describe_scene`); with no objects, the image's
+    regions top to bottom, one sentence each."""
+    from agent.naming import name_objects
+
     rgb = to_rgb8(pixels)
     dets = detect(rgb)
-    return caption_trace(rgb, to_ln(reading_order_trace(rgb, dets)), detections=dets)
+    if dets:
+        return describe_scene(rgb, dets, name_objects(rgb, dets))
+    from agent.naming import whole_image_thing
+
+    return describe_regions(rgb, whole_image_thing(rgb))
 
 
 # -- locate: from a caption to boxes and a trace ---------------------------------------------------------
@@ -405,6 +270,12 @@ def _noun_at(toks: list[str], i: int, labels: set[str]) -> tuple[str | None, int
     tok = toks[i]
     if tok in COLOR_WORDS and i + 1 < len(toks) and _noun(toks[i + 1], labels):
         return None, 1  # "orange cup": a colour here, not the fruit
+    if tok in COLOR_WORDS and (toks[i - 1:i] == ["in"] or toks[i - 2:i] in (["in", "a"], ["in", "an"])):
+        return None, 1  # "a person in orange", "in an orange suit": what someone wears
+    if tok in ("cup", "cups") and toks[i + 1:i + 3] == ["of", "coffee"]:
+        return "cup", 3
+    if tok in ("object", "objects", "thing", "things"):
+        return "object", 1
     two = " ".join(toks[i:i + 2])
     if two in labels:
         return two, 2
@@ -418,7 +289,15 @@ def _noun_at(toks: list[str], i: int, labels: set[str]) -> tuple[str | None, int
         return SYNONYMS[tok[:-1]], 1
     if tok in REGION_NOUNS:
         return tok, 1
+    if tok in _everyday():  # what the classifier names beyond COCO: "tiger", "rocket"
+        return tok, 1
     return None, 1
+
+
+def _everyday() -> set[str]:
+    from agent.vocabulary import caption_nouns
+
+    return caption_nouns()
 
 
 # Words that end what can be said after a noun about that noun ("a cat on the left, then ...").
@@ -455,6 +334,9 @@ def parse_phrases(caption: str) -> list[Phrase]:
         before = toks[start:i]
         ctx = before + toks[i + n:after]
         colour = next((t for t in reversed(before) if t in COLOR_WORDS), None)
+        after_noun = toks[i + n:after]
+        if colour is None and "in" in after_noun:  # "a person in orange", "in an orange suit"
+            colour = next((t for t in after_noun[after_noun.index("in"):] if t in COLOR_WORDS), None)
         colour = "grey" if colour == "gray" else colour
         relative = "its" in ctx or "it" in ctx
         row = next((t for t in ctx if t in ("top", "upper", "bottom", "lower", "above", "below")), None)
@@ -551,6 +433,7 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
     phrases = parse_phrases(caption)
     dets = list(detect(rgb, min_score=0.3) if detections is None else detections)
     weak: list[Detection] | None = None
+    named: list[str] | None = None
     colours: dict[int, str] = {}
     boxes: list[tuple[int, int, int, int] | None] = []
     used: set[int] = set()
@@ -561,7 +444,12 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
             boxes.append(box)
             prev = box
             continue
-        cands = [i for i, d in enumerate(dets) if d.label == p.label]
+        if named is None:  # what captions call each detection (a "bowl" that is a cup)
+            from agent.naming import name_objects
+
+            named = [n.noun for n in name_objects(rgb, dets)]
+        cands = [i for i, d in enumerate(dets) if d.label == p.label
+                 or (i < len(named) and named[i] == p.label)]
         if not cands:
             if weak is None:  # look again with a lower threshold only when needed
                 weak = [d for d in detect(rgb, min_score=0.12) if d.label not in {x.label for x in dets}]
@@ -580,8 +468,10 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
             cx, cy = (d.box[0] + d.box[2]) / 2 / w, (d.box[1] + d.box[3]) / 2 / h
             score = d.score - (0.6 if i in used else 0.0)
             if p.colour:
-                if i not in colours:
-                    colours[i] = _object_color(rgb, d.box)
+                if i not in colours:  # the colour a caption gives it (agent.naming)
+                    from agent.naming import object_colour
+
+                    colours[i] = object_colour(rgb, d.box, d.label)
                 score += 0.4 if colours[i] == p.colour else 0.0
             if p.position:
                 tx, ty = _position_target(p.position)

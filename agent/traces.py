@@ -227,6 +227,15 @@ def segment_trace(strokes: Sequence[np.ndarray], *,
             i += 1
             continue
         j = i - 1 if i > 0 else i + 1
+        if runs[i].brk:
+            # A run that starts a stroke (after a pen lift or a pause) belongs to what follows it
+            # in its stroke, never to what came before the lift; a whole stroke on its own was
+            # drawn on purpose and stays, unless it is a mere click.
+            if i + 1 < len(runs) and not runs[i + 1].brk:
+                j = i + 1
+            elif runs[i].n >= min_points:
+                i += 1
+                continue
         lo = min(i, j)
         runs[lo:lo + 2] = [_Run.merge(runs[lo], runs[lo + 1], keep=runs[j])]
         i = lo

@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from agent.perception import detect_objects  # noqa: E402
 from agent.trace_caption import _iou, caption_trace, locate, parse_phrases, position_words  # noqa: E402
@@ -126,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scenes", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--dev", type=int, default=80, help="scenes of the development set (bench/devset.py)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     import torch
@@ -195,7 +197,63 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'baseline: centre box, LBM(k=1)':<46}{m('base1'):>10.4f}")
     print(f"{'locate LBM(k=0) / baseline':<46}{m('lbm0') / m('base0'):>10.3f}")
     print(f"{'locate latency, mean s':<46}{m('t_loc'):>10.3f}")
+    if args.dev:
+        dev_set(args.dev, args.seed, args.verbose)
     return 0
+
+
+SKIN = {"beige", "pink", "brown"}
+
+
+def dev_set(n: int, seed: int, verbose: bool = False) -> None:
+    """The development set: multi-stroke, lingering and region traces, a non-COCO object, persons
+    with known clothing colours (bench/devset.py)."""
+    import devset
+
+    rng = np.random.default_rng(seed + 1000)
+    pool = devset.things()
+    rows = []
+    while len(rows) < n:
+        kind = devset.KINDS[len(rows) % len(devset.KINDS)]
+        scene = devset.make_scene(rng, pool, kind)
+        if scene is None:
+            continue
+        img, targets, strokes = scene
+        cap = caption_trace(img, to_ln(strokes))
+        want = [lab for lab, _, _ in targets]
+        got = [s.label for s in cap.segments]
+        ok = got == want
+        persons = skin = clothed = 0
+        for lab, box, thing in targets:
+            if lab != "person":
+                continue
+            persons += 1
+            seg = max(cap.segments, key=lambda sg: _iou(sg.box, box), default=None)
+            if seg is None or _iou(seg.box, box) < 0.3:
+                continue
+            words = set(seg.words.replace(";", " ").split())
+            skin += bool(words & SKIN) and thing.clothing not in words
+            clothed += thing.clothing in words
+        rocket = [lab == "rocket" for lab, _, _ in targets]
+        rows.append({"kind": kind, "ok": ok, "persons": persons, "skin": skin, "clothed": clothed,
+                     "rocket": any(rocket), "rocket_ok": any(rocket) and "rocket" in got,
+                     "coco_ok": [w for w in want if w not in ("rocket",)] == [g for g in got if g != "rocket"],
+                     "back": "back to" in cap.text})
+        if verbose or not ok:
+            print(f"dev {len(rows):3d} {kind:6s} {'ok ' if ok else 'BAD'} traced={want} caption={cap.text!r}")
+    print()
+    print(f"{'development set scenes':<46}{len(rows):>10d}")
+    print(f"{'traced things named right, once, in order':<46}{np.mean([r['ok'] for r in rows]):>10.3f}")
+    for kind in devset.KINDS:
+        sub = [r["ok"] for r in rows if r["kind"] == kind]
+        print(f"{'  ' + kind + ' traces':<46}{np.mean(sub):>10.3f}  (n={len(sub)})")
+    print(f"{'  COCO things right and in order':<46}{np.mean([r['coco_ok'] for r in rows]):>10.3f}")
+    rk = [r["rocket_ok"] for r in rows if r["rocket"]]
+    print(f"{'rocket (not in COCO) named a rocket':<46}{np.mean(rk) if rk else float('nan'):>10.3f}  (n={len(rk)})")
+    npers = sum(r["persons"] for r in rows)
+    print(f"{'persons described by a skin colour':<46}{sum(r['skin'] for r in rows):>6d}/{npers}")
+    print(f"{'persons described by their clothes colour':<46}{sum(r['clothed'] for r in rows):>6d}/{npers}")
+    print(f"{'captions with back-to loops':<46}{sum(r['back'] for r in rows):>6d}/{len(rows)}")
 
 
 if __name__ == "__main__":

@@ -161,7 +161,27 @@ def test_caption_describes_background_region(scene):
     cap = caption_trace(img, trace)
     assert [s.kind for s in cap.segments] == ["region", "object"]
     assert cap.segments[0].label == "ground"  # plain grey low in the image reads as ground
-    assert cap.text.startswith("At the bottom left there is the ground; ")
+    assert cap.text.startswith("The ground at the bottom left; ")  # a region said with its place
+
+
+def test_every_stroke_counts_and_back_and_forth_is_said_once(scene):
+    img, boxes = scene
+    cat, cup = _norm(boxes["cat"]), _norm(boxes["cup"])
+    # two strokes, the pen lifted between the cat and the cup: both are named
+    s1 = synthetic_trace([cat], cover=0.6)[0]
+    s2 = synthetic_trace([cup], cover=0.6)[0]
+    s2[:, 2] += s1[-1, 2] + 0.8
+    cap = caption_trace(img, to_ln([s1, s2]))
+    assert [s.label for s in cap.segments] == ["cat", "cup"], cap.text
+    # a short stroke after a pen lift is not swallowed by the object before the lift
+    s3 = synthetic_trace([cup], cover=0.6, dwell=0.45)[0]
+    s3[:, 2] += s1[-1, 2] + 0.8
+    assert [s.label for s in caption_trace(img, to_ln([s1, s3])).segments] == ["cat", "cup"]
+    # a trace that lingers, going back and forth, names each thing once in first-seen order
+    cap = caption_trace(img, to_ln(synthetic_trace([cat, cup, cat, cup, cat], cover=0.6,
+                                                    rng=np.random.default_rng(2), jitter=0.005)))
+    assert [s.label for s in cap.segments] == ["cat", "cup"], cap.text
+    assert "back to" not in cap.text
 
 
 @pytest.mark.slow

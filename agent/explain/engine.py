@@ -40,7 +40,25 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from editor.colors import COLORS
+from agent.explain.align import (  # noqa: F401  (_small is also used by agent.explain.chat)
+    _apply_dihedral,
+    _box_to_full,
+    _chanmax,
+    _corr,
+    _dihedral,
+    _features,
+    _grey,
+    _locate_crop,
+    _map_box,
+    _match_similarity,
+    _refine_ecc,
+    _refine_translation,
+    _scale_matrix,
+    _small,
+    _try_dihedral,
+)
+from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
+from agent.explain.tone import _fit_tone, tone_changes
 
 __all__ = ["Explanation", "Finding", "explain_images", "KINDS", "WORK_SIDE"]
 
@@ -48,11 +66,11 @@ WORK_SIDE = 640  # side of the working copies; alignment and change maps are com
 
 KINDS = (
     "identical", "rotate", "flip", "scale", "crop", "brightness", "contrast", "color_tint",
-    "background_removed", "object_added", "object_removed", "object_moved", "object_recolored",
+    "background_removed", "reshoot", "object_added", "object_removed", "object_moved", "object_recolored",
     "region_changed",
 )
-GLOBAL_KINDS = KINDS[:9]
-LOCAL_KINDS = KINDS[9:]
+GLOBAL_KINDS = KINDS[:KINDS.index("object_added")]
+LOCAL_KINDS = KINDS[KINDS.index("object_added"):]
 
 Box = list[int]
 
@@ -113,9 +131,6 @@ def _jsonable(v):
     return v
 
 
-# --- preparing working copies -----------------------------------------------------------------
-
-
 def _check(image: np.ndarray, name: str) -> None:
     if not isinstance(image, np.ndarray):
         raise TypeError(f"the {name} image must be a NumPy array, got {type(image).__name__}")
@@ -125,311 +140,6 @@ def _check(image: np.ndarray, name: str) -> None:
         raise ValueError(f"the {name} image must be (H, W), (H, W, 3) or (H, W, 4), got {image.shape}")
     if image.shape[0] < 2 or image.shape[1] < 2:
         raise ValueError(f"the {name} image is too small to compare ({image.shape[1]}x{image.shape[0]})")
-
-
-def _small(image: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray | None]:
-    """RGB uint8 and alpha (or None) copies resized to ``size = (w, h)``."""
-    h, w = image.shape[:2]
-    arr = image
-    if (w, h) != size:
-        if w > 4 * size[0] and h > 4 * size[1]:
-            # Area averaging from 12 megapixels costs ~80 ms; a bilinear step down to twice the
-            # target first (2 ms) and area averaging from there give the same working copy.
-            arr = cv2.resize(arr, (2 * size[0], 2 * size[1]), interpolation=cv2.INTER_LINEAR)
-        arr = cv2.resize(arr, size, interpolation=cv2.INTER_AREA)
-    if arr.dtype == np.uint16:
-        arr = (arr >> 8).astype(np.uint8)
-    if arr.ndim == 2:
-        return cv2.cvtColor(arr, cv2.COLOR_GRAY2RGB), None
-    if arr.shape[2] == 4:
-        return np.ascontiguousarray(arr[:, :, :3]), np.ascontiguousarray(arr[:, :, 3])
-    return np.ascontiguousarray(arr), None
-
-
-def _scale_matrix(full: tuple[int, int], small: tuple[int, int]) -> np.ndarray:
-    """3x3 map from full-size pixel coordinates to the small copy's (pixel centres aligned)."""
-    fx, fy = small[0] / full[0], small[1] / full[1]
-    return np.array([[fx, 0, 0.5 * fx - 0.5], [0, fy, 0.5 * fy - 0.5], [0, 0, 1]], np.float64)
-
-
-def _chanmax(x: np.ndarray) -> np.ndarray:
-    """Per-pixel maximum over the three channels (much faster than ``max(axis=2)``)."""
-    return np.maximum(np.maximum(x[..., 0], x[..., 1]), x[..., 2])
-
-
-def _grey(rgb: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-
-
-# --- alignment --------------------------------------------------------------------------------
-
-
-def _dihedral(k: int, flip: bool, w: int, h: int) -> np.ndarray:
-    """3x3 matrix of "mirror left-right (if flip), then turn k quarter turns counter-clockwise"."""
-    m = np.eye(3)
-    if flip:
-        m = np.array([[-1, 0, w - 1], [0, 1, 0], [0, 0, 1]], np.float64)
-    cw, ch = w, h
-    for _ in range(k % 4):  # one counter-clockwise quarter turn of a cw x ch image: (x, y) -> (y, cw-1-x)
-        q = np.array([[0, 1, 0], [-1, 0, cw - 1], [0, 0, 1]], np.float64)
-        m = q @ m
-        cw, ch = ch, cw
-    return m
-
-
-def _apply_dihedral(img: np.ndarray, k: int, flip: bool) -> np.ndarray:
-    out = img[:, ::-1] if flip else img
-    return np.ascontiguousarray(np.rot90(out, k))
-
-
-def _corr(a: np.ndarray, b: np.ndarray) -> float:
-    a = a.astype(np.float32).ravel()
-    b = b.astype(np.float32).ravel()
-    a = a - a.mean()
-    b = b - b.mean()
-    d = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    return float((a * b).sum() / d) if d > 1e-6 else (1.0 if not a.any() and not b.any() else 0.0)
-
-
-def _try_dihedral(bfull: tuple[int, int], afull: tuple[int, int], bg: np.ndarray, ag: np.ndarray,
-                  a_alpha: np.ndarray | None = None) -> tuple[np.ndarray, float] | None:
-    """Best exact square transform whose size fits, as (3x3 full-size matrix, correlation).
-
-    Only what after still shows is compared (not its transparent or black background)."""
-    wb, hb = bfull
-    best = None
-    bgb = cv2.GaussianBlur(bg, (5, 5), 0)
-    agb = cv2.GaussianBlur(ag, (5, 5), 0)
-    shown = (a_alpha > 127) if a_alpha is not None else (ag > 3)
-    if shown.mean() < 0.05 or shown.all():
-        shown = None
-    else:
-        agb = agb[shown]
-    for flip in (False, True):
-        for k in range(4):
-            size = (wb, hb) if k % 2 == 0 else (hb, wb)
-            if size != afull:
-                continue
-            t = _apply_dihedral(bgb, k, flip)
-            if t.shape != ag.shape:
-                t = cv2.resize(t, (ag.shape[1], ag.shape[0]), interpolation=cv2.INTER_LINEAR)
-            c = _corr(t if shown is None else t[shown], agb)
-            if best is None or c > best[1] + 1e-3:
-                best = (_dihedral(k, flip, wb, hb), c)
-    return best
-
-
-_orb = None
-
-
-def _features(grey: np.ndarray, mask: np.ndarray | None = None, sift: bool = False):
-    global _orb
-    if _orb is None:
-        _orb = cv2.ORB_create(nfeatures=1500, scaleFactor=1.2, nlevels=8, fastThreshold=12)
-    # Equalised grey copies make the features blind to brightness, contrast and tint.
-    eq = cv2.equalizeHist(grey)
-    det = cv2.SIFT_create(nfeatures=1500) if sift else _orb
-    return det.detectAndCompute(eq, mask)
-
-
-def _match_similarity(kp_des_b, kp_des_a) -> tuple[np.ndarray, int] | None:
-    """Similarity (2x3, small before -> small after) fitted by RANSAC on feature matches, with inliers."""
-    kb, db = kp_des_b
-    ka, da = kp_des_a
-    if db is None or da is None or len(kb) < 8 or len(ka) < 8:
-        return None
-    matcher = cv2.BFMatcher(cv2.NORM_HAMMING if db.dtype == np.uint8 else cv2.NORM_L2)
-    pairs = matcher.knnMatch(db, da, k=2)
-    good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < 0.8 * p[1].distance]
-    if len(good) < 8:
-        return None
-    src = np.float32([kb[m.queryIdx].pt for m in good])
-    dst = np.float32([ka[m.trainIdx].pt for m in good])
-    m, inl = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=3.0,
-                                         maxIters=3000, confidence=0.995)
-    if m is None:
-        return None
-    n = int(inl.sum())
-    # Refit on the inliers only by least squares: RANSAC's pick is a minimal-sample model.
-    sel = inl.ravel().astype(bool)
-    if n >= 6:
-        m2, _ = cv2.estimateAffinePartial2D(src[sel], dst[sel], method=cv2.LMEDS)
-        if m2 is not None:
-            m = m2
-    s = math.hypot(m[0, 0], m[0, 1])
-    if not 0.05 < s < 20:  # a degenerate fit
-        return None
-    return m, n
-
-
-def _refine_ecc(M: np.ndarray, bg: np.ndarray, ag: np.ndarray, Sb: np.ndarray, Sa: np.ndarray) -> np.ndarray:
-    """Polish a feature-based similarity by ECC (intensity alignment, robust to gain and offset).
-
-    Features pin a transform to about a working pixel; ECC brings it to a small fraction of one,
-    which keeps strong edges from showing up as changes. A refinement that fails or wanders far
-    is dropped."""
-    Ms = Sa @ M @ np.linalg.inv(Sb)
-    # ECC warps the after image into before's frame: it needs the inverse map.
-    inv = np.linalg.inv(Ms)[:2].astype(np.float32)
-    h, w = bg.shape
-    g = min(1.0, 400 / max(h, w, *ag.shape))
-    if g < 1:
-        T = np.diag([g, g, 1.0])
-        bq = cv2.resize(bg, (round(w * g), round(h * g)), interpolation=cv2.INTER_AREA)
-        aq = cv2.resize(ag, (round(ag.shape[1] * g), round(ag.shape[0] * g)), interpolation=cv2.INTER_AREA)
-        inv_q = (T @ np.vstack([inv, [0, 0, 1]]) @ np.linalg.inv(T))[:2].astype(np.float32)
-    else:
-        T, bq, aq, inv_q = np.eye(3), bg, ag, inv
-    try:
-        # template = after, input = before: ECC finds W with before(W(x)) = after(x).
-        crit = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-5)
-        _, out = cv2.findTransformECC(aq.astype(np.float32), bq.astype(np.float32), inv_q.copy(),
-                                      cv2.MOTION_AFFINE, crit, None, 3)
-    except cv2.error:
-        return M
-    out3 = np.linalg.inv(T) @ np.vstack([out, [0, 0, 1]]) @ T
-    # Back to a similarity: the nearest rotation-and-scale to the fitted linear part.
-    A = out3[:2, :2]
-    det = np.linalg.det(A)
-    a_, b_ = (A[0, 0] + A[1, 1]) / 2, (A[0, 1] - A[1, 0]) / 2
-    if det < 0:
-        a_, b_ = (A[0, 0] - A[1, 1]) / 2, (A[0, 1] + A[1, 0]) / 2
-        lin = np.array([[a_, b_], [b_, -a_]])
-    else:
-        lin = np.array([[a_, b_], [-b_, a_]])
-    out3[:2, :2] = lin
-    new_s = np.linalg.inv(out3)
-    # Reject a refinement that moved any corner by more than 3 working pixels.
-    corners = np.array([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]], np.float64).T
-    if np.abs((new_s @ corners)[:2] - (Ms @ corners)[:2]).max() > 3:
-        return M
-    return np.linalg.inv(Sa) @ new_s @ Sb
-
-
-def _locate_crop(bg: np.ndarray, ag: np.ndarray) -> tuple[float, float] | None:
-    """Where ``ag`` sits inside ``bg`` (small-copy pixels) if it is a plain crop of it."""
-    hb, wb = bg.shape
-    ha, wa = ag.shape
-    if ha > hb or wa > wb or (ha == hb and wa == wb) or min(ha, wa) < 8:
-        return None
-    g = min(1.0, 320 / max(hb, wb))
-    if g < 1:
-        bq = cv2.resize(bg, (max(1, round(wb * g)), max(1, round(hb * g))), interpolation=cv2.INTER_AREA)
-        aq = cv2.resize(ag, (max(1, round(wa * g)), max(1, round(ha * g))), interpolation=cv2.INTER_AREA)
-    else:
-        bq, aq = bg, ag
-    if aq.shape[0] > bq.shape[0] or aq.shape[1] > bq.shape[1] or aq.std() < 2:
-        return None
-    res = cv2.matchTemplate(bq, aq, cv2.TM_CCOEFF_NORMED)  # invariant to gain and offset
-    _, best, _, loc = cv2.minMaxLoc(res)
-    if best < 0.8:
-        return None
-    return loc[0] / g, loc[1] / g
-
-
-def _refine_translation(before: np.ndarray, after: np.ndarray, tx: float, ty: float, radius: int
-                        ) -> tuple[int, int] | None:
-    """Exact integer offset (x, y) of ``after`` inside ``before`` near (tx, ty), at full size."""
-    hb, wb = before.shape[:2]
-    ha, wa = after.shape[:2]
-    p = min(96, ha, wa)
-    ax, ay = (wa - p) // 2, (ha - p) // 2
-    tpl = _small(after[ay:ay + p, ax:ax + p], (p, p))[0]
-    x0 = int(round(tx)) + ax - radius
-    y0 = int(round(ty)) + ay - radius
-    x1, y1 = x0 + p + 2 * radius, y0 + p + 2 * radius
-    x0c, y0c, x1c, y1c = max(0, x0), max(0, y0), min(wb, x1), min(hb, y1)
-    if x1c - x0c < p or y1c - y0c < p:
-        return None
-    win = _small(before[y0c:y1c, x0c:x1c], (x1c - x0c, y1c - y0c))[0]
-    tg, wg = _grey(tpl), _grey(win)
-    if tg.std() < 2:  # a flat patch cannot pin the offset down
-        return None
-    res = cv2.matchTemplate(wg, tg, cv2.TM_CCOEFF_NORMED)
-    _, best, _, loc = cv2.minMaxLoc(res)
-    if best < 0.9:
-        return None
-    ox, oy = x0c + loc[0] - ax, y0c + loc[1] - ay
-    if ox < 0 or oy < 0 or ox + wa > wb or oy + ha > hb:
-        return None
-    return ox, oy
-
-
-# --- tone -------------------------------------------------------------------------------------
-
-
-def _fit_tone(src: np.ndarray, dst: np.ndarray, mask: np.ndarray) -> tuple[float, np.ndarray, float]:
-    """Robust fit of ``dst = a*src + b_c`` over ``mask``; returns (a, b[3], residual sigma)."""
-    idx = np.flatnonzero(mask)
-    if len(idx) > 60000:  # a fixed stride keeps it fast and deterministic
-        idx = idx[:: len(idx) // 60000]
-    s = src.reshape(-1, 3)[idx].astype(np.float32)
-    d = dst.reshape(-1, 3)[idx].astype(np.float32)
-    keep = np.minimum(np.minimum(d[:, 0], d[:, 1]), d[:, 2]) > 0.5
-    keep &= np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2]) < 254.5
-    if keep.sum() >= 200:
-        s, d = s[keep], d[keep]
-    if len(s) > 20000:
-        step = len(s) // 20000
-        s, d = s[::step], d[::step]
-    if len(s) < 20:
-        return 1.0, np.zeros(3), 0.0
-    w = np.ones(len(s), bool)
-    a, b, sigma = 1.0, np.zeros(3), 0.0
-    for _ in range(4):
-        ss, dd = s[w], d[w]
-        if len(ss) < 20:
-            break
-        # Unknowns a, b0, b1, b2; three equations per pixel.
-        mean_s, mean_d = ss.mean(axis=0, dtype=np.float64), dd.mean(axis=0, dtype=np.float64)
-        cs, cd = ss - mean_s.astype(np.float32), dd - mean_d.astype(np.float32)
-        den = float(np.einsum("ij,ij->", cs, cs, dtype=np.float64))
-        if den < 9.0 * cs.size:
-            # A flat picture cannot show a slope: only an offset is measurable.
-            a = 1.0
-            b = np.median(dd - ss, axis=0).astype(np.float64)
-        else:
-            a = float(np.einsum("ij,ij->", cs, cd, dtype=np.float64) / den)
-            b = mean_d - a * mean_s
-        p = a * s + b.astype(np.float32)
-        r = np.abs(d - p)
-        res = np.maximum(np.maximum(r[:, 0], r[:, 1]), r[:, 2])
-        sigma = 1.4826 * float(np.median(res[w]))
-        w = res < max(3.0 * sigma, 4.0)
-        # A working-copy pixel averages full-size ones, some of which may have clipped: leave out
-        # pixels the model puts near the ends of the range.
-        inside = (p.min(axis=1) > 12) & (p.max(axis=1) < 243)
-        if (w & inside).sum() >= 200:
-            w &= inside
-    return a, b, sigma
-
-
-def _nearest_color(rgb: np.ndarray) -> tuple[str, float]:
-    names = list(COLORS)
-    ref = np.array([COLORS[n] for n in names], np.float64)
-    d = np.linalg.norm(ref - rgb[None, :], axis=1)
-    i = int(np.argmin(d))
-    return names[i], float(d[i])
-
-
-def _brightness_finding(points: float, box_b: list[int], box_a: list[int]) -> Finding:
-    p = round(points, 1)
-    return Finding("brightness", {"amount": p}, box_b, box_a,
-                   f"It is {'brighter' if p > 0 else 'darker'} by about {abs(p):.0f} points (brightness {p:+.0f}).")
-
-
-def _tint_and_offset(b: np.ndarray, intensity: float) -> tuple[str, float]:
-    """The palette colour c and the offset s, the same on every channel, that best explain a tone
-    fit's intercept ``b = intensity * c + s``: a brightness change before or after a tint adds the same
-    to every channel, so without s a brightened yellow tint reads as pink."""
-    best = ("", 0.0, math.inf)
-    for name, rgb in COLORS.items():
-        r = np.asarray(b, np.float64) - intensity * np.array(rgb, np.float64)
-        s = float(r.mean())
-        err = float(np.linalg.norm(r - s))
-        if err < best[2]:
-            best = (name, s, err)
-    return best[0], best[1]
 
 
 # --- words ------------------------------------------------------------------------------------
@@ -651,6 +361,13 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         valid &= wal > 127
     if not valid.any():
         valid = np.ones(a_rgb.shape[:2], bool)
+    # Content beyond the original's frame: no edit makes that, a second shot does.
+    reshoot = not exact and not flip_axis and new_content(valid, a_rgb, a_alpha) > 0
+    if reshoot:
+        motion = camera_motion(M, bsize, asize)
+        findings = [fd for fd in findings if fd.kind not in ("scale", "crop", "rotate")]
+        findings.insert(0, Finding("reshoot", motion, [0, 0, wb, hb], [0, 0, wa, ha],
+                                   motion_sentence(motion)))
 
     # A removed background: black or transparent in after where before showed something.
     wf = warped.astype(np.float32)
@@ -681,36 +398,19 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
             fit_mask = valid & (dist > 4)
         if fit_mask.any():
             a, b, sigma = _fit_tone(wf, af, fit_mask)
-    spread = float(b.max() - b.min())
-    tone: list[Finding] = []
+    if reshoot:
+        # A least-squares slope shrinks toward 0 when the pixels are not exactly aligned, as
+        # between two shots; means and spreads of the common part do not.
+        sel = valid & ~bg_mask
+        mb, ma = wf[sel].mean(axis=0), af[sel].mean(axis=0)
+        a = float(np.clip(_grey(a_rgb)[sel].std() / max(1e-3, float(_grey(warped)[sel].std())), 0.5, 2.0))
+        b = (ma - a * mb).astype(np.float64)
+    tone = [Finding(kind, params, [0, 0, wb, hb], [0, 0, wa, ha], sentence)
+            for kind, params, sentence in tone_changes(a, b, has_bg)]
     full_b, full_a = [0, 0, wb, hb], [0, 0, wa, ha]
-    c_min, b_min = (10, 8) if has_bg else (3, 2)  # a cutout's soft matte darkens a little of what is kept
-    if spread > 6 and a < 0.97:
-        i = 1 - a
-        cname, offset = _tint_and_offset(b, i)
-        rgb = (b - offset) / i
-        tone.append(Finding("color_tint", {"color": cname, "intensity": round(i, 3),
-                                           "rgb": [round(float(v)) for v in np.clip(rgb, 0, 255)]},
-                            full_b, full_a, f"It was tinted {cname} (intensity {i:.2f})."))
-        bright = offset / 2.55
-        if abs(bright) >= b_min:  # a brightness change before or after the tint
-            tone.append(_brightness_finding(bright, full_b, full_a))
-    elif spread > 12:
-        cname, _ = _nearest_color(np.clip(b - b.min() + 127, 0, 255))
-        tone.append(Finding("color_tint", {"color": cname, "intensity": None,
-                                           "offsets": [round(float(v), 1) for v in b]},
-                            full_b, full_a, f"Its colours shifted toward {cname}."))
-    else:
-        contrast = (a - 1) * 100
-        bright = (float(b.mean()) - 127.5 * (1 - a)) / 2.55
-        if abs(contrast) >= c_min:
-            c = round(contrast, 1)
-            tone.append(Finding("contrast", {"amount": c, "slope": round(a, 4)}, full_b, full_a,
-                                f"It has {'more' if c > 0 else 'less'} contrast, by about {abs(c):.0f} "
-                                f"points (contrast {c:+.0f})."))
-        if abs(bright) >= b_min:
-            tone.append(_brightness_finding(bright, full_b, full_a))
     tone.sort(key=lambda t: t.kind != "brightness")  # brightness is what people ask about first
+    if reshoot:  # exposure may differ between shots; the rest is the misalignment's
+        tone = [t for t in tone if t.kind == "brightness" and abs(t.params["amount"]) >= 8]
     findings += tone
     if has_bg:
         shown = (a_alpha >= 128) if a_alpha is not None else (_chanmax(a_rgb) > 6)
@@ -737,6 +437,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     pb = cv2.GaussianBlur(pred, (5, 5), 0)
     abl = cv2.GaussianBlur(af, (5, 5), 0)
     diff = cv2.absdiff(abl, pb)
+    if reshoot:  # parallax moves things by a few pixels: a change must survive small shifts
+        diff = tolerant_diff(abl, pb, max(2, int(0.025 * max(as_size))))
     # Where the model clips, full-size pixels clipped inside one working pixel: not trustworthy.
     diff[((pb > 240) & (abl > 235)) | ((pb < 15) & (abl < 20))] = 0
     res = _chanmax(diff)
@@ -762,6 +464,10 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     # Interpolated (not exactly transposed) pixels leave faint edge residue: larger regions only.
     local = _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
                            min_area=0.0025 if exact or pure_shift else 0.004)
+    if reshoot:
+        pred_small = np.clip(a * wf + b.astype(np.float32)[None, None, :], 0, 255).astype(np.uint8)
+        local = [fd for fd in local
+                 if real_change(fd.kind, _box_small(fd.after_box, Sa, as_size), pred_small, a_rgb)]
     if local and name_objects:
         _name_objects(local, before, after)
     for fnd in local:
@@ -783,25 +489,6 @@ def _unrelated(bsize: tuple[int, int], asize: tuple[int, int]) -> Explanation:
             "other, so I cannot say what changed.")
     fnd = Finding("region_changed", {"aligned": False}, [0, 0, *bsize], [0, 0, *asize], text)
     return Explanation([fnd], text, bsize, asize, None, 0.0, aligned=False)
-
-
-def _box_to_full(box: Box, S: np.ndarray) -> Box:
-    """A small-copy box to full-size pixels (S maps full -> small)."""
-    fx, fy = S[0, 0], S[1, 1]
-    return [int(round(box[0] / fx)), int(round(box[1] / fy)), int(round(box[2] / fx)), int(round(box[3] / fy))]
-
-
-def _map_box(box: Box, M: np.ndarray, size: tuple[int, int]) -> Box:
-    """Bounding box of ``box`` mapped through 3x3 ``M``, clipped to ``size = (w, h)``."""
-    x1, y1, x2, y2 = box
-    pts = np.array([[x1, y1, 1], [x2, y1, 1], [x1, y2, 1], [x2, y2, 1]], np.float64).T
-    q = (M @ pts)[:2]
-    w, h = size
-    out = [max(0, q[0].min()), max(0, q[1].min()), min(w, q[0].max()), min(h, q[1].max())]
-    out = [int(round(v)) for v in out]
-    if out[2] <= out[0] or out[3] <= out[1]:
-        return [0, 0, 0, 0]
-    return out
 
 
 def _colour_map_r2(src: np.ndarray, dst: np.ndarray) -> float:
@@ -1055,15 +742,34 @@ def _name_objects(findings: list[Finding], before: np.ndarray, after: np.ndarray
         for d in dets:
             dw, dh = d.box[2] - d.box[0], d.box[3] - d.box[1]
             if dw * dh > 0.2 * pw * ph:
-                fd.params["object"] = d.label
-                fd.params["object_score"] = round(d.score, 3)
+                # the classifier confirms or corrects the detector's label (agent.naming)
+                noun = _confirm_name(patch, d)
+                if noun is not None:
+                    fd.params["object"] = noun
+                    fd.params["object_score"] = round(d.score, 3)
                 break
+
+
+def _confirm_name(patch: np.ndarray, d) -> str | None:
+    """The detector's label as the ImageNet classifier confirms or corrects it; None when
+    neither is sure (then the change is "an object" of its colour)."""
+    try:
+        from agent.naming import classify_crops, decide_noun, word_probs
+        from agent.perception import to_rgb8
+
+        words = word_probs(classify_crops(to_rgb8(patch), [d.box])[0])
+    except Exception:  # a missing classifier leaves the detector's word
+        return d.label
+    noun, _, _ = decide_noun(d.label, d.score, words)
+    return None if noun == "object" else noun
 
 
 def _local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) -> None:
     obj = fd.params.get("object")
     col = fd.params.get("color")
     thing = f"a {obj}" if obj else (f"a {col} object" if col else "an object")
+    if thing[2:3] in ("a", "e", "i", "o", "u"):  # "an orange object", "an elephant"
+        thing = "an " + thing[2:]
     the = f"the {obj}" if obj else (f"the {col} object" if col else "the object")
     if fd.kind == "object_added":
         fd.sentence = f"{thing[0].upper() + thing[1:]} was added {where_phrase(fd.after_box, asize)}."

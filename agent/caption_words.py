@@ -1,0 +1,311 @@
+"""The words of trace captions and image descriptions, from grounded pieces of a trace.
+
+:func:`compose` turns the segments of a trace (:mod:`agent.traces`), grounded to named objects
+(:mod:`agent.naming`) or to regions, into one clause each, in trace order: the first says where
+("On the left there is a grey cat"), the next ones say where from the one before ("to its right a
+white cup"). A trace that goes back and forth over things already named is summarised: each thing
+is said once, where the trace first dwelt on it. A region with no object is said as a region with
+its place ("the grass at the bottom").
+
+:func:`describe_scene` is what ``describe`` says without a trace: the main subject first, then up
+to four other things with where they are, as sentences.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from agent.perception import Detection, color_name
+
+# Display colours for phrases and their trace pieces (distinct on photos; cycled).
+PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
+           "#9a6324", "#469990")
+
+
+@dataclass
+class Segment:
+    """One clause of a caption and the part of the trace (or image) it talks about.
+
+    ``words`` is the clause as it appears in the caption text, ``box`` the grounded box in pixels
+    ``(x1, y1, x2, y2)``, ``t0``/``t1`` the times of its piece of the trace (seconds), ``color`` the
+    display colour, ``label`` what it was grounded to ("cat", or a region name like "sky"),
+    ``kind`` "object" or "region", ``points`` its piece of the trace, normalised ``[[x, y], ...]``.
+    """
+
+    words: str
+    box: tuple[int, int, int, int]
+    t0: float
+    t1: float
+    color: str
+    label: str = ""
+    kind: str = "object"
+    points: list[list[float]] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        return {"words": self.words, "box": list(self.box), "t0": self.t0, "t1": self.t1,
+                "color": self.color, "label": self.label, "kind": self.kind, "points": self.points}
+
+
+@dataclass
+class Caption:
+    """A controlled caption: ``text`` is the clauses of ``segments`` joined by ``sep`` ("; " for a
+    trace, ". " for the sentences of a description) and ended by ``end``."""
+
+    text: str
+    segments: list[Segment] = field(default_factory=list)
+    sep: str = "; "
+    end: str = "."
+
+    def as_json(self) -> dict:
+        return {"text": self.text, "segments": [s.as_json() for s in self.segments]}
+
+    def pieces(self) -> list[dict]:
+        """The text as ``[{"text", "color"}]`` pieces whose concatenation is ``text``."""
+        out: list[dict] = []
+        for i, s in enumerate(self.segments):
+            if i:
+                out.append({"text": self.sep, "color": None})
+            out.append({"text": s.words, "color": s.color})
+        if self.segments:
+            out.append({"text": self.end, "color": None})
+        else:
+            out.append({"text": self.text, "color": None})
+        return out
+
+
+
+def position_words(cx: float, cy: float) -> str:
+    """Where a normalised point is: "top left", "top", "right", "centre", "bottom right", ..."""
+    col = "left" if cx < 0.37 else "right" if cx > 0.63 else ""
+    row = "top" if cy < 0.37 else "bottom" if cy > 0.63 else ""
+    return " ".join(w for w in (row, col) if w) or "centre"
+
+
+def _where(pos: str) -> str:
+    if pos == "centre":
+        return "In the middle"
+    if pos in ("left", "right"):
+        return f"On the {pos}"
+    return f"At the {pos}"
+
+
+def _object_color(rgb: np.ndarray, box) -> str:
+    # the inner half of the box: the object's own colour, not the background around it
+    x1, y1, x2, y2 = box
+    dx, dy = (x2 - x1) // 4, (y2 - y1) // 4
+    inner = (x1 + dx, y1 + dy, max(x1 + dx + 1, x2 - dx), max(y1 + dy + 1, y2 - dy))
+    return color_name(rgb, inner)
+
+
+def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
+    """A name for an area with no detected object: ``(noun phrase, short label)``.
+
+    Sky: smooth and blue, white or grey in the upper part of the image; grass: green in the lower
+    part; ground: brown, beige or grey in the lower part; otherwise "a <colour> area".
+    """
+    h, w = rgb.shape[:2]
+    x1, y1, x2, y2 = box
+    x2, y2 = max(x2, x1 + 1), max(y2, y1 + 1)
+    colour = color_name(rgb, (x1, y1, x2, y2))
+    region = rgb[y1:y2, x1:x2].astype(np.float32)
+    texture = float(region.mean(axis=2).std()) if region.size else 0.0
+    cy = (y1 + y2) / 2 / h
+    if cy < 0.45 and colour in ("skyblue", "blue", "white", "grey") and texture < 25:
+        return "the sky", "sky"
+    if cy > 0.55 and colour == "green":
+        return "the grass", "grass"
+    if cy > 0.6 and colour in ("brown", "beige", "grey"):
+        return "the ground", "ground"
+    return f"{_article(colour)} {colour} area", f"{colour} area"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _relation(prev_box, box, w: int, h: int) -> str:
+    pcx, pcy = (prev_box[0] + prev_box[2]) / 2 / w, (prev_box[1] + prev_box[3]) / 2 / h
+    cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
+    dx, dy = cx - pcx, cy - pcy
+    if abs(dx) < 0.08 and abs(dy) < 0.08:
+        return "next to it"
+    if abs(dx) >= abs(dy):
+        return "to its right" if dx > 0 else "to its left"
+    return "below it" if dy > 0 else "above it"
+
+
+def where_words(pos: str) -> str:
+    """"on the left", "at the top right", "in the middle": a position as words inside a sentence."""
+    return _where(pos)[0].lower() + _where(pos)[1:]
+
+
+def region_phrase(noun: str, box, w: int, h: int) -> str:
+    """A region with its place: "the grass at the bottom", "a grey area on the left"."""
+    cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
+    return f"{noun} {where_words(position_words(cx, cy))}"
+
+
+def _a(phrase: str) -> str:
+    return phrase if phrase.startswith(("a ", "an ", "the ")) else f"{_article(phrase)} {phrase}"
+
+
+_ONE_OF_A_KIND = {"sky", "grass", "ground"}
+
+
+def _same_region(a: dict, b: dict) -> bool:
+    """Two region pieces are one region when they have one name and touch or overlap ("the sky"
+    twice is one sky; two grey areas at opposite corners are two areas)."""
+    if a["label"] != b["label"]:
+        return False
+    x, y = a["box"], b["box"]
+    gx = max(0, max(x[0], y[0]) - min(x[2], y[2]))
+    gy = max(0, max(x[1], y[1]) - min(x[3], y[3]))
+    return gx <= 0.1 * max(x[2] - x[0], y[2] - y[0]) and gy <= 0.1 * max(x[3] - x[1], y[3] - y[1])
+
+
+def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) -> Caption:
+    """One clause per thing the trace dwells on, in the order it first dwells on it.
+
+    ``segs`` are :class:`agent.traces.TraceSegment` (``region`` indexes ``dets``, negative for the
+    background), ``names`` the :class:`agent.naming.Named` of each detection, ``things`` the names
+    of background segments the classifier recognised (by segment index).
+    """
+    h, w = rgb.shape[:2]
+    things = things or {}
+    pieces = []
+    for k, s in enumerate(segs):
+        if k in things:
+            x1, y1, x2, y2 = s.box
+            box = (int(x1 * w), int(y1 * h), max(int(x1 * w) + 1, int(np.ceil(x2 * w))),
+                   max(int(y1 * h) + 1, int(np.ceil(y2 * h))))
+            n = things[k]
+            pieces.append({"key": ("thing", n.noun), "box": box, "noun": n.phrase, "label": n.noun,
+                           "kind": "object", "points": s.points})
+        elif s.region >= 0:
+            n = names[s.region]
+            box = tuple(int(v) for v in dets[s.region].box)
+            pieces.append({"key": ("object", s.region), "box": box, "noun": n.phrase, "label": n.noun,
+                           "kind": "object", "points": s.points})
+        else:
+            x1, y1, x2, y2 = s.box
+            box = (int(x1 * w), int(y1 * h), max(int(x1 * w) + 1, int(np.ceil(x2 * w))),
+                   max(int(y1 * h) + 1, int(np.ceil(y2 * h))))
+            noun, label = describe_region(rgb, box)
+            pieces.append({"key": ("region", label), "box": box, "noun": noun, "label": label,
+                           "kind": "region", "points": s.points})
+    # Each thing once, where it was first looked at: a trace that lingers, or goes back and forth
+    # between a cup and a cat, is about the cup and the cat, not "back to the cup" again and again.
+    said: list[dict] = []
+    for p in pieces:
+        if p["key"][0] == "thing":  # one word, one place: the same thing looked at again
+            first = next((g for g in said if g["key"] == p["key"] and _same_region(g, p)), None)
+        elif p["kind"] == "object":
+            first = next((g for g in said if g["key"] == p["key"]), None)
+        else:
+            # a named region (the sky, the grass) is one region wherever the trace comes back to
+            # it; "a grey area" twice may be two areas, unless they touch
+            first = next((g for g in said if g["kind"] == "region" and g["label"] == p["label"]
+                          and (p["label"] in _ONE_OF_A_KIND or _same_region(g, p))), None)
+        if first is None:
+            said.append(dict(p))
+        elif p["kind"] == "region":
+            b, c = first["box"], p["box"]  # the same region still: it grows with the trace
+            first["box"] = (min(b[0], c[0]), min(b[1], c[1]), max(b[2], c[2]), max(b[3], c[3]))
+    segments = []
+    for i, g in enumerate(said):
+        box = g["box"]
+        cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
+        if g["kind"] == "region":
+            phrase = region_phrase(g["noun"], box, w, h)
+            words = phrase[0].upper() + phrase[1:] if i == 0 else f"then {phrase}"
+        elif i == 0:
+            words = f"{_where(position_words(cx, cy))} there is {_a(g['noun'])}"
+        else:
+            words = f"{_relation(said[i - 1]['box'], box, w, h)} {_a(g['noun'])}"
+        pts = g["points"]
+        segments.append(Segment(
+            words=words, box=box, t0=float(pts[0, 2]), t1=float(pts[-1, 2]),
+            color=PALETTE[i % len(PALETTE)], label=g["label"], kind=g["kind"],
+            points=[[round(float(x), 4), round(float(y), 4)] for x, y, _ in pts]))
+    if not segments:
+        return Caption("I could not follow that trace.", [])
+    return Caption("; ".join(s.words for s in segments) + ".", segments)
+
+
+def _holds(a, b) -> bool:
+    """Box a holds most of a smaller box b."""
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    area_b = max(1, (b[2] - b[0]) * (b[3] - b[1]))
+    return ix * iy >= 0.7 * area_b and (a[2] - a[0]) * (a[3] - a[1]) > 1.5 * area_b
+
+
+def _salience(d: Detection, n, w: int, h: int, dets=()) -> float:
+    """How much a thing is the photo's subject: its share of the picture, nearer the middle
+    better, named things before "objects", and a box that holds another thing (a table under a
+    cup) after what it holds."""
+    b = d.box
+    holder = 0.25 if any(o is not d and _holds(b, o.box) for o in dets) else 1.0
+    area = (b[2] - b[0]) * (b[3] - b[1]) / (w * h)
+    cx, cy = (b[0] + b[2]) / 2 / w, (b[1] + b[3]) / 2 / h
+    centred = 1 - 0.6 * min(1.0, 2 * max(abs(cx - 0.5), abs(cy - 0.5)))
+    return (min(area, 0.6) * centred * holder * (0.3 if n.noun == "object" else 1.0)
+            * (0.2 + min(1.0, d.score)))
+
+
+def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int = 4) -> Caption:
+    """Sentences about the photo: the main subject first ("The photo shows a grey cat on the
+    left."), then up to ``others`` more things with where they are ("On the right there is a white
+    cup."), most salient first. ``names`` are the :class:`agent.naming.Named` of ``dets``."""
+    h, w = rgb.shape[:2]
+    order = sorted(range(len(dets)), key=lambda i: -_salience(dets[i], names[i], w, h, dets))
+    order = order[: others + 1]
+    segments = []
+    said: dict[str, int] = {}
+    for k, i in enumerate(order):
+        d, n = dets[i], names[i]
+        box = tuple(int(v) for v in d.box)
+        cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
+        where = position_words(cx, cy)
+        if k == 0:
+            words = f"The photo shows {_a(n.phrase)} {where_words(where)}"
+        elif n.phrase in said:
+            words = f"{_where(where)} there is another {n.phrase}"
+        else:
+            words = f"{_where(where)} there is {_a(n.phrase)}"
+        said[n.phrase] = said.get(n.phrase, 0) + 1
+        segments.append(Segment(words, box, 0.0, 0.0, PALETTE[k % len(PALETTE)], n.noun, "object"))
+    return Caption(". ".join(s.words for s in segments) + ".", segments, sep=". ")
+
+
+def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
+    """Sentences for a photo with no object found: what the classifier is sure the whole photo
+    shows (``thing``), then its top, middle and bottom thirds as regions, neighbours with one
+    name said once ("The sky at the top. The grass at the bottom.")."""
+    h, w = rgb.shape[:2]
+    bands = []
+    for k, where in enumerate(("at the top", "in the middle", "at the bottom")):
+        box = (0, k * h // 3, w, max(k * h // 3 + 1, (k + 1) * h // 3))
+        noun, label = describe_region(rgb, box)
+        if bands and bands[-1]["label"] == label:
+            b = bands[-1]
+            b["box"] = (0, b["box"][1], w, box[3])
+            b["where"] = b["where"].split(" and ")[0] + f" and {where.split(' ', 1)[1]}"
+            continue
+        bands.append({"noun": noun, "label": label, "box": box, "where": where})
+    segments = []
+    if thing:
+        segments.append(Segment(f"The photo shows {_a(thing)}", (0, 0, w, h), 0.0, 0.0, PALETTE[0],
+                                thing, "object"))
+    for b in bands:
+        if len(bands) == 1:
+            words = (f"The whole picture is {b['label'].removesuffix(' area')}" if b["label"].endswith(" area")
+                     else f"{b['noun'][0].upper()}{b['noun'][1:]} fills the picture")
+        else:
+            words = f"{b['noun'][0].upper()}{b['noun'][1:]} {b['where']}"
+        segments.append(Segment(words, b["box"], 0.0, 0.0, PALETTE[len(segments) % len(PALETTE)],
+                                b["label"], "region"))
+    return Caption(". ".join(s.words for s in segments) + ".", segments, sep=". ")
+

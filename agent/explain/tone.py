@@ -1,0 +1,183 @@
+"""Tone changes between two aligned images: brightness, contrast and colour tint, with amounts.
+
+The aligned pixels are fitted with ``after = a*before + b_c`` (one slope, an offset per channel;
+:func:`_fit_tone`). Easel's operations are all of that form (with ``m`` = 127.5):
+
+- tint toward colour ``C`` at intensity ``i``: ``a = 1 - i``, ``b = i*C``;
+- contrast ``c`` (a fraction): ``a = 1 + c``, ``b = -c*m``; brightness ``p``: ``b = 2.55*p``.
+
+Tint, then contrast, then brightness compose to ``a = (1 - i)(1 + c)`` and ``b = k*C + s`` with
+``k = i(1 + c)`` and ``s = 2.55*p - c*m``; :func:`tone_changes` inverts that. A tint with only a
+brightness change (``k = 1 - a``) is tried first; when it leaves a clear residue, ``k`` and ``s``
+are fitted for every palette colour and the contrast comes out as ``a + k - 1``, so a tint made
+together with brightness and contrast is reported as all three, with their amounts. A colour shift
+no tint explains is named by its hue, as a person names a colour (a shift toward red-yellow is
+orange, not the nearest palette RGB).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from editor.colors import COLORS
+
+MID = 127.5
+
+
+def _fit_tone(src: np.ndarray, dst: np.ndarray, mask: np.ndarray) -> tuple[float, np.ndarray, float]:
+    """Robust fit of ``dst = a*src + b_c`` over ``mask``; returns (a, b[3], residual sigma)."""
+    idx = np.flatnonzero(mask)
+    if len(idx) > 60000:  # a fixed stride keeps it fast and deterministic
+        idx = idx[:: len(idx) // 60000]
+    s = src.reshape(-1, 3)[idx].astype(np.float32)
+    d = dst.reshape(-1, 3)[idx].astype(np.float32)
+    keep = np.minimum(np.minimum(d[:, 0], d[:, 1]), d[:, 2]) > 0.5
+    keep &= np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2]) < 254.5
+    if keep.sum() >= 200:
+        s, d = s[keep], d[keep]
+    if len(s) > 20000:
+        step = len(s) // 20000
+        s, d = s[::step], d[::step]
+    if len(s) < 20:
+        return 1.0, np.zeros(3), 0.0
+    w = np.ones(len(s), bool)
+    a, b, sigma = 1.0, np.zeros(3), 0.0
+    for _ in range(4):
+        ss, dd = s[w], d[w]
+        if len(ss) < 20:
+            break
+        # Unknowns a, b0, b1, b2; three equations per pixel.
+        mean_s, mean_d = ss.mean(axis=0, dtype=np.float64), dd.mean(axis=0, dtype=np.float64)
+        cs, cd = ss - mean_s.astype(np.float32), dd - mean_d.astype(np.float32)
+        den = float(np.einsum("ij,ij->", cs, cs, dtype=np.float64))
+        if den < 9.0 * cs.size:
+            # A flat picture cannot show a slope: only an offset is measurable.
+            a = 1.0
+            b = np.median(dd - ss, axis=0).astype(np.float64)
+        else:
+            a = float(np.einsum("ij,ij->", cs, cd, dtype=np.float64) / den)
+            b = mean_d - a * mean_s
+        p = a * s + b.astype(np.float32)
+        r = np.abs(d - p)
+        res = np.maximum(np.maximum(r[:, 0], r[:, 1]), r[:, 2])
+        sigma = 1.4826 * float(np.median(res[w]))
+        w = res < max(3.0 * sigma, 4.0)
+        # A working-copy pixel averages full-size ones, some of which may have clipped: leave out
+        # pixels the model puts near the ends of the range.
+        inside = (p.min(axis=1) > 12) & (p.max(axis=1) < 243)
+        if (w & inside).sum() >= 200:
+            w &= inside
+    return a, b, sigma
+
+
+def _tint_and_offset(b: np.ndarray, intensity: float) -> tuple[str, float, float]:
+    """The palette colour c and the offset s, the same on every channel, that best explain a tone
+    fit's intercept ``b = intensity * c + s`` (a brightness change before or after a tint adds the
+    same to every channel, so without s a brightened yellow tint reads as pink); and the residual."""
+    best = ("", 0.0, math.inf)
+    for name, rgb in COLORS.items():
+        r = np.asarray(b, np.float64) - intensity * np.array(rgb, np.float64)
+        s = float(r.mean())
+        err = float(np.linalg.norm(r - s))
+        if err < best[2]:
+            best = (name, s, err)
+    return best
+
+
+def _tint_free(b: np.ndarray) -> tuple[str, float, float, float]:
+    """The palette colour C and the amounts k > 0 and s that best explain ``b = k*C + s``:
+    ``(name, k, s, residual)``."""
+    best = ("", 0.0, 0.0, math.inf)
+    bb = np.asarray(b, np.float64)
+    for name, rgb in COLORS.items():
+        A = np.stack([np.array(rgb, np.float64), np.ones(3)], axis=1)
+        (k, s), *_ = np.linalg.lstsq(A, bb, rcond=None)
+        if k <= 0:
+            continue
+        err = float(np.linalg.norm(A @ np.array([k, s]) - bb))
+        if err < best[3]:
+            best = (name, float(k), float(s), err)
+    return best
+
+
+def hue_name(offsets: np.ndarray) -> str:
+    """The colour a shift of the channels by ``offsets`` goes toward, named by its hue.
+
+    >>> hue_name(np.array([30.0, 8.0, -25.0]))
+    'orange'
+    >>> hue_name(np.array([-20.0, -5.0, 30.0]))
+    'blue'
+    """
+    d = np.asarray(offsets, np.float64) - float(np.mean(offsets))
+    scale = 90 / max(1e-6, float(np.abs(d).max()))
+    rgb = np.clip(MID + d * scale, 0, 255).astype(np.uint8).reshape(1, 1, 3)
+    hue = float(cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV_FULL)[0, 0, 0]) * 360 / 256
+    for limit, name in ((12, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (205, "skyblue"),
+                        (255, "blue"), (290, "purple"), (340, "pink"), (361, "red")):
+        if hue < limit:
+            return name
+    return "red"
+
+
+def _brightness(points: float) -> tuple[str, dict, str]:
+    p = round(points, 1)
+    return ("brightness", {"amount": p},
+            f"It is {'brighter' if p > 0 else 'darker'} by about {abs(p):.0f} points (brightness {p:+.0f}).")
+
+
+def _contrast(amount: float, slope: float) -> tuple[str, dict, str]:
+    c = round(amount, 1)
+    return ("contrast", {"amount": c, "slope": round(slope, 4)},
+            f"It has {'more' if c > 0 else 'less'} contrast, by about {abs(c):.0f} points (contrast {c:+.0f}).")
+
+
+def _tint(cname: str, i: float, rgb: np.ndarray) -> tuple[str, dict, str]:
+    return ("color_tint", {"color": cname, "intensity": round(i, 3),
+                           "rgb": [round(float(v)) for v in np.clip(rgb, 0, 255)]},
+            f"It was tinted {cname} (intensity {i:.2f}).")
+
+
+def tone_changes(a: float, b: np.ndarray, has_bg: bool = False) -> list[tuple[str, dict, str]]:
+    """``(kind, params, sentence)`` of each tone change in a fit ``after = a*before + b``,
+    brightness first (what people ask about first).
+
+    >>> [k for k, _, _ in tone_changes(0.96, np.array([-25.5 + 0.24 * 255, -25.5 + 0.24 * 165, -25.5]))]
+    ['color_tint', 'contrast']
+    """
+    b = np.asarray(b, np.float64)
+    spread = float(b.max() - b.min())
+    c_min, b_min = (10, 8) if has_bg else (3, 2)  # a cutout's soft matte darkens a little of what is kept
+    out: list[tuple[str, dict, str]] = []
+    if spread > 6 and a < 0.97:
+        i = 1 - a
+        cname, offset, err = _tint_and_offset(b, i)
+        fname, k, s, ferr = _tint_free(b)
+        contrast = (a + k - 1) * 100 if fname else 0.0
+        if err > max(6.0, 3 * ferr) and abs(contrast) >= c_min and 0 < k < a + k:
+            # A tint with a contrast change: k = i(1 + c), a = (1 - i)(1 + c).
+            i = k / (a + k)
+            out.append(_tint(fname, i, (b - s) / k))
+            out.append(_contrast(contrast, a))
+            bright = (s + contrast / 100 * MID) / 2.55
+        else:
+            out.append(_tint(cname, i, (b - offset) / i))
+            bright = offset / 2.55
+        if abs(bright) >= b_min:  # a brightness change before or after the tint
+            out.append(_brightness(bright))
+    elif spread > 12:
+        cname = hue_name(b)
+        out.append(("color_tint", {"color": cname, "intensity": None,
+                                   "offsets": [round(float(v), 1) for v in b]},
+                    f"Its colours shifted toward {cname}."))
+    else:
+        contrast = (a - 1) * 100
+        bright = (float(b.mean()) - MID * (1 - a)) / 2.55
+        if abs(contrast) >= c_min:
+            out.append(_contrast(contrast, a))
+        if abs(bright) >= b_min:
+            out.append(_brightness(bright))
+    out.sort(key=lambda t: t[0] != "brightness")
+    return out

@@ -1,0 +1,138 @@
+"""The development set for trace captions: composites of redistributable photos with known objects,
+traced in known orders the ways people trace.
+
+Objects are cut from scikit-image's sample photos (public domain / CC0, see
+resources/library/README.md): chelsea's cat, coffee's cup, the stereo motorcycle, the astronaut (a
+person in an orange suit), the camera man (a person in a black coat) and the rocket (not a COCO
+class: only the ImageNet classifier can name it). They are pasted at random places over sky and
+grass (640x480), 2 or 3 to a scene. Each scene is traced one of four ways:
+
+- ``lift``: one stroke per object, the pen lifted between them;
+- ``multi``: as ``lift``, but one object is traced in two strokes (the pen lifted in the middle);
+- ``linger``: one stroke over the objects in order that then goes back and forth over objects
+  already traced, two to four more times (a person talking while they point);
+- ``region``: one of the dwells is on the grass with no object on it.
+
+The truth is the objects (and the grass) in the order they are first traced; each must be named
+once. Persons carry the colour of their clothes, to check no one is described by their skin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+W, H = 640, 480
+KINDS = ("lift", "multi", "linger", "region")
+
+
+@dataclass
+class Thing:
+    label: str  # the noun a caption must use
+    crop: np.ndarray
+    clothing: str | None = None  # for persons: the colour of what they wear
+    coco: bool = True
+
+
+def things() -> list[Thing]:
+    from skimage import data
+
+    left = data.stereo_motorcycle()[0]
+    cam = np.repeat(data.camera()[40:512, 0:330, None], 3, axis=2)
+    return [
+        Thing("cat", data.chelsea()[0:300, 0:410]),
+        Thing("cup", data.coffee()[10:250, 170:415]),
+        Thing("motorcycle", left[60:450, 100:690]),
+        Thing("person", data.astronaut()[0:512, 0:380], clothing="orange"),
+        Thing("person", cam, clothing="black"),
+        Thing("rocket", data.rocket()[0:427, 150:450], coco=False),
+    ]
+
+
+def _sky_grass(rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    img = np.empty((H, W, 3), np.float32)
+    horizon = int(H * rng.uniform(0.45, 0.55))
+    img[:horizon] = (135, 190, 235)
+    img[horizon:] = (70, 140, 60)
+    img += rng.normal(0, 6, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8), horizon
+
+
+def _free(box, boxes, gap: int = 10) -> bool:
+    return all(box[2] + gap <= b[0] or b[2] + gap <= box[0] or box[3] + gap <= b[1] or b[3] + gap <= box[1]
+               for b in boxes)
+
+
+def make_scene(rng: np.random.Generator, pool: list[Thing], kind: str):
+    """``(image, targets, strokes)`` or None when the objects do not fit; ``targets`` are
+    ``(label, box, thing or None)`` in first-traced order (``"grass"`` for a region dwell)."""
+    n = int(rng.integers(2, 4))
+    chosen = [pool[int(i)] for i in rng.choice(len(pool), size=n, replace=False)]
+    img, horizon = _sky_grass(rng)
+    boxes = []
+    for t in chosen:
+        c = t.crop
+        for _ in range(200):
+            s = rng.uniform(150, 210) / max(c.shape[:2])
+            ch, cw = int(c.shape[0] * s), int(c.shape[1] * s)
+            x, y = int(rng.integers(0, W - cw)), int(rng.integers(0, H - ch))
+            if _free((x, y, x + cw, y + ch), boxes):
+                break
+        else:
+            return None
+        img[y:y + ch, x:x + cw] = cv2.resize(c, (cw, ch), interpolation=cv2.INTER_AREA)
+        boxes.append((x, y, x + cw, y + ch))
+    targets = [(t.label, b, t) for t, b in zip(chosen, boxes)]
+    if kind == "region":
+        for _ in range(300):
+            gw, gh = int(rng.integers(90, 140)), int(rng.integers(40, 70))
+            x, y = int(rng.integers(0, W - gw)), int(rng.integers(horizon + 25, max(horizon + 26, H - gh)))
+            g = (x, y, x + gw, min(H, y + gh))
+            if g[3] - g[1] > 30 and _free(g, boxes, gap=30):
+                targets.insert(int(rng.integers(0, len(targets) + 1)), ("grass", g, None))
+                break
+        else:
+            return None
+    return img, targets, trace_for(rng, [b for _, b, _ in targets], kind)
+
+
+def _loop(rng, box, t0: float, dwell: float | None = None) -> np.ndarray:
+    from agent.traces import synthetic_trace
+
+    nb = (box[0] / W, box[1] / H, box[2] / W, box[3] / H)
+    s = synthetic_trace([nb], dwell=dwell or float(rng.uniform(0.8, 2.0)), cover=float(rng.uniform(0.5, 0.9)),
+                        rng=rng, jitter=0.008)[0]
+    s[:, 2] += t0
+    return s
+
+
+def _join(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    k = np.linspace(0, 1, 8)[1:-1, None]
+    return np.concatenate([a, a[-1] + k * (b[0] - a[-1]), b])
+
+
+def trace_for(rng: np.random.Generator, boxes, kind: str) -> list[np.ndarray]:
+    strokes: list[np.ndarray] = []
+    t = 0.0
+    split = int(rng.integers(0, len(boxes)))
+    for i, b in enumerate(boxes):
+        s = _loop(rng, b, t)
+        if kind == "multi" and i == split:  # this one in two strokes, a short lift between
+            half = len(s) // 2
+            s2 = s[half:].copy()
+            s2[:, 2] += 0.9
+            strokes += [s[:half], s2]
+            s = s2
+        elif kind in ("linger", "region") and strokes:
+            strokes[-1] = _join(strokes[-1], s)
+        else:
+            strokes.append(s)
+        t = float(s[-1, 2]) + (float(rng.uniform(0.8, 1.5)) if kind in ("lift", "multi") else 0.3)
+    if kind == "linger":  # back and forth over what was already traced
+        for _ in range(int(rng.integers(2, 5))):
+            b = boxes[int(rng.integers(0, len(boxes)))]
+            s = _loop(rng, b, float(strokes[-1][-1, 2]) + 0.3, dwell=float(rng.uniform(0.6, 1.2)))
+            strokes[-1] = _join(strokes[-1], s)
+    return strokes

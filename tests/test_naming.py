@@ -1,0 +1,103 @@
+"""Naming objects with the detector and the classifier together, colours from the object's own
+pixels, people by their clothes (agent/naming.py, agent/vocabulary.py), and describe's sentences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.naming import (
+    DETECTOR_CONFIDENCE,
+    NAME_CONFIDENCE,
+    colour_word,
+    decide_noun,
+    person_clothing_colour,
+)
+from agent.vocabulary import agrees, everyday_words
+
+
+def test_vocabulary_maps_fine_classes_to_everyday_words():
+    from agent.perception import _efficientnet
+
+    _, labels = _efficientnet()
+    words = everyday_words(labels)
+    by_name = {name.split(",")[0]: words[i] for i, name in enumerate(labels)}
+    assert by_name["tabby"] == by_name["Egyptian cat"] == by_name["Persian cat"] == "cat"
+    assert by_name["tiger"] == "tiger" and by_name["golden retriever"] == "dog"
+    assert by_name["coffee mug"] == "mug" and by_name["space shuttle"] == "rocket"
+    assert by_name["alp"] is None and by_name["honeycomb"] is None  # places and textures
+    assert agrees("mug", "cup") and agrees("motorbike", "motorcycle") and not agrees("tiger", "zebra")
+
+
+def test_the_classifier_renames_what_the_detector_cannot_name():
+    assert decide_noun("zebra", 0.5, {"tiger": 0.8})[0] == "tiger"
+    assert decide_noun("cat", 0.9, {"cat": 0.9})[:2] == ("cat", "both")
+    assert decide_noun("cup", 0.9, {"coffee": 0.6, "mug": 0.2})[0] == "cup"
+    # a surer detector keeps its label against a weaker classifier (a horse's silhouette)
+    assert decide_noun("horse", 0.97, {"dog": 0.65})[0] == "horse"
+    # the classifier names what the detector mislabels when it gives the label no support
+    assert decide_noun("airplane", 0.62, {"rocket": 0.5, "beacon": 0.1})[0] == "rocket"
+
+
+def test_unsure_names_become_an_object():
+    # the astronaut's helmet: "mouse" at 0.5, the classifier unsure between helmet and speaker
+    assert decide_noun("mouse", 0.5, {"helmet": 0.2, "loudspeaker": 0.22})[0] == "object"
+    assert decide_noun("sports ball", DETECTOR_CONFIDENCE - 0.01, {})[0] == "object"
+    assert decide_noun("sports ball", DETECTOR_CONFIDENCE, {})[0] == "sports ball"
+    assert 0 < NAME_CONFIDENCE < 1
+
+
+def test_a_person_stays_a_person_whatever_they_hold():
+    assert decide_noun("person", 0.7, {"tripod": 0.85})[0] == "person"
+    assert decide_noun("person", 0.4, {"T-shirt": 0.3})[0] == "person"
+    # a box around a table is about the cup on it: the cup's word does not rename the table
+    assert decide_noun("dining table", 0.7, {"coffee": 0.8}, contains=["coffee"])[0] == "dining table"
+
+
+def test_colour_words_as_people_say_them():
+    assert colour_word(np.array([[217, 102, 71]] * 50, np.uint8)) == "orange"  # the astronaut's suit
+    # a white cup holding some coffee is white: the largest colour, not the mix
+    px = np.array([[240, 238, 235]] * 60 + [[120, 70, 30]] * 40, np.uint8)
+    assert colour_word(px) == "white"
+    with pytest.raises(ValueError):
+        colour_word(np.zeros((0, 3), np.uint8))
+
+
+def test_people_are_described_by_their_clothes_never_their_skin():
+    skin = (224, 172, 140)
+    img = np.zeros((100, 60, 3), np.uint8)
+    img[:] = skin
+    img[40:90, 10:50] = (40, 70, 190)  # a blue shirt
+    assert person_clothing_colour(img, (0, 0, 60, 100)) == "blue"
+    assert person_clothing_colour(np.full((100, 60, 3), skin, np.uint8), (0, 0, 60, 100)) is None
+    for tone in ((141, 85, 36), (198, 134, 66), (255, 219, 172), (92, 56, 36)):  # skin tones
+        assert person_clothing_colour(np.full((100, 60, 3), tone, np.uint8), (0, 0, 60, 100)) is None
+
+
+@pytest.mark.slow
+def test_astronaut_is_a_person_in_orange_and_her_helmet_no_mouse():
+    from skimage import data
+
+    from agent.naming import name_objects
+    from agent.trace_caption import detect
+
+    img = data.astronaut()
+    names = {n.noun: n.phrase for n in name_objects(img, detect(img))}
+    assert names["person"] == "person in orange", names
+    assert "mouse" not in names and "sports ball" not in names
+
+
+@pytest.mark.slow
+def test_describe_says_the_main_subject_first_then_where_the_others_are():
+    from skimage import data
+
+    from agent.trace_caption import describe_image
+
+    cap = describe_image(data.coffee())
+    assert cap.text.startswith("The photo shows a cup of coffee"), cap.text
+    assert "table" in cap.text and "dining" not in cap.text
+    assert cap.text.count(". ") == len(cap.segments) - 1 and cap.text.endswith(".")
+    assert "".join(p["text"] for p in cap.pieces()) == cap.text
+    side = np.concatenate([data.chelsea()[:300, :400], np.full((300, 400, 3), 200, np.uint8)], axis=1)
+    cap = describe_image(side)
+    assert cap.segments[0].label == "cat" and "on the left" in cap.segments[0].words, cap.text
