@@ -226,9 +226,11 @@ class Library:
         when it returns False indexing stops there, keeping what was indexed and pruning nothing.
         """
         with index_lock(self.db_path):
-            return self._index(roots, ocr=ocr, progress=progress, prune=prune, prefetch=prefetch)
+            return self._index(roots, ocr=ocr, progress=progress, prune=prune, prefetch=prefetch,
+                               on_progress=on_progress)
 
-    def _index(self, roots, *, ocr: bool, progress: bool, prune: bool, prefetch: int) -> IndexReport:
+    def _index(self, roots, *, ocr: bool, progress: bool, prune: bool, prefetch: int,
+               on_progress: Callable[[int, int, str], bool | None] | None) -> IndexReport:
         from editor.imageio import ImageFileError, read_image
         from editor.store import pixel_hash
 
