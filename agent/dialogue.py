@@ -96,6 +96,23 @@ class TurnResult:
 Handler = Callable[["DialogueManager", Command], TurnResult]
 
 
+GREETING = "assistant_text: How can I help you?"
+
+
+def history_from_turns(turns: list[dict]) -> list[str]:
+    """The dialogue history in CAISE form from stored turns (a reopened conversation): the typed
+    words, every command line a turn ran that made a version, and the replies."""
+    history = [GREETING]
+    for t in turns:
+        if t["role"] == "user":
+            history.append(f"user_text: {t['text']}")
+        else:
+            if t.get("version_id"):  # every command the turn ran (schema 1 rows: the one)
+                history.extend(t.get("commands") or ([t["command"]] if t.get("command") else []))
+            history.append(f"assistant_text: {t['text']}")
+    return history
+
+
 def version_label(command_line: str | None) -> str:
     """A version named in words: "Brighter +20" for ``adjust_attr brightness 20``, "the original"."""
     if not command_line:
@@ -116,7 +133,7 @@ class DialogueManager:
         self.parser: CommandParser = parser or GrammarParser()
         self.min_confidence = min_confidence
         self.concepts = concepts or (lambda doc: [])
-        self.history: list[str] = ["assistant_text: How can I help you?"]
+        self.history: list[str] = [GREETING]
         self.handlers: dict[str, Handler] = {}
         self.context: dict = {}
 
@@ -166,6 +183,13 @@ class DialogueManager:
                           versions[-1] if versions else None, ok=last.ok, data=data,
                           commands=[r.command for r in done if r.command is not None])
 
+    def resume(self, document: Document | None, turns: list[dict] | None = None) -> None:
+        """Carry on a stored conversation about ``document`` (or start a new one): its history is
+        rebuilt from the stored turns and what the last turns left in :attr:`context` is forgotten."""
+        self.document = document
+        self.history = history_from_turns(turns or [])
+        self.context.clear()
+
     def read(self, utterance: str) -> tuple[list[Command], str]:
         """What :meth:`handle` would run for ``utterance`` now, and what it would say, without running it."""
         self.history.append(f"user_text: {utterance.strip()}")
@@ -185,8 +209,10 @@ class DialogueManager:
                 return [], str(exc)  # "rotate 400": say what is valid
         last = self.context.get("last_kind")
         proposal = self.context.pop("proposal", None) if commit else self.context.get("proposal")
+        said = next((line.split(":", 1)[1].strip() for line in reversed(self.history[:-1])
+                     if line.startswith("assistant_text:")), "")
         reading = requests.read(utterance, model=self._model_command, state=last, proposal=proposal,
-                                photo_open=self.document is not None)
+                                photo_open=self.document is not None, last_reply=said)
         if reading.proposal and commit:
             self.context["proposal"] = reading.proposal
         if reading.commands:

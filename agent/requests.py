@@ -42,6 +42,7 @@ from agent.commands import (
     Redo,
     Remove,
     Rotate,
+    Search,
     Undo,
     command_type,
     parse_command,
@@ -119,7 +120,8 @@ _PURPOSE = re.compile(r"\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in or
 def _strip(clause: str) -> str:
     c = _PURPOSE.sub("", clause.strip(" ,.;!"))
     c = _POLITE.sub("", c)
-    c = re.sub(r"^(?:and|then|also|plus|but|so|and then|and also|after that|next)\s+", "", c)
+    c = re.sub(r"^(?:and|then|also|plus|but|so|and then|and also|after that|next|no|nah|naah|nope|hmm|well|ok|"
+               r"okay|oh)\b[\s,]*", "", c)
     c = _POLITE.sub("", c)
     return _TRAILING.sub("", c).strip()
 
@@ -150,7 +152,9 @@ def _local_part(clause: str, own_words: set[str]) -> str | None:
                 continue
             if word in _WHOLE or word in own_words or word.rstrip("s") in _WHOLE:
                 break  # "the image", "the brightness of ...": the whole picture so far
-            if word in {"a", "an", "of", "and", "to", "in", "by", "more", "less", "up", "down"}:
+            if word in {"a", "an", "of", "and", "to", "in", "by", "more", "less", "up", "down", "the", "above",
+                        "first", "previous", "current", "last", "new", "next", "same", "present", "given",
+                        "edited", "final", "selected", "complete", "full"}:
                 break
             return word
     m = re.search(r"\b(?:on|in|at|around) the (left|right|top|bottom|middle|center|centre|corner|edges?)\b", clause)
@@ -295,7 +299,8 @@ def has_evidence(command: Command, clause: str, *, photo_open: bool = False) -> 
     """
     c = _clean(clause)
     kind = command_type(command)
-    if kind == "adjust_color" and not re.search(rf"\b{command.color}|\b(?:same|like|match\w*|of the|that)\b", c):
+    if kind == "adjust_color" and not re.search(rf"\b{command.color}|\b(?:same|like|match\w*|of the|that|color of|"
+                                                rf"in-?lin\w*|similar|again|by)\b", c):
         names = {w for w, colour in _COLOR_WORD.items() if colour == command.color}
         if not any(re.search(rf"\b{re.escape(w)}", c) for w in names):
             return False
@@ -306,7 +311,7 @@ def has_evidence(command: Command, clause: str, *, photo_open: bool = False) -> 
                   strict_search + r"|picture|photo|image|pic|want|need|see|another|other|one (?:with|of|where)|"
                                   r"some|any|an? \w+",
         "rotate": r"rotat|turn|spin|degree|clockwise|upside|sideways|tilt|orientation|left|right|\d",
-        "adjust_color": rf"color|tint|tone|hue|shade|filter|{_COLOR_RE}|warm|cool|same|like|match|that",
+        "adjust_color": rf"color|tint|tone|hue|shade|filter|{_COLOR_RE}|warm|cool|same|like|match|that|again",
         "image_cutout": r"cut|background|subject|isolate|extract|only|just|segment|alone|object|foreground",
         "crop": r"crop|trim|cut|zoom|frame|\d",
         "flip": r"flip|mirror|reverse|upside|horizontal|vertical",
@@ -318,7 +323,8 @@ def has_evidence(command: Command, clause: str, *, photo_open: bool = False) -> 
     if kind in _ATTR_PATTERNS:
         name = _ATTR_PATTERNS[kind][0]
         return bool(re.search(rf"\b(?:{name})", c) or re.search(r"\b(?:more|less|again|same|even|further|"
-                                                                   r"bit|little|lot|another|too)\b", c))
+                                                                   r"bit|little|lot|another|too|increas\w*|decreas\w*|"
+                                                                   r"reduc\w*|rais\w*|lower\w*|boost\w*)\b", c))
     pattern = patterns.get(kind)
     return pattern is None or bool(re.search(rf"\b(?:{pattern})", c))
 
@@ -443,8 +449,8 @@ def _background(c: str) -> RuleResult:
     if re.search(r"\b(?:change|replace|swap|new|different)\b", c) and not re.search(r"\b(?:remove|delete)\b", c):
         raise Refusal("Change the background to what? I can make it a plain colour (say which), blur it, or "
                       "make it transparent.")
-    if re.search(r"\b(?:remove|delete|erase|get rid of|take out|cut out|cut|isolate|separate|lose|no|"
-                 r"without|eliminate|clear)\b", c):
+    if re.search(r"\b(?:remov\w*|delet\w*|eras\w*|get rid of|take out|cut out|cut|isolate|separate|lose|no|"
+                 r"without|eliminat\w*|clear)\b", c):
         return [ImageCutout()]
     if re.search(r"\b(?:dark(?:en|er)?|bright(?:en|er)?|light(?:en|er)?|color|saturat\w*|sharp\w*|contrast)\b", c):
         attr = "brightness" if re.search(r"dark|bright|light", c) else "the colours"
@@ -615,13 +621,17 @@ def _rotate_flip(c: str) -> RuleResult:
         return None  # "turn the saturation down" is not a rotation
     if re.search(r"\bupside down\b|\b180\b", c):
         return [Rotate(180)]
+    c = re.sub(r"\bclock wise\b", "clockwise", c)
     deg = _explicit_number(c, "degrees")
     cw = re.search(r"\b(?:clockwise|cw|right|rightward)\b", c) and not re.search(
         r"\b(?:counter|anti)[- ]?clockwise|\bccw\b", c)
     ccw = re.search(r"\b(?:counter[- ]?clockwise|anti[- ]?clockwise|ccw|left|leftward)\b", c)
-    if deg is None:
-        if not (cw or ccw) and not re.search(r"\bsideways\b|\bportrait\b|\blandscape\b", c):
+    if not (cw or ccw):
+        if deg is not None or re.search(r"\b(?:more|again|further|other way|same|back)\b", c):
+            return None  # "turn by 30 more degrees": which way is in the earlier turns; the model reads them
+        if not re.search(r"\bsideways\b|\bportrait\b|\blandscape\b", c):
             raise Refusal("Which way, and how far? For example 'rotate 90 degrees clockwise'.")
+    if deg is None:
         deg = 90.0
     if abs(deg) > 360:
         raise Refusal(f"I rotate by 0 to 360 degrees; {deg:g} is more than a full turn.")
@@ -642,6 +652,11 @@ def _attributes(c: str) -> RuleResult:
         found.remove("contrast")
     attr = found[0]
     sign = _direction(c, attr)
+    n = _explicit_number(c, "percent")
+    if n is not None and n < 0:
+        sign = -1  # "adjust the brightness by -30"
+    elif re.search(r"\b(?:darkness|blur\w*|dullness)\b", c) and re.search(r"\b(?:increase|raise|more|add|boost)\b", c):
+        sign = -1  # "increase the darkness": the noun is the opposite of the attribute
     amount = _amount(c, attr)
     part = _local_part(c, set(re.findall(r"[a-z]+", _ATTR_PATTERNS[attr][0])))
     command = AdjustAttr(attr, sign * amount)
@@ -665,8 +680,11 @@ def _hue(c: str) -> RuleResult:
 
 def _enhance(c: str) -> RuleResult:
     """'make it look better', 'fix the lighting', 'enhance the photo' -> auto_enhance."""
-    if re.search(r"\b(?:enhance|improve|better|nicer|fix|retouch|touch up|touch-up|correct|optimi[sz]e|"
-                 r"professional|quality|aesthetic\w*|pleasing|beautify|pretty|good|great|edit|polish|"
+    if re.search(r"\d|\b(?:increas|decreas|reduc|rais|lower|boost|turn|rotat|chang|adjust|alter)\w*\b.*\b(?:it|that|"
+                 r"this|same)\b|\bif (?:you|we)\b", c):
+        return None  # "it will be better if you increase it by 40": a follow-up for the model
+    if re.search(r"\b(?:enhance|improve|look (?:better|nicer|good|great)|better quality|nicer|fix|retouch|touch up|"
+                 r"touch-up|correct|optimi[sz]e|professional|quality|aesthetic\w*|pleasing|beautify|edit it|polish|"
                  r"pop|clean up|look natural|more natural|brush up|liven|touch (?:it |this |the \w+ )?up|improvements?|processing|appealing|"
                  r"appeti[sz]ing|lighting|adjust(?:ment)? (?:this|the) (?:photo|image|picture)|color adjustment|"
                  r"true colou?rs?|color balance|levels)\b", c):
@@ -680,7 +698,7 @@ def _describe_explain(c: str) -> RuleResult:
                  r"\bcompare\b|\bwhat did you (?:do|change)\b", c):
         return [Explain(c)]
     if re.search(r"^(?:describe|caption)\b|\bwhat(?:'s| is| do you see)(?: in)? (?:this|the|my) "
-                 r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|\bwhat is (?:this|that|it)\b|^what's this\b",
+                 r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|^what(?: is|'s) (?:this|that|it)\??$",
                  c):
         return [Describe()]
     return None
@@ -695,7 +713,10 @@ RULES: list[Callable[[str], RuleResult]] = [
 _SEARCH = re.compile(r"^(?:find|search(?: for)?|look for|looking for|show me|get me|pull up|fetch|do you have|"
                      r"are there any|(?:i want|i need|i'm looking for|give me|i'd like) (?:a|an|some|to see|more|"
                      r"other|another|pictures?|photos?|images?|pics?)) (?!(?:it|this|where|what|how|the "
-                     r"(?:image|picture|photo))\b)(?!.*\b(?:background|transparent|brighter|darker)\b)")
+                     r"(?:image|picture|photo))\b)(?!.*\b(?:background|transparent|brighter|darker)\b)"
+                     r"|^(?!(?:make|turn|rotate|crop|flip|mirror|remove|brighten|darken|sharpen|blur|change|add)\b)"
+                     r".*\b(?:looking for|look for|search(?:ing)? for|find me|in need (?:of|for)|"
+                     r"(?:an?|some|the) (?:image|picture|photo|pic)s? of)\b(?!.*\b(?:background|transparent)\b)")
 
 
 def read_clause(clause: str) -> RuleResult:
@@ -704,7 +725,7 @@ def read_clause(clause: str) -> RuleResult:
     if not c:
         return None
     command = literal(c)
-    if command is not None and not isinstance(command, (Remove, CropTo)):
+    if command is not None and is_plain_command(c):
         return [command]
     if _SEARCH.search(c):
         return None  # the learned model reads searches (CAISE's own kind), rules would misread their words
@@ -739,9 +760,16 @@ def looks_like_command(text: str) -> bool:
     return name in GRAMMAR and bool(args) and all(_ARG_WORDS.match(a) for a in args)
 
 
+_QUERY_FILLER = re.compile(r"\b(?:for|an?|the|of|me|image|images|picture|pictures|photo|photos|which|that|who|"
+                           r"with|is|are|it|whose|where)\b")
+
+
 def is_plain_command(text: str) -> bool:
-    """Whether ``text`` is a command line that needs no reading ("rotate 270", "search red balloon")."""
+    """Whether ``text`` is a command line that needs no reading ("rotate 270", "search red balloon"):
+    not "search for an image of a recliner", which the model reads into "search recliner"."""
     command = literal(text)
+    if isinstance(command, Search):
+        return not _QUERY_FILLER.search(command.words.lower())
     return command is not None and not isinstance(command, (Remove, CropTo))
 
 
@@ -750,7 +778,7 @@ _STATEMENT = re.compile(r"(?:^(?:it|this|that|my|our|his|her|their|i|we|she|he|t
                         r"got|came)\b)(?!.*\b(?:too|needs?|should|must|could be|would be|want|wants|like|wish|hope|"
                         r"remove|make|turn|crop|add|increase|decrease|brighten|darken|lighten|sharpen|blur|rotate|flip|"
                         r"fix|enhance|change|put|get rid|take out|edit|erase|delete|replace|convert|adjust|boost|"
-                        r"reduce)\b)")
+                        r"reduce|looking|look|find|search|show|share|fetch|get|image|photo|picture|pic)\b)")
 HELP = ("I edit the open photo when you ask: light and colour (brighter, more contrast, more vivid, warmer, "
         "black and white, a blue tint), sharpness, removing an object, a plain or blurred background, crop, "
         "rotate, flip, undo. I also find photos in your library, describe a picture and say what changed. "
@@ -772,17 +800,19 @@ _EDIT_WORDS = re.compile(r"\b(?:make|turn|rotate|crop|remove|add|increase|decrea
 
 
 def read(utterance: str, *, model: Callable[[str], Command | None] | None = None,
-         state: str | None = None, proposal: list[Command] | None = None, photo_open: bool = True) -> Reading:
+         state: str | None = None, proposal: list[Command] | None = None, photo_open: bool = True,
+         last_reply: str = "") -> Reading:
     """Read one utterance.
 
     ``model(clause)`` is the learned parser's command for a clause (or None); ``state`` names what
     the last turn was ("explain", "describe", "search") so that a follow-up question goes there;
     ``proposal`` is what the last question offered, run on "yes"; ``photo_open`` whether there is a
-    picture to edit (without one, the only thing to do is search, so the model's searches need less).
+    picture to edit (without one, the only thing to do is search, so the model's searches need less);
+    ``last_reply`` what the assistant said last, which a bare "definitely" agrees to.
     """
     text = _clean(utterance)
-    bare_text = _strip(text)
-    if _HELP.search(bare_text):
+    bare = _strip(text)
+    if _HELP.search(bare):
         return Reading(reply=HELP)
     if _HELLO.fullmatch(text.strip(" !.?,")):
         return Reading(reply="Hello! Tell me what to change, for example 'make it a bit brighter' or 'remove the "
@@ -793,15 +823,19 @@ def read(utterance: str, *, model: Callable[[str], Command | None] | None = None
         return Reading(commands=list(proposal))
     if proposal and _NO.match(text):
         return Reading(reply="Okay, I left the picture as it is.")
-    bare = _strip(text)
     follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)):
         return Reading(commands=[Explain(bare)])
     reading = Reading()
     unknown: list[str] = []
-    for clause in split_clauses(text):
-        if _FILLER.fullmatch(_strip(clause)) or _STATEMENT.match(_strip(clause)):
-            continue  # "thanks", "it turned out great": no request of its own
+    # The model reads each clause as typed (lower-cased): the rules' spelling fixes ("grey" -> "gray")
+    # must not change the words of a search.
+    clauses = split_clauses(" ".join(utterance.lower().split()))
+    for typed in clauses:
+        clause = _clean(typed)
+        bare = _strip(clause)
+        if _STATEMENT.match(bare) or (len(clauses) > 1 and (_FILLER.fullmatch(bare) or _CONFIRM.fullmatch(bare))):
+            continue  # "thanks", "it turned out great", "good, also ...": no request of its own
         try:
             commands = read_clause(clause)
         except Refusal as refusal:
@@ -809,8 +843,11 @@ def read(utterance: str, *, model: Callable[[str], Command | None] | None = None
                 reading.proposal = refusal.proposal
             reading.notes.append(str(refusal))
             continue
+        if commands is None and reading.commands and isinstance(reading.commands[-1], AdjustAttr):
+            commands = _same_attribute(bare, reading.commands[-1].attr)
         if commands is None:
-            commands = _by_model(clause, model, photo_open)
+            agreed = last_reply if _CONFIRM.match(bare) else ""
+            commands = _by_model(typed, model, photo_open, f"{typed} {agreed}")
         if commands is None:
             unknown.append(_not_understood(clause))  # said only when nothing else is understood
             continue
@@ -830,11 +867,27 @@ def read(utterance: str, *, model: Callable[[str], Command | None] | None = None
     return reading
 
 
-def _by_model(clause: str, model: Callable[[str], Command | None] | None, photo_open: bool) -> list[Command] | None:
+_CONFIRM = re.compile(r"(?:yes|yeah|yep|yup|sure|ok|okay|definitely|absolutely|of course|certainly|please do|do it|"
+                      r"go ahead|why not|sounds good|let's do it|that works|great|good|perfect|nice)\b[\s,!.]*"
+                      r"(?:(?:please|definitely|sure|go ahead|do it|thanks)\b[\s,!.]*)*")
+
+
+def _same_attribute(clause: str, attr: str) -> list[Command] | None:
+    """A clause that changes by how much, after one that named what: "it is too bright, can we try
+    decreasing it by 50 percent" -> the brightness, by -50."""
+    verb = _VERB_UP.search(clause) or _VERB_DOWN.search(clause)
+    if not verb or not re.search(r"\b(?:it|that|this|same)\b|\d", clause):
+        return None
+    sign = -1 if _VERB_DOWN.search(clause) and not _VERB_UP.search(clause) else 1
+    return [AdjustAttr(attr, sign * _amount(clause, attr))]
+
+
+def _by_model(clause: str, model: Callable[[str], Command | None] | None, photo_open: bool,
+              evidence: str) -> list[Command] | None:
     if model is None:
         return None
     command = model(clause)
-    if command is None or not has_evidence(command, clause, photo_open=photo_open):
+    if command is None or not has_evidence(command, evidence, photo_open=photo_open):
         return None
     return [command]
 

@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QImage, QUndoStack
 
 from agent.commands import Crop, Redo, Undo, usage
-from agent.dialogue import DialogueManager, GrammarParser, TurnResult
+from agent.dialogue import DialogueManager, GrammarParser, TurnResult, history_from_turns
 from app.cutout import CutoutProcess
 from app.images import Mipmaps, screen_copy, thumbnail_image, thumbnail_of
 from app.labels import history_label, short_refusal, turn_label
@@ -54,17 +54,7 @@ def open_store(path: str | Path | None = None) -> Store:
 IMAGE_CACHE = 6  # screen copies kept: undo and redo between recent versions never wait
 
 
-def rebuild_history(turns: list[dict]) -> list[str]:
-    """The dialogue history in CAISE form from stored turns (for a reopened conversation)."""
-    history = ["assistant_text: How can I help you?"]
-    for t in turns:
-        if t["role"] == "user":
-            history.append(f"user_text: {t['text']}")
-        else:
-            if t.get("version_id"):  # every command the turn ran (schema 1 rows: the one)
-                history.extend(t.get("commands") or ([t["command"]] if t.get("command") else []))
-            history.append(f"assistant_text: {t['text']}")
-    return history
+rebuild_history = history_from_turns  # the name the tests and older code use
 
 
 def _json(text: str | None) -> dict:
@@ -468,8 +458,7 @@ class Controller(QObject):
     def new_conversation(self, doc: Document, turns: list[dict] | None = None) -> None:
         """Show ``doc`` with a fresh undo stack (open, reopen, restore)."""
         self.stack.clear()
-        self.manager.history = rebuild_history(turns or [])
-        self.manager.context.clear()
+        self.manager.resume(self.manager.document, turns)
         self.overlays = []
         self.chat.clear()
         self.set_document(doc)
@@ -524,13 +513,7 @@ class Controller(QObject):
 
     def documents(self) -> list[dict]:
         """Earlier conversations, newest first, with their number of versions and turns."""
-        docs = self.store.documents()
-        for d in docs:
-            d["n_versions"] = self.store.db.execute(
-                "select count(*) from versions where document_id = ?", [d["id"]]).fetchone()[0]
-            d["n_turns"] = self.store.db.execute(
-                "select count(*) from turns where document_id = ?", [d["id"]]).fetchone()[0]
-        return docs
+        return self.store.documents(counts=True)
 
     # -- views -----------------------------------------------------------------------------------
 

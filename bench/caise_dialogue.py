@@ -59,12 +59,16 @@ def main() -> int:
                                   concepts=lambda doc, c=ex.concepts: c)
         manager.history = list(ex.history[:last])
         commands, _ = manager.read(request)
-        alone = parser.predict(list(ex.history), ex.concepts).text
+        pred = parser.predict(list(ex.history), ex.concepts)
+        alone = pred.text
+        sure = alone if pred.confidence >= manager.min_confidence else None
         kind = gold_type(ex.api)
         for group in (kind, "total"):
             c = counts[group]
             c["n"] += 1
             c["model alone"] += caise_match(alone, ex.api)
+            c["model, sure"] += caise_match(sure, ex.api)
+            c["model, sure, wrong"] += sure is not None and not caise_match(sure, ex.api)
             if not commands:
                 c["refused"] += 1
             elif caise_match(commands[0].format(), ex.api):
@@ -76,10 +80,14 @@ def main() -> int:
             print(f"[{outcome}] {request!r}: gold {ex.api!r}, assistant "
                   f"{'; '.join(c.format() for c in commands) or '-'}, model alone {alone!r}")
     print(f"\nCAISE {Path(args.data).name}: {len(examples)} requests in {time.perf_counter() - t0:.0f} s")
-    print(f"{'type':14s}{'n':>6s}{'model alone':>13s}{'assistant':>11s}{'wrong':>8s}{'refused':>9s}")
+    print("model alone: its best reading of every request; model, sure: only those at the app's confidence\n"
+          "threshold (the rest refused), as the app ran it before the request rules; assistant: the app now")
+    print(f"{'type':14s}{'n':>6s}{'model alone':>13s}{'model, sure':>13s}{'(wrong)':>9s}{'assistant':>11s}"
+          f"{'wrong':>8s}{'refused':>9s}")
     for kind, c in counts.items():
         n = c["n"]
-        print(f"{kind:14s}{n:6d}{100 * c['model alone'] / n:12.1f}%{100 * c['right'] / n:10.1f}%"
+        print(f"{kind:14s}{n:6d}{100 * c['model alone'] / n:12.1f}%{100 * c['model, sure'] / n:12.1f}%"
+              f"{100 * c['model, sure, wrong'] / n:8.1f}%{100 * c['right'] / n:10.1f}%"
               f"{100 * c['wrong'] / n:7.1f}%{100 * c['refused'] / n:8.1f}%")
     return 0
 

@@ -247,9 +247,16 @@ class Store:
              order_by: str | None = None) -> list[dict]:
         return list(self.db[table].rows_where(where, args, order_by=order_by))
 
-    def documents(self) -> list[dict]:
-        """Documents, newest first (the "reopen an earlier session" list)."""
-        return self.rows("documents", order_by="updated desc")
+    def documents(self, *, counts: bool = False) -> list[dict]:
+        """Documents, newest first (the "reopen an earlier session" list); ``counts=True`` adds each
+        one's ``n_versions`` and ``n_turns``."""
+        docs = self.rows("documents", order_by="updated desc")
+        if counts:
+            n = {table: dict(self.db.execute(f"select document_id, count(*) from {table} group by document_id"
+                                             ).fetchall()) for table in ("versions", "turns")}
+            for d in docs:
+                d["n_versions"], d["n_turns"] = n["versions"].get(d["id"], 0), n["turns"].get(d["id"], 0)
+        return docs
 
     def add_turn(self, document_id: str, role: str, text: str, *, command: str | None = None,
                  commands: list[str] | None = None, version_id: str | None = None,
