@@ -49,8 +49,8 @@ from agent.commands import (
 )
 from editor.colors import COLORS
 
-NEAREST = ("I can change brightness, contrast, saturation, sharpness, warmth and hue, tint toward a colour, "
-           "make it black and white, remove objects, replace or blur the background, crop, rotate and flip.")
+NEAREST = ("I can change the light, colours and sharpness, remove objects, replace or blur the background, "
+           "crop, rotate and flip.")
 
 
 @dataclass

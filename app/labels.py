@@ -49,7 +49,9 @@ def short_refusal(reply: str, max_sentences: int = 2) -> str:
         text = text[:cut]
     text = " ".join(text.split())
     sentences = [s for s in _SENTENCE_END.split(text) if s]
-    shortened = len(sentences) > max_sentences or text != " ".join(reply.split())
+    # "I did not understand" points to the list of what is understood; a specific refusal ("I can't
+    # replace the sky...") already names the nearest thing Easel can do.
+    shortened = len(sentences) > max_sentences or text != " ".join(reply.split()) or text.startswith("Sorry")
     text = " ".join(sentences[:max_sentences]).rstrip(":")
     if shortened and HELP_HINT not in text:
         text = f"{text} {HELP_HINT}".strip()

@@ -61,10 +61,10 @@ class BackgroundStore(Store):
             pixels.setflags(write=False)
         with self._lock:
             self._pending[digest] = pixels
-            self._futures[digest] = self._writer.submit(self._write, digest, pixels)
+            self._futures[digest] = self._writer.submit(self._write_png, digest, pixels)
         return digest
 
-    def _write(self, digest: str, pixels: np.ndarray) -> None:
+    def _write_png(self, digest: str, pixels: np.ndarray) -> None:
         try:
             written = Store.put_pixels(self, pixels)
             if written != digest:  # cannot happen unless pixel_hash changed under us

@@ -83,6 +83,8 @@ def connect(path: str | os.PathLike):
     """A connection to ``path`` with sqlite-vec loaded and WAL on."""
     import sqlite_vec
 
+    from editor.store import wal_mode
+
     sqlite = sqlite_module()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite.connect(str(path), timeout=30, check_same_thread=False)
@@ -93,7 +95,7 @@ def connect(path: str | os.PathLike):
     conn.enable_load_extension(True)
     sqlite_vec.load(conn)
     conn.enable_load_extension(False)
-    conn.execute("pragma journal_mode=wal")
+    wal_mode(conn)
     conn.execute("pragma synchronous=normal")
     return conn
 

@@ -306,9 +306,24 @@ def connect(path: str | os.PathLike):
 
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=False)
     conn.execute(f"pragma busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-    if conn.execute("pragma journal_mode").fetchone()[0] != "wal":
-        conn.execute("pragma journal_mode = wal")
+    wal_mode(conn)
     return conn
+
+
+def wal_mode(conn, wait_s: float = BUSY_TIMEOUT_S) -> None:
+    """Switch ``conn``'s database to WAL. Two processes opening a fresh file at the same instant can
+    get "database is locked" here at once: SQLite does not run the busy handler for this switch,
+    so it is retried until the other process has finished making the file."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            if conn.execute("pragma journal_mode").fetchone()[0] != "wal":
+                conn.execute("pragma journal_mode = wal")
+            return
+        except Exception as exc:  # the sqlite module's OperationalError (sqlite3 or pysqlite3)
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 @contextlib.contextmanager

@@ -213,6 +213,6 @@ def test_cutout_keeps_the_subject_of_a_real_photo(astronaut, no_network):
 
 def test_missing_model_is_a_clear_error_and_no_download(tmp_path, monkeypatch, no_network):
     monkeypatch.setenv("EASEL_MODELS", str(tmp_path / "nothing-here"))
-    monkeypatch.setattr(ops, "_session", None)
+    monkeypatch.setattr(ops._u2netp_session, "_value", None)
     with pytest.raises(ops.ModelMissingError, match="make setup"):
         ops.image_cutout(np.zeros((8, 8, 3), np.uint8))

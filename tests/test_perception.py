@@ -23,7 +23,7 @@ def test_every_model_loads_from_packages_without_network(no_network, monkeypatch
 
     for name in ("_detector", "_classifier", "_ocr_engine"):
         monkeypatch.setattr(perception, name, None)
-    monkeypatch.setattr(library, "_encoder", None)
+    monkeypatch.setattr(library.text_encoder, "_value", None)
     small = coffee[::4, ::4]
     assert perception.detect_objects(coffee)
     assert len(perception.classify(small, top=3)) == 3
