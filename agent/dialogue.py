@@ -97,6 +97,9 @@ Handler = Callable[["DialogueManager", Command], TurnResult]
 
 
 GREETING = "assistant_text: How can I help you?"
+# A request that asks for a photo in so many words is a search; the model only picks its words, and
+# a wrong photo is one Ctrl+Z away. Below this the reply says it did not understand.
+SEARCH_CONFIDENCE = 0.2
 
 
 def history_from_turns(turns: list[dict]) -> list[str]:
@@ -219,10 +222,18 @@ class DialogueManager:
             return reading.commands, " ".join(reading.notes)
         return [], reading.reply or f"Sorry, I did not understand that. {CAPABILITIES}"
 
-    def _model_command(self, clause: str) -> Command | None:
-        """The learned parser's command for one clause of the request, when it is sure enough."""
+    def _model_command(self, clause: str, *, search: bool = False) -> Command | None:
+        """The learned parser's command for one clause of the request, when it is sure enough.
+
+        ``search=True``: the words ask for a photo ("find me a picture of ..."), so the kind is not
+        in doubt, only the words: the model's best search is taken at a lower confidence."""
         history = [*self.history[:-1], f"user_text: {clause}"]
         pred = self.parser.predict(history, self.concepts(self.document))
+        if pred.text is not None and search and pred.confidence >= SEARCH_CONFIDENCE:
+            if pred.text.startswith("search "):
+                return parse_command(pred.text)
+            first = next((a for a in pred.alternatives if a.startswith("search ")), None)
+            return parse_command(first) if first else None
         if pred.text is None or pred.confidence < self.min_confidence:
             return None
         try:

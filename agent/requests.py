@@ -799,12 +799,13 @@ _EDIT_WORDS = re.compile(r"\b(?:make|turn|rotate|crop|remove|add|increase|decrea
                          r"flip|sharpen|blur|cut|search|find|show|enhance|fix|put|set|undo|redo)\b")
 
 
-def read(utterance: str, *, model: Callable[[str], Command | None] | None = None,
+def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
          state: str | None = None, proposal: list[Command] | None = None, photo_open: bool = True,
          last_reply: str = "") -> Reading:
     """Read one utterance.
 
-    ``model(clause)`` is the learned parser's command for a clause (or None); ``state`` names what
+    ``model(clause)`` is the learned parser's command for a clause (or None), ``model(clause, search=True)``
+    when the words ask for a photo; ``state`` names what
     the last turn was ("explain", "describe", "search") so that a follow-up question goes there;
     ``proposal`` is what the last question offered, run on "yes"; ``photo_open`` whether there is a
     picture to edit (without one, the only thing to do is search, so the model's searches need less);
@@ -882,11 +883,11 @@ def _same_attribute(clause: str, attr: str) -> list[Command] | None:
     return [AdjustAttr(attr, sign * _amount(clause, attr))]
 
 
-def _by_model(clause: str, model: Callable[[str], Command | None] | None, photo_open: bool,
+def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_open: bool,
               evidence: str) -> list[Command] | None:
     if model is None:
         return None
-    command = model(clause)
+    command = model(clause, search=True) if _SEARCH.search(_strip(_clean(clause))) else model(clause)
     if command is None or not has_evidence(command, evidence, photo_open=photo_open):
         return None
     return [command]

@@ -110,9 +110,9 @@ def test_the_models_reading_is_kept_only_with_words_of_its_kind():
     assert not has_evidence(parse_command("adjust_color brown 0.2"), "change the cabinetry color to white")
     assert has_evidence(parse_command("adjust_color red 0.2"), "give it a reddish look")
     model = {"tell me a joke": "search joke", "find me a red balloon": "search red balloon"}
-    reading = read("tell me a joke", model=lambda clause: parse_command(model[clause]))
+    reading = read("tell me a joke", model=lambda clause, **kw: parse_command(model[clause]))
     assert reading.commands == []
-    assert lines(read("find me a red balloon", model=lambda c: parse_command(model[c]))) == ["search red balloon"]
+    assert lines(read("find me a red balloon", model=lambda c, **kw: parse_command(model[c]))) == ["search red balloon"]
 
 
 class FixedParser:
@@ -194,7 +194,7 @@ def test_a_conversation_of_questions_after_an_explanation_never_edits(tmp_path):
 @pytest.mark.parametrize("said, reply", [("what can you do?", "I edit the open photo"), ("hello!", "Hello!"),
                                          ("thanks!", "welcome")])
 def test_small_talk_gets_an_answer_not_an_edit(said, reply):
-    reading = read(said, model=lambda clause: parse_command("search cat"))
+    reading = read(said, model=lambda clause, **kw: parse_command("search cat"))
     assert reading.commands == [] and reply in reading.reply
 
 
@@ -202,3 +202,10 @@ def test_undo_names_the_version_in_words(manager):
     manager.handle("adjust_attr brightness 20")
     manager.handle("rotate 270")
     assert manager.handle("undo").reply == "Undid it; now showing Brighter +20."
+
+
+def test_a_request_in_words_for_a_photo_takes_the_models_search_at_lower_confidence(manager):
+    manager.parser = FixedParser("search cup coffee", confidence=0.3)
+    assert [c.format() for c in manager.read("find me a picture of a cup of coffee")[0]] == ["search cup coffee"]
+    manager.parser = FixedParser("adjust_attr brightness 20", confidence=0.3)  # not sure, and not a search
+    assert manager.read("make it a bit different")[0] == []

@@ -211,7 +211,7 @@ def gen_rotate(rng, prev):
 def gen_cutout(rng, prev):
     return rng.choice([
         "remove the background", "cut out the subject", "isolate the main object", "get rid of the background",
-        "keep only the main subject", "make the background black", "cut it out", "extract the foreground",
+        "keep only the main subject", "black out everything but the subject", "cut it out", "extract the foreground",
         "background removal", "erase the background", "delete the background", "remove everything except the subject",
         "separate the subject from the background", "black out the background", "cut out the person",
     ]), "image_cutout"
