@@ -144,12 +144,18 @@ def _explicit_number(clause: str, unit: str | None = None) -> float | None:
     return None
 
 
+_POSITIONS = {"left", "right", "top", "bottom", "middle", "front", "back", "first", "second", "third", "big",
+              "small", "little", "other", "upper", "lower"}
+
+
 def _local_part(clause: str, own_words: set[str]) -> str | None:
     """The part of the picture a clause names ("the sky" in "brighten the sky"), if any."""
     for m in _DETERMINER.finditer(clause):
         for word in (m.group(1), m.group(2)):
             if word is None:
                 continue
+            if word in _POSITIONS and m.group(2) and word == m.group(1):
+                continue  # "the left cat": the thing is the next word
             if word in _WHOLE or word in own_words or word.rstrip("s") in _WHOLE:
                 break  # "the image", "the brightness of ...": the whole picture so far
             if word in {"a", "an", "of", "and", "to", "in", "by", "more", "less", "up", "down", "the", "above",

@@ -80,6 +80,12 @@ def test_what_easel_cannot_do_is_said_in_a_sentence_or_two(request_, says):
     assert "adjust_attr" not in reading.reply  # never a dump of the grammar
 
 
+@pytest.mark.parametrize("request_", ["make the left cat blue", "make the dog brown", "brighten the sky",
+                                      "increase the contrast of the face", "make the background darker"])
+def test_an_edit_of_one_part_is_never_run_on_the_whole_picture(request_):
+    assert read(request_).commands == [], request_
+
+
 def test_a_part_of_the_picture_gets_a_question_and_yes_runs_it():
     reading = read("brighten the sky")
     assert reading.commands == [] and "?" in reading.reply and "sky" in reading.reply
