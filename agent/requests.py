@@ -798,7 +798,7 @@ _FILLER = re.compile(r"(?:please|pls|plz|thanks|thank you|thx|cheers|hi|hello|he
                      r"[:;]-?[()dp]|\W*)?")
 _YES = re.compile(r"^(?:yes|yeah|yep|yup|sure|ok|okay|please do|do it|go ahead|fine|alright|all right|"
                   r"yes please|sounds good|please|that works|do that)\b[\s!.]*$")
-_NO = re.compile(r"^(?:no|nope|nah|don't|do not|cancel|never mind|nevermind|stop|leave it)\b")
+_NO = re.compile(r"^(?:no|nope|nah|naah|don't|do not|cancel|never mind|nevermind|stop|leave it)\b(?: thanks| thank you)?")
 _QUESTION = re.compile(r"^(?:what|where|how|why|which|who|when|anything|any)\b|^(?:is|are|does|do|did|was|were) "
                        r"(?:you|it|i|we|they|this|that|there|the|my|he|she)\b|\?$")
 _EDIT_WORDS = re.compile(r"\b(?:make|turn|rotate|crop|remove|add|increase|decrease|brighten|darken|change|"
@@ -828,7 +828,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         return Reading(reply="You're welcome.")
     if proposal and _YES.match(text):
         return Reading(commands=list(proposal))
-    if proposal and _NO.match(text):
+    if _NO.fullmatch(text.strip(" !.?,")) or (proposal and _NO.match(text)):
         return Reading(reply="Okay, I left the picture as it is.")
     follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)):
