@@ -114,7 +114,7 @@ def _clean(text: str) -> str:
 
 
 _PURPOSE = re.compile(r"\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in order to|because|since|as it|as they|"
-                      r"for (?:my|our|a|the) )\b.*$")
+                      r"(?:enough )?to (?:see|show|reveal|bring out)|for (?:my|our|a|the) )\b.*$")
 
 
 def _strip(clause: str) -> str:
@@ -430,7 +430,7 @@ def _background(c: str) -> RuleResult:
     if not re.search(r"\b(?:background|backdrop|bg|behind (?:him|her|them|it|the (?:subject|person|people)))\b", c):
         return None
     removal = _REMOVE.search(c)
-    if removal and not re.match(r"(?:the |this |that |its |my |all |entire |whole )*(?:\w+ )?(?:background|"
+    if removal and not re.match(r"(?:the |this |that |its |my |all |of |entire |whole )*(?:\w+ )?(?:background|"
                                 r"backdrop|bg)\b", removal.group(1)):
         return None  # "remove the people in the background" removes people
     if re.search(r"\btransparent|\bpng\b|\balpha\b", c):
@@ -450,7 +450,7 @@ def _background(c: str) -> RuleResult:
                 re.search(r"\b(?:make|to|with|into)\b", c):
             return [ImageCutout()]  # "remove the pink background": the colour names what goes
         return [Background(mode)]
-    if re.search(r"\b(?:blank|plain|simple|clean|empty|solid)\b", c):
+    if re.search(r"\b(?:blank|plain|simple|clean|empty|solid)\b|\bwhited? out\b", c):
         return [Background("white")]
     if re.search(r"\b(?:change|replace|swap|new|different)\b", c) and not re.search(r"\b(?:remove|delete)\b", c):
         raise Refusal("Change the background to what? I can make it a plain colour (say which), blur it, or "
@@ -487,6 +487,7 @@ _PEOPLE = ("person people man men woman women guy guys girl girls boy boys kid k
            "seagull seagulls gull gulls duck ducks pigeon pigeons goose geese kitten pony eagle hawk crow crows "
            "cousin cousins uncle aunt niece nephew grandmother grandfather fiance fiancee ex guest guests "
            "drinker onlooker onlookers cameraman human humans female male females males vet lifeguard "
+           "parent parents "
            "ship ships yacht kayak canoe stool stools seat seats "
            "babies gentleman gentlemen someone somebody everyone everybody tourist tourists crowd photobomber "
            "photobombers stranger strangers adult adults couple family friend friends player players bystander "
