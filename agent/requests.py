@@ -44,10 +44,28 @@ from agent.commands import (
     Rotate,
     Search,
     Undo,
-    command_type,
     parse_command,
 )
-from editor.colors import COLORS
+from agent.request_words import (
+    ATTR_PATTERNS,
+    COLOR_RE,
+    COLOR_WORD,
+    DEFAULTS,
+    DOWN,
+    HUE,
+    VERB_DOWN,
+    VERB_UP,
+    amount_of,
+    attribute_words,
+    clean_text,
+    direction_of,
+    explicit_number,
+    has_evidence,
+    local_part,
+    size_of,
+    split_clauses,
+    strip_polite,
+)
 
 NEAREST = ("I can change the light, colours and sharpness, remove objects, replace or blur the background, "
            "crop, rotate and flip.")
@@ -67,272 +85,6 @@ class Refusal(Exception):
     def __init__(self, message: str, proposal: list[Command] | None = None):
         super().__init__(message)
         self.proposal = proposal or []
-
-
-# --- words ------------------------------------------------------------------------------------
-
-_POLITE = re.compile(
-    r"^(?:(?:hi|hello|hey)(?: guys| there| all| everyone)?[,!.]?\s+)?(?:(?:please|pls|plz|kindly)[,]?\s+)?"
-    r"(?:(?:can|could|would|will) (?:you|someone|somebody|anyone|anybody)(?: please| kindly)?\s+"
-    r"|i(?:'d| would) (?:like|love) (?:you |someone |somebody )?to\s+|i want (?:you |someone )?to\s+"
-    r"|i need (?:you |someone )?to\s+|is it possible to\s+|help me\s+|try to\s+|let's\s+|let us\s+"
-    r"|(?:please|pls)\s+|just\s+|also\s+)*"
-)
-_TRAILING = re.compile(r"[\s,.!?]*(?:(?:please|pls|thanks|thank you|thx|for me|if possible|thanks in advance|"
-                       r"many thanks|now)[\s,.!?]*)*$")
-_SMALL = re.compile(r"\b(?:slight(?:ly)?|bit|little|touch|tad|somewhat|a few|subtle|subtly|mild(?:ly)?|small)\b")
-_LARGE = re.compile(r"\b(?:much|lot|lots|very|really|way|significantly|considerably|heavily|strongly|a ton|"
-                    r"greatly|dramatic(?:ally)?|super|extremely|more and more|drastically|highly)\b")
-_UP = re.compile(r"\b(?:increase[sd]?|increasing|more|raise|boost|higher|add|enhance|improve|stronger|intensify|"
-                 r"up|pump|bump|extra|heighten|amplify|deepen|maximi[sz]e|richer|bolder)\b")
-_DOWN = re.compile(r"\b(?:decrease[sd]?|decreasing|reduce[sd]?|reducing|less|lower|tone down|drop|cut|"
-                   r"minimi[sz]e|weaker|fewer|down|lessen|soften|diminish|tone it down|too much|too strong|"
-                   r"too high|over)\b")
-_NUMBER = re.compile(r"(?<![\w.])([+-]?\d+(?:\.\d+)?)\s*(%|percent|per cent|points?|degrees?|°)?")
-
-# Nouns that mean the whole picture; any other noun after a determiner names a part of it.
-_WHOLE = {
-    "image", "picture", "photo", "photograph", "pic", "shot", "it", "whole", "everything", "overall",
-    "entire", "all", "scene", "frame", "this", "one", "thing", "file", "colors", "colours", "color",
-    "colour", "tone", "tones", "lighting", "light", "exposure", "brightness", "contrast", "saturation",
-    "sharpness", "hue", "hues", "warmth", "temperature", "quality", "look", "details", "detail", "bit",
-    "lot", "little", "way", "focus", "clarity", "definition", "levels", "shadows", "highlights", "vibrance",
-    "intensity", "filter", "tint", "cast", "balance", "white", "amount", "effect", "same", "rest", "edges",
-    "lights", "darks", "blacks", "whites", "version", "result", "original", "left", "right", "top", "bottom",
-    "lightness", "darkness", "general", "possible", "most", "best", "vibrancy", "mood",
-    "atmosphere", "feel", "feeling", "vibe", "camera", "lens", "end", "other",
-} | set(COLORS) | {"grey", "gray", "black"}
-_DETERMINER = re.compile(r"\b(?:the|his|her|their|my|its|our|your|this|that|these|those)\s+([a-z]+)(?:\s+([a-z]+))?")
-
-
-def _clean(text: str) -> str:
-    t = text.lower().strip()
-    t = t.replace("’", "'").replace("colour", "color").replace("grey", "gray")
-    t = re.sub(r"\bb\s*[&/]\s*w\b|\bblack\s*(?:&|and|n|-)\s*white\b", "black_and_white", t)
-    t = re.sub(r"\s+", " ", t)
-    return t
-
-
-_PURPOSE = re.compile(r"\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in order to|because|since|as it|as they|"
-                      r"(?:enough )?to (?:see|show|reveal|bring out)|for (?:my|our|a|the) )\b.*$")
-
-
-def _strip(clause: str) -> str:
-    c = _PURPOSE.sub("", clause.strip(" ,.;!"))
-    c = _POLITE.sub("", c)
-    c = re.sub(r"^(?:and|then|also|plus|but|so|and then|and also|after that|next|no|nah|naah|nope|hmm|well|ok|"
-               r"okay|oh)\b[\s,]*", "", c)
-    c = _POLITE.sub("", c)
-    return _TRAILING.sub("", c).strip()
-
-
-def _size(clause: str) -> str:
-    if _LARGE.search(clause):
-        return "large"
-    if _SMALL.search(clause):
-        return "small"
-    return "normal"
-
-
-def _explicit_number(clause: str, unit: str | None = None) -> float | None:
-    for m in _NUMBER.finditer(clause):
-        if unit == "degrees" and m.group(2) and not m.group(2).startswith(("degree", "°")):
-            continue
-        if unit == "percent" and m.group(2) and m.group(2).startswith(("degree", "°")):
-            continue
-        return float(m.group(1))
-    return None
-
-
-_POSITIONS = {"left", "right", "top", "bottom", "middle", "front", "back", "first", "second", "third", "big",
-              "small", "little", "other", "upper", "lower"}
-
-
-def _local_part(clause: str, own_words: set[str]) -> str | None:
-    """The part of the picture a clause names ("the sky" in "brighten the sky"), if any."""
-    for m in _DETERMINER.finditer(clause):
-        for word in (m.group(1), m.group(2)):
-            if word is None:
-                continue
-            if word in _POSITIONS and m.group(2) and word == m.group(1):
-                continue  # "the left cat": the thing is the next word
-            if word in _WHOLE or word in own_words or word.rstrip("s") in _WHOLE:
-                break  # "the image", "the brightness of ...": the whole picture so far
-            if word in {"a", "an", "of", "and", "to", "in", "by", "more", "less", "up", "down", "the", "above",
-                        "first", "previous", "current", "last", "new", "next", "same", "present", "given",
-                        "edited", "final", "selected", "complete", "full"}:
-                break
-            return word
-    m = re.search(r"\b(?:on|in|at|around) the (left|right|top|bottom|middle|center|centre|corner|edges?)\b", clause)
-    if m and not re.search(r"\b(?:rotate|turn|crop|flip)\b", clause):
-        return m.group(1)
-    return None
-
-
-# --- clause splitting -------------------------------------------------------------------------
-
-_SPLIT = re.compile(r"\s*(?:[;!]|\.(?!\d)|,|\band then\b|\band also\b|\bthen\b|\bplus\b|\band\b|\balso\b|"
-                    r"\bas well as\b|\bafter that\b)\s*")
-# A clause starting with one of these is a request of its own; any other is the previous one's
-# continuation ("remove the cat and the dog" is one removal, "increase contrast and brightness" two).
-_STARTS = re.compile(
-    r"^(?:make|increase|decrease|add|remove|rotate|turn|crop|flip|mirror|sharpen|blur|brighten|darken|lighten|"
-    r"boost|reduce|raise|lower|change|convert|fix|enhance|improve|delete|erase|get rid|take|cut|isolate|put|set|"
-    r"replace|zoom|straighten|give|adjust|tone|warm|cool|desaturate|saturate|undo|redo|search|find|show|"
-    r"describe|explain|what|where|how|why|is|are|can|could|would|please|soften|correct|balance|clean|clear|"
-    r"color|colorize|tint|bring|set|apply|paint|fill|black_and_white|restore|swap|move|resize|enlarge|"
-    r"eliminate|cutout|extract|keep|leave|let|try|go|revert|i|it's|it is|this|the (?:image|picture|photo)|"
-    r"too|more|less|a bit|slightly|also|maybe|then|just|blurry|sharper|brighter|darker|lighter|warmer|cooler)\b"
-)
-
-
-def split_clauses(text: str) -> list[str]:
-    """The requests one utterance makes, in order.
-
-    >>> split_clauses("brighten it a bit and add some contrast")
-    ['brighten it a bit', 'add some contrast']
-    >>> split_clauses("remove the cat and the dog")
-    ['remove the cat and the dog']
-    """
-    parts = [p for p in _SPLIT.split(text) if p and p.strip()]
-    seps = [m.group(0) for m in _SPLIT.finditer(text)]
-    clauses: list[str] = []
-    for i, part in enumerate(parts):
-        part = part.strip()
-        glue = seps[i - 1].strip() if 0 < i <= len(seps) else ""
-        if clauses and not _STARTS.match(_strip(part)) and not _attr_words(part):
-            clauses[-1] = f"{clauses[-1]} {glue or 'and'} {part}".replace(" , ", ", ")
-        else:
-            clauses.append(part)
-    return clauses
-
-
-# --- what each kind of edit is called ---------------------------------------------------------
-
-_ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
-    # attr: (words that name it, words that raise it, words that lower it)
-    "brightness": (
-        r"bright|brightness|light(?:en|er)?(?!ing)|dark(?:en|er|ness)?|dim(?:mer)?|exposure|exposed|expose|"
-        r"gloomy|shadows",
-        r"brighten|brighter|lighten|lighter|light up|too dark|underexposed|under-exposed|more light|"
-        r"dark(?:er)? shadows|lift the shadows|brightness up",
-        r"darken|darker|dim|dimmer|too bright|overexposed|over-exposed|blown out|less bright|too light|"
-        r"less light|brightness down",
-    ),
-    "contrast": (r"contrast|punch(?:y|ier)?|pop", r"punch|pop|more contrast", r"less contrast|too much contrast|flat"),
-    "saturation": (
-        r"saturat\w*|vibran\w*|vivid|colorful|color intensity|intensity of (?:the )?colors?|muted|dull|"
-        r"washed[- ]out|colors? pop|richer colors?|enhance (?:the )?colors?|more colors?|boost (?:the )?colors?|"
-        r"add (?:some |more )?colors?|(?:increase|boost|intensify|brighten) (?:the )?colors?|desaturat\w*|mute\w*|"
-        r"tone down (?:the )?colors?|colors? (?:are|is) too (?:strong|intense|bright|vivid)",
-        r"saturate|vibrant|vivid|colorful|richer|pop|more colors?|enhance (?:the )?colors?|boost (?:the )?colors?|"
-        r"add (?:some |more )?colors?|washed[- ]out|(?:increase|boost|intensify|brighten) (?:the )?colors?",
-        r"desaturat\w*|mute\w*|dull|less colorful|too saturated|oversaturated|over-saturated|too colorful|less colors?|"
-        r"tone down (?:the )?colors?|colors? (?:are|is) too",
-    ),
-    "sharpness": (
-        r"sharp\w*|crisp\w*|clarity|clear(?:er)?|defin(?:e|ed|ition)\b|detail\w*|focus\w*|blur\w*|soft(?:en|er)?|smooth\w*|"
-        r"fuzzy|hazy",
-        r"sharpen|sharper|crisp|clarity|clearer|clear|defin(?:e|ed|ition)\b|detail|in focus|focus|fuzzy|blurr?y|hazy|less blur",
-        r"blur(?!r?y)|soft|soften|softer|smooth|dreamy|out of focus|less sharp|too sharp|make (?:it |the \w+ )?"
-        r"(?:(?!less\b)\w+ ){0,2}blurr?(?:y|ier)",
-    ),
-    "warmth": (
-        r"warm\w*|cool(?:er|ing)?|cold(?:er)?|temperature",
-        r"warm|too cold|too cool|too blue",
-        r"cool|cold|too warm|too yellow|too orange",
-    ),
-}
-_DEFAULTS = {  # (small, normal, large) amounts when the request gives none
-    "brightness": (10, 20, 40), "contrast": (10, 20, 40), "saturation": (15, 30, 60),
-    "sharpness": (20, 40, 80), "warmth": (12, 25, 50), "tint": (0.1, 0.2, 0.35),
-}
-
-
-def _attr_words(clause: str) -> list[str]:
-    c = _clean(clause)
-    return [a for a, (name, _, _) in _ATTR_PATTERNS.items() if re.search(rf"\b(?:{name})", c)]
-
-
-_VERB_UP = re.compile(r"\b(?:increase|raise|boost|add|enhance|intensify|heighten|amplify|pump up|bump up|turn up|up)\b")
-_VERB_DOWN = re.compile(r"\b(?:decrease|reduce|lower|tone down|cut|drop|minimi[sz]e|lessen|diminish|turn down|"
-                        r"take down|bring down)\b")
-
-
-def _direction(clause: str, attr: str) -> int:
-    """+1 to raise ``attr``, -1 to lower it.
-
-    The words of the attribute itself decide ("darker", "too dark", "more muted"), the earliest
-    first ("too cold" before "cold"; "less warm" is cooler), unless a verb comes before them
-    ("reduce the warmth").
-    """
-    _, up, down = _ATTR_PATTERNS[attr]
-    found = [(m.start(), -sign if clause[max(0, m.start() - 5):m.start()] == "less " else sign)
-             for sign, pattern in ((1, up), (-1, down)) for m in re.finditer(rf"\b(?:{pattern})", clause)]
-    verbs = [(m.start(), sign) for sign, pattern in ((1, _VERB_UP), (-1, _VERB_DOWN)) for m in pattern.finditer(clause)]
-    if verbs and (not found or min(verbs)[0] < min(found)[0]):
-        return min(verbs)[1]
-    if found:
-        return min(found)[1]
-    return -1 if _DOWN.search(clause) else 1
-
-
-def _amount(clause: str, attr: str, unit: str = "percent") -> float:
-    n = _explicit_number(clause, unit)
-    if n is not None and abs(n) > 0:
-        return min(abs(n), 100.0)
-    small, normal, large = _DEFAULTS[attr]
-    return {"small": small, "normal": normal, "large": large}[_size(clause)]
-
-
-_COLOR_WORD = {**{c: c for c in COLORS}, "sky blue": "skyblue", "light blue": "skyblue", "violet": "purple",
-               "magenta": "pink", "gold": "yellow", "golden": "orange", "sepia": "brown", "teal": "skyblue",
-               "cyan": "skyblue", "redder": "red", "bluer": "blue", "greener": "green", "yellower": "yellow",
-               "pinker": "pink", "reddish": "red", "bluish": "blue", "greenish": "green", "yellowish": "yellow",
-               "pinkish": "pink", "orangey": "orange", "orangish": "orange", "purplish": "purple", "brownish": "brown"}
-_COLOR_RE = "|".join(sorted((re.escape(w) for w in _COLOR_WORD), key=len, reverse=True))
-_HUE = {"red": 0, "orange": 30, "yellow": 60, "green": 120, "skyblue": 197, "blue": 240, "purple": 285,
-        "pink": 330, "brown": 10}
-
-
-def has_evidence(command: Command, clause: str, *, photo_open: bool = False) -> bool:
-    """Whether the words of ``clause`` could ask for ``command``'s kind at all.
-
-    The learned model is kept only where they could: "sharpen it" read as a search, or "tell me a joke"
-    read as a rotation, is dropped. With a photo open, a search (which replaces it with another photo)
-    needs words that ask for one ("find", "show me", "a picture of"); a tint needs its colour named
-    or a colour referred to ("the colour of the jacket").
-    """
-    c = _clean(clause)
-    kind = command_type(command)
-    if kind == "adjust_color" and not re.search(rf"\b{command.color}|\b(?:same|like|match\w*|of the|that|color of|"
-                                                rf"in-?lin\w*|similar|again|by)\b", c):
-        names = {w for w, colour in _COLOR_WORD.items() if colour == command.color}
-        if not any(re.search(rf"\b{re.escape(w)}", c) for w in names):
-            return False
-    strict_search = (r"find|search|look(?:ing)? for|show me|(?:picture|photo|image|pic|photograph)s? (?:of|with|where|"
-                     r"that)|another (?:one|picture|photo|image)|get me|do you have|something (?:with|like)")
-    patterns = {
-        "search": strict_search if photo_open else
-                  strict_search + r"|picture|photo|image|pic|want|need|see|another|other|one (?:with|of|where)|"
-                                  r"some|any|an? \w+",
-        "rotate": r"rotat|turn|spin|degree|clockwise|upside|sideways|tilt|orientation|left|right|\d",
-        "adjust_color": rf"color|tint|tone|hue|shade|filter|{_COLOR_RE}|warm|cool|same|like|match|that|again",
-        "image_cutout": r"cut|background|subject|isolate|extract|only|just|segment|alone|object|foreground",
-        "crop": r"crop|trim|cut|zoom|frame|\d",
-        "flip": r"flip|mirror|reverse|upside|horizontal|vertical",
-        "undo": r"undo|back|revert|previous|cancel|before|last|original",
-        "redo": r"redo|again|back|forward",
-        "explain": r"change|differ|compare|what|where|how|anything|which|why|original",
-        "describe": r"describe|caption|what|see|tell|about|who|where|show",
-    }
-    if kind in _ATTR_PATTERNS:
-        name = _ATTR_PATTERNS[kind][0]
-        return bool(re.search(rf"\b(?:{name})", c) or re.search(r"\b(?:more|less|again|same|even|further|"
-                                                                   r"bit|little|lot|another|too|increas\w*|decreas\w*|"
-                                                                   r"reduc\w*|rais\w*|lower\w*|boost\w*)\b", c))
-    pattern = patterns.get(kind)
-    return pattern is None or bool(re.search(rf"\b(?:{pattern})", c))
 
 
 # --- the rules ----------------------------------------------------------------------------------
@@ -391,7 +143,7 @@ def _unsupported(c: str) -> RuleResult:
     if m and not re.search(r"^(?:some |more |a bit (?:of |more )?|a little (?:bit )?(?:of |more )?|a touch of |"
                            r"an? )?(?:\w+ )?(?:contrast|brightness|saturation|sharpness|warmth|color\w*|light|"
                            r"blur|filter|tint|hue|tone|tones|glow|shadows?|clarity|definition|detail|"
-                           r"vibrance|vibrancy|saturation|exposure|black_and_white|warm|cool|" + _COLOR_RE
+                           r"vibrance|vibrancy|saturation|exposure|black_and_white|warm|cool|" + COLOR_RE
                            + r")\b", m.group(1)):
         raise Refusal("I can't add new things to a photo. I can remove objects, replace or blur the "
                       "background, or adjust the light and colours.")
@@ -437,7 +189,7 @@ def _background(c: str) -> RuleResult:
         return [Background("transparent")]
     if re.search(r"\bblur\w*|\bout of focus|\bsoft(?:en|er)?\b|\bbokeh\b|\bdepth of field\b", c):
         return [Background("blur")]
-    colours = "|".join(sorted({*BACKGROUND_COLOURS, "gray", *(w for w in _COLOR_WORD if " " not in w)},
+    colours = "|".join(sorted({*BACKGROUND_COLOURS, "gray", *(w for w in COLOR_WORD if " " not in w)},
                               key=len, reverse=True))
     m = re.search(rf"\b({colours})\s+(?:\w+\s+)?(?:background|backdrop|bg)\b|\b(?:background|backdrop|bg)\b"
                   rf"(?:(?:\s+\w+){{0,3}}?\s+(?:to|into|with|in|be|is|as))?(?:\s+(?:completely|all|just|totally|entirely|"
@@ -445,7 +197,7 @@ def _background(c: str) -> RuleResult:
                   rf"simple\s+|clean\s+)?({colours})\b", c)
     if m:
         word = m.group(1) or m.group(2)
-        mode = "grey" if word == "gray" else word if word in BACKGROUND_COLOURS else _COLOR_WORD[word]
+        mode = "grey" if word == "gray" else word if word in BACKGROUND_COLOURS else COLOR_WORD[word]
         if re.search(rf"\b(?:remove|delete|get rid of|erase)\b.*\b{word}\b.*\bbackground\b", c) and not \
                 re.search(r"\b(?:make|to|with|into)\b", c):
             return [ImageCutout()]  # "remove the pink background": the colour names what goes
@@ -518,7 +270,7 @@ def _remove(c: str) -> RuleResult:
                   "", what)
     what = re.sub(r"\s+(?:please|completely|entirely|if possible|for me)$", "", what).strip()
     if re.search(rf"\b(?:color|tint|tone|ton|cast|hue|saturation|brightness|contrast|shadows?|highlights?|redness|"
-                 rf"yellowness|blueness|greenness|darkness|shading)\b|^(?:the |some |all )?(?:{_COLOR_RE})$", what):
+                 rf"yellowness|blueness|greenness|darkness|shading)\b|^(?:the |some |all )?(?:{COLOR_RE})$", what):
         return None  # "remove the blue tint" is a colour correction
     if re.fullmatch(r"(?:the )?(?:blur|blurriness|blurry(?:ness)?)", what):
         return [AdjustAttr("sharpness", 40.0)]
@@ -577,12 +329,12 @@ def _crop(c: str) -> RuleResult:
 def _hue_swap(c: str) -> RuleResult:
     """'turn the reds into blue' -> adjust_attr hue -120 (every hue turns by the same angle)."""
     m = re.search(rf"\b(?:turn|change|make|convert|swap|shift|replace)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:\w+\s+)?"
-                  rf"({_COLOR_RE})(?:s)?\s*(?:colou?rs?|parts?|tones?|areas?|things?)?\s+(?:in (?:the|this) "
-                  rf"(?:image|picture|photo)\s+)?(?:(?:in)?to|with|for)\s+(?:a\s+)?(?:\w+\s+)?({_COLOR_RE})\b", c)
+                  rf"({COLOR_RE})(?:s)?\s*(?:colou?rs?|parts?|tones?|areas?|things?)?\s+(?:in (?:the|this) "
+                  rf"(?:image|picture|photo)\s+)?(?:(?:in)?to|with|for)\s+(?:a\s+)?(?:\w+\s+)?({COLOR_RE})\b", c)
     if not m:
         return None
-    a, b = _COLOR_WORD[m.group(1)], _COLOR_WORD[m.group(2)]
-    delta = (_HUE[b] - _HUE[a] + 180) % 360 - 180
+    a, b = COLOR_WORD[m.group(1)], COLOR_WORD[m.group(2)]
+    delta = (HUE[b] - HUE[a] + 180) % 360 - 180
     if delta == 0:
         return None
     return [AdjustAttr("hue", float(delta))]
@@ -592,27 +344,27 @@ def _tint(c: str) -> RuleResult:
     """'add a yellow tone' -> adjust_color yellow 0.2; 'make it bluer' -> adjust_color blue 0.2;
     'remove the blue tint', 'fix the colours' -> auto_enhance (white balance)."""
     if re.search(r"\b(?:remove|reduce|decrease|lower|tone down|minimi[sz]e|fix|correct|neutrali[sz]e|get rid of|"
-                 rf"less|too)\b.*\b(?:(?:tint|tone|ton|cast|hue)s?|redness|yellowness|blueness|greenness|(?:{_COLOR_RE})(?: colou?r\w*| tones?| tint| cast)?)\b|\bwhite balance\b|\bcolor correct\w*|\bnatural colors?\b|\bfix (?:the )?colors?\b|"
-                 rf"\btoo ({_COLOR_RE})\b", c):
+                 rf"less|too)\b.*\b(?:(?:tint|tone|ton|cast|hue)s?|redness|yellowness|blueness|greenness|(?:{COLOR_RE})(?: colou?r\w*| tones?| tint| cast)?)\b|\bwhite balance\b|\bcolor correct\w*|\bnatural colors?\b|\bfix (?:the )?colors?\b|"
+                 rf"\btoo ({COLOR_RE})\b", c):
         return [AutoEnhance()]
-    m = re.search(rf"\b({_COLOR_RE})\b", c)
+    m = re.search(rf"\b({COLOR_RE})\b", c)
     if not m:
         return None
-    colour = _COLOR_WORD[m.group(1)]
-    part = _local_part(c, {"color", "colors", "tone", "tint"})
+    colour = COLOR_WORD[m.group(1)]
+    part = local_part(c, {"color", "colors", "tone", "tint"})
     if part is not None and re.search(r"\b(?:make|turn|color|paint|change)\b", c):
         raise Refusal(f"I can only tint the whole picture toward {colour}, not just the {part}. Should I do that?",
-                      [AdjustColor(colour, _DEFAULTS["tint"][1])])
+                      [AdjustColor(colour, DEFAULTS["tint"][1])])
     if re.fullmatch(rf"(?:make|turn|change|color) (?:it |this |all |everything |the (?:whole )?(?:image|picture|photo) )?"
-                    rf"(?:more |a bit |slightly |to |into )?(?:a )?({_COLOR_RE})(?: colou?r| and white)?", c):
-        return [AdjustColor(colour, _DEFAULTS["tint"][1])]
+                    rf"(?:more |a bit |slightly |to |into )?(?:a )?({COLOR_RE})(?: colou?r| and white)?", c):
+        return [AdjustColor(colour, DEFAULTS["tint"][1])]
     if not re.search(r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|light|glow|look|feel|overlay|wash|"
                      r"more|bit|slightly|add|make it|make the (?:image|picture|photo)|turn it|give it|"
                      r"redder|bluer|greener|yellower|pinker|\w+ish)\b", c):
         return None
-    small, normal, large = _DEFAULTS["tint"]
-    intensity = {"small": small, "normal": normal, "large": large}[_size(c)]
-    n = _explicit_number(c, "percent")
+    small, normal, large = DEFAULTS["tint"]
+    intensity = {"small": small, "normal": normal, "large": large}[size_of(c)]
+    n = explicit_number(c, "percent")
     if n is not None and 0 < n <= 100:
         intensity = n / 100 if n > 1 else n
     return [AdjustColor(colour, round(intensity, 2))]
@@ -623,13 +375,13 @@ def _rotate_flip(c: str) -> RuleResult:
     if re.search(r"\b(?:flip|mirror|reverse)\w*\b", c):
         vertical = re.search(r"\b(?:vertical\w*|upside down|top to bottom|up ?side|over)\b", c)
         return [Flip("vertical" if vertical else "horizontal")]
-    if not re.search(r"\b(?:rotat\w*|turn|spin)\b", c) or re.search(rf"\b(?:{_COLOR_RE}|into|to (?:a|an)|hues?)\b", c) \
-            or (_attr_words(c) and not re.search(r"\brotat|\bdegrees?\b|clockwise", c)):
+    if not re.search(r"\b(?:rotat\w*|turn|spin)\b", c) or re.search(rf"\b(?:{COLOR_RE}|into|to (?:a|an)|hues?)\b", c) \
+            or (attribute_words(c) and not re.search(r"\brotat|\bdegrees?\b|clockwise", c)):
         return None  # "turn the saturation down" is not a rotation
     if re.search(r"\bupside down\b|\b180\b", c):
         return [Rotate(180)]
     c = re.sub(r"\bclock wise\b", "clockwise", c)
-    deg = _explicit_number(c, "degrees")
+    deg = explicit_number(c, "degrees")
     cw = re.search(r"\b(?:clockwise|cw|right|rightward)\b", c) and not re.search(
         r"\b(?:counter|anti)[- ]?clockwise|\bccw\b", c)
     ccw = re.search(r"\b(?:counter[- ]?clockwise|anti[- ]?clockwise|ccw|left|leftward)\b", c)
@@ -649,7 +401,7 @@ def _rotate_flip(c: str) -> RuleResult:
 def _attributes(c: str) -> RuleResult:
     """'brighten it a bit' -> adjust_attr brightness 10; 'more contrast' -> contrast 20; 'sharpen it' ->
     sharpness 40; 'make it warmer' -> warmth 25; 'increase the saturation' -> saturation 30."""
-    found = _attr_words(c)
+    found = attribute_words(c)
     if not found:
         return None
     # "clear" and "detail" name sharpness only when nothing else does ("make the colours clearer").
@@ -658,14 +410,14 @@ def _attributes(c: str) -> RuleResult:
     if len(found) > 1 and "contrast" in found and re.search(r"\bpop\b", c) and "saturation" in found:
         found.remove("contrast")
     attr = found[0]
-    sign = _direction(c, attr)
-    n = _explicit_number(c, "percent")
+    sign = direction_of(c, attr)
+    n = explicit_number(c, "percent")
     if n is not None and n < 0:
         sign = -1  # "adjust the brightness by -30"
     elif re.search(r"\b(?:darkness|blur\w*|dullness)\b", c) and re.search(r"\b(?:increase|raise|more|add|boost)\b", c):
         sign = -1  # "increase the darkness": the noun is the opposite of the attribute
-    amount = _amount(c, attr)
-    part = _local_part(c, set(re.findall(r"[a-z]+", _ATTR_PATTERNS[attr][0])))
+    amount = amount_of(c, attr)
+    part = local_part(c, set(re.findall(r"[a-z]+", ATTR_PATTERNS[attr][0])))
     command = AdjustAttr(attr, sign * amount)
     if part is not None:
         whole = command.reply().rstrip(".").lower()
@@ -678,10 +430,10 @@ def _hue(c: str) -> RuleResult:
     """'shift the hue by 30 degrees' -> adjust_attr hue 30."""
     if not re.search(r"\bhues?\b", c):
         return None
-    n = _explicit_number(c, "degrees")
+    n = explicit_number(c, "degrees")
     if n is None:
         raise Refusal("By how many degrees should I turn the hues? For example 'shift the hue by 30 degrees'.")
-    sign = -1 if (_DOWN.search(c) or re.search(r"\b(?:minus|backwards?|negative)\b", c)) and n > 0 else 1
+    sign = -1 if (DOWN.search(c) or re.search(r"\b(?:minus|backwards?|negative)\b", c)) and n > 0 else 1
     return [AdjustAttr("hue", max(-180.0, min(180.0, sign * n)))]
 
 
@@ -728,7 +480,7 @@ _SEARCH = re.compile(r"^(?:find|search(?: for)?|look for|looking for|show me|get
 
 def read_clause(clause: str) -> RuleResult:
     """The commands one clause asks for under the rules, None if no rule knows it (raises Refusal)."""
-    c = _strip(_clean(clause))
+    c = strip_polite(clean_text(clause))
     if not c:
         return None
     command = literal(c)
@@ -758,7 +510,7 @@ def literal(text: str) -> Command | None:
 
 
 _ARG_WORDS = re.compile(r"^(?:[+-]?\d+(?:\.\d*)?(?:e[+-]?\d+)?|\.\d+|brightness|contrast|saturation|sharpness|warmth|hue|"
-                        r"horizontal|vertical|square|4:3|16:9|blur|transparent|white|black|gr[ae]y|" + _COLOR_RE + r")$")
+                        r"horizontal|vertical|square|4:3|16:9|blur|transparent|white|black|gr[ae]y|" + COLOR_RE + r")$")
 
 
 def looks_like_command(text: str) -> bool:
@@ -818,8 +570,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     picture to edit (without one, the only thing to do is search, so the model's searches need less);
     ``last_reply`` what the assistant said last, which a bare "definitely" agrees to.
     """
-    text = _clean(utterance)
-    bare = _strip(text)
+    text = clean_text(utterance)
+    bare = strip_polite(text)
     if _HELP.search(bare):
         return Reading(reply=HELP)
     if _HELLO.fullmatch(text.strip(" !.?,")):
@@ -840,8 +592,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     # must not change the words of a search.
     clauses = split_clauses(" ".join(utterance.lower().split()))
     for typed in clauses:
-        clause = _clean(typed)
-        bare = _strip(clause)
+        clause = clean_text(typed)
+        bare = strip_polite(clause)
         if _STATEMENT.match(bare) or (len(clauses) > 1 and (_FILLER.fullmatch(bare) or _CONFIRM.fullmatch(bare))):
             continue  # "thanks", "it turned out great", "good, also ...": no request of its own
         try:
@@ -883,25 +635,25 @@ _CONFIRM = re.compile(r"(?:yes|yeah|yep|yup|sure|ok|okay|definitely|absolutely|o
 def _same_attribute(clause: str, attr: str) -> list[Command] | None:
     """A clause that changes by how much, after one that named what: "it is too bright, can we try
     decreasing it by 50 percent" -> the brightness, by -50."""
-    verb = _VERB_UP.search(clause) or _VERB_DOWN.search(clause)
+    verb = VERB_UP.search(clause) or VERB_DOWN.search(clause)
     if not verb or not re.search(r"\b(?:it|that|this|same)\b|\d", clause):
         return None
-    sign = -1 if _VERB_DOWN.search(clause) and not _VERB_UP.search(clause) else 1
-    return [AdjustAttr(attr, sign * _amount(clause, attr))]
+    sign = -1 if VERB_DOWN.search(clause) and not VERB_UP.search(clause) else 1
+    return [AdjustAttr(attr, sign * amount_of(clause, attr))]
 
 
 def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_open: bool,
               evidence: str) -> list[Command] | None:
     if model is None:
         return None
-    command = model(clause, search=True) if _SEARCH.search(_strip(_clean(clause))) else model(clause)
+    command = model(clause, search=True) if _SEARCH.search(strip_polite(clean_text(clause))) else model(clause)
     if command is None or not has_evidence(command, evidence, photo_open=photo_open):
         return None
     return [command]
 
 
 def _not_understood(clause: str) -> str:
-    c = _strip(_clean(clause))
+    c = strip_polite(clean_text(clause))
     if _QUESTION.search(c) and not _EDIT_WORDS.search(c):
         return ("I can't answer that. I can describe the picture ('describe') or say what changed "
                 "('what changed?').")
