@@ -122,29 +122,18 @@ def _edit_tmp_dir() -> Path:
     """A private folder for an ``edit`` run without ``--db`` (its database and full-resolution
     versions), named with this process's id so that the next run can remove the folders of runs
     that were killed before they could clean up."""
+    from editor.store import process_alive
+
     root = Path(tempfile.gettempdir())
     for old in root.glob(f"{EDIT_TMP_PREFIX}*"):
         try:
             pid = int(old.name[len(EDIT_TMP_PREFIX):].split("-", 1)[0])
-            if old.stat().st_uid != os.getuid() or _alive(pid):
+            if old.stat().st_uid != os.getuid() or process_alive(pid):
                 continue
         except (ValueError, OSError, AttributeError):
             continue
         shutil.rmtree(old, ignore_errors=True)
     return Path(tempfile.mkdtemp(prefix=f"{EDIT_TMP_PREFIX}{os.getpid()}-"))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a killed run its parent has not reaped yet is a zombie: gone all the same
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return True
 
 
 def cmd_edit(args: argparse.Namespace) -> int:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
+from editor.store import process_alive
+
 MAX_RECENT = 10
 
 
@@ -94,18 +96,6 @@ class AppSettings:
         self.q.sync()
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 class SessionMarker:
     """A small file that exists while Easel runs; left behind, it means the last run crashed.
 
@@ -121,7 +111,7 @@ class SessionMarker:
             info = json.loads(self.path.read_text())
         except (OSError, ValueError):
             return None
-        if not isinstance(info, dict) or _pid_alive(int(info.get("pid", -1))):
+        if not isinstance(info, dict) or process_alive(int(info.get("pid", -1))):
             return None
         return info
 

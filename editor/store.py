@@ -295,6 +295,23 @@ class Store:
         return rows
 
 
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a crash marker's or a temporary folder's owner). A killed
+    process its parent has not reaped yet is a zombie: gone all the same."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
 def connect(path: str | os.PathLike):
     """A connection to ``path`` in WAL mode that waits for other processes' locks.
 
