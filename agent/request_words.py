@@ -178,7 +178,8 @@ ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
         r"(?:(?!less\b)\w+ ){0,2}blurr?(?:y|ier)",
     ),
     "warmth": (
-        r"warm\w*|cool(?:er|ing)?|cold(?:er)?|temperature",
+        r"warm\w*|cooler|cooling|cool (?:it|down|the (?:colou?rs|tones?|image|picture|photo))|cool tones?|"
+        r"cold(?:er)?|temperature",
         r"warm|too cold|too cool|too blue",
         r"cool|cold|too warm|too yellow|too orange",
     ),

@@ -181,10 +181,10 @@ def _background(c: str) -> RuleResult:
         return [Background("transparent")]
     if not re.search(r"\b(?:background|backdrop|bg|behind (?:him|her|them|it|the (?:subject|person|people)))\b", c):
         return None
-    removal = _REMOVE.search(c)
+    removal = _REMOVE.search(c) or _REMOVED.search(c)
     if removal and not re.match(r"(?:the |this |that |its |my |all |of |entire |whole )*(?:\w+ )?(?:background|"
-                                r"backdrop|bg)\b", removal.group(1)):
-        return None  # "remove the people in the background" removes people
+                                r"backdrop|bg)\b", next(g for g in removal.groups() if g)):
+        return None  # "remove the people in the background", "can the lady in the background be removed"
     if re.search(r"\btransparent|\bpng\b|\balpha\b", c):
         return [Background("transparent")]
     if re.search(r"\bblur\w*|\bout of focus|\bsoft(?:en|er)?\b|\bbokeh\b|\bdepth of field\b", c):
@@ -414,8 +414,9 @@ def _attributes(c: str) -> RuleResult:
     n = explicit_number(c, "percent")
     if n is not None and n < 0:
         sign = -1  # "adjust the brightness by -30"
-    elif re.search(r"\b(?:darkness|blur\w*|dullness)\b", c) and re.search(r"\b(?:increase|raise|more|add|boost)\b", c):
-        sign = -1  # "increase the darkness": the noun is the opposite of the attribute
+    elif re.search(r"\b(?:darkness|blur\w*|dullness)\b", c) and (VERB_UP.search(c) or VERB_DOWN.search(c)):
+        # "increase the darkness", "reduce the blurriness": the noun is the attribute's opposite
+        sign = 1 if VERB_DOWN.search(c) and not VERB_UP.search(c) else -1
     amount = amount_of(c, attr)
     part = local_part(c, set(re.findall(r"[a-z]+", ATTR_PATTERNS[attr][0])))
     command = AdjustAttr(attr, sign * amount)

@@ -51,6 +51,10 @@ def lines(reading: Reading) -> list[str]:
         ("increase contrast and brightness", ["adjust_attr contrast 20", "adjust_attr brightness 20"]),
         ("It turned out great. Can you brighten it a little?", ["adjust_attr brightness 10"]),
         ("increase the brightness by 35%", ["adjust_attr brightness 35"]),
+        ("Can the lady in the background of this photo be removed?", ["remove the lady in the background"]),
+        ("Sharpen image and reduce blurriness.", ["adjust_attr sharpness 40"]),
+        ("Super cool picture, can you brighten it", ["adjust_attr brightness 20"]),
+        ("increase the darkness by 40", ["adjust_attr brightness -40"]),
     ],
 )
 def test_real_requests_become_the_edits_they_ask_for(request_, expected):
