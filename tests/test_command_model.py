@@ -424,7 +424,6 @@ def test_shipped_model_loads_offline(no_network, monkeypatch):
 KNOWN_MISSES = {
     "show me a wooden rowing boat": "drops 'rowing' (a rare word, copied with low probability)",
     "apply a light blue tone": "reads 'light blue' as blue, not skyblue",
-    "give the picture a blue tint": "unsure (describe at 0.16, adjust_color blue 0.2 second): Easel asks instead",
 }
 NATURAL_CASES = [pytest.param(*case, id=case[1], marks=[pytest.mark.xfail(reason=KNOWN_MISSES[case[1]], strict=True)]
                               if case[1] in KNOWN_MISSES else []) for case in NATURAL]
