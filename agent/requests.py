@@ -272,7 +272,7 @@ def _remove(c: str) -> RuleResult:
     if re.search(rf"\b(?:color|tint|tone|ton|cast|hue|saturation|brightness|contrast|shadows?|highlights?|redness|"
                  rf"yellowness|blueness|greenness|darkness|shading)\b|^(?:the |some |all )?(?:{COLOR_RE})$", what):
         return None  # "remove the blue tint" is a colour correction
-    if re.fullmatch(r"(?:the )?(?:blur|blurriness|blurry(?:ness)?)", what):
+    if re.fullmatch(r"(?:some of )?(?:the )?(?:blur|blurriness|blurry(?:ness)?)(?: of (?:the|this) \w+)?", what):
         return [AdjustAttr("sharpness", 40.0)]
     if re.search(r"^(?:everything|anything|the rest|all (?:of )?(?:the )?(?:rest|else))\b.*\b(?:except|but|besides|"
                  r"other than)\b", what):
@@ -429,8 +429,8 @@ def _attributes(c: str) -> RuleResult:
 
 def _hue(c: str) -> RuleResult:
     """'shift the hue by 30 degrees' -> adjust_attr hue 30."""
-    if not re.search(r"\bhues?\b", c):
-        return None
+    if not re.search(r"\bhues?\b", c) or re.search(r"\b(?:remove|reduce|fix|correct|get rid of|less|too)\b", c):
+        return None  # "remove the yellow hue" is a colour cast: the tint rule corrects it
     n = explicit_number(c, "degrees")
     if n is None:
         raise Refusal("By how many degrees should I turn the hues? For example 'shift the hue by 30 degrees'.")
@@ -533,8 +533,8 @@ def is_plain_command(text: str) -> bool:
     return command is not None and not isinstance(command, (Remove, CropTo))
 
 
-_STATEMENT = re.compile(r"(?:^(?:it|this|that|my|our|his|her|their|i|we|she|he|they|there|these|those|you|which|who|"
-                        r"pic|photo|picture)\b|^the\b.*\b(?:is|are|was|were|has|have|had|looks?|seems?|turned|proved|"
+_STATEMENT = re.compile(r"(?:^(?:it|this|that|my|our|his|her|their|i|we|she|he|they|there|these|those|you|which|"
+                        r"who)\b|^the\b.*\b(?:is|are|was|were|has|have|had|looks?|seems?|turned|proved|"
                         r"got|came)\b)(?!.*\b(?:too|needs?|should|must|could be|would be|want|wants|like|wish|hope|"
                         r"remove|make|turn|crop|add|increase|decrease|brighten|darken|lighten|sharpen|blur|rotate|flip|"
                         r"fix|enhance|change|put|get rid|take out|edit|erase|delete|replace|convert|adjust|boost|"
@@ -606,6 +606,10 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             continue
         if commands is None and reading.commands and isinstance(reading.commands[-1], AdjustAttr):
             commands = _same_attribute(bare, reading.commands[-1].attr)
+        colour = re.fullmatch(r"(?:make|turn|fill) (?:it|that|them|the rest) (?:pure |plain |all )?(\w+)", bare)
+        if reading.commands and isinstance(reading.commands[-1], (ImageCutout, Background)) and colour \
+                and colour.group(1).replace("gray", "grey") in BACKGROUND_COLOURS:
+            commands = [Background(colour.group(1).replace("gray", "grey"))]  # "remove the background and make it white"
         if commands is None:
             agreed = last_reply if _CONFIRM.match(bare) else ""
             commands = _by_model(typed, model, photo_open, f"{typed} {agreed}")

@@ -55,6 +55,11 @@ def lines(reading: Reading) -> list[str]:
         ("Sharpen image and reduce blurriness.", ["adjust_attr sharpness 40"]),
         ("Super cool picture, can you brighten it", ["adjust_attr brightness 20"]),
         ("increase the darkness by 40", ["adjust_attr brightness -40"]),
+        ("remove yellow hue from image", ["auto_enhance"]),
+        ("remove background and make it white", ["background white"]),
+        ("photo black and white", ["grayscale"]),
+        ("Please remove some of the blurriness of this photo.", ["adjust_attr sharpness 40"]),
+        ("Make the overexposed image darker", ["adjust_attr brightness -20"]),
     ],
 )
 def test_real_requests_become_the_edits_they_ask_for(request_, expected):
