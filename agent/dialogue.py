@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import numpy as np
+
 from agent import requests
 from agent.commands import Command, CommandError, Redo, Undo, parse_command
 from agent.executor import crop_note, execute
@@ -138,6 +140,9 @@ class DialogueManager:
         self.concepts = concepts or (lambda doc: [])
         self.history: list[str] = [GREETING]
         self.handlers: dict[str, Handler] = {}
+        # Another way to make one command's pixels (the app cuts out in a helper process); the turn
+        # around it (versions, history, replies, the transaction) stays this manager's.
+        self.executors: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
         self.context: dict = {}
 
     # -- the turn --------------------------------------------------------------------------------
@@ -185,6 +190,11 @@ class DialogueManager:
         return TurnResult(utterance, " ".join(r.reply for r in results), done[0].command if done else last.command,
                           versions[-1] if versions else None, ok=last.ok, data=data,
                           commands=[r.command for r in done if r.command is not None])
+
+    def typed(self) -> str:
+        """What the person typed in this turn (a handler is given only the command)."""
+        return next((line.split(":", 1)[1].strip() for line in reversed(self.history)
+                     if line.startswith("user_text:")), "")
 
     def resume(self, document: Document | None, turns: list[dict] | None = None) -> None:
         """Carry on a stored conversation about ``document`` (or start a new one): its history is
@@ -255,7 +265,8 @@ class DialogueManager:
             return TurnResult(utterance, "Open an image first, then ask me to edit it.", command, ok=False)
         before = self.document.pixels()
         try:
-            pixels = execute(command, before)
+            own = self.executors.get(command.name)
+            pixels = own(before) if own is not None else execute(command, before)
         except (ValueError, LookupError, ModelMissingError) as exc:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
         version = self.document.apply(command.format(), pixels)

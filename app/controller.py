@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import json
 from collections import OrderedDict
 from pathlib import Path
 
@@ -20,13 +19,14 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QImage, QUndoStack
 
 from agent.commands import Crop, Redo, Undo, usage
-from agent.dialogue import DialogueManager, GrammarParser, TurnResult, history_from_turns
+from agent.dialogue import DialogueManager, GrammarParser, TurnResult, history_from_turns, version_label
 from app.cutout import CutoutProcess
-from app.images import Mipmaps, screen_copy, thumbnail_image, thumbnail_of
+from app.images import Mipmaps, match_thumbnails, screen_copy, thumbnail_image, thumbnail_of
 from app.labels import history_label, short_refusal, turn_label
+from app.loading import load_models_job, nearest_concepts, parser_words
 from app.settings import AppSettings, SessionMarker
-from app.storage import BackgroundStore
-from app.undo import CheckoutCommand, EditCommand, SwitchDocumentCommand
+from app.storage import json_object, open_store
+from app.undo import CheckoutCommand, EditCommand, SwitchDocumentCommand, plan_stack
 from app.workers import Worker, Workers
 from editor import traces as trace_store
 from editor.document import Document
@@ -34,70 +34,10 @@ from editor.imageio import ImageFileError, read_image, write_image
 from editor.models import ModelMissingError
 from editor.store import Store
 
-
-def open_store(path: str | Path | None = None) -> Store:
-    """The profile Store, with a connection the chat worker may use.
-
-    Python's sqlite3 refuses a connection from a thread other than its creator's by default; the
-    app only ever uses it from one thread at a time (the GUI waits while a turn runs; traces drawn
-    meanwhile are written after it), so the check is switched off here. The connection comes from
-    the same SQLite module sqlite-utils uses (pysqlite3 when installed): two SQLite libraries on
-    one file in one process break each other's POSIX locks ("disk I/O error").
-    """
-    # editor.store.connect: any thread, WAL, waits for other processes' locks; version files are
-    # written after the turn (see app.storage)
-    store = BackgroundStore(path)
-    trace_store.ensure_table(store)
-    return store
-
-
 IMAGE_CACHE = 6  # screen copies kept: undo and redo between recent versions never wait
 
 
 rebuild_history = history_from_turns  # the name the tests and older code use
-
-
-def _json(text: str | None) -> dict:
-    try:
-        value = json.loads(text) if text else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _last_user_text(manager: DialogueManager, command) -> str:
-    """What the person typed in this turn (a handler is only given the command)."""
-    for line in reversed(manager.history):
-        if line.startswith("user_text:"):
-            return line.split(":", 1)[1].strip()
-    return command.format()
-
-
-PARSER_WORDS = {
-    "CommandModelParser": "learned command model (plain English)",
-    "GrammarParser": "commands only (the learned model is not installed)",
-}
-
-
-def parser_words(parser) -> str:
-    """The status bar's name for a command parser, in words rather than a class name."""
-    return PARSER_WORDS.get(type(parser).__name__, "learned command model")
-
-
-MATCH_THUMBS = 4  # search matches shown in the chat
-
-
-def _match_thumbnails(results: list[dict]) -> list[tuple[str, QImage, str]]:
-    """(path, thumbnail, description) of a search's best matches; in the turn's worker."""
-    from editor.imageio import ImageFileError
-
-    out = []
-    for r in results[:MATCH_THUMBS]:
-        try:
-            out.append((r["path"], thumbnail_image(read_image(r["path"]).pixels), r.get("description", "")))
-        except (ImageFileError, OSError, KeyError, ValueError):
-            continue  # a file gone since indexing: no thumbnail, the reply still names it
-    return out
 
 
 class Controller(QObject):
@@ -121,7 +61,7 @@ class Controller(QObject):
         self.manager.handlers["undo"] = self._chat_undo_redo
         self.manager.handlers["redo"] = self._chat_undo_redo
         self.cutter = CutoutProcess()
-        self.manager.handlers["image_cutout"] = self._cutout
+        self.manager.executors["image_cutout"] = self.cutter.cutout  # the network in a helper process
         self.stack = QUndoStack(self)
         self.stack.indexChanged.connect(self._stack_moved)
         self.stack.cleanChanged.connect(self._stack_moved)
@@ -217,33 +157,7 @@ class Controller(QObject):
         """
 
         def job(worker: Worker):
-            from app.main import preload_libraries
-
-            worker.progress(5, "Loading the language libraries (PyTorch, Transformers)…")
-            preload_libraries(lambda text: None)
-            if worker.cancelled:
-                return None
-            worker.progress(50, "Loading the command model…")
-            from agent import explain, referent_colour, trace_caption
-            from agent.assistant import load_parser
-            from agent.library import Library
-
-            parser = load_parser()
-            if worker.cancelled:
-                return None
-            worker.progress(80, "Loading the text encoder…")
-            with contextlib.suppress(ModelMissingError):
-                referent_colour.warm()  # its text encoder, before the first "the colour of the sky"
-            library = Library()  # the profile's library.db, made on first use as on the command line
-            seen = {}
-            doc = self.manager.document  # opened while the model loaded: requests may be waiting
-            if doc is not None and not isinstance(parser, GrammarParser):
-                # the command model reads the photo's concepts: perceive it now, not in the turn
-                worker.progress(90, "Looking at the photo…")
-                from agent.perception import document_concepts
-
-                seen[doc.head.pixels] = document_concepts(doc)
-            return parser, library, explain, trace_caption, seen
+            return load_models_job(worker, self.manager.document)
 
         def done(out) -> None:
             if out is None:
@@ -296,23 +210,9 @@ class Controller(QObject):
     # -- concepts: the command model's view of the image, kept out of the turn --------------------
 
     def _concepts(self, doc: Document | None) -> list[str]:
-        """Concepts of the head for the command model, without perceiving inside the turn.
-
-        Perceiving a 12-megapixel version takes about half a second; the app perceives each new
-        version in a worker after its turn (:meth:`_perceive_later`). Until that is done the turn uses
-        the nearest ancestor's concepts: edits (brightness, tint, rotation) change them little, and
-        the next turn gets the exact ones. Only a document never perceived is perceived here.
-        """
-        if doc is None or isinstance(self.manager.parser, GrammarParser):
-            return []
-        for v in reversed(doc.lineage()):
-            if v.pixels in self.concepts_by_pixels:
-                return self.concepts_by_pixels[v.pixels]
-        from agent.perception import document_concepts
-
-        concepts = document_concepts(doc)
-        self.concepts_by_pixels[doc.head.pixels] = concepts
-        return concepts
+        if isinstance(self.manager.parser, GrammarParser):
+            return []  # the grammar parser never looks at concepts
+        return nearest_concepts(doc, self.concepts_by_pixels)
 
     def _perceive_later(self, doc: Document | None) -> None:
         """Perceive the head in a worker, so the next turn has its concepts ready."""
@@ -498,7 +398,7 @@ class Controller(QObject):
                     continue
                 v = doc.versions.get(t.get("version_id") or "")
                 edit = bool(v is not None and t.get("command") and v.command == t["command"])
-                data = _json(t.get("data"))
+                data = json_object(t.get("data"))
                 ran = "; ".join(t.get("commands") or []) or t.get("command")  # every command of the turn
                 self.chat.add_reply(t["text"], command=ran, segments=data.get("segments"),
                                     version_id=v.id if edit else None,
@@ -561,56 +461,20 @@ class Controller(QObject):
         self.busyChanged.emit(busy)
 
     def _plan_stack(self) -> None:
-        """What undo and redo would do now, for a chat turn answered in a worker.
-
-        With nothing on the stack (a reopened conversation), "undo" goes to the parent version and
-        "redo" to the newest child, as the document's own undo would, and is pushed as a checkout.
-        """
-        plan = {}
-        doc = self.document
-        for kind, can, index in (("undo", self.stack.canUndo(), self.stack.index() - 1),
-                                 ("redo", self.stack.canRedo(), self.stack.index())):
-            if can:
-                cmd = self.stack.command(index)
-                target_doc, vid = cmd.target(kind == "undo")
-                plan[kind] = (cmd.text(), target_doc, vid, False)
-            elif doc is not None:
-                v = doc.parent() if kind == "undo" else (doc.children(doc.head.id) or [None])[-1]
-                if v is not None:
-                    made = doc.head.command if kind == "undo" else v.command
-                    plan[kind] = (made or "the original", doc, v.id, True)
-        self._stack_plan = plan
+        self._stack_plan = plan_stack(self.stack, self.document)
 
     def _chat_undo_redo(self, manager: DialogueManager, command) -> TurnResult:
         """"undo"/"redo" typed in the chat go through the undo stack (applied when the turn returns)."""
         kind = "undo" if isinstance(command, Undo) else "redo"
-        utterance = _last_user_text(manager, command)
+        utterance = manager.typed() or command.format()
         if kind not in self._stack_plan:
             return TurnResult(utterance, f"There is nothing to {kind}.", command, ok=False)
         text, doc, vid, _checkout = self._stack_plan[kind]
         version = doc.versions.get(vid) if doc is not None and vid else None
-        shown = (version.command or "the original") if version is not None else "the previous picture"
+        shown = version_label(version.command) if version is not None else "the previous picture"
         manager.history.append(command.format())
         verb = "Undid" if kind == "undo" else "Redid"
         return TurnResult(utterance, f"{verb} “{text}”; now showing {shown}.", command, version)
-
-    def _cutout(self, manager: DialogueManager, command) -> TurnResult:
-        """``image_cutout`` with the network in the helper process (see :mod:`app.cutout`).
-
-        Registered as the manager's handler so the slow part never holds this process's GIL;
-        otherwise exactly what the manager's own edit path does.
-        """
-        utterance = _last_user_text(manager, command)
-        doc = manager.document
-        if doc is None:
-            return TurnResult(utterance, "Open an image first, then ask me to edit it.", command, ok=False)
-        try:
-            pixels = self.cutter.cutout(doc.pixels())
-        except (ValueError, ModelMissingError) as exc:
-            return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
-        version = doc.apply(command.format(), pixels)
-        manager.history.append(command.format())
-        return TurnResult(utterance, command.reply(), command, version)
 
     def submit(self, text: str) -> Worker | None:
         """Run one chat request in a worker; the reply and the new version come back to the GUI."""
@@ -639,7 +503,7 @@ class Controller(QObject):
                     and doc.head.pixels not in self.images and not isinstance(result.command, (Undo, Redo)):
                 screen = screen_copy(doc.pixels())
                 thumb = thumbnail_of(screen)
-            result.data["match_thumbnails"] = _match_thumbnails(result.data.get("results") or [])
+            result.data["match_thumbnails"] = match_thumbnails(result.data.get("results") or [])
             return result, thumb, screen
 
         self._set_busy(True)

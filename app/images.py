@@ -171,3 +171,19 @@ def thumbnail_of(screen: Mipmaps, side: int = THUMB_SIDE) -> QImage:
     if max(small.width(), small.height()) <= side:
         return small.copy()
     return small.scaled(side, side, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
+
+
+MATCH_THUMBS = 4  # search matches shown in the chat
+
+
+def match_thumbnails(results: list[dict]) -> list[tuple[str, QImage, str]]:
+    """(path, thumbnail, description) of a search's best matches; in the turn's worker."""
+    from editor.imageio import ImageFileError, read_image
+
+    out = []
+    for r in results[:MATCH_THUMBS]:
+        try:
+            out.append((r["path"], thumbnail_image(read_image(r["path"]).pixels), r.get("description", "")))
+        except (ImageFileError, OSError, KeyError, ValueError):
+            continue  # a file gone since indexing: no thumbnail, the reply still names it
+    return out

@@ -104,3 +104,24 @@ class BackgroundStore(Store):
         self._writer.shutdown(wait=True)
         super().close()
 
+
+
+def open_store(path: str | os.PathLike | None = None) -> BackgroundStore:
+    """The profile store as the app uses it. Its connection (:func:`editor.store.connect`) may be used
+    from any thread and waits for other processes' locks; version files are written after the turn."""
+    from editor import traces
+
+    store = BackgroundStore(path)
+    traces.ensure_table(store)
+    return store
+
+
+def json_object(text: str | None) -> dict:
+    """A stored JSON object (a turn's data), or {} for none or anything else."""
+    import json
+
+    try:
+        value = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

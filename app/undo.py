@@ -58,3 +58,25 @@ class SwitchDocumentCommand(QUndoCommand):
 
     def target(self, undo: bool) -> tuple[object, str | None]:
         return (self.before, self.before_head) if undo else (self.after, self.after_head)
+
+
+def plan_stack(stack, doc) -> dict[str, tuple]:
+    """What undo and redo would do now, for a chat turn answered in a worker:
+    ``{kind: (text, document, version id, checkout)}``.
+
+    With nothing on the stack (a reopened conversation), "undo" goes to the parent version and
+    "redo" to the newest child, as the document's own undo would, and is pushed as a checkout.
+    """
+    plan = {}
+    for kind, can, index in (("undo", stack.canUndo(), stack.index() - 1),
+                             ("redo", stack.canRedo(), stack.index())):
+        if can:
+            cmd = stack.command(index)
+            target_doc, vid = cmd.target(kind == "undo")
+            plan[kind] = (cmd.text(), target_doc, vid, False)
+        elif doc is not None:
+            v = doc.parent() if kind == "undo" else (doc.children(doc.head.id) or [None])[-1]
+            if v is not None:
+                made = doc.head.command if kind == "undo" else v.command
+                plan[kind] = (made or "the original", doc, v.id, True)
+    return plan

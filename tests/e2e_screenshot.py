@@ -54,7 +54,8 @@ def main(argv: list[str]) -> int:
     app = create_app()
     preload_libraries()
     from agent.assistant import load_parser
-    from app.controller import Controller, parser_words
+    from app.controller import Controller
+    from app.loading import parser_words
     from app.main_window import MainWindow
 
     controller = Controller(preload=False)
