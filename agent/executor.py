@@ -35,3 +35,11 @@ def crop_note(command: Command, shape: tuple[int, ...]) -> str | None:
     if xb <= w and yb <= h:
         return None
     return f"The box reaches beyond the {w}x{h} image; kept {xa} {ya} {min(xb, w)} {min(yb, h)}."
+
+
+def replay(line: str, pixels: np.ndarray) -> np.ndarray:
+    """Run a stored command line on ``pixels`` again (:attr:`editor.store.Store.replay`, which
+    makes a lost version file again from its parent)."""
+    from agent.commands import parse_command
+
+    return execute(parse_command(line), pixels)

@@ -7,8 +7,10 @@ version's row), keeps the array in memory and hands the PNG write to one writer 
 file exists, :meth:`get_pixels` answers from memory, so nothing in the app can tell the difference.
 
 The cost: a crash within about a second of an edit can lose that version's file (its row says it
-exists); reopening then shows the version without an image, as for any lost file. Closing the app
-waits for the writes (:meth:`flush`). No Qt here: the writer is a plain thread.
+exists). Reopening then makes it again (:meth:`editor.store.Store.rebuild`): the edit is replayed on
+its parent, an original is read from its source file, and the result is kept only if it is the same
+pixels bit for bit. Closing the app waits for the writes (:meth:`flush`). No Qt here: the writer is
+a plain thread.
 """
 
 from __future__ import annotations
@@ -109,9 +111,11 @@ class BackgroundStore(Store):
 def open_store(path: str | os.PathLike | None = None) -> BackgroundStore:
     """The profile store as the app uses it. Its connection (:func:`editor.store.connect`) may be used
     from any thread and waits for other processes' locks; version files are written after the turn."""
+    from agent.executor import replay
     from editor import traces
 
     store = BackgroundStore(path)
+    store.replay = replay  # a version file lost in a crash is made again from its parent
     traces.ensure_table(store)
     return store
 

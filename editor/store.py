@@ -39,6 +39,7 @@ BUSY_TIMEOUT_S = 30.0  # longer than any turn's write (a few ms) and any schema 
 # them for a turn whose rows it has not committed yet.
 GARBAGE_GRACE_S = 600.0
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+REBUILD_DEPTH = 200  # lost files in a row that :meth:`Store.rebuild` replays, at most
 
 _SCHEMA = (
     "create table if not exists documents (id text primary key, title text, source_path text, "
@@ -80,6 +81,10 @@ class Store:
     >>> store = Store(tmp_path / "easel.db")                # doctest: +SKIP
     >>> h = store.put_pixels(np.zeros((2, 2, 3), np.uint8))  # doctest: +SKIP
     """
+
+    # How an edit's command line is run again on its parent's pixels (set by the agent layer,
+    # which knows the commands: ``agent.executor.replay``); None: lost edits stay lost.
+    replay: Callable[[str, np.ndarray], np.ndarray] | None = None
 
     def __init__(self, path: str | os.PathLike | None = None):
         if path is None:
@@ -173,6 +178,57 @@ class Store:
         return removed
 
     def get_pixels(self, digest: str) -> np.ndarray:
+        """The pixels named ``digest``. A lost file is made again where that gives the same pixels
+        bit for bit (:meth:`rebuild`); otherwise FileNotFoundError."""
+        try:
+            return self._read_pixels(digest)
+        except FileNotFoundError:
+            pixels = self.rebuild(digest)
+            if pixels is None:
+                raise
+            return pixels
+
+    def rebuild(self, digest: str, _depth: int = 0) -> np.ndarray | None:
+        """Make a lost pixel file again: an original is read from its source file, an edit is
+        replayed (:attr:`replay`) on its parent's pixels. Kept, and written back, only when the
+        result hashes to ``digest``; None when no way gives the same pixels.
+
+        A crash right after an edit in the window (whose files are written after the turn,
+        :mod:`app.storage`) then loses nothing: edits are deterministic.
+        """
+        if _depth > REBUILD_DEPTH:
+            return None
+        rows = self.db.conn.execute(
+            "select v.command, d.source_path, p.pixels from versions v join documents d on "
+            "d.id = v.document_id left join versions p on p.id = v.parent_id where v.pixels = ?",
+            [digest]).fetchall()
+        for command, source_path, parent_digest in rows:
+            try:
+                if parent_digest is None:
+                    if not source_path:
+                        continue
+                    from editor.imageio import read_image
+
+                    pixels = read_image(source_path).pixels
+                elif command and self.replay is not None:
+                    try:
+                        parent = self._read_pixels(parent_digest)
+                    except FileNotFoundError:
+                        parent = self.rebuild(parent_digest, _depth + 1)
+                    if parent is None:
+                        continue
+                    pixels = self.replay(command, parent)
+                else:
+                    continue
+            except Exception:  # noqa: BLE001 - a source gone or a replay that fails: try the next row
+                continue
+            if pixels is not None and pixel_hash(pixels) == digest:
+                with contextlib.suppress(OSError):
+                    Store.put_pixels(self, pixels)  # on disk again, for next time
+                return pixels
+        return None
+
+    def _read_pixels(self, digest: str) -> np.ndarray:
         path = self._blob_path(digest)
         arr = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
         if arr is None:
