@@ -570,9 +570,11 @@ class Remove(Command):
 @dataclass(frozen=True)
 class Background(Command):
     mode: str
+    keep: str = ""  # the object(s) to keep ("the dog"); empty: the main subject
     name = "background"
-    usage = f"background <{'|'.join(BACKGROUND_COLOURS)}>|blur|transparent"
-    meaning = ("keep the main subject (the cutout mask m) and replace the rest: `out = m*in + (1-m)*bg` with a "
+    usage = f"background <{'|'.join(BACKGROUND_COLOURS)}>|blur|transparent [behind <object words>]"
+    meaning = ("keep the main subject (the cutout mask m), or the objects named after `behind` (each found by "
+               "the detector and masked as for remove), and replace the rest: `out = m*in + (1-m)*bg` with a "
                "plain colour, a blur of the background alone, or transparency (alpha = m)")
     edits_image = True
 
@@ -583,27 +585,35 @@ class Background(Command):
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
+        if len(args) > 1 and args[1].lower() == "behind" and len(args) > 2:
+            keep = " ".join(args[2:]).lower()
+            args = args[:1]
+        else:
+            keep = ""
         (mode,) = _args(args, 1, cls)
         mode = mode.lower()
-        return cls(mode="grey" if mode == "gray" else mode)
+        return cls(mode="grey" if mode == "gray" else mode, keep=keep)
 
     def format(self) -> str:
-        return f"background {self.mode}"
+        return f"background {self.mode}" + (f" behind {self.keep}" if self.keep else "")
 
     def reply(self) -> str:
+        behind = f"behind {self.keep}" if self.keep else "behind the main subject"
         if self.mode == "blur":
-            return "Blurred the background behind the main subject."
+            return f"Blurred the background {behind}."
         if self.mode == "transparent":
-            return "Made the background transparent (black when saved in a format without transparency)."
-        return f"Replaced the background with {self.mode}."
+            return (f"Made the background {behind} transparent (black when saved in a format without "
+                    "transparency).")
+        return f"Replaced the background {behind} with {self.mode}." if self.keep else \
+            f"Replaced the background with {self.mode}."
 
     def label(self) -> str:
-        return f"Background {self.mode}"
+        return f"Background {self.mode}" + (f" behind {self.keep}" if self.keep else "")
 
     def apply(self, pixels: np.ndarray) -> np.ndarray:
         from agent import objects
 
-        return objects.background(pixels, self.mode)
+        return objects.background(pixels, self.mode, self.keep)
 
 
 @command

@@ -66,6 +66,16 @@ def _phrase(words: str):
     return phrases[0], text
 
 
+def names_object(words: str) -> bool:
+    """Whether ``words`` name something :func:`find_objects` can look for ("the dog", "the two people":
+    yes; "my son", "her": no)."""
+    try:
+        _phrase(words)
+    except ObjectNotFound:
+        return False
+    return True
+
+
 def _is_plural(text: str, label: str) -> bool:
     toks = re.findall(r"[a-z]+", text)
     if any(t in _ALL_WORDS or t in _NUMBER_WORDS for t in toks):
@@ -226,15 +236,24 @@ def remove_objects(pixels: np.ndarray, words: str) -> np.ndarray:
     return inpaint(pixels, removal_mask(pixels, boxes))
 
 
-def background(pixels: np.ndarray, mode: str) -> np.ndarray:
-    """The main subject kept (u2netp's mask, :func:`editor.ops.subject_mask`) and the background
-    replaced by ``mode``: a colour name, ``"blur"`` or ``"transparent"``
-    (:func:`editor.regions.replace_background`)."""
+def background(pixels: np.ndarray, mode: str, keep: str = "") -> np.ndarray:
+    """The main subject kept (u2netp's mask, :func:`editor.ops.subject_mask`), or the objects ``keep``
+    names ("the dog", "the two people": :func:`find_objects`, each masked by :func:`object_mask`,
+    edges feathered by a Gaussian of ``max(H, W)/1000`` px), and the background replaced by
+    ``mode``: a colour name, ``"blur"`` or ``"transparent"`` (:func:`editor.regions.replace_background`).
+    Raises :class:`ObjectNotFound` when ``keep`` names nothing found."""
     if not isinstance(mode, str) or (mode.strip().lower() not in regions.BACKGROUND_COLORS
                                      and mode.strip().lower() not in ("blur", "transparent")):
         raise ValueError(f"unknown background {mode!r}; use blur, transparent or a colour: "
                          f"{', '.join(regions.BACKGROUND_COLORS)}")
-    return regions.replace_background(pixels, mask=ops.subject_mask(pixels), mode=mode)
+    if not keep:
+        return regions.replace_background(pixels, mask=ops.subject_mask(pixels), mode=mode)
+    h, w = pixels.shape[:2]
+    kept = np.zeros((h, w), bool)
+    for box in find_objects(pixels, keep):
+        kept |= object_mask(pixels, box)
+    mask = cv2.GaussianBlur(kept.astype(np.float32), (0, 0), sigmaX=max(1.0, max(h, w) / 1000))
+    return regions.replace_background(pixels, mask=mask, mode=mode)
 
 
 def crop_object(pixels: np.ndarray, words: str, *, margin: float = 0.1) -> np.ndarray:

@@ -166,17 +166,84 @@ def _grayscale(c: str) -> RuleResult:
     if re.search(r"black_and_white|\bgr[ae]yscale\b|\bmonochrome\b|^(?:make )?(?:it |this |the )?(?:photo |image |picture )?gr[ae]y$|\bmonotone\b|\bnoir\b|"
                  r"\bremove (?:all )?(?:the )?colors?\b(?! (?:cast|tint|tone))|\bno colors?\b|\bcolorless\b|"
                  r"\bdesaturate (?:it |the \w+ )?(?:completely|entirely|fully|totally)\b", c):
-        if re.search(r"\bbackground\b", c):
-            return None  # "make the background black and white" is not the whole picture
+        if re.search(r"\bbackground\b|\bthe rest\b|\beverything else\b|\ball else\b", c) or _EVERYTHING.search(c):
+            raise Refusal("I can only make the whole picture black and white, not one part of it. I can replace "
+                          "the background with a plain colour (grey, say), blur it or make it transparent.")
         return [Grayscale()]
     return None
 
 
+_KEEP = re.compile(r"\b(?:behind|except(?: for)?|other than|apart from|but not|but|around|surrounding)\s+(.+)")
+_KEEP_STOP = re.compile(r"(?:to|into|with|in|and|please|blurr?y?|blurred|out|transparent|plain|solid|background|"
+                        rf"bg|gr[ae]y|{'|'.join(BACKGROUND_COLOURS)})$")
+_EVERYTHING = re.compile(r"\b(?:everything|all|the rest|(?:the )?rest of (?:the |this )?(?:picture|image|photo)|"
+                         r"the (?:entire|whole) (?:picture|image|photo))"
+                         r"(?: else)?(?: of (?:it|the (?:picture|image|photo)))? (?:except|but|other than|apart from|"
+                         r"around)\b")
+
+
+def _keep_phrase(c: str) -> tuple[str, str]:
+    """The clause without its "behind the dog" / "except the cat" phrase, and the object words of that
+    phrase when they name something the detector can find ("the dog"); "" for the main subject
+    ("behind her", "except my son")."""
+    from agent.objects import names_object  # the detector's words; loads no model
+
+    m = _KEEP.search(c)
+    if not m:
+        return c, ""
+    tokens = m.group(1).split()
+    words: list[str] = []
+    for i, word in enumerate(tokens):
+        if word == "and" and words and names_object(" ".join(tokens[i + 1:i + 3])):
+            words.append(word)  # "behind the bowl and plate": both are kept
+            continue
+        if _KEEP_STOP.fullmatch(word.strip(".,!?")) and not (
+                word in BACKGROUND_COLOURS and i + 1 < len(tokens) and not _KEEP_STOP.fullmatch(tokens[i + 1])):
+            break  # a colour word ends the phrase unless a noun follows it ("this yellow bunny")
+        words.append(word)
+        if len(words) == 6 or word[-1] in ".,!?":
+            break
+    phrase = " ".join(words)
+    rest = " ".join((c[:m.start()] + " " + c[m.start(1) + len(phrase):]).split())
+    return rest, (phrase.strip(".,!?") if words and names_object(phrase) else "")
+
+
+def keep_rest(utterance: str) -> list[Command] | None:
+    """'keep the woman sharp and blur the rest', 'keep only the dog and make everything else white': one
+    background edit that keeps what is named (read before the request is split into clauses)."""
+    c = strip_polite(clean_text(utterance))
+    m = re.fullmatch(r"(?:keep|leave) (?:only |just )?(.+?)(?: (?:sharp|in focus|clear|as (?:it is|is)|alone|"
+                     r"untouched))?,? (?:and|but) (?:then )?(.+\b(?:the rest|everything else|all else|the background|"
+                     r"everything around (?:it|him|her|them))\b.*)", c)
+    if not m:
+        return None
+    from agent.objects import names_object
+
+    if not names_object(m.group(1)):
+        return None
+    out = _background(re.sub(r"\b(?:the rest|everything else|all else|everything around (?:it|him|her|them))\b",
+                             "the background", m.group(2)))
+    if not out or not isinstance(out[0], Background):
+        return None
+    return [Background(out[0].mode, keep=m.group(1))]
+
+
 def _background(c: str) -> RuleResult:
     """'make the background white' -> background white; 'blur the background' -> background blur;
-    'remove the background' -> image_cutout (CAISE's meaning); 'transparent background' -> background transparent.
+    'remove the background' -> image_cutout (CAISE's meaning); 'transparent background' -> background transparent;
+    'blur the background behind the dog', 'blur everything except the cat' -> background blur behind the dog/cat.
     """
     c = re.sub(r"\b(?:backround|backgroud|bakground|backgound|back ground)\b", "background", c)
+    keep = ""
+    c = re.sub(r"^(blur|soften) (?:everything |all )?around\b", r"\1 the background around", c)
+    if _EVERYTHING.search(c) or re.search(r"\b(?:background|backdrop|bg)\b", c):
+        c = _EVERYTHING.sub("the background except", c)
+        c, keep = _keep_phrase(c)
+        if keep:
+            out = _background(c if re.search(r"\b(?:background|backdrop|bg)\b", c) else f"{c} background")
+            if out and isinstance(out[0], Background):
+                return [Background(out[0].mode, keep=keep)]
+            return out
     if re.fullmatch(r"make (?:it|the \w+) transparent", c):
         return [Background("transparent")]
     if not re.search(r"\b(?:background|backdrop|bg|behind (?:him|her|them|it|the (?:subject|person|people)))\b", c):
@@ -589,6 +656,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         return Reading(commands=[Explain(bare)])
     reading = Reading()
     unknown: list[str] = []
+    kept = keep_rest(bare)
+    if kept:
+        return Reading(commands=kept)
     # The model reads each clause as typed (lower-cased): the rules' spelling fixes ("grey" -> "gray")
     # must not change the words of a search.
     clauses = split_clauses(" ".join(utterance.lower().split()))

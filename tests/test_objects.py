@@ -117,3 +117,14 @@ def test_background_crop_object_and_aspect(scene):
         objects.crop_aspect(comp, "panorama")
     with pytest.raises(objects.ObjectNotFound):
         objects.crop_object(comp, "the bus")
+
+
+def test_background_behind_a_named_object_keeps_that_object_only():
+    cat_and_cup = np.ascontiguousarray(np.hstack([data.chelsea()[:, 100:400], data.coffee()[:300, 50:500]]))
+    cup = objects.find_objects(cat_and_cup, "the cup")[0]
+    out = objects.background(cat_and_cup, "white", keep="the cup")
+    cx, cy = (cup[0] + cup[2]) // 2, (cup[1] + cup[3]) // 2
+    assert np.abs(out[cy, cx].astype(int) - cat_and_cup[cy, cx]).max() <= 2  # the cup is kept
+    assert (out[150, 150] >= 250).all()  # the cat, the main subject otherwise, is background here
+    with pytest.raises(objects.ObjectNotFound):
+        objects.background(cat_and_cup, "white", keep="the bus")

@@ -60,6 +60,13 @@ def lines(reading: Reading) -> list[str]:
         ("photo black and white", ["grayscale"]),
         ("Please remove some of the blurriness of this photo.", ["adjust_attr sharpness 40"]),
         ("Make the overexposed image darker", ["adjust_attr brightness -20"]),
+        # what is kept is named: the background behind it, everything but it
+        ("blur the background behind the dog", ["background blur behind the dog"]),
+        ("blur everything except the cat", ["background blur behind the cat"]),
+        ("keep only the woman and blur the rest", ["background blur behind the woman"]),
+        ("keep the dog sharp and make everything else white", ["background white behind the dog"]),
+        ("make the background behind her black", ["background black"]),
+        ("blur the background behind my son", ["background blur"]),  # not a detector word: the main subject
     ],
 )
 def test_real_requests_become_the_edits_they_ask_for(request_, expected):
@@ -79,6 +86,8 @@ def test_real_requests_become_the_edits_they_ask_for(request_, expected):
         ("crop out the dog", "Crop out means different things"),
         ("change the background", "Change the background to what?"),
         ("tell me a joke", "don't know how to do that"),
+        ("make everything except the cup black and white", "whole picture black and white"),
+        ("keep the colours of the flower and make the rest black and white", "whole picture black and white"),
     ],
 )
 def test_what_easel_cannot_do_is_said_in_a_sentence_or_two(request_, says):
