@@ -395,9 +395,10 @@ class MainWindow(QMainWindow):
         """After a crash, offer to bring back the conversation that was open."""
         info = self.controller.stale_session
         doc_id = (info or {}).get("document_id")
-        if not doc_id or not self.controller.store.rows("documents", "id = ?", [doc_id]):
+        row = self.controller.store.document(doc_id) if doc_id else None
+        if row is None:
             return False
-        title = self.controller.store.rows("documents", "id = ?", [doc_id])[0]["title"]
+        title = row["title"]
         if not self.ask("Restore session?", f"Easel did not close properly last time.\n"
                                              f"Restore the conversation about {title}?"):
             return False
