@@ -373,6 +373,9 @@ def test_after_a_crash_the_next_start_offers_the_session(qtbot, tmp_path, photo)
     w1 = make_window(qtbot, tmp_path)
     doc = open_photo(qtbot, w1, photo)
     say(qtbot, w1, "flip vertical")
+    # The version's file is written after the turn (app.storage); a crash a moment later would lose
+    # it, and w2 would find a version without an image. This test is about the marker: wait for it.
+    assert w1.controller.store.flush(timeout=10)
     marker = w1.controller.marker.path
     info = json.loads(marker.read_text())
     assert info["document_id"] == doc.id
