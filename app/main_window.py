@@ -117,11 +117,7 @@ class MainWindow(QMainWindow):
         """Choose who phrases explanations: the learned speaker or the engine (kept in settings)."""
         on = self.speaker_action.isChecked() if on is None else on
         self.controller.settings.speaker_phrasing = on
-        context = self.controller.manager.context
-        if on:
-            context["explain_phrasing"] = "speaker"
-        else:
-            context.pop("explain_phrasing", None)
+        self.controller.session.set_phrasing(on)
 
     def _build_menus(self) -> None:
         c = self.controller
@@ -289,7 +285,7 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(1)
 
     def clear_overlays(self) -> None:
-        self.controller.overlays = []
+        self.controller.session.clear_overlays()
         self.canvas.clear_overlays()
         self.compare.view.overlays = []
         self.compare.view.update()
@@ -399,9 +395,10 @@ class MainWindow(QMainWindow):
         """After a crash, offer to bring back the conversation that was open."""
         info = self.controller.stale_session
         doc_id = (info or {}).get("document_id")
-        if not doc_id or not self.controller.store.rows("documents", "id = ?", [doc_id]):
+        row = self.controller.store.document(doc_id) if doc_id else None
+        if row is None:
             return False
-        title = self.controller.store.rows("documents", "id = ?", [doc_id])[0]["title"]
+        title = row["title"]
         if not self.ask("Restore session?", f"Easel did not close properly last time.\n"
                                              f"Restore the conversation about {title}?"):
             return False

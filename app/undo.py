@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand
 
+from agent.dialogue import UndoStep
+
 
 class CheckoutCommand(QUndoCommand):
     """Move a document's head from one version to another (an edit, or a click in the history)."""
@@ -60,9 +62,9 @@ class SwitchDocumentCommand(QUndoCommand):
         return (self.before, self.before_head) if undo else (self.after, self.after_head)
 
 
-def plan_stack(stack, doc) -> dict[str, tuple]:
-    """What undo and redo would do now, for a chat turn answered in a worker:
-    ``{kind: (text, document, version id, checkout)}``.
+def plan_stack(stack, doc) -> dict[str, UndoStep]:
+    """What undo and redo would do now, for a chat turn answered in a worker (the manager answers
+    "undo" with it; the controller takes the step when the turn returns): ``{kind: UndoStep}``.
 
     With nothing on the stack (a reopened conversation), "undo" goes to the parent version and
     "redo" to the newest child, as the document's own undo would, and is pushed as a checkout.
@@ -73,10 +75,10 @@ def plan_stack(stack, doc) -> dict[str, tuple]:
         if can:
             cmd = stack.command(index)
             target_doc, vid = cmd.target(kind == "undo")
-            plan[kind] = (cmd.text(), target_doc, vid, False)
+            plan[kind] = UndoStep(cmd.text(), target_doc, vid)
         elif doc is not None:
             v = doc.parent() if kind == "undo" else (doc.children(doc.head.id) or [None])[-1]
             if v is not None:
                 made = doc.head.command if kind == "undo" else v.command
-                plan[kind] = (made or "the original", doc, v.id, True)
+                plan[kind] = UndoStep(made or "the original", doc, v.id, checkout=True)
     return plan

@@ -105,6 +105,8 @@ def latency(args, photo: Path) -> int:
     c = window.controller
     t0 = time.perf_counter()
     def ready() -> bool:  # the release before the start-up rework had no models_ready
+        if hasattr(c, "session"):
+            return c.session.models_ready
         if hasattr(c, "models_ready"):
             return c.models_ready
         return bool(c.model_worker is not None and c.model_worker.done)

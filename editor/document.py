@@ -84,12 +84,12 @@ class Document:
 
     @classmethod
     def open(cls, store: Store, doc_id: str, cache_bytes: int = DEFAULT_CACHE_BYTES) -> Document:
-        rows = store.rows("documents", "id = ?", [doc_id])
-        if not rows:
+        row = store.document(doc_id)
+        if row is None:
             raise KeyError(f"no document {doc_id} in {store.path}")
         versions = [Version.from_row(r) for r in
                     store.rows("versions", "document_id = ?", [doc_id], order_by="seq")]
-        return cls(store, rows[0], versions, cache_bytes)
+        return cls(store, row, versions, cache_bytes)
 
     @staticmethod
     def _make_version(store: Store, doc_id: str, parent: str | None, command: str | None,

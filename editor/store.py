@@ -303,6 +303,10 @@ class Store:
              order_by: str | None = None) -> list[dict]:
         return list(self.db[table].rows_where(where, args, order_by=order_by))
 
+    def document(self, doc_id: str) -> dict | None:
+        """One document's row (title, head, source path, ...), or None when there is no such document."""
+        return next(iter(self.rows("documents", "id = ?", [doc_id])), None)
+
     def documents(self, *, counts: bool = False) -> list[dict]:
         """Documents, newest first (the "reopen an earlier session" list); ``counts=True`` adds each
         one's ``n_versions`` and ``n_turns``."""

@@ -84,14 +84,14 @@ def main(argv: list[str]) -> int:
     window.chat.input.setFocus()
     QTest.keyClicks(window.chat.input, REQUEST)
     QTest.keyClick(window.chat.input, Qt.Key.Key_Return)
-    typed_while_loading = not c.models_ready
+    typed_while_loading = not c.session.models_ready
     if typed_while_loading:
-        if c.queued != [REQUEST] or "Waiting for the models" not in window.chat.log.toPlainText():
+        if c.session.queued != [REQUEST] or "Waiting for the models" not in window.chat.log.toPlainText():
             return fail("the request typed during loading was not shown as waiting")
         wait(lambda: False, 0.3)
         window.grab().save(str(out / "loading.png"))
     head = c.document.head.id
-    if not wait(lambda: c.models_ready, 180):
+    if not wait(lambda: c.session.models_ready, 180):
         return fail("the models did not load")
     marks["models ready"] = process_age()
     if not wait(lambda: c.document.head.id != head and not c.busy and window.chat.messages[-1][0] == "assistant", 60):

@@ -120,6 +120,20 @@ def test_chat_undo_and_redo_go_through_the_stack(qtbot, window, photo):
     assert "undo" in window.controller.manager.history
 
 
+def test_chat_undo_after_a_two_edit_turn_undoes_the_whole_turn(qtbot, window, photo):
+    doc = open_photo(qtbot, window, photo)
+    say(qtbot, window, "make it brighter and add some contrast")
+    after = doc.head.id
+    assert doc.head.seq == 2 and window.controller.stack.count() == 1  # two versions, one undo entry
+    say(qtbot, window, "undo")
+    assert doc.head.id == doc.root.id and window.controller.stack.index() == 0
+    assert window.chat.messages[-1][1].startswith("Undid “") and "now showing the original" in window.chat.messages[-1][1]
+    assert window.controller.manager.history[-3:-1] == ["user_text: undo", "undo"]
+    qtbot.keyClick(window.canvas, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert doc.head.id == after
+
+
 def test_input_line_has_its_own_history(qtbot, window, photo):
     open_photo(qtbot, window, photo)
     say(qtbot, window, "flip vertical")
@@ -157,7 +171,7 @@ def test_trace_drawn_with_the_mouse_is_stored(qtbot, window, photo):
         assert p["x"] == pytest.approx(x / 256, abs=0.01) and p["y"] == pytest.approx(y / 256, abs=0.01)
     ts = [p["t"] for p in stroke]
     assert ts[0] == 0 and ts == sorted(ts) and ts[-1] > 0.03
-    assert window.controller.manager.context["trace"] == rows[0]["points"]
+    assert window.controller.manager.context.trace == rows[0]["points"]
     assert window.canvas.overlay_count() >= 1  # the trace stays visible
     assert doc.head.id == doc.root.id  # drawing never changes the image
 
@@ -185,6 +199,7 @@ def test_crop_tool_runs_a_crop_command_that_undoes(qtbot, window, photo):
     assert doc.pixels().shape[:2] == (y2 - y1, x2 - x1)
     assert window.chat.messages[-1][1].startswith("Cropped to ")
     assert [t["command"] for t in window.controller.store.turns(doc.id)] == [None, doc.head.command]
+    assert window.controller.manager.history[-3:-1] == [f"user_text: {doc.head.command}", doc.head.command]
     qtbot.keyClick(window.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert doc.pixels().shape[:2] == (256, 256)
 
@@ -358,6 +373,9 @@ def test_after_a_crash_the_next_start_offers_the_session(qtbot, tmp_path, photo)
     w1 = make_window(qtbot, tmp_path)
     doc = open_photo(qtbot, w1, photo)
     say(qtbot, w1, "flip vertical")
+    # The version's file is written after the turn (app.storage); a crash a moment later would lose
+    # it, and w2 would find a version without an image. This test is about the marker: wait for it.
+    assert w1.controller.store.flush(timeout=10)
     marker = w1.controller.marker.path
     info = json.loads(marker.read_text())
     assert info["document_id"] == doc.id
@@ -425,7 +443,7 @@ def test_a_trace_drawn_during_a_turn_is_stored_after_it(qtbot, window, photo):
     window.controller.submit("describe")
     trace = [[{"x": 0.1, "y": 0.1, "t": 0.0}, {"x": 0.2, "y": 0.3, "t": 0.1}]]
     window.canvas.traceFinished.emit(trace)
-    assert window.controller.manager.context["trace"] == trace
+    assert window.controller.manager.context.trace == trace
     assert traces.traces(window.controller.store, doc.id) == []  # not while the worker writes
     qtbot.waitUntil(lambda: not window.controller.busy, timeout=5000)
     assert [r["points"] for r in traces.traces(window.controller.store, doc.id)] == [trace]
@@ -466,11 +484,13 @@ def test_explain_and_describe_answer_in_the_window(qtbot, window, photo):
     assert role == "assistant" and "90" in reply and "rotated" in reply.lower()
 
 
-def test_learned_phrasing_is_a_setting(qtbot, window):
-    assert "explain_phrasing" not in window.controller.manager.context
+def test_learned_phrasing_is_a_setting(qtbot, window, photo):
+    assert window.controller.manager.context.explain_phrasing is None
     window.speaker_action.trigger()
-    assert window.controller.manager.context["explain_phrasing"] == "speaker"
+    assert window.controller.manager.context.explain_phrasing == "speaker"
+    open_photo(qtbot, window, photo)  # another conversation keeps the setting (the menu still shows it)
+    assert window.controller.manager.context.explain_phrasing == "speaker"
     assert window.controller.settings.speaker_phrasing is True
     window.speaker_action.trigger()
-    assert "explain_phrasing" not in window.controller.manager.context
+    assert window.controller.manager.context.explain_phrasing is None
     assert window.controller.settings.speaker_phrasing is False

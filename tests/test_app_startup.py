@@ -78,7 +78,7 @@ def test_a_request_typed_while_loading_waits_and_is_answered_when_ready(qtbot, t
     w = make_window(qtbot, tmp_path, preload=True)
     c = w.controller
     qtbot.waitUntil(lambda: c.model_worker is not None, timeout=5000)
-    assert not c.models_ready
+    assert not c.session.models_ready
     assert w.loading_label.isVisible() and "Loading" in w.loading_label.text()
     w.open_path(str(photo))
     qtbot.waitUntil(lambda: c.document is not None, timeout=10000)
@@ -86,13 +86,13 @@ def test_a_request_typed_while_loading_waits_and_is_answered_when_ready(qtbot, t
     # accepted and shown as waiting, not refused, and the input stays open for more
     assert w.chat.messages[-1] == ("user", "rotate 90")
     assert "Waiting for the models" in w.chat.log.toPlainText()
-    assert c.queued == ["rotate 90"] and w.chat.input.isEnabled()
+    assert c.session.queued == ["rotate 90"] and w.chat.input.isEnabled()
     type_request(qtbot, w, "flip vertical")
-    assert c.queued == ["rotate 90", "flip vertical"]
+    assert c.session.queued == ["rotate 90", "flip vertical"]
     qtbot.wait(200)
     assert c.document.head.command is None  # nothing ran before the models were ready
     slow_models.set()
-    qtbot.waitUntil(lambda: c.models_ready and not c.queued and not c.busy, timeout=15000)
+    qtbot.waitUntil(lambda: c.session.models_ready and not c.session.queued and not c.busy, timeout=15000)
     qtbot.waitUntil(lambda: c.document.head.command == "flip vertical", timeout=15000)
     assert c.document.parent().command == "rotate 90"
     replies = [t for role, t in w.chat.messages if role == "assistant"]
@@ -162,7 +162,7 @@ def test_boxes_drawn_for_one_version_disappear_when_another_is_shown(qtbot, tmp_
     assert w.canvas.overlay_count() == 1
     c.checkout(c.document.root.id)
     qtbot.waitUntil(lambda: c.document.head.id == c.document.root.id, timeout=5000)
-    assert w.canvas.overlay_count() == 0 and c.overlays == []
+    assert w.canvas.overlay_count() == 0 and c.session.overlays == []
     w.undo_action.trigger()  # back to the rotated version: the box was for it, but it is gone
     assert w.canvas.overlay_count() == 0
 

@@ -80,6 +80,14 @@ def test_reopen_restores_every_version_bit_for_bit(tmp_path):
             assert got.dtype == arr.dtype and np.array_equal(got, arr)
 
 
+def test_a_document_row_by_id(store, rgb_small):
+    doc = Document.create(store, rgb_small, title="small.png")
+    assert store.document(doc.id)["title"] == "small.png"
+    assert store.document("no such id") is None
+    with pytest.raises(KeyError):
+        Document.open(store, "no such id")
+
+
 def test_cache_is_bounded(store):
     img = np.zeros((100, 100, 3), np.uint8)
     doc = Document.create(store, img, cache_bytes=3 * img.nbytes)

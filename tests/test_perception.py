@@ -21,8 +21,8 @@ def test_every_model_loads_from_packages_without_network(no_network, monkeypatch
     # Forget any model an earlier test loaded, so that loading happens here, under the guard.
     from agent import library
 
-    for name in ("_detector", "_classifier", "_ocr_engine"):
-        monkeypatch.setattr(perception, name, None)
+    for model in (perception._ssd, perception._efficientnet, perception._rapidocr):
+        monkeypatch.setattr(model, "_value", None)
     monkeypatch.setattr(library.text_encoder, "_value", None)
     small = coffee[::4, ::4]
     assert perception.detect_objects(coffee)

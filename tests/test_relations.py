@@ -351,7 +351,7 @@ def test_compare_with_context_and_nothing_before(manager):
     root = manager.document.head.id
     manager.handle("flip horizontal")
     manager.handle("flip horizontal")
-    manager.context["compare_with"] = root
+    manager.context.compare_with = root
     r = manager.handle("explain")
     assert "Nothing changed" in r.reply
 

@@ -144,7 +144,7 @@ def test_chat_can_phrase_with_the_speaker(tmp_path, monkeypatch):
     m = DialogueManager(Document.create(store, img))
     register(m)
     m.handle("flip horizontal")
-    m.context["explain_phrasing"] = "speaker"
+    m.context.explain_phrasing = "speaker"
     r = m.handle("explain")
     assert r.ok and r.reply.startswith('In a sentence, someone asked to "flip flip flip"')
     assert "mirrored" in r.reply  # the engine's detail follows

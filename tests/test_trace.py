@@ -232,7 +232,7 @@ def test_describe_handler(scene, tmp_path):
     r = m.handle("describe")  # no trace: the whole image in reading order
     assert r.ok and "cat" in r.reply and "cup" in r.reply
     assert "".join(p["text"] for p in r.data["segments"]) == r.reply
-    m.context["trace"] = to_ln(synthetic_trace([_norm(boxes["cup"]), _norm(boxes["cat"])], cover=0.6))
+    m.context.trace = to_ln(synthetic_trace([_norm(boxes["cup"]), _norm(boxes["cat"])], cover=0.6))
     r = m.handle("describe")
     assert r.ok and r.reply.index("cup") < r.reply.index("cat")
     kinds = [o["kind"] for o in r.data["overlays"]]
@@ -241,7 +241,7 @@ def test_describe_handler(scene, tmp_path):
     assert all(0 <= x <= 1 and 0 <= y <= 1 for x, y in tr["points"]) and tr["color"].startswith("#")
     assert {p["color"] for p in r.data["segments"] if p["color"]} == {
         o["color"] for o in r.data["overlays"]}
-    m.context["trace"] = [[{"x": "bad"}]]
+    m.context.trace = [[{"x": "bad"}]]
     r = m.handle("describe")
     assert not r.ok and "trace" in r.reply
     store.close()

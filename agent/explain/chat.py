@@ -22,11 +22,11 @@ command model that maps "what changed compared to the original?" to a bare ``exp
 ==========================================  =====================================================
 
 The comparison is the current version (the head) against its parent, unless
-``manager.context["compare_with"]`` holds a version id or the question names a version.
-``manager.context["explain_phrasing"] = "speaker"`` starts each first answer with the learned
+``manager.context.compare_with`` holds a version id or the question names a version.
+``manager.context.explain_phrasing = "speaker"`` starts each first answer with the learned
 relational speaker's one-sentence phrasing (:mod:`agent.speaker`), when its checkpoint is installed.
 The last
-comparison is kept in ``manager.context["explain"]`` (version ids, the findings, which of them were
+comparison is kept in ``manager.context.explain`` (version ids, the findings, which of them were
 mentioned and which the follow-ups refer to), so "where?" and "how much?" refer to the previous
 answer. Replies carry ``data["overlays"]`` (boxes on the "before" and "current" images) and
 ``data["segments"]`` (the reply in coloured pieces matching the boxes), as documented in
@@ -41,7 +41,6 @@ from agent.commands import Command
 from agent.explain.engine import LOCAL_KINDS, Explanation, Finding, explain_images
 
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324")
-STATE = "explain"
 FIRST_ANSWER = 3  # findings in the first answer; the rest wait for "anything else?"
 
 
@@ -105,7 +104,7 @@ def _resolve_before(manager, q: str) -> tuple[str | None, str]:
     if re.search(r"\b(previous|last|parent|before|prior)\b", q):
         p = doc.parent()
         return (p.id, "the previous version") if p else (None, "this is the original")
-    pick = manager.context.get("compare_with")
+    pick = manager.context.compare_with
     if pick and pick in doc.versions and pick != head.id:
         return pick, _label(doc, pick)
     p = doc.parent()
@@ -137,7 +136,7 @@ def handle_explain(manager, command: Command):
         return TurnResult(utterance, "Open an image first; then I can tell you what changed.",
                           command, ok=False)
     intent = _intent(q)
-    state = manager.context.get(STATE)
+    state = manager.context.explain
     fresh = intent in ("overview",) or state is None or state.get("after") != manager.document.head.id
     names_version = re.search(r"\b(original|first|version|step|previous|parent|prior)\b", q) is not None
     if fresh or names_version:
@@ -150,7 +149,7 @@ def handle_explain(manager, command: Command):
     exp: Explanation = state["exp"]
     if intent.startswith("overview"):
         pieces = _overview(state)
-        if manager.context.get("explain_phrasing") == "speaker":
+        if manager.context.explain_phrasing == "speaker":
             pieces = _speaker_pieces(state) + pieces
         follow = intent.split("+", 1)[1] if "+" in intent else None
         if follow:
@@ -194,7 +193,7 @@ def _last_user_text(manager) -> str:
 def _compare(manager, before_id: str, label: str) -> dict:
     doc = manager.document
     head = doc.head.id
-    cache = manager.context.setdefault("explain_cache", {})
+    cache = manager.context.explain_cache
     key = (before_id, head)
     if key not in cache:
         cache[key] = explain_images(doc.pixels(before_id), doc.pixels(head))
@@ -202,7 +201,7 @@ def _compare(manager, before_id: str, label: str) -> dict:
             cache.pop(next(iter(cache)))
     state = {"before": before_id, "after": head, "label": label, "exp": cache[key],
              "mentioned": [], "focus": [], "_pixels": (doc.pixels(before_id), doc.pixels(head))}
-    manager.context[STATE] = state
+    manager.context.explain = state
     return state
 
 

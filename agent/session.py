@@ -1,0 +1,131 @@
+"""One window's conversation, without Qt: what the GUI state needs beyond the dialogue itself.
+
+The app's controller keeps a :class:`Session` and only wires widgets to it and to the
+:class:`~agent.dialogue.DialogueManager`; the rules of that state live here, where tests drive them
+without a window:
+
+- **busy**: a turn runs in a worker; the document and the store are its own until it returns, so a
+  trace drawn meanwhile is stored after it (:meth:`Session.set_busy`);
+- **requests that wait**: typed before the models are loaded or while a photo opens, answered in
+  order once both are done (:meth:`Session.wait`, :meth:`Session.next_request`);
+- **overlays**: the boxes and traces a turn (or the person) drew, and the version they belong to:
+  they go when the head moves (:meth:`Session.overlays_on`);
+- **the undo plan**: what "undo" and "redo" typed in the chat will do in the window's undo stack,
+  planned before the turn (the stack is Qt, so ``app.undo.plan_stack`` reads it) and taken by the
+  controller when the turn returns (:meth:`Session.plan_undo`, :meth:`Session.planned`);
+- the context the words do not carry: the trace, the version to compare with, the phrasing of
+  explanations (:attr:`DialogueManager.context`).
+"""
+
+from __future__ import annotations
+
+from agent.dialogue import DialogueManager, UndoStep
+from editor import traces as trace_store
+from editor.document import Document, Version
+
+TRACE_COLOR = "#ffcc00"
+TRACE_LABEL = "your trace"
+
+
+class Session:
+    """The GUI state of one conversation; every change of it goes through a method here."""
+
+    def __init__(self, manager: DialogueManager, store) -> None:
+        self.manager = manager
+        self.store = store
+        self.busy = False
+        self.models_ready = False
+        self.opening = 0  # photos being opened: waiting requests wait for them too
+        self.queued: list[str] = []  # requests typed before they could be answered, oldest first
+        self.overlays: list[dict] = []
+        self.overlays_for: str | None = None  # the version the overlays were drawn on
+        self._pending_traces: list[tuple] = []  # (document id, version id, trace) drawn while busy
+
+    @property
+    def document(self) -> Document | None:
+        return self.manager.document
+
+    # -- turns -----------------------------------------------------------------------------------
+
+    def set_busy(self, busy: bool) -> None:
+        """A turn starts or ends; at its end the traces drawn meanwhile are stored."""
+        self.busy = busy
+        while not busy and self._pending_traces:
+            trace_store.add_trace(self.store, *self._pending_traces.pop(0))
+
+    def must_wait(self) -> bool:
+        """Whether a request typed now waits (models loading, a photo opening, others waiting)."""
+        return not self.models_ready or bool(self.opening) or bool(self.queued)
+
+    def wait(self, text: str) -> None:
+        self.queued.append(text)
+
+    def next_request(self) -> str | None:
+        """The oldest waiting request, once it can be answered (taken off the queue)."""
+        if not self.queued or not self.models_ready or self.busy or self.opening:
+            return None
+        return self.queued.pop(0)
+
+    def plan_undo(self, plan: dict[str, UndoStep]) -> None:
+        """What undo and redo mean in the window's undo stack for the turn about to run."""
+        self.manager.context.undo_plan = plan
+
+    def planned(self, kind: str) -> UndoStep | None:
+        """The step planned for ``kind`` ("undo" or "redo"), which the controller takes after the turn."""
+        return (self.manager.context.undo_plan or {}).get(kind)
+
+    def resume(self, turns: list[dict] | None = None) -> None:
+        """Another conversation (open, reopen): the dialogue restarts and the overlays go."""
+        self.manager.resume(self.manager.document, turns)
+        self.overlays, self.overlays_for = [], None
+
+    # -- what the person shows with the mouse ------------------------------------------------------
+
+    def draw_trace(self, trace: list) -> str | None:
+        """A trace drawn over the head: kept for the next turn, stored (after the turn when busy) and
+        shown in place of the previous one. Returns the stored trace's id (None when deferred)."""
+        doc = self.document
+        if doc is None:
+            return None
+        self.manager.context.trace = trace
+        if self.busy:  # the turn's worker is writing to the database: store the trace after it
+            self._pending_traces.append((doc.id, doc.head.id, trace))
+            trace_id = None
+        else:
+            trace_id = trace_store.add_trace(self.store, doc.id, doc.head.id, trace)
+        points = [[p["x"], p["y"]] for stroke in trace for p in stroke]
+        kept = [o for o in self.overlays_on(doc.head.id) if o.get("label") != TRACE_LABEL]
+        self.show_overlays([*kept, {"kind": "trace", "target": "current", "points": points,
+                                    "color": TRACE_COLOR, "label": TRACE_LABEL}])
+        return trace_id
+
+    def compare_with(self, version_id: str | None) -> None:
+        """The "before" of the compare view and of ``explain`` (None: the head's parent)."""
+        self.manager.context.compare_with = version_id or None
+
+    def compare_before(self, doc: Document) -> Version:
+        """The version the compare view shows before the head: the one picked, else the parent."""
+        parent = doc.parent()
+        before_id = self.manager.context.compare_with or (parent.id if parent else doc.head.id)
+        return doc.versions.get(before_id, doc.head)
+
+    def set_phrasing(self, speaker: bool) -> None:
+        """Whether explanations open with the learned speaker's sentence (a setting of the app)."""
+        self.manager.context.explain_phrasing = "speaker" if speaker else None
+
+    # -- overlays ----------------------------------------------------------------------------------
+
+    def show_overlays(self, overlays: list[dict]) -> None:
+        """Overlays drawn on the current head (a turn's boxes, the person's trace)."""
+        self.overlays = list(overlays)
+        self.overlays_for = self.document.head.id if self.document is not None else None
+
+    def overlays_on(self, head_id: str) -> list[dict]:
+        """The overlays to draw on version ``head_id``: boxes and traces belong to the version they
+        were drawn on, so once the head has moved they are gone."""
+        if self.overlays and self.overlays_for != head_id:
+            self.overlays = []
+        return self.overlays
+
+    def clear_overlays(self) -> None:
+        self.overlays = []
