@@ -267,7 +267,9 @@ def read_text(pixels: np.ndarray, *, min_score: float = 0.6, max_side: int = 160
 
 # -- perceive: everything together, cached --------------------------------------------------------
 
-PERCEPTION_VERSION = 1  # bump when what perceive() computes changes; older cache rows are ignored
+# Bump when what perceive() computes changes; older cache rows are ignored. 2: an object's colour
+# from its own pixels (agent.naming.object_colour), a person's from their clothes or none.
+PERCEPTION_VERSION = 2
 
 # The colour words of CAISE's concepts: "gray" as CAISE spells it, "light blue" for skyblue.
 _CONCEPT_COLOR = {"grey": "gray", "skyblue": "light blue"}
@@ -275,19 +277,21 @@ _CONCEPT_COLOR = {"grey": "gray", "skyblue": "light blue"}
 
 @dataclass(frozen=True)
 class ObjectInfo:
-    """A detected object with the name of its colour."""
+    """A detected object with the name of its colour: the main colour of its own pixels (a mask
+    inside the box), for a person the colour of their clothes, or None when too little of them
+    shows (never their skin)."""
 
     label: str
     score: float
     box: tuple[int, int, int, int]
-    color: str
+    color: str | None
 
     @property
     def concept(self) -> str:
-        # People are not named by a colour: the colour of a person's box is their clothes, skin or
-        # the background, and "black person" would be wrong or worse.
-        if self.label == "person":
-            return "person"
+        # People are not named by a colour: "black person" would be wrong or worse, and the
+        # colour kept for a person is their clothes' ("person in orange" is for captions).
+        if self.label == "person" or self.color is None:
+            return self.label
         return f"{_CONCEPT_COLOR.get(self.color, self.color)} {self.label}"
 
 
@@ -391,16 +395,6 @@ def _main_colors(rgb: np.ndarray, *, at_least: float = 0.2) -> list[str]:
     return picked or [names[int(order[0])]]
 
 
-def _object_color(rgb: np.ndarray, box: tuple[int, int, int, int]) -> str:
-    # The middle of the box: its edges are mostly background.
-    x1, y1, x2, y2 = box
-    dx, dy = (x2 - x1) // 5, (y2 - y1) // 5
-    inner = (x1 + dx, y1 + dy, x2 - dx, y2 - dy)
-    if inner[2] <= inner[0] or inner[3] <= inner[1]:
-        inner = box
-    return color_name(rgb, box=inner)
-
-
 def _concepts(objects: list[ObjectInfo], labels: list[tuple[str, float]], colors: list[str]) -> list[str]:
     concepts: list[str] = []
     for o in objects:
@@ -461,7 +455,9 @@ def perceive(pixels: np.ndarray, *, ocr: bool = False, db: str | Path | None = N
     if cached is not None:  # everything but the text is known
         result = Perception(**{**cached.__dict__, "text": read_text(rgb)})
     else:
-        objects = [ObjectInfo(d.label, d.score, d.box, _object_color(rgb, d.box))
+        from agent.naming import object_colour  # naming builds on this module
+
+        objects = [ObjectInfo(d.label, d.score, d.box, object_colour(rgb, d.box, d.label))
                    for d in detect_objects(rgb, min_score=0.5)]
         labels = classify(rgb)
         colors = _main_colors(rgb)

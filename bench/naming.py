@@ -6,7 +6,7 @@ the astronaut's helmet, the camera man's tripod) at several crop sizes, and crop
 (grass, brick, gravel, the Hubble deep field, coins, the moon, the page of text, a flat wall, the
 Chinese temple's roof and sky). For each threshold T the classifier's best everyday word (ImageNet
 probabilities summed per word, :func:`agent.naming.word_probs`) is taken when its probability is at
-least T. Printed: right names among things, wrong names among things, and names given to crops with
+least T (square crops, as :func:`agent.naming.name_objects` classifies). Printed: right names among things, wrong names among things, and names given to crops with
 no thing (flat crops, which :func:`agent.naming.has_structure` rules out, count as unnamed); the threshold in :data:`agent.naming.NAME_CONFIDENCE` is the smallest T with no wrong
 name at all, rounded up.
 
@@ -72,12 +72,12 @@ def main() -> int:
     things, nothings = crops()
     best_things = []
     for img, box, words in things:
-        wp = word_probs(classify_crops(img, [box])[0])
+        wp = word_probs(classify_crops(img, [box], square=True)[0])
         w, p = max(wp.items(), key=lambda kv: kv[1])
         best_things.append((w in words, p, w))
     best_none = []
     for img, box in nothings:
-        wp = word_probs(classify_crops(img, [box])[0])
+        wp = word_probs(classify_crops(img, [box], square=True)[0])
         w, p = max(wp.items(), key=lambda kv: kv[1])
         best_none.append((w, p if has_structure(img, box) else 0.0))  # flat crops are never named
     print(f"{len(things)} crops of things, {len(nothings)} crops of no thing\n")

@@ -101,3 +101,26 @@ def test_describe_says_the_main_subject_first_then_where_the_others_are():
     side = np.concatenate([data.chelsea()[:300, :400], np.full((300, 400, 3), 200, np.uint8)], axis=1)
     cap = describe_image(side)
     assert cap.segments[0].label == "cat" and "on the left" in cap.segments[0].words, cap.text
+
+
+def test_a_dwell_on_an_unnamed_thing_is_an_object_and_on_grass_a_region():
+    from agent.naming import name_regions
+
+    rng = np.random.default_rng(0)
+    img = np.clip(np.full((240, 320, 3), (70, 140, 60), np.float32) + rng.normal(0, 6, (240, 320, 3)),
+                  0, 255).astype(np.uint8)
+    img[60:200, 40:90] = (200, 30, 30)  # a tall red thing no model knows
+    thing, grass = name_regions(img, [(48, 80, 82, 180), (200, 120, 280, 180)])
+    assert thing is not None and thing.noun == "object" and thing.phrase == "tall red object"
+    assert grass is None
+
+
+def test_the_pen_travelling_between_things_is_not_a_dwell():
+    from agent.trace_caption import dwell_points
+
+    t = np.arange(40) * 0.05
+    loop = np.c_[0.2 + 0.05 * np.cos(t * 6), 0.5 + 0.05 * np.sin(t * 6), t]
+    travel = np.c_[np.linspace(0.25, 0.8, 6), np.full(6, 0.5), t[-1] + 0.01 * np.arange(1, 7)]
+    xy = dwell_points(np.concatenate([loop, travel]))
+    assert xy[:, 0].max() < 0.3
+

@@ -129,3 +129,15 @@ def test_document_concepts(chelsea, tmp_path):
     assert document_concepts(None) == []
     doc = Document.create(Store(tmp_path / "easel.db"), chelsea)
     assert any(c.endswith("cat") for c in document_concepts(doc))
+
+
+@pytest.mark.slow
+def test_perceive_colours_an_object_by_its_pixels_and_a_person_by_her_clothes():
+    from skimage import data
+
+    from agent.perception import perceive
+
+    p = perceive(data.astronaut(), db=":memory:", use_cache=False)
+    person = next(o for o in p.objects if o.label == "person")
+    assert person.color == "orange"  # her suit, never her skin
+    assert "person" in p.concepts
