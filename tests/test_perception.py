@@ -21,7 +21,7 @@ def test_every_model_loads_from_packages_without_network(no_network, monkeypatch
     # Forget any model an earlier test loaded, so that loading happens here, under the guard.
     from agent import library
 
-    for model in (perception._ssd, perception._efficientnet, perception._rapidocr):
+    for model in (perception._ssd, perception.efficientnet, perception._efficientnet, perception._rapidocr):
         monkeypatch.setattr(model, "_value", None)
     monkeypatch.setattr(library.text_encoder, "_value", None)
     small = coffee[::4, ::4]
