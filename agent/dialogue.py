@@ -234,6 +234,12 @@ class DialogueManager:
                           versions[-1] if versions else None, ok=last.ok, data=data,
                           commands=[r.command for r in done if r.command is not None])
 
+    def note_image_load(self) -> None:
+        """Another photo was opened in this conversation (a search's match, or one clicked in the
+        chat): CAISE's ``image_load: N`` line, which the command model reads as the new picture."""
+        loads = sum(1 for h in self.history if h.startswith("image_load:"))
+        self.history.append(f"image_load: {loads + 1}")
+
     def typed(self) -> str:
         """What the person typed in this turn (a handler is given only the command)."""
         return next((line.split(":", 1)[1].strip() for line in reversed(self.history)

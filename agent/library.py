@@ -483,8 +483,8 @@ def register(manager, library: Library, *, store=None, limit: int = 5, sample: b
             doc = Document.create(target, img.pixels, title=Path(best.path).name,
                                   source_path=best.path, meta=img.meta)
             manager.document = doc
-            loads = sum(1 for h in manager.history if h.startswith("image_load:"))
-            manager.history += [command.format(), f"image_load: {loads + 1}"]
+            manager.history.append(command.format())
+            manager.note_image_load()
             others = [Path(r.path).name for j, r in enumerate(results) if j != i][:3]
             reply = f"Here is {Path(best.path).name}: {_lower_first(best.description)}"
             if others:

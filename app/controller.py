@@ -591,8 +591,7 @@ class Controller(QObject):
             doc, thumb, screen = out
             self.thumbs[doc.head.pixels] = thumb
             self._remember_image(doc.head.pixels, screen)
-            loads = sum(1 for h in self.manager.history if h.startswith("image_load:"))
-            self.manager.history.append(f"image_load: {loads + 1}")
+            self.manager.note_image_load()
             self.stack.push(SwitchDocumentCommand(self, doc_before, doc, f"open {Path(path).name}"))
             self.chat.add_note(f"Opened {Path(path).name}.")
             self._perceive_later(doc)
