@@ -325,6 +325,34 @@ def test_what_changed_then_follow_ups(manager):
     assert "did not change" in r.reply
 
 
+def test_what_changed_after_a_request_that_made_two_versions_reports_both(tmp_path, photo):
+    """"brighten it and raise the contrast" is one request (one undo entry) that makes two
+    versions: "what changed?" compares the picture before the request with the one after it."""
+    import re
+
+    from agent.assistant import build_manager
+    from editor.document import Document
+    from editor.store import Store
+
+    doc = Document.create(Store(tmp_path / "c.db"), photo, title="astronaut")
+    m = build_manager(doc, library_path=tmp_path / "library.db")
+    r = m.handle("brighten it by 20 and raise the contrast by 30")
+    assert [c.format() for c in r.commands] == ["adjust_attr brightness 20", "adjust_attr contrast 30"]
+    r = m.handle("what changed?")
+    assert r.data["compare"]["before"] == doc.root.id and "before your last request" in r.reply
+    bright = re.search(r"brighter by about (\d+) points", r.reply)
+    contrast = re.search(r"more contrast, by about (\d+) points", r.reply)
+    assert bright and contrast, r.reply
+    assert abs(int(bright.group(1)) - 20) <= 2 and abs(int(contrast.group(1)) - 30) <= 2
+    # a single edit after it is compared with its parent, as before
+    assert m.handle("rotate 90").ok
+    r = m.handle("what changed?")
+    assert "previous version" in r.reply and "rotated 90" in r.reply and "bright" not in r.reply
+    # a version picked in the history panel still wins
+    m.context["compare_with"] = doc.root.id
+    assert "brighter" in m.handle("what changed?").reply
+
+
 def test_where_gives_boxes_in_matching_colours(manager, donor):
     after = np.array(manager.document.pixels())
     after[200:280, 40:140] = cv2.resize(donor[50:250, 150:400], (100, 80), interpolation=cv2.INTER_AREA)

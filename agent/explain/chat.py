@@ -21,7 +21,8 @@ command model that maps "what changed compared to the original?" to a bare ``exp
 ``explain what do they have in common``     what the two versions share
 ==========================================  =====================================================
 
-The comparison is the current version (the head) against its parent, unless
+The comparison is the current version (the head) against the picture before the last request
+(its parent, or an earlier version when that request made several), unless
 ``manager.context["compare_with"]`` holds a version id or the question names a version.
 ``manager.context["explain_phrasing"] = "speaker"`` starts each first answer with the learned
 relational speaker's one-sentence phrasing (:mod:`agent.speaker`), when its checkpoint is installed.
@@ -108,8 +109,25 @@ def _resolve_before(manager, q: str) -> tuple[str | None, str]:
     pick = manager.context.get("compare_with")
     if pick and pick in doc.versions and pick != head.id:
         return pick, _label(doc, pick)
+    turn = _turn_before(manager)
+    if turn is not None:
+        return turn, "the picture before your last request"
     p = doc.parent()
     return (p.id, "the previous version") if p else (None, "this is the original, there is nothing before it")
+
+
+def _turn_before(manager) -> str | None:
+    """The head before the last request, when that request made several versions and the head
+    is still the last of them (one request, one undo entry: "brighten it and add contrast" is
+    one change to the person, so "what changed?" reports both, not the contrast alone)."""
+    span = getattr(manager, "last_edit", None)
+    doc = manager.document
+    if not span or span[1] != doc.head.id:
+        return None
+    lineage = [v.id for v in doc.lineage()]
+    if span[0] not in lineage[:-2]:  # one version made: its parent, called "the previous version"
+        return None
+    return span[0]
 
 
 def _label(doc, vid: str) -> str:
@@ -197,13 +215,47 @@ def _compare(manager, before_id: str, label: str) -> dict:
     cache = manager.context.setdefault("explain_cache", {})
     key = (before_id, head)
     if key not in cache:
-        cache[key] = explain_images(doc.pixels(before_id), doc.pixels(head))
+        exp = explain_images(doc.pixels(before_id), doc.pixels(head))
+        _follow_order(exp, _commands_between(doc, before_id, head))
+        cache[key] = exp
         while len(cache) > 8:
             cache.pop(next(iter(cache)))
     state = {"before": before_id, "after": head, "label": label, "exp": cache[key],
              "mentioned": [], "focus": [], "_pixels": (doc.pixels(before_id), doc.pixels(head))}
     manager.context[STATE] = state
     return state
+
+
+def _commands_between(doc, before_id: str, after_id: str) -> list[str]:
+    """The command lines that made ``after_id`` from ``before_id`` (empty unless it is an ancestor)."""
+    lineage = doc.lineage(after_id)
+    ids = [v.id for v in lineage]
+    if before_id not in ids:
+        return []
+    return [v.command or "" for v in lineage[ids.index(before_id) + 1:]]
+
+
+def _follow_order(exp: Explanation, commands: list[str]) -> None:
+    """Brightness then contrast and contrast then brightness make the same kind of picture, with
+    the brightness measured ``slope`` times larger in the first order; the pixels cannot tell them
+    apart, the recorded commands can. The engine reports contrast-then-brightness; when the
+    brightness came first, its amount is stated in that order."""
+    names = [c.split()[1] if c.startswith("adjust_attr ") and len(c.split()) > 1 else c.split(" ")[0]
+             for c in commands]
+    if "brightness" not in names or "contrast" not in names:
+        return
+    if names.index("brightness") > max(i for i, n in enumerate(names) if n == "contrast"):
+        return
+    found = {f.kind: f for f in exp.findings}
+    b, c = found.get("brightness"), found.get("contrast")
+    if b is None or c is None or not c.params.get("slope"):
+        return
+    from agent.explain.tone import _brightness
+
+    _, params, sentence = _brightness(b.params["amount"] / c.params["slope"])
+    b.params.update(params)
+    b.sentence = sentence
+    exp.text = " ".join(f.sentence for f in exp.findings)
 
 
 def _color(exp: Explanation, f: Finding) -> str | None:
