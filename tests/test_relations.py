@@ -469,3 +469,58 @@ def test_an_edit_is_never_called_a_reshoot(photo):
     for after in (ops.rotate(photo, degrees=10), ops.crop(photo, box=(20, 30, 300, 280)),
                   ops.adjust_contrast(photo, amount=-30)):
         assert "reshoot" not in explain(photo, after).kinds()
+
+
+# --- Easel's operations beyond CAISE's: named and measured ------------------------------------
+
+
+@pytest.mark.parametrize("edit, kind, key, amount", [
+    (lambda im: __import__("editor.adjust").adjust.adjust_saturation(im, amount=40), "saturation", "amount", 40),
+    (lambda im: __import__("editor.adjust").adjust.adjust_saturation(im, amount=-50), "saturation", "amount", -50),
+    (lambda im: __import__("editor.adjust").adjust.adjust_warmth(im, amount=50), "warmth", "amount", 50),
+    (lambda im: __import__("editor.adjust").adjust.adjust_warmth(im, amount=-40), "warmth", "amount", -40),
+    (lambda im: __import__("editor.adjust").adjust.adjust_hue(im, degrees=30), "hue", "degrees", 30),
+    (lambda im: __import__("editor.adjust").adjust.adjust_sharpness(im, amount=60), "sharpness", "amount", 60),
+    (lambda im: __import__("editor.adjust").adjust.adjust_sharpness(im, amount=-30), "sharpness", "amount", -30),
+])
+def test_colour_and_detail_operations_are_named_with_their_amounts(photo, edit, kind, key, amount):
+    exp = explain(photo, edit(photo))
+    assert exp.kinds() == [kind], exp.text  # a sharpening is not "more contrast", warmth not a tint
+    assert abs(exp.findings[0].params[key] - amount) <= 6, exp.text
+
+
+def test_black_and_white_and_saturation_with_brightness(photo):
+    from editor import adjust
+
+    assert explain(photo, adjust.grayscale(photo)).kinds() == ["grayscale"]
+    exp = explain(photo, ops.adjust_brightness(adjust.adjust_saturation(photo, amount=30), amount=15))
+    assert sorted(exp.kinds()) == ["brightness", "saturation"], exp.text
+    assert abs(only(exp, "saturation").params["amount"] - 30) <= 6
+    assert abs(only(exp, "brightness").params["amount"] - 15) <= 3
+
+
+def test_background_replaced_by_a_colour_or_blurred(photo):
+    from editor import regions
+
+    mask = np.zeros(photo.shape[:2], np.float32)
+    cv2.ellipse(mask, (160, 170), (70, 110), 0, 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 2)
+    exp = explain(photo, regions.replace_background(photo, mask=mask, mode="white"))
+    f = only(exp, "background_replaced")
+    assert f.params["color"] == "white" and exp.kinds() == ["background_replaced"], exp.text
+    assert iou(f.after_box, [90, 60, 230, 280]) > 0.6
+    # A blurred background is found when the subject is a good part of the picture (a portrait);
+    # when most of it is blurred the tone fit is pulled off (see bench/explain.py --ops).
+    big = np.zeros(photo.shape[:2], np.float32)
+    cv2.ellipse(big, (160, 180), (110, 140), 0, 0, 360, 1.0, -1)
+    exp = explain(photo, regions.replace_background(photo, mask=cv2.GaussianBlur(big, (0, 0), 2), mode="blur"))
+    assert exp.kinds() == ["background_blurred"], exp.text
+    assert iou(only(exp, "background_blurred").after_box, [50, 40, 270, 320]) > 0.5
+
+
+def test_follow_ups_name_the_new_kinds(manager):
+    manager.handle("adjust_attr sharpness 50")
+    r = manager.handle("explain")
+    assert "sharpened" in r.reply and "contrast" not in r.reply
+    assert "did not change" in manager.handle("explain how much brighter").reply
+    assert "sharpness +" in manager.handle("explain how much sharper").reply

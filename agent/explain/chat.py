@@ -54,10 +54,15 @@ def register(manager) -> None:
 # --- reading the question ---------------------------------------------------------------------
 
 _ATTR_WORDS = {
+    "sharpness": r"sharp|blur|soft|crisp|detail",
+    "saturation": r"saturat|vivid|vibran|muted|dull",
+    "warmth": r"warm|cool|temperature",
+    "grayscale": r"black and white|gr[ae]yscale|monochrome",
+    "hue": r"\bhues?\b",
     "brightness": r"bright|dark|light|dim|brightness|exposure",
     "contrast": r"contrast",
     "rotate": r"rotat|turn|angle|degree|tilt|spun|spin",
-    "color_tint": r"tint|colou?r|warm|cool|hue|" + "|".join(
+    "color_tint": r"tint|colou?r|" + "|".join(
         ("red", "orange", "green", "blue", "skyblue", "purple", "brown", "yellow", "pink")),
     "crop": r"crop|cut off|trim",
     "scale": r"bigger|smaller|scale|size|resiz|enlarg|shrunk|shrink",
@@ -78,6 +83,18 @@ def _intent(q: str) -> str:
     if re.search(r"\bwhat (is|was) (it|that|this)\b|\bwhat (was|got|has been) (added|removed|moved)\b|\bwhich (one|object)\b", q):
         return "what"
     return "overview"
+
+
+# Findings that answer a question about an attribute besides the attribute's own kind: "was the
+# background removed?" is answered by a replaced background, "how much did the colour change?" by
+# a hue turn; the brightness did change when a tone curve changed it.
+_ALSO = {"background_removed": ("background_replaced", "background_blurred"),
+         "color_tint": ("saturation", "warmth", "hue", "grayscale", "color_changed", "tone_curve"),
+         "brightness": ("tone_curve",), "contrast": ("tone_curve",), "saturation": ("grayscale",)}
+
+
+def _answers(attr: str, kind: str) -> bool:
+    return kind == attr or kind in _ALSO.get(attr, ())
 
 
 def _named_attr(q: str) -> str | None:
@@ -266,7 +283,8 @@ def _color(exp: Explanation, f: Finding) -> str | None:
 
 def _has_region(f: Finding, exp: Explanation) -> bool:
     """Findings with a box worth drawing (not the whole image)."""
-    if f.kind in LOCAL_KINDS or f.kind in ("crop", "background_removed"):
+    if f.kind in LOCAL_KINDS or f.kind in ("crop", "background_removed", "background_replaced",
+                                           "background_blurred"):
         return bool(f.after_box or f.before_box)
     return False
 
@@ -379,6 +397,9 @@ def _where_sentence(f: Finding, exp: Explanation) -> str:
         return f"The part kept is {_box_text(f.before_box)} of the earlier image."
     if f.kind == "background_removed":
         return f"What is left is the subject at {_box_text(f.after_box)}; everything around it was removed."
+    if f.kind in ("background_replaced", "background_blurred"):
+        how = "blurred" if f.kind == "background_blurred" else f"replaced by {f.params.get('color')}"
+        return f"The subject kept is at {_box_text(f.after_box)}; everything around it was {how}."
     return f"The {_kind_noun(f.kind)} affects the whole picture."
 
 
@@ -403,7 +424,7 @@ def _pick(state: dict, q: str) -> list[int]:
         return []
     attr = _named_attr(q)
     if attr:
-        hit = [i for i, f in enumerate(exp.findings) if f.kind == attr]
+        hit = [i for i, f in enumerate(exp.findings) if _answers(attr, f.kind)]
         if hit:
             return hit
     for word, kinds in (("added", ("object_added",)), ("removed", ("object_removed",)),
@@ -422,7 +443,7 @@ def _pick(state: dict, q: str) -> list[int]:
 def _how_much(state: dict, q: str) -> list:
     exp: Explanation = state["exp"]
     attr = _named_attr(q)
-    if attr and not any(f.kind == attr for f in exp.findings):
+    if attr and not any(_answers(attr, f.kind) for f in exp.findings):
         return [(_unchanged_attr(attr), None)]
     idx = _pick(state, q)
     if not idx:
@@ -447,6 +468,11 @@ def _unchanged_attr(attr: str) -> str:
         "scale": "Its scale did not change.",
         "flip": "It was not mirrored.",
         "background_removed": "The background is still there.",
+        "sharpness": "It was neither sharpened nor blurred.",
+        "saturation": "Its saturation did not change.",
+        "warmth": "It is neither warmer nor cooler.",
+        "grayscale": "It is not black and white.",
+        "hue": "Its hues were not turned.",
     }[attr]
 
 
