@@ -179,6 +179,9 @@ class DialogueManager:
         # around it (versions, history, replies, the transaction) stays this manager's.
         self.executors: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
         self.context = TurnContext()
+        # The head before and after the last turn that made versions ("brighten it and add
+        # contrast" makes two): "what changed?" compares across the whole turn, not its last edit.
+        self.last_edit: tuple[str, str] | None = None
 
     # -- the turn --------------------------------------------------------------------------------
 
@@ -202,6 +205,7 @@ class DialogueManager:
     def _turn(self, utterance: str, understand: Callable[[], tuple[list[Command], str]]) -> TurnResult:
         # One transaction a turn: a crash keeps the whole turn (words, versions, head, reply) or none.
         store = self.document.store if self.document is not None else None
+        head_before = self.document.head.id if self.document is not None else None
         with store.transaction() if store is not None else contextlib.nullcontext():
             self.history.append(f"user_text: {utterance}")
             commands, reply = understand()
@@ -213,7 +217,14 @@ class DialogueManager:
                     result.reply = f"{result.reply} {reply}"
             self.history.append(f"assistant_text: {result.reply}")
             self._log(result, utterance)
+        self._note_edit(head_before, result)
         return result
+
+    def _note_edit(self, head_before: str | None, result: TurnResult) -> None:
+        if self.document is None or self.document.head.id == head_before:
+            return
+        edits = result.commands and all(c.edits_image for c in result.commands)
+        self.last_edit = (head_before, self.document.head.id) if edits and head_before else None
 
     def _run_all(self, commands: list[Command], utterance: str) -> TurnResult:
         """Run the turn's commands in order; stop at the first that fails (its reply says why)."""
@@ -252,6 +263,7 @@ class DialogueManager:
         self.document = document
         self.history = history_from_turns(turns or [])
         self.context = TurnContext(explain_phrasing=self.context.explain_phrasing)
+        self.last_edit = None
 
     def read(self, utterance: str) -> tuple[list[Command], str]:
         """What :meth:`handle` would run for ``utterance`` now, and what it would say, without running it."""

@@ -117,10 +117,18 @@ def main(argv=None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="print every failing pair")
     ap.add_argument("--reshoot", type=int, default=24, help="re-shoot pairs (two shots of one scene)")
     ap.add_argument("--only", help="only edits whose name contains this (e.g. object_added)")
+    ap.add_argument("--ops", type=int, default=4,
+                    help="pairs per operation beyond CAISE's (saturation, sharpness, ...; 0: none)")
+    ap.add_argument("--held-out", action="store_true",
+                    help="also the held-out pairs of those operations (other photos, another seed)")
+    ap.add_argument("--ops-only", action="store_true", help="only the operations beyond CAISE's")
     args = ap.parse_args(argv)
     cv2.setNumThreads(min(2, os.cpu_count() or 1))
 
     bases = load_bases()
+    if args.ops_only:
+        ops_bench(bases, args.ops, args.seed, args.held_out, args.verbose)
+        return 0
     rows = defaultdict(list)
     all_rows = []
     used_bases = set()
@@ -189,6 +197,8 @@ def main(argv=None) -> int:
               f"{sum(v > 0.5 for v in ious) / len(ious) * 100:.1f}%  target >= 85%")
     if args.reshoot:
         reshoot_bench(bases, args.reshoot, args.seed, args.verbose)
+    if args.ops:
+        ops_bench(bases, args.ops, args.seed, args.held_out, args.verbose)
     if not args.no_12mp:
         _report_12mp(bases, args)
     return 0
@@ -255,6 +265,34 @@ def reshoot_bench(bases: dict, n: int, seed: int, verbose: bool = False) -> None
           f"{sum(r['side'] for r in rows)}/{m}")
     print(f"  a pasted object reported with IoU > 0.5: {sum(adds)}/{len(adds)}; spurious local findings: "
           f"{sum(r['spurious'] for r in rows)} over {m} pairs")
+
+
+def ops_bench(bases: dict, per_op: int, seed: int, held_out: bool, verbose: bool = False) -> None:
+    """The operations beyond CAISE's (bench/explain_ops.py), per operation: the kinds found equal
+    the truth, the amounts within tolerance (saturation, warmth, hue 8; sharpness 15; brightness,
+    contrast 6), the background colour named, boxes right (crop IoU > 0.9, others > 0.5)."""
+    from bench.explain_ops import held_out_bases, make_op_pairs, score_op
+
+    sets = [("dev", bases, seed)]
+    if held_out:
+        sets.append(("held-out", held_out_bases(), seed + 1000))
+    for label, bs, sd in sets:
+        rows = defaultdict(list)
+        for base, name, before, after, truth in make_op_pairs(bs, sd, per_op):
+            exp = explain_images(before, after, name_objects=False)
+            r = score_op(exp, truth, iou)
+            rows[name].append(r)
+            if verbose and not r["ok"]:
+                print(f"  FAIL {label} {base:12s} {name:22s} truth={truth} pred={r['pred']} {exp.text}")
+        everything = [r for rs in rows.values() for r in rs]
+        print(f"\noperations beyond CAISE's, {label} ({len(everything)} pairs):")
+        print(f"  {'operation':24s} {'n':>3s} {'kinds':>6s} {'amount':>7s} {'box':>5s} {'all':>6s}")
+        for name, rs in list(rows.items()) + [("all", everything)]:
+            boxes = [r["box_ok"] for r in rs if r["box_ok"] is not None]
+            box = f"{sum(boxes)}/{len(boxes)}" if boxes else "-"
+            print(f"  {name:24s} {len(rs):3d} {sum(r['exact'] for r in rs):3d}/{len(rs):<2d} "
+                  f"{sum(r['amount_ok'] for r in rs):3d}/{len(rs):<3d} {box:>5s} "
+                  f"{sum(r['ok'] for r in rs) / max(1, len(rs)) * 100:5.1f}%")
 
 
 def _report_12mp(bases, args) -> int:

@@ -325,6 +325,34 @@ def test_what_changed_then_follow_ups(manager):
     assert "did not change" in r.reply
 
 
+def test_what_changed_after_a_request_that_made_two_versions_reports_both(tmp_path, photo):
+    """"brighten it and raise the contrast" is one request (one undo entry) that makes two
+    versions: "what changed?" compares the picture before the request with the one after it."""
+    import re
+
+    from agent.assistant import build_manager
+    from editor.document import Document
+    from editor.store import Store
+
+    doc = Document.create(Store(tmp_path / "c.db"), photo, title="astronaut")
+    m = build_manager(doc, library_path=tmp_path / "library.db")
+    r = m.handle("brighten it by 20 and raise the contrast by 30")
+    assert [c.format() for c in r.commands] == ["adjust_attr brightness 20", "adjust_attr contrast 30"]
+    r = m.handle("what changed?")
+    assert r.data["compare"]["before"] == doc.root.id and "before your last request" in r.reply
+    bright = re.search(r"brighter by about (\d+) points", r.reply)
+    contrast = re.search(r"more contrast, by about (\d+) points", r.reply)
+    assert bright and contrast, r.reply
+    assert abs(int(bright.group(1)) - 20) <= 2 and abs(int(contrast.group(1)) - 30) <= 2
+    # a single edit after it is compared with its parent, as before
+    assert m.handle("rotate 90").ok
+    r = m.handle("what changed?")
+    assert "previous version" in r.reply and "rotated 90" in r.reply and "bright" not in r.reply
+    # a version picked in the history panel still wins
+    m.context["compare_with"] = doc.root.id
+    assert "brighter" in m.handle("what changed?").reply
+
+
 def test_where_gives_boxes_in_matching_colours(manager, donor):
     after = np.array(manager.document.pixels())
     after[200:280, 40:140] = cv2.resize(donor[50:250, 150:400], (100, 80), interpolation=cv2.INTER_AREA)
@@ -441,3 +469,58 @@ def test_an_edit_is_never_called_a_reshoot(photo):
     for after in (ops.rotate(photo, degrees=10), ops.crop(photo, box=(20, 30, 300, 280)),
                   ops.adjust_contrast(photo, amount=-30)):
         assert "reshoot" not in explain(photo, after).kinds()
+
+
+# --- Easel's operations beyond CAISE's: named and measured ------------------------------------
+
+
+@pytest.mark.parametrize("edit, kind, key, amount", [
+    (lambda im: __import__("editor.adjust").adjust.adjust_saturation(im, amount=40), "saturation", "amount", 40),
+    (lambda im: __import__("editor.adjust").adjust.adjust_saturation(im, amount=-50), "saturation", "amount", -50),
+    (lambda im: __import__("editor.adjust").adjust.adjust_warmth(im, amount=50), "warmth", "amount", 50),
+    (lambda im: __import__("editor.adjust").adjust.adjust_warmth(im, amount=-40), "warmth", "amount", -40),
+    (lambda im: __import__("editor.adjust").adjust.adjust_hue(im, degrees=30), "hue", "degrees", 30),
+    (lambda im: __import__("editor.adjust").adjust.adjust_sharpness(im, amount=60), "sharpness", "amount", 60),
+    (lambda im: __import__("editor.adjust").adjust.adjust_sharpness(im, amount=-30), "sharpness", "amount", -30),
+])
+def test_colour_and_detail_operations_are_named_with_their_amounts(photo, edit, kind, key, amount):
+    exp = explain(photo, edit(photo))
+    assert exp.kinds() == [kind], exp.text  # a sharpening is not "more contrast", warmth not a tint
+    assert abs(exp.findings[0].params[key] - amount) <= 6, exp.text
+
+
+def test_black_and_white_and_saturation_with_brightness(photo):
+    from editor import adjust
+
+    assert explain(photo, adjust.grayscale(photo)).kinds() == ["grayscale"]
+    exp = explain(photo, ops.adjust_brightness(adjust.adjust_saturation(photo, amount=30), amount=15))
+    assert sorted(exp.kinds()) == ["brightness", "saturation"], exp.text
+    assert abs(only(exp, "saturation").params["amount"] - 30) <= 6
+    assert abs(only(exp, "brightness").params["amount"] - 15) <= 3
+
+
+def test_background_replaced_by_a_colour_or_blurred(photo):
+    from editor import regions
+
+    mask = np.zeros(photo.shape[:2], np.float32)
+    cv2.ellipse(mask, (160, 170), (70, 110), 0, 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 2)
+    exp = explain(photo, regions.replace_background(photo, mask=mask, mode="white"))
+    f = only(exp, "background_replaced")
+    assert f.params["color"] == "white" and exp.kinds() == ["background_replaced"], exp.text
+    assert iou(f.after_box, [90, 60, 230, 280]) > 0.6
+    # A blurred background is found when the subject is a good part of the picture (a portrait);
+    # when most of it is blurred the tone fit is pulled off (see bench/explain.py --ops).
+    big = np.zeros(photo.shape[:2], np.float32)
+    cv2.ellipse(big, (160, 180), (110, 140), 0, 0, 360, 1.0, -1)
+    exp = explain(photo, regions.replace_background(photo, mask=cv2.GaussianBlur(big, (0, 0), 2), mode="blur"))
+    assert exp.kinds() == ["background_blurred"], exp.text
+    assert iou(only(exp, "background_blurred").after_box, [50, 40, 270, 320]) > 0.5
+
+
+def test_follow_ups_name_the_new_kinds(manager):
+    manager.handle("adjust_attr sharpness 50")
+    r = manager.handle("explain")
+    assert "sharpened" in r.reply and "contrast" not in r.reply
+    assert "did not change" in manager.handle("explain how much brighter").reply
+    assert "sharpness +" in manager.handle("explain how much sharper").reply

@@ -21,7 +21,8 @@ command model that maps "what changed compared to the original?" to a bare ``exp
 ``explain what do they have in common``     what the two versions share
 ==========================================  =====================================================
 
-The comparison is the current version (the head) against its parent, unless
+The comparison is the current version (the head) against the picture before the last request
+(its parent, or an earlier version when that request made several), unless
 ``manager.context.compare_with`` holds a version id or the question names a version.
 ``manager.context.explain_phrasing = "speaker"`` starts each first answer with the learned
 relational speaker's one-sentence phrasing (:mod:`agent.speaker`), when its checkpoint is installed.
@@ -52,10 +53,15 @@ def register(manager) -> None:
 # --- reading the question ---------------------------------------------------------------------
 
 _ATTR_WORDS = {
+    "sharpness": r"sharp|blur|soft|crisp|detail",
+    "saturation": r"saturat|vivid|vibran|muted|dull",
+    "warmth": r"warm|cool|temperature",
+    "grayscale": r"black and white|gr[ae]yscale|monochrome",
+    "hue": r"\bhues?\b",
     "brightness": r"bright|dark|light|dim|brightness|exposure",
     "contrast": r"contrast",
     "rotate": r"rotat|turn|angle|degree|tilt|spun|spin",
-    "color_tint": r"tint|colou?r|warm|cool|hue|" + "|".join(
+    "color_tint": r"tint|colou?r|" + "|".join(
         ("red", "orange", "green", "blue", "skyblue", "purple", "brown", "yellow", "pink")),
     "crop": r"crop|cut off|trim",
     "scale": r"bigger|smaller|scale|size|resiz|enlarg|shrunk|shrink",
@@ -76,6 +82,18 @@ def _intent(q: str) -> str:
     if re.search(r"\bwhat (is|was) (it|that|this)\b|\bwhat (was|got|has been) (added|removed|moved)\b|\bwhich (one|object)\b", q):
         return "what"
     return "overview"
+
+
+# Findings that answer a question about an attribute besides the attribute's own kind: "was the
+# background removed?" is answered by a replaced background, "how much did the colour change?" by
+# a hue turn; the brightness did change when a tone curve changed it.
+_ALSO = {"background_removed": ("background_replaced", "background_blurred"),
+         "color_tint": ("saturation", "warmth", "hue", "grayscale", "color_changed", "tone_curve"),
+         "brightness": ("tone_curve",), "contrast": ("tone_curve",), "saturation": ("grayscale",)}
+
+
+def _answers(attr: str, kind: str) -> bool:
+    return kind == attr or kind in _ALSO.get(attr, ())
 
 
 def _named_attr(q: str) -> str | None:
@@ -107,8 +125,25 @@ def _resolve_before(manager, q: str) -> tuple[str | None, str]:
     pick = manager.context.compare_with
     if pick and pick in doc.versions and pick != head.id:
         return pick, _label(doc, pick)
+    turn = _turn_before(manager)
+    if turn is not None:
+        return turn, "the picture before your last request"
     p = doc.parent()
     return (p.id, "the previous version") if p else (None, "this is the original, there is nothing before it")
+
+
+def _turn_before(manager) -> str | None:
+    """The head before the last request, when that request made several versions and the head
+    is still the last of them (one request, one undo entry: "brighten it and add contrast" is
+    one change to the person, so "what changed?" reports both, not the contrast alone)."""
+    span = getattr(manager, "last_edit", None)
+    doc = manager.document
+    if not span or span[1] != doc.head.id:
+        return None
+    lineage = [v.id for v in doc.lineage()]
+    if span[0] not in lineage[:-2]:  # one version made: its parent, called "the previous version"
+        return None
+    return span[0]
 
 
 def _label(doc, vid: str) -> str:
@@ -196,13 +231,47 @@ def _compare(manager, before_id: str, label: str) -> dict:
     cache = manager.context.explain_cache
     key = (before_id, head)
     if key not in cache:
-        cache[key] = explain_images(doc.pixels(before_id), doc.pixels(head))
+        exp = explain_images(doc.pixels(before_id), doc.pixels(head))
+        _follow_order(exp, _commands_between(doc, before_id, head))
+        cache[key] = exp
         while len(cache) > 8:
             cache.pop(next(iter(cache)))
     state = {"before": before_id, "after": head, "label": label, "exp": cache[key],
              "mentioned": [], "focus": [], "_pixels": (doc.pixels(before_id), doc.pixels(head))}
     manager.context.explain = state
     return state
+
+
+def _commands_between(doc, before_id: str, after_id: str) -> list[str]:
+    """The command lines that made ``after_id`` from ``before_id`` (empty unless it is an ancestor)."""
+    lineage = doc.lineage(after_id)
+    ids = [v.id for v in lineage]
+    if before_id not in ids:
+        return []
+    return [v.command or "" for v in lineage[ids.index(before_id) + 1:]]
+
+
+def _follow_order(exp: Explanation, commands: list[str]) -> None:
+    """Brightness then contrast and contrast then brightness make the same kind of picture, with
+    the brightness measured ``slope`` times larger in the first order; the pixels cannot tell them
+    apart, the recorded commands can. The engine reports contrast-then-brightness; when the
+    brightness came first, its amount is stated in that order."""
+    names = [c.split()[1] if c.startswith("adjust_attr ") and len(c.split()) > 1 else c.split(" ")[0]
+             for c in commands]
+    if "brightness" not in names or "contrast" not in names:
+        return
+    if names.index("brightness") > max(i for i, n in enumerate(names) if n == "contrast"):
+        return
+    found = {f.kind: f for f in exp.findings}
+    b, c = found.get("brightness"), found.get("contrast")
+    if b is None or c is None or not c.params.get("slope"):
+        return
+    from agent.explain.tone import _brightness
+
+    _, params, sentence = _brightness(b.params["amount"] / c.params["slope"])
+    b.params.update(params)
+    b.sentence = sentence
+    exp.text = " ".join(f.sentence for f in exp.findings)
 
 
 def _color(exp: Explanation, f: Finding) -> str | None:
@@ -213,7 +282,8 @@ def _color(exp: Explanation, f: Finding) -> str | None:
 
 def _has_region(f: Finding, exp: Explanation) -> bool:
     """Findings with a box worth drawing (not the whole image)."""
-    if f.kind in LOCAL_KINDS or f.kind in ("crop", "background_removed"):
+    if f.kind in LOCAL_KINDS or f.kind in ("crop", "background_removed", "background_replaced",
+                                           "background_blurred"):
         return bool(f.after_box or f.before_box)
     return False
 
@@ -326,6 +396,9 @@ def _where_sentence(f: Finding, exp: Explanation) -> str:
         return f"The part kept is {_box_text(f.before_box)} of the earlier image."
     if f.kind == "background_removed":
         return f"What is left is the subject at {_box_text(f.after_box)}; everything around it was removed."
+    if f.kind in ("background_replaced", "background_blurred"):
+        how = "blurred" if f.kind == "background_blurred" else f"replaced by {f.params.get('color')}"
+        return f"The subject kept is at {_box_text(f.after_box)}; everything around it was {how}."
     return f"The {_kind_noun(f.kind)} affects the whole picture."
 
 
@@ -350,7 +423,7 @@ def _pick(state: dict, q: str) -> list[int]:
         return []
     attr = _named_attr(q)
     if attr:
-        hit = [i for i, f in enumerate(exp.findings) if f.kind == attr]
+        hit = [i for i, f in enumerate(exp.findings) if _answers(attr, f.kind)]
         if hit:
             return hit
     for word, kinds in (("added", ("object_added",)), ("removed", ("object_removed",)),
@@ -369,7 +442,7 @@ def _pick(state: dict, q: str) -> list[int]:
 def _how_much(state: dict, q: str) -> list:
     exp: Explanation = state["exp"]
     attr = _named_attr(q)
-    if attr and not any(f.kind == attr for f in exp.findings):
+    if attr and not any(_answers(attr, f.kind) for f in exp.findings):
         return [(_unchanged_attr(attr), None)]
     idx = _pick(state, q)
     if not idx:
@@ -394,6 +467,11 @@ def _unchanged_attr(attr: str) -> str:
         "scale": "Its scale did not change.",
         "flip": "It was not mirrored.",
         "background_removed": "The background is still there.",
+        "sharpness": "It was neither sharpened nor blurred.",
+        "saturation": "Its saturation did not change.",
+        "warmth": "It is neither warmer nor cooler.",
+        "grayscale": "It is not black and white.",
+        "hue": "Its hues were not turned.",
     }[attr]
 
 

@@ -19,7 +19,10 @@ a pair of 12-megapixel photos takes well under a second:
    Easel's operations: contrast ``p`` is ``a = 1 + p/100`` about mid-grey, brightness ``p`` adds
    ``p/100*255`` (reported in the "contrast, then brightness" order), and a tint toward colour ``c``
    at intensity ``i`` is ``a = 1 - i``, ``b = i*rgb(c)``, so ``i`` and ``rgb(c)`` invert directly.
-   Black or transparent pixels where *before* had content are a removed background.
+   Black or transparent pixels where *before* had content are a removed background. A sharpening
+   or blur (:mod:`agent.explain.detail`), a colour map the tone model cannot fit (saturation,
+   warmth, hue, black and white, curves: :mod:`agent.explain.colour`) and a background replaced by
+   a plain colour or blurred (:mod:`agent.explain.background`) are measured here too.
 4. **Local changes.** What the global model does not explain is thresholded into regions. A region
    whose grey structure survives but whose colour changed is *recoloured*; one that gained detail
    in *after* is an *added* object, one that lost it (as an inpainted hole does) a *removed* one;
@@ -57,8 +60,12 @@ from agent.explain.align import (  # noqa: F401  (_small is also used by agent.e
     _small,
     _try_dihedral,
 )
+from agent.explain.background import blurred_background, kept_box, matte_edge, replaced_background
+from agent.explain.colour import colour_model
+from agent.explain.detail import detail_change
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
 from agent.explain.tone import _fit_tone, tone_changes
+from agent.explain.words import _local_sentence, _rotation_sentence, where_phrase
 
 __all__ = ["Explanation", "Finding", "explain_images", "KINDS", "WORK_SIDE"]
 
@@ -66,7 +73,8 @@ WORK_SIDE = 640  # side of the working copies; alignment and change maps are com
 
 KINDS = (
     "identical", "rotate", "flip", "scale", "crop", "brightness", "contrast", "color_tint",
-    "background_removed", "reshoot", "object_added", "object_removed", "object_moved", "object_recolored",
+    "saturation", "warmth", "hue", "grayscale", "tone_curve", "color_changed", "sharpness",
+    "background_removed", "background_replaced", "background_blurred", "reshoot", "object_added", "object_removed", "object_moved", "object_recolored",
     "region_changed",
 )
 GLOBAL_KINDS = KINDS[:KINDS.index("object_added")]
@@ -140,35 +148,6 @@ def _check(image: np.ndarray, name: str) -> None:
         raise ValueError(f"the {name} image must be (H, W), (H, W, 3) or (H, W, 4), got {image.shape}")
     if image.shape[0] < 2 or image.shape[1] < 2:
         raise ValueError(f"the {name} image is too small to compare ({image.shape[1]}x{image.shape[0]})")
-
-
-# --- words ------------------------------------------------------------------------------------
-
-
-def where_phrase(box: Box | None, size: tuple[int, int]) -> str:
-    """'at the top left', 'in the centre', ... for a box in an image of ``size = (w, h)``."""
-    if box is None:
-        return ""
-    w, h = size
-    cx = (box[0] + box[2]) / 2 / w
-    cy = (box[1] + box[3]) / 2 / h
-    col = "left" if cx < 0.36 else "right" if cx > 0.64 else ""
-    row = "top" if cy < 0.36 else "bottom" if cy > 0.64 else ""
-    if not col and not row:
-        return "in the centre"
-    if row and col:
-        return f"at the {row} {col}"
-    return f"at the {row or col}"
-
-
-def _fmt(v: float) -> str:
-    return f"{v:.0f}" if abs(v - round(v)) < 0.05 else f"{v:.1f}"
-
-
-def _rotation_sentence(deg: float) -> str:
-    if deg <= 180:
-        return f"It was rotated {_fmt(deg)}° counter-clockwise."
-    return f"It was rotated {_fmt(360 - deg)}° clockwise."
 
 
 # --- the engine -------------------------------------------------------------------------------
@@ -372,14 +351,26 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     # A removed background: black or transparent in after where before showed something.
     wf = warped.astype(np.float32)
     af = a_rgb.astype(np.float32)
+    detail = None
+    if (exact or pure_shift) and not weak and not reshoot:  # resampling would blur by itself
+        from editor.adjust import detail_scale
+
+        sc = as_size[0] / wa
+        detail = detail_change(_grey(warped).astype(np.float32), _grey(a_rgb).astype(np.float32), valid,
+                               detail_scale(before.shape) * sc, sc)
+        if detail is not None:  # from here on, "before" is the before picture sharpened or blurred
+            wf = np.clip(detail[3](wf), 0, 255)
+            warped = np.clip(wf + 0.5, 0, 255).astype(np.uint8)
     # First tone fit over everything aligned: black background pixels are clipped (0) and so
     # left out already, and the robust fit ignores the rest of what changed.
     a, b, sigma = _fit_tone(wf, af, valid)
+    # Saturation, warmth, hue, black and white, curves: a colour map the tone model cannot fit.
+    cmodel = None if reshoot else colour_model(wf, af, valid, a, b, warped)
     if a_alpha is not None:
         dark = a_alpha < 128
     else:
         # Black where the tone change alone would have left something visible.
-        pred0 = _chanmax(a * wf + b.astype(np.float32)[None, None, :])
+        pred0 = _chanmax(cmodel.apply(wf) if cmodel else a * wf + b.astype(np.float32)[None, None, :])
         dark = (_chanmax(a_rgb) <= 6) & (pred0 > 30)
     bg_mask = dark & valid
     bg_frac = float(bg_mask.sum()) / max(1, int(valid.sum()))
@@ -390,6 +381,14 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         bg_mask = np.isin(lab, big) if big else np.zeros_like(bg_mask)
         bg_frac = float(bg_mask.sum()) / max(1, int(valid.sum()))
     has_bg = bg_frac > 0.05
+    bg_colour = None  # a background replaced by a plain colour other than black
+    if not has_bg and a_alpha is None and not reshoot:
+        pred1 = np.clip(cmodel.apply(wf) if cmodel else a * wf + b.astype(np.float32), 0, 255)  # clipped white is no background
+        hit = replaced_background(a_rgb, pred1, valid)
+        if hit is not None:
+            bg_colour, bg_mask = hit
+            bg_frac = float(bg_mask.sum()) / max(1, int(valid.sum()))
+            has_bg = True
     if has_bg:
         # A cutout's soft matte darkens the subject's rim: refit far from the background only.
         dist = cv2.distanceTransform((~bg_mask).astype(np.uint8), cv2.DIST_L2, 3)
@@ -398,6 +397,9 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
             fit_mask = valid & (dist > 4)
         if fit_mask.any():
             a, b, sigma = _fit_tone(wf, af, fit_mask)
+            cmodel = cmodel and colour_model(wf, af, fit_mask, a, b, warped)
+            if cmodel and not bg_colour and cmodel.findings[0][0] in ("tone_curve", "color_changed"):
+                cmodel = None  # the cutout's soft matte bends the tones near it: not a curve of its own
     if reshoot:
         # A least-squares slope shrinks toward 0 when the pixels are not exactly aligned, as
         # between two shots; means and spreads of the common part do not.
@@ -406,11 +408,17 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         a = float(np.clip(_grey(a_rgb)[sel].std() / max(1e-3, float(_grey(warped)[sel].std())), 0.5, 2.0))
         b = (ma - a * mb).astype(np.float64)
     tone = [Finding(kind, params, [0, 0, wb, hb], [0, 0, wa, ha], sentence)
-            for kind, params, sentence in tone_changes(a, b, has_bg)]
+            for kind, params, sentence in (cmodel.findings if cmodel else tone_changes(a, b, has_bg))]
+    if cmodel:  # from here on, "before" is the before picture with the colour change made
+        wf = cmodel.apply(wf)
+        warped = np.clip(wf + 0.5, 0, 255).astype(np.uint8)
+        a, b = 1.0, np.zeros(3)
     full_b, full_a = [0, 0, wb, hb], [0, 0, wa, ha]
     tone.sort(key=lambda t: t.kind != "brightness")  # brightness is what people ask about first
     if reshoot:  # exposure may differ between shots; the rest is the misalignment's
         tone = [t for t in tone if t.kind == "brightness" and abs(t.params["amount"]) >= 8]
+    if detail is not None:
+        tone.append(Finding(detail[0], detail[1], [0, 0, wb, hb], [0, 0, wa, ha], detail[2]))
     findings += tone
     if has_bg:
         shown = (a_alpha >= 128) if a_alpha is not None else (_chanmax(a_rgb) > 6)
@@ -418,19 +426,34 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         n, lab, stats, _ = cv2.connectedComponentsWithStats(keep, 8)
         big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.01 * keep.size]
         ys, xs = np.nonzero(np.isin(lab, big)) if big else np.nonzero(keep)
-        if len(xs):
-            sb = [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1]
+        sb = kept_box(valid, bg_mask) if bg_colour else (
+            [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1] if len(xs) else None)
+        if sb:
             ab = _box_to_full(sb, Sa)
             bb = _map_box(ab, Minv, bsize)
         else:
             ab, bb = None, None
-        findings.append(Finding("background_removed",
-                                {"removed_fraction": round(bg_frac, 3),
-                                 "transparent": a_alpha is not None},
-                                bb, ab,
-                                "The background was removed (now " +
-                                ("transparent" if a_alpha is not None else "black") +
-                                "); only the main subject is left."))
+        if bg_colour:
+            findings.append(Finding("background_replaced", {"color": bg_colour, "replaced_fraction": round(bg_frac, 3)},
+                                    bb, ab, f"The background was replaced by plain {bg_colour}; the main "
+                                    "subject is kept."))
+        else:
+            findings.append(Finding("background_removed",
+                                    {"removed_fraction": round(bg_frac, 3),
+                                     "transparent": a_alpha is not None},
+                                    bb, ab,
+                                    "The background was removed (now " +
+                                    ("transparent" if a_alpha is not None else "black") +
+                                    "); only the main subject is left."))
+    elif not reshoot:
+        blurred = blurred_background(np.clip(a * wf + b.astype(np.float32), 0, 255), af, valid)
+        if blurred is not None:
+            bg_mask = blurred
+            sb = kept_box(valid, blurred)
+            ab = _box_to_full(sb, Sa) if sb else None
+            findings.append(Finding("background_blurred", {"blurred_fraction": round(float(blurred.mean()), 3)},
+                                    _map_box(ab, Minv, bsize) if ab else None, ab,
+                                    "The background was blurred; the main subject is kept sharp."))
 
     # -- 4. local changes
     pred = np.clip(a * wf + b.astype(np.float32)[None, None, :], 0, 255)
@@ -445,9 +468,11 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     if a < 1:  # compare in before's units: lower contrast shrinks every difference
         res = res / max(a, 0.3)
     region_mask = valid & ~cv2.dilate(bg_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
-    if has_bg:
+    if has_bg and not bg_colour:
         # The matte's soft edge only darkens (colour times alpha): not a change of its own.
         region_mask &= _chanmax(af - pred) > 6
+    elif bg_colour:  # ... or blends toward the new background colour
+        region_mask &= ~matte_edge(pred, af, bg_colour)
     rs = res[region_mask]
     noise = 1.4826 * float(np.median(rs)) if rs.size else 0.0
     thr = max(28.0, 6 * noise)
@@ -762,26 +787,3 @@ def _confirm_name(patch: np.ndarray, d) -> str | None:
         return d.label
     noun, _, _ = decide_noun(d.label, d.score, words)
     return None if noun == "object" else noun
-
-
-def _local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) -> None:
-    obj = fd.params.get("object")
-    col = fd.params.get("color")
-    thing = f"a {obj}" if obj else (f"a {col} object" if col else "an object")
-    if thing[2:3] in ("a", "e", "i", "o", "u"):  # "an orange object", "an elephant"
-        thing = "an " + thing[2:]
-    the = f"the {obj}" if obj else (f"the {col} object" if col else "the object")
-    if fd.kind == "object_added":
-        fd.sentence = f"{thing[0].upper() + thing[1:]} was added {where_phrase(fd.after_box, asize)}."
-    elif fd.kind == "object_removed":
-        fd.sentence = f"{the[0].upper() + the[1:]} {where_phrase(fd.before_box, bsize)} was removed."
-    elif fd.kind == "object_moved":
-        fd.sentence = (f"{the[0].upper() + the[1:]} moved from {where_phrase(fd.before_box, bsize).split(' ', 1)[1]} "
-                       f"to {where_phrase(fd.after_box, asize).split(' ', 1)[1]}.")
-    elif fd.kind == "object_recolored":
-        fr, to = fd.params.get("from_color"), fd.params.get("to_color")
-        what = f"The {obj}" if obj else "A region"
-        change = f"from {fr} to {to}" if fr and to and fr != to else f"to {to}" if to else ""
-        fd.sentence = f"{what} {where_phrase(fd.after_box, asize)} changed colour {change}".rstrip() + "."
-    else:
-        fd.sentence = f"Something changed {where_phrase(fd.after_box, asize)}."

@@ -1,0 +1,83 @@
+"""A background replaced by a plain colour or blurred, the subject kept (``background <colour>|blur``).
+
+:func:`editor.regions.replace_background` keeps the subject (u2netp's soft mask ``m``) and makes the
+rest ``(1 - m)*C`` (a colour) or a Gaussian blur of standard deviation ``max(H, W)/60``. Seen from
+the two pictures: a large area of the after picture is exactly one colour where the before picture
+(as the global edits made it) showed something else, or a large area is the before picture
+strongly blurred while the rest is unchanged. Black is the cutout's background and is told as a
+removed background by the engine itself.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from editor.regions import BACKGROUND_COLORS, BLUR_FRACTION
+
+
+def _big_parts(mask: np.ndarray, share: float = 0.01) -> np.ndarray:
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
+    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > share * mask.size]
+    return np.isin(lab, big) if big else np.zeros(mask.shape, bool)
+
+
+def replaced_background(a_rgb: np.ndarray, pred: np.ndarray, valid: np.ndarray) -> tuple[str, np.ndarray] | None:
+    """``(colour name, mask)`` when a large part of the after picture (small copy) is one plain
+    colour of :data:`BACKGROUND_COLORS` (black excepted) where ``pred`` is not."""
+    af = a_rgb.astype(np.int16)
+    best = None
+    for name, rgb in BACKGROUND_COLORS.items():
+        if name in ("black", "gray"):
+            continue
+        c = np.array(rgb, np.int16)
+        near = np.abs(af - c).max(axis=2) <= 3
+        if near.mean() < 0.05:
+            continue
+        far = np.abs(pred - c.astype(np.float32)).max(axis=2) > 30
+        m = _big_parts(near & far & valid)
+        if m.mean() > 0.05 and (best is None or m.sum() > best[1].sum()):
+            best = (name, m)
+    return best
+
+
+def blurred_background(pred: np.ndarray, af: np.ndarray, valid: np.ndarray) -> np.ndarray | None:
+    """The part of the after picture (small copy, float32) that is ``pred`` strongly blurred, when it
+    is a large part and the rest is unchanged; None otherwise."""
+    h, w = af.shape[:2]
+    sigma = max(h, w) * BLUR_FRACTION
+    blurred = cv2.GaussianBlur(pred, (0, 0), sigma)
+    k = (9, 9)
+    e0 = cv2.blur(np.abs(af - pred).max(axis=2), k)
+    e1 = cv2.blur(np.abs(af - blurred).max(axis=2), k)
+    m = valid & (e0 > 4) & (e1 < 0.5 * e0)
+    r = max(3, int(0.03 * max(h, w)) | 1)
+    m = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((r, r), np.uint8)).astype(bool)
+    m = _big_parts(m & valid, 0.02)
+    if m.sum() < 0.1 * valid.sum():
+        return None
+    # The rest must be unchanged: the subject is kept exactly.
+    rest = valid & ~cv2.dilate(m.astype(np.uint8), np.ones((r, r), np.uint8)).astype(bool)
+    if rest.sum() < 0.03 * valid.sum() or float(np.median(e0[rest])) > 3:
+        return None
+    return m
+
+
+def kept_box(valid: np.ndarray, bg: np.ndarray) -> list[int] | None:
+    """Small-copy box of what is left of the picture once the background ``bg`` is taken away."""
+    keep = _big_parts(valid & ~cv2.dilate(bg.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool))
+    ys, xs = np.nonzero(keep)
+    if not len(xs):
+        return None
+    return [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1]
+
+
+def matte_edge(pred: np.ndarray, af: np.ndarray, colour: str) -> np.ndarray:
+    """Pixels of the after picture that are a blend of ``pred`` and the background colour (the soft
+    edge of the subject's mask): ``af = (1 - t)*pred + t*C`` for some ``t`` in [0, 1]."""
+    c = np.array(BACKGROUND_COLORS[colour], np.float32)
+    v = c - pred
+    n2 = np.maximum((v * v).sum(axis=2), 1.0)
+    t = ((af - pred) * v).sum(axis=2) / n2
+    off = np.abs(af - pred - np.clip(t, 0, 1)[..., None] * v).max(axis=2)
+    return (t > -0.05) & (t < 1.05) & (off < 14)

@@ -1,0 +1,59 @@
+"""Words of the relation engine's answers: where a box is, a rotation, a local change."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agent.explain.engine import Finding
+
+Box = list[int]
+
+
+def where_phrase(box: Box | None, size: tuple[int, int]) -> str:
+    """'at the top left', 'in the centre', ... for a box in an image of ``size = (w, h)``."""
+    if box is None:
+        return ""
+    w, h = size
+    cx = (box[0] + box[2]) / 2 / w
+    cy = (box[1] + box[3]) / 2 / h
+    col = "left" if cx < 0.36 else "right" if cx > 0.64 else ""
+    row = "top" if cy < 0.36 else "bottom" if cy > 0.64 else ""
+    if not col and not row:
+        return "in the centre"
+    if row and col:
+        return f"at the {row} {col}"
+    return f"at the {row or col}"
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.0f}" if abs(v - round(v)) < 0.05 else f"{v:.1f}"
+
+
+def _rotation_sentence(deg: float) -> str:
+    if deg <= 180:
+        return f"It was rotated {_fmt(deg)}° counter-clockwise."
+    return f"It was rotated {_fmt(360 - deg)}° clockwise."
+
+
+def _local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) -> None:
+    obj = fd.params.get("object")
+    col = fd.params.get("color")
+    thing = f"a {obj}" if obj else (f"a {col} object" if col else "an object")
+    if thing[2:3] in ("a", "e", "i", "o", "u"):  # "an orange object", "an elephant"
+        thing = "an " + thing[2:]
+    the = f"the {obj}" if obj else (f"the {col} object" if col else "the object")
+    if fd.kind == "object_added":
+        fd.sentence = f"{thing[0].upper() + thing[1:]} was added {where_phrase(fd.after_box, asize)}."
+    elif fd.kind == "object_removed":
+        fd.sentence = f"{the[0].upper() + the[1:]} {where_phrase(fd.before_box, bsize)} was removed."
+    elif fd.kind == "object_moved":
+        fd.sentence = (f"{the[0].upper() + the[1:]} moved from {where_phrase(fd.before_box, bsize).split(' ', 1)[1]} "
+                       f"to {where_phrase(fd.after_box, asize).split(' ', 1)[1]}.")
+    elif fd.kind == "object_recolored":
+        fr, to = fd.params.get("from_color"), fd.params.get("to_color")
+        what = f"The {obj}" if obj else "A region"
+        change = f"from {fr} to {to}" if fr and to and fr != to else f"to {to}" if to else ""
+        fd.sentence = f"{what} {where_phrase(fd.after_box, asize)} changed colour {change}".rstrip() + "."
+    else:
+        fd.sentence = f"Something changed {where_phrase(fd.after_box, asize)}."
