@@ -349,7 +349,7 @@ def test_what_changed_after_a_request_that_made_two_versions_reports_both(tmp_pa
     r = m.handle("what changed?")
     assert "previous version" in r.reply and "rotated 90" in r.reply and "bright" not in r.reply
     # a version picked in the history panel still wins
-    m.context["compare_with"] = doc.root.id
+    m.context.compare_with = doc.root.id
     assert "brighter" in m.handle("what changed?").reply
 
 
