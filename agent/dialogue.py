@@ -153,6 +153,23 @@ def history_from_turns(turns: list[dict]) -> list[str]:
     return history
 
 
+def _last_edit(document: Document | None, turns: list[dict]) -> tuple[str, str] | None:
+    """The head before and after the last stored turn that made versions, when the head is still its
+    result (a reopened conversation: "what changed?" then spans the whole request, as before)."""
+    last = next((t for t in reversed(turns) if t["role"] == "assistant" and t.get("version_id")), None)
+    if document is None or last is None or last["version_id"] != document.head.id:
+        return None
+    try:
+        if not all(parse_command(c).edits_image for c in last.get("commands") or []):
+            return None
+    except CommandError:
+        return None
+    before = document.head
+    for _ in last.get("commands") or []:
+        before = document.parent(before.id) or before
+    return (before.id, document.head.id) if before.id != document.head.id else None
+
+
 def version_label(command_line: str | None) -> str:
     """A version named in words: "Brighter +20" for ``adjust_attr brightness 20``, "the original"."""
     if not command_line:
@@ -263,7 +280,7 @@ class DialogueManager:
         self.document = document
         self.history = history_from_turns(turns or [])
         self.context = TurnContext(explain_phrasing=self.context.explain_phrasing)
-        self.last_edit = None
+        self.last_edit = _last_edit(document, turns or [])
 
     def read(self, utterance: str) -> tuple[list[Command], str]:
         """What :meth:`handle` would run for ``utterance`` now, and what it would say, without running it."""

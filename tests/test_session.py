@@ -153,3 +153,17 @@ def test_a_failing_gesture_writes_nothing(session, rgb_small):
         manager.gesture(Crop(0, 0, 5, 5))
     assert len(doc.versions) == 1 and session.store.turns(doc.id) == []
     assert session.store.db.execute("select count(*) from versions").fetchone()[0] == 1
+
+
+def test_a_request_of_several_edits_is_compared_as_one_also_after_reopening(session):
+    doc = session.document
+    root = doc.head.id
+    assert session.manager.handle("brighten it by 20 and raise the contrast by 30").ok
+    assert len(doc.lineage()) == 3
+    assert session.compare_before(doc).id == root  # the Before/After pane shows the whole request
+    manager = DialogueManager(Document.open(session.store, doc.id))
+    manager.resume(manager.document, session.store.turns(doc.id))
+    assert manager.last_edit == (root, doc.head.id)
+    assert Session(manager, session.store).compare_before(manager.document).id == root
+    assert manager.handle("rotate 90").ok  # one edit: its parent, as before
+    assert Session(manager, session.store).compare_before(manager.document).id == manager.document.parent().id
