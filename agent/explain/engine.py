@@ -65,14 +65,14 @@ from agent.explain.colour import colour_model
 from agent.explain.detail import detail_change
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
 from agent.explain.tone import _fit_tone, tone_changes
-from agent.explain.words import _local_sentence, _rotation_sentence, where_phrase
+from agent.explain.words import _local_sentence, _rotation_sentence, unnamed_difference, where_phrase
 
 __all__ = ["Explanation", "Finding", "explain_images", "KINDS", "WORK_SIDE"]
 
 WORK_SIDE = 640  # side of the working copies; alignment and change maps are computed at this size
 
 KINDS = (
-    "identical", "rotate", "flip", "scale", "crop", "brightness", "contrast", "color_tint",
+    "identical", "unnamed", "rotate", "flip", "scale", "crop", "brightness", "contrast", "color_tint",
     "saturation", "warmth", "hue", "grayscale", "tone_curve", "color_changed", "sharpness",
     "background_removed", "background_replaced", "background_blurred", "reshoot", "object_added", "object_removed", "object_moved", "object_recolored",
     "region_changed",
@@ -500,9 +500,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     findings += local
 
     if not findings:
-        sent = ("The two images look the same; only tiny pixel differences (such as recompression) "
-                "remain.")
-        findings = [Finding("identical", {"exact": False, "residual": round(sigma, 2)},
+        kind, sent = unnamed_difference(before, after)
+        findings = [Finding(kind, {"exact": False, "residual": round(sigma, 2)},
                             full_b, full_a, sent)]
     text = " ".join(fd.sentence for fd in findings)
     return Explanation(findings, text, bsize, asize, [[float(v) for v in row] for row in M[:2]],

@@ -57,3 +57,28 @@ def _local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int])
         fd.sentence = f"{what} {where_phrase(fd.after_box, asize)} changed colour {change}".rstrip() + "."
     else:
         fd.sentence = f"Something changed {where_phrase(fd.after_box, asize)}."
+
+
+def unnamed_difference(before, after) -> tuple[str, str]:
+    """The finding's kind and sentence when no change could be named: "identical" ("the same") only
+    when the pixels nearly are, else "unnamed".
+
+    Otherwise it says how much differs, measured, instead of a name it cannot back
+    (a sharpening of a flat picture, a blur behind a small subject, a one-pixel crop).
+    """
+    import numpy as np
+
+    if before.shape[:2] != after.shape[:2]:
+        (hb, wb), (ha, wa) = before.shape[:2], after.shape[:2]
+        return "unnamed", (f"The size changed from {wb}×{hb} to {wa}×{ha} pixels, but I could not tell "
+                           "how the picture was changed.")
+    c = min(before.shape[2] if before.ndim == 3 else 1, after.shape[2] if after.ndim == 3 else 1, 3)
+    b = before.reshape(*before.shape[:2], -1)[..., :c].astype(np.int16)
+    a = after.reshape(*after.shape[:2], -1)[..., :c].astype(np.int16)
+    diff = np.abs(a - b).max(axis=2)
+    changed = float((diff > 8).mean())
+    if changed < 0.005:
+        return "identical", ("The two images look the same; only tiny pixel differences (such as "
+                             "recompression) remain.")
+    return "unnamed", (f"They differ in a way I cannot name: {changed:.0%} of the pixels changed by more than a few "
+                       f"levels (by {int(np.percentile(diff[diff > 8], 90))} at most for nine in ten of them).")
