@@ -124,8 +124,7 @@ class ChatPane(QWidget):
         self.submitted.emit(text)
 
     def set_busy(self, busy: bool) -> None:
-        self.input.setEnabled(not busy)
-        self.send_button.setVisible(not busy)
+        # The input stays open: a request typed during a turn waits and is answered after it.
         self.cancel_button.setVisible(busy)
         self.progress.setVisible(busy)
         if not busy:
@@ -155,11 +154,13 @@ class ChatPane(QWidget):
         bar = self.log.verticalScrollBar()
         bar.setValue(bar.maximum())
 
-    def add_user(self, text: str, *, pending: bool = False) -> None:
-        """A request; ``pending`` ones wait for the models and say so under the words."""
+    def add_user(self, text: str, *, pending: bool | str = False) -> None:
+        """A request; ``pending`` ones wait (for the models, or for the turn running: a sentence
+        saying so) and say so under the words."""
         self.messages.append(("user", text))
-        wait = (f'<br><span style="color:{NOTE_FG}"><i>Waiting for the models to finish loading; '
-                f'answered as soon as they are ready…</i></span>') if pending else ""
+        note = pending if isinstance(pending, str) else \
+            "Waiting for the models to finish loading; answered as soon as they are ready…"
+        wait = f'<br><span style="color:{NOTE_FG}"><i>{html.escape(note)}</i></span>' if pending else ""
         self._append(
             f'<table width="100%" cellpadding="6" style="margin-top:6px"><tr>'
             f'<td bgcolor="{USER_BG}"><b>You</b><br>{html.escape(text)}{wait}</td></tr></table>'

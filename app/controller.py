@@ -462,8 +462,10 @@ class Controller(QObject):
             self.chat.add_user(text, pending=True)
             self.statusMessage.emit("Your request will be answered as soon as the models are ready.", 0)
             return None
-        if self.busy:
-            self.statusMessage.emit("Still working on the last request…", 3000)
+        if self.busy:  # typed ahead: answered after the turn that runs, never dropped
+            self.session.wait(text)
+            self.chat.add_user(text, pending="Answered when the current request is done…")
+            self.statusMessage.emit("Your request will be answered when the current one is done.", 3000)
             return None
         self.chat.add_user(text)
         return self._start_turn(lambda m: m.handle(text), text)

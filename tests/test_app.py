@@ -424,12 +424,31 @@ def test_stop_discards_a_slow_turn(qtbot, window, photo):
 
     window.controller.manager.handlers["describe"] = slow
     window.controller.submit("describe")
-    assert window.controller.busy and not window.chat.input.isEnabled()
+    assert window.controller.busy and window.chat.input.isEnabled()  # one may type the next request
     assert not window.undo_action.isEnabled()
     window.stop_action.trigger()
     qtbot.waitUntil(lambda: not window.controller.busy, timeout=5000)
     assert doc.head.id == doc.root.id and window.controller.stack.count() == 0
     assert window.chat.messages[-1] == ("note", "Stopped; nothing was changed.")
+
+
+def test_a_request_typed_during_a_turn_is_answered_after_it(qtbot, window, photo):
+    doc = open_photo(qtbot, window, photo)
+
+    def slow(manager, command):
+        time.sleep(0.3)
+        return TurnResult("describe", "a photo", command)
+
+    window.controller.manager.handlers["describe"] = slow
+    window.chat.input.setText("describe")
+    window.chat.input.returnPressed.emit()
+    assert window.controller.busy
+    window.chat.input.setText("rotate 90")  # typed ahead, as people do
+    window.chat.input.returnPressed.emit()
+    assert window.controller.session.queued == ["rotate 90"] and window.chat.input.text() == ""
+    qtbot.waitUntil(lambda: not window.controller.busy and not window.controller.session.queued
+                    and doc.head.command == "rotate 90", timeout=10000)
+    assert [m for m in window.chat.messages if m[0] == "user"] == [("user", "describe"), ("user", "rotate 90")]
 
 
 def test_a_trace_drawn_during_a_turn_is_stored_after_it(qtbot, window, photo):
