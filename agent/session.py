@@ -40,6 +40,8 @@ class Session:
         self.overlays: list[dict] = []
         self.overlays_for: str | None = None  # the version the overlays were drawn on
         self._pending_traces: list[tuple] = []  # (document id, version id, trace) drawn while busy
+        self._last_trace: tuple | None = None  # (document id, version id, trace) of the last trace drawn
+        self._last_trace_id: str | None = None  # and its stored id
 
     @property
     def document(self) -> Document | None:
@@ -51,7 +53,10 @@ class Session:
         """A turn starts or ends; at its end the traces drawn meanwhile are stored."""
         self.busy = busy
         while not busy and self._pending_traces:
-            trace_store.add_trace(self.store, *self._pending_traces.pop(0))
+            doc_id, version_id, trace = self._pending_traces.pop(0)
+            trace_id = trace_store.add_trace(self.store, doc_id, version_id, trace)
+            if self._last_trace is not None and self._last_trace[2] is trace:
+                self._last_trace_id = trace_id  # a stroke added later updates this row
 
     def must_wait(self) -> bool:
         """Whether a request typed now waits (models loading, a photo opening, others waiting)."""
@@ -88,14 +93,26 @@ class Session:
         if doc is None:
             return None
         self.manager.context.trace = trace
+        last = self._last_trace
+        # Another stroke of the same trace (the canvas sends the whole trace after each stroke):
+        # one stored trace that grows, not one row per stroke.
+        grown = last is not None and last[:2] == (doc.id, doc.head.id) and len(trace) > len(last[2]) \
+            and trace[:len(last[2])] == last[2]
         if self.busy:  # the turn's worker is writing to the database: store the trace after it
+            if grown and self._pending_traces and self._pending_traces[-1][2] == last[2]:
+                self._pending_traces.pop()
             self._pending_traces.append((doc.id, doc.head.id, trace))
             trace_id = None
+        elif grown and self._last_trace_id is not None:
+            trace_id = self._last_trace_id
+            trace_store.update_trace(self.store, trace_id, trace)
         else:
             trace_id = trace_store.add_trace(self.store, doc.id, doc.head.id, trace)
+        self._last_trace, self._last_trace_id = (doc.id, doc.head.id, trace), trace_id
         points = [[p["x"], p["y"]] for stroke in trace for p in stroke]
         kept = [o for o in self.overlays_on(doc.head.id) if o.get("label") != TRACE_LABEL]
-        self.show_overlays([*kept, {"kind": "trace", "target": "current", "points": points,
+        strokes = [[[p["x"], p["y"]] for p in stroke] for stroke in trace if stroke]
+        self.show_overlays([*kept, {"kind": "trace", "target": "current", "points": points, "strokes": strokes,
                                     "color": TRACE_COLOR, "label": TRACE_LABEL}])
         return trace_id
 

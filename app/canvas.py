@@ -85,6 +85,7 @@ class Canvas(QGraphicsView):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._checker = QBrush(checkerboard())
         self._image_item: ImageItem | None = None
+        self._shown: Mipmaps | None = None  # the image shown (a new one starts a new trace)
         self._image_size = (0, 0)
         self._overlay_items: list[QGraphicsItem] = []
         self._drafts: list[QGraphicsItem] = []
@@ -111,6 +112,8 @@ class Canvas(QGraphicsView):
         The view refits when the size changes or when it was fitted before.
         """
         if image is None:
+            self._shown = None
+            self.new_trace()
             self.scene().clear()
             self._image_item = None
             self._overlay_items, self._drafts = [], []
@@ -121,6 +124,9 @@ class Canvas(QGraphicsView):
             image = screen_copy(image)
         elif isinstance(image, QImage):
             image = Mipmaps([image])
+        if image is not self._shown:
+            self.new_trace()  # strokes drawn on another version are not one trace with the next
+        self._shown = image
         w, h = image.width(), image.height()
         resized = (w, h) != self._image_size
         if self._image_item is None:
@@ -317,13 +323,21 @@ class Canvas(QGraphicsView):
         super().keyReleaseEvent(event)
 
     def cancel_tool(self) -> None:
-        """Esc: drop the drag in progress (nothing is emitted)."""
+        """Esc: drop the drag in progress (nothing is emitted); between strokes, start a new trace."""
         if self._drag_tool is not None:
             self._drag_tool.cancel()
             self._drag_tool = None
         elif self.tool.active:
             self.tool.cancel()
+        else:
+            self.new_trace()
         self.viewport().setCursor(self.tool.cursor)
+
+    def new_trace(self) -> None:
+        """The next stroke of the trace tool starts a new trace instead of adding to the last one."""
+        tool = getattr(self, "tools", {}).get("trace")
+        if tool is not None:
+            tool.new_trace()
 
     # -- overlays --------------------------------------------------------------------------------
 
@@ -354,10 +368,13 @@ class Canvas(QGraphicsView):
             label_at = QPointF(x1, y1)
         elif ov.get("kind") == "trace" and ov.get("points"):
             w, h = self._image_size
+            path = QPainterPath()
+            for stroke in ov.get("strokes") or [ov["points"]]:  # the pen lifts between strokes
+                pts = trace_pixels(stroke, w, h)
+                path.moveTo(QPointF(*pts[0]))
+                for p in pts[1:]:
+                    path.lineTo(QPointF(*p))
             pts = trace_pixels(ov["points"], w, h)
-            path = QPainterPath(QPointF(*pts[0]))
-            for p in pts[1:]:
-                path.lineTo(QPointF(*p))
             item = QGraphicsPathItem(path)
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)

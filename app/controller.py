@@ -519,6 +519,7 @@ class Controller(QObject):
 
     def _finish_turn(self, out, doc_before, head_before) -> None:
         result, thumb, screen = out
+        self.canvas.new_trace()  # the turn had the trace drawn so far; the next stroke starts another
         cancelled = self._turn is not None and self._turn.cancelled
         self._turn = None
         self._set_busy(False)
@@ -662,8 +663,9 @@ class Controller(QObject):
         self.canvas.set_overlays(self.session.overlays)
         n = sum(len(s) for s in trace)
         secs = trace[-1][-1]["t"] if trace and trace[-1] else 0.0
-        self.statusMessage.emit(f"Trace recorded: {n} points over {secs:.1f} s. Ask “describe” to caption it.",
-                                6000)
+        strokes = f" in {len(trace)} strokes" if len(trace) > 1 else ""
+        self.statusMessage.emit(f"Trace recorded: {n} points{strokes} over {secs:.1f} s. Draw another stroke to "
+                                "add to it (Esc starts over), or ask “describe” to caption it.", 8000)
         return trace_id
 
     def box_selected(self, box: tuple[int, int, int, int]) -> Worker | None:

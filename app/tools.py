@@ -192,7 +192,8 @@ class TraceTool(Tool):
     def press(self, pos: QPointF, t: float) -> None:
         super().press(pos, t)
         w, h = self.canvas.image_size()
-        self.recorder = TraceRecorder(w, h)
+        if self.recorder is None or (self.recorder.width, self.recorder.height) != (w, h):
+            self.recorder = TraceRecorder(w, h)  # a new trace; later strokes add to it
         self.recorder.begin(pos.x(), pos.y(), t)
         self._path = QPainterPath(pos)
         pen = QPen(DRAFT_COLOR, 3)
@@ -217,9 +218,18 @@ class TraceTool(Tool):
             self.canvas.traceFinished.emit(trace)
 
     def cancel(self) -> None:
+        """Esc during a stroke: that stroke goes, the trace's earlier strokes stay."""
         super().cancel()
         self._clear()
-        self.recorder = None
+        if self.recorder is not None and self.recorder.strokes:
+            self.recorder.strokes.pop()
+        if self.recorder is not None and not self.recorder.point_count():
+            self.recorder = None
+
+    def new_trace(self) -> None:
+        """The next stroke starts a new trace (a turn has read this one, or another image is shown)."""
+        if not self.active:
+            self.recorder = None
 
     def _clear(self) -> None:
         if self._item is not None:

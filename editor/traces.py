@@ -69,6 +69,11 @@ def add_trace(store: Store, document_id: str, version_id: str | None, trace: Tra
     return trace_id
 
 
+def update_trace(store: Store, trace_id: str, trace: Trace) -> None:
+    """Replace a stored trace's points (another stroke was added to it)."""
+    store.update("traces", trace_id, {"points": json.dumps(validate_trace(trace))})
+
+
 def traces(store: Store, document_id: str) -> list[dict]:
     """The traces of a document, oldest first, with ``points`` decoded."""
     ensure_table(store)

@@ -183,6 +183,40 @@ def test_trace_drawn_with_the_mouse_is_stored(qtbot, window, photo):
     assert len(traces.traces(window.controller.store, doc.id)) == 1
 
 
+def _stroke(qtbot, window, path) -> None:
+    vp = window.canvas.viewport()
+    qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=view_point(window, *path[0]))
+    for p in path[1:]:
+        qtbot.wait(10)
+        qtbot.mouseMove(vp, view_point(window, *p))
+    qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=view_point(window, *path[-1]))
+
+
+def test_strokes_add_up_to_one_trace_until_a_turn_reads_it(qtbot, window, photo):
+    doc = open_photo(qtbot, window, photo)
+    window.tool_actions["trace"].trigger()
+    _stroke(qtbot, window, [(20, 30), (60, 50), (100, 90)])
+    _stroke(qtbot, window, [(150, 150), (180, 170), (200, 200)])  # the pen lifted, then a second stroke
+    trace = window.controller.manager.context.trace
+    assert len(trace) == 2 and trace[1][0]["t"] > trace[0][-1]["t"]
+    rows = traces.traces(window.controller.store, doc.id)
+    assert len(rows) == 1 and rows[0]["points"] == trace  # one stored trace that grew
+    (overlay,) = [o for o in window.controller.session.overlays if o["kind"] == "trace"]
+    assert len(overlay["strokes"]) == 2  # drawn with the pen lifted between the strokes
+    captured = []
+
+    def describe(manager, command):
+        captured.append(manager.context.trace)
+        return TurnResult("describe", "a photo", command)
+
+    window.controller.manager.handlers["describe"] = describe
+    say(qtbot, window, "describe")
+    assert [len(t) for t in captured] == [2]  # the caption follows both strokes
+    _stroke(qtbot, window, [(30, 30), (90, 40)])  # after the answer, a new trace
+    assert len(window.controller.manager.context.trace) == 1
+    assert len(traces.traces(window.controller.store, doc.id)) == 2
+
+
 def test_crop_tool_runs_a_crop_command_that_undoes(qtbot, window, photo):
     doc = open_photo(qtbot, window, photo)
     window.canvas.set_tool("crop")
