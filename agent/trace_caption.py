@@ -1,7 +1,9 @@
 """Captions controlled by a mouse trace, and the inverse: where is what a caption talks about.
 
 :func:`caption_trace` follows the trace in time order: the trace is cut into segments that dwell on
-one region (:mod:`agent.traces`), each segment is grounded to the object the detector found under it
+one region (:mod:`agent.traces`); a stroke that goes on where the pen was lifted continues the
+segment before it (one thing traced in two strokes), and pieces of one dwell off the detections are
+named together. Each segment is grounded to the object the detector found under it
 (or, where there is none, to a region described by its position and colour, with sky and ground
 told apart by heuristics), and the caption says one clause per segment in the same order ("On the
 left there is a grey cat; to its right a white cup."). Each clause comes back with its box, its

@@ -7,7 +7,8 @@ outside) and ``t`` in seconds. Internally a stroke is a float array of shape (n,
 Segmentation follows what a person does when they narrate while pointing: they pause or lift the
 pen between things, and the pointer dwells on one thing while they talk about it. So a trace is cut
 where the pen lifts or pauses, and where the pointer moves from one region to another (regions are
-object boxes from perception, or cells of a 3x3 grid on the background); runs too short to be looked
+object boxes from perception, or cells of a 3x3 grid on the background, where the pointer travelling
+in a straight line from one dwell to the next also separates them); runs too short to be looked
 at (passing over something on the way to the next thing) are absorbed into their neighbours.
 """
 
