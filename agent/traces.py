@@ -258,32 +258,33 @@ def segment_trace(strokes: Sequence[np.ndarray], *,
 
 def _dwell_index(s: np.ndarray, travel: float = 0.08) -> np.ndarray:
     """For each point of a stroke, how many travels came before it: a travel is a stretch of
-    points moving over three times the stroke's median speed that covers more than ``travel``
-    (normalised) in a nearly straight line."""
+    points moving over three times the stroke's median speed, or turning by less than 6 degrees
+    at each point, that goes more than ``travel`` (normalised) in a nearly straight line."""
     idx = np.zeros(len(s), np.int64)
     if len(s) < 5:
         return idx
     step = np.linalg.norm(np.diff(s[:, :2], axis=0), axis=1) / np.maximum(np.diff(s[:, 2]), 1e-3)
     speed = np.maximum(np.r_[step[0], step], np.r_[step, step[-1]])
-    fast = speed > 3 * np.median(speed)
-    # or straight: each point's turn between the step into it and the step out of it
     d = np.diff(s[:, :2], axis=0)
     cos = np.einsum("ij,ij->i", d[:-1], d[1:]) / np.maximum(
         np.linalg.norm(d[:-1], axis=1) * np.linalg.norm(d[1:], axis=1), 1e-9)
-    straight = np.r_[False, cos > 0.995, False]
-    k, start = 0, None
-    for i in range(len(s) + 1):
-        if i < len(s) and (fast[i] or straight[i]):
-            start = i if start is None else start
-            continue
-        if start is not None:
-            lo, hi = max(0, start - 1), min(len(s), i + 1)  # the steps into and out of the stretch
-            gone = float(np.linalg.norm(s[hi - 1, :2] - s[lo, :2]))
-            path = float(np.linalg.norm(np.diff(s[lo:hi, :2], axis=0), axis=1).sum())
-            if gone > travel and gone >= 0.9 * path:
-                k += 1
-                idx[(lo + hi) // 2:] = k
-            start = None
+    cuts = []
+    for moving in (speed > 3 * np.median(speed), np.r_[False, cos > 0.995, False]):
+        start = None
+        for i in range(len(s) + 1):
+            if i < len(s) and moving[i]:
+                start = i if start is None else start
+                continue
+            if start is not None:
+                lo, hi = max(0, start - 1), min(len(s), i + 1)  # the steps into and out of it
+                gone = float(np.linalg.norm(s[hi - 1, :2] - s[lo, :2]))
+                path = float(np.linalg.norm(np.diff(s[lo:hi, :2], axis=0), axis=1).sum())
+                if gone > travel and gone >= 0.9 * path:
+                    cuts.append((lo, hi))
+                start = None
+    for lo, hi in sorted(cuts):
+        if idx[(lo + hi) // 2] == idx[lo]:  # the same travel seen both ways counts once
+            idx[(lo + hi) // 2:] += 1
     return idx
 
 
