@@ -29,7 +29,9 @@ while tuning; only its figures are printed. Its things are mirror images and oth
 view of the stereo motorcycle; a brown horse silhouette), and its backgrounds are photographed
 textures and gradients none of the earlier rules was written on: a sky gradient over scikit-image's
 grass photo, its brick wall over its gravel, the dark bokeh behind scikit-learn's flower over a brown
-earth, an overcast gradient over sand. It has its own random seed and scale range.
+earth, an overcast gradient over sand. It has its own random seed and scale range. Its figures
+(named right, once, in order; lift, multi, linger, region): 0.475 (0.7, 0.5, 0.4, 0.3) when it was
+made, 0.500 (0.7, 0.5, 0.4, 0.4) after the segmentation and clothing changes of branch naming2.
 """
 
 from __future__ import annotations
