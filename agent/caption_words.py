@@ -112,13 +112,30 @@ def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
     region = rgb[y1:y2, x1:x2].astype(np.float32)
     texture = float(region.mean(axis=2).std()) if region.size else 0.0
     cy = (y1 + y2) / 2 / h
+    # low in the picture, or from just above its middle when the same stuff goes on below it
+    # down to the bottom edge (ground seen up to a high horizon)
+    low = cy > 0.6 or (cy > 0.45 and _goes_on_below(rgb, (x1, y1, x2, y2)))
     if cy < 0.45 and colour in ("skyblue", "blue", "white", "grey") and texture < 25:
         return "the sky", "sky"
-    if cy > 0.55 and colour == "green":
+    if (cy > 0.55 or low) and colour == "green":
         return "the grass", "grass"
-    if cy > 0.6 and colour in ("brown", "beige", "grey"):
+    if low and colour in ("brown", "beige", "grey"):
         return "the ground", "ground"
     return f"{_article(colour)} {colour} area", f"{colour} area"
+
+
+def _goes_on_below(rgb: np.ndarray, box, far: float = 12.0) -> bool:
+    """Whether what is under ``box`` down to the bottom of the picture has the box's colour
+    (mean Lab within ``far``)."""
+    import cv2
+
+    x1, y1, x2, y2 = box
+    below = rgb[y2:, x1:x2]
+    if below.shape[0] < 4 or below.size == 0:
+        return below.shape[0] < 4
+    here = cv2.cvtColor(np.ascontiguousarray(rgb[y1:y2, x1:x2]), cv2.COLOR_RGB2LAB).reshape(-1, 3)
+    there = cv2.cvtColor(np.ascontiguousarray(below), cv2.COLOR_RGB2LAB).reshape(-1, 3)
+    return float(np.linalg.norm(np.median(here, 0).astype(float) - np.median(there, 0))) <= far
 
 
 def _article(word: str) -> str:

@@ -294,17 +294,30 @@ def skin_mask(rgb: np.ndarray) -> np.ndarray:
 
 def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
                            mask: np.ndarray | None = None) -> str | None:
-    """The colour of what a person wears: their mask below the head (the top fifth of the box),
-    skin-coloured pixels left out; None when less than a tenth of the box is left."""
+    """The colour of what a person wears: their mask below the head, skin-coloured pixels left
+    out; None when less than a twentieth of the box is left.
+
+    The head ends where the face does: the lowest row in the box's upper 70% with skin across a
+    tenth of its width (a head-and-shoulders picture is mostly face and hair, whose colours are
+    not clothes'), or the top fifth of the box when no face shows (a back, a grey photo)."""
     x1, y1, x2, y2 = box
     region = rgb[y1:y2, x1:x2]
     if region.size == 0:
         return None
     keep = (mask.copy() if mask is not None and mask.shape == region.shape[:2]
             else np.ones(region.shape[:2], bool))
-    keep[: max(1, region.shape[0] // 5)] = False
-    keep &= ~skin_mask(region)
-    if keep.sum() < 0.1 * keep.size:
+    skin = skin_mask(region)
+    h = region.shape[0]
+    face = np.nonzero((skin & keep)[: int(0.7 * h)].mean(axis=1) >= 0.1)[0]
+    head = max(1, h // 5, int(face.max()) + 1 + h // 20 if len(face) else 0)
+    torso = np.zeros_like(keep)
+    torso[head:] = True
+    keep &= torso & ~skin
+    if keep.sum() < 0.05 * keep.size:
+        # the mask is too small to hold the clothes (GrabCut lost the person and the inner half
+        # of the box is all that is left): the person's box below the head, skin left out
+        keep = torso & ~skin
+    if keep.sum() < 0.05 * keep.size:
         return None
     return colour_word(region[keep])
 

@@ -1,7 +1,9 @@
 """Captions controlled by a mouse trace, and the inverse: where is what a caption talks about.
 
 :func:`caption_trace` follows the trace in time order: the trace is cut into segments that dwell on
-one region (:mod:`agent.traces`), each segment is grounded to the object the detector found under it
+one region (:mod:`agent.traces`); a stroke that goes on where the pen was lifted continues the
+segment before it (one thing traced in two strokes), and pieces of one dwell off the detections are
+named together. Each segment is grounded to the object the detector found under it
 (or, where there is none, to a region described by its position and colour, with sky and ground
 told apart by heuristics), and the caption says one clause per segment in the same order ("On the
 left there is a grey cat; to its right a white cup."). Each clause comes back with its box, its
@@ -201,19 +203,116 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
 
         # A second look is a crop the detector was not made for: it calls a rocket a "boat" at
         # 0.66. What it finds is kept when the classifier agrees or renames it, when it is a person
-        # (the classifier has no word for people) or when the detector is sure.
+        # (the classifier has no word for people) or when the detector is sure; not when neither
+        # model names it (a patch of gravel the detector half-sees is "an object" to nobody).
         found = [d for d, n in zip(found, name_objects(rgb, found))
-                 if d.label == "person" or n.source != "detector" or d.score >= DETECTOR_SURE]
+                 if d.label == "person" or n.source in ("both", "classifier") or d.score >= DETECTOR_SURE]
     dets = clean_detections(dets + found) if found else dets
-    segs = segment_trace(strokes, regions=[norm(d.box) for d in dets], pause=pause)
+    segs = _continued(segment_trace(strokes, regions=[norm(d.box) for d in dets], pause=pause), pause)
     from agent.naming import name_objects, name_regions
 
     # What the trace dwells on where the detector found nothing may still be a thing the
     # classifier knows (a rocket, a tiger): named when it is sure, else described as a region.
-    background = [i for i, s in enumerate(segs) if s.region < 0]
-    boxes = [_pixel_box(segs[i].box, w, h) for i in background]
-    things = {i: n for i, n in zip(background, name_regions(rgb, boxes)) if n is not None}
-    return compose(rgb, segs, dets, name_objects(rgb, dets), things)
+    # Background pieces that follow one another and touch (one thing traced in two strokes, or
+    # a dwell the grid cut in two) are first named together: when together they are a thing,
+    # they are one piece of trace; else each piece is named on its own.
+    runs = _touching_runs(segs, pause)
+    background = [run for run in runs if segs[run[0]].region < 0]
+    # each run is named as a whole and by its parts, the surest name of a thing winning (the
+    # classifier may know a rocket from one half of it better than from the whole)
+    parts = [[_union([segs[i].box for i in run])]
+             + [b for i in run for b in ([segs[i].box] if len(run) > 1 else []) + getattr(segs[i], "parts", [])]
+             for run in background]
+    flat = name_regions(rgb, [_pixel_box(b, w, h) for ps in parts for b in ps])
+    names = iter(_surest(flat[k - len(ps):k]) for ps, k in zip(parts, np.cumsum([len(ps) for ps in parts])))
+    merged: list = []
+    things = {}
+    alone = []  # pieces of a run that is no thing as a whole: each is named on its own
+    for run in runs:
+        n = next(names) if segs[run[0]].region < 0 else None
+        if n is not None:
+            things[len(merged)] = n
+            merged.append(_join_segments([segs[i] for i in run]))
+        elif segs[run[0]].region >= 0:
+            merged.append(segs[run[0]])
+        else:
+            alone += range(len(merged), len(merged) + len(run)) if len(run) > 1 else []
+            merged += [segs[i] for i in run]
+    if alone:
+        boxes = [_pixel_box(merged[i].box, w, h) for i in alone]
+        things.update({i: n for i, n in zip(alone, name_regions(rgb, boxes)) if n is not None})
+    return compose(rgb, merged, dets, name_objects(rgb, dets), things)
+
+
+# A pen put down this near (normalised) to where it was lifted goes on tracing the same thing.
+CONTINUES = 0.08
+
+
+def _continued(segs, pause: float):
+    """Join a piece of trace to the one before it when the pen was lifted (or paused) and put
+    down again where it left off, and at least one of the two is off every detection: one thing
+    traced in two strokes, whose halves the detection box may not both hold (a rocket's box is
+    narrower than the dark sky around it that the loop goes over). The joined piece is on the
+    detection if either half was."""
+    out: list = []
+    for s in segs:
+        p = out[-1] if out else None
+        if (p is not None and (p.region < 0 or s.region < 0) and s.t0 - p.t1 > pause
+                and float(np.linalg.norm(s.points[0, :2] - p.points[-1, :2])) <= CONTINUES):
+            region = max(p.region, s.region)
+            out[-1] = _join_segments([p, s])
+            out[-1].region = region
+            continue
+        out.append(s)
+    return out
+
+
+def _surest(named: list):
+    """The first of ``named`` (the whole) unless a part was named a thing by the classifier."""
+    best = max((n for n in named if n is not None and n.source == "classifier"),
+               key=lambda n: n.confidence, default=None)
+    return best or named[0]
+
+
+def _union(boxes):
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+            max(b[3] for b in boxes))
+
+
+def _touching_runs(segs, pause: float) -> list[list[int]]:
+    """Indices of ``segs`` grouped into runs: a segment that is not on a detection and follows
+    one that is not either, with dwell boxes that overlap or touch (a gap under a tenth of the
+    larger box's side) or in the same dwell (the grid cut it, the pointer did not travel away:
+    :func:`agent.traces.segment_trace`), joins its run; every other segment is a run of its own."""
+    runs: list[list[int]] = []
+    for i, s in enumerate(segs):
+        if s.region < 0 and runs and segs[i - 1].region < 0:
+            p = segs[i - 1]
+            if s.t0 - p.t1 <= pause and (-1 - s.region) // 9 == (-1 - p.region) // 9:
+                runs[-1].append(i)
+                continue
+            a, b = _union([segs[j].box for j in runs[-1]]), s.box
+            gx = max(0.0, max(a[0], b[0]) - min(a[2], b[2]))
+            gy = max(0.0, max(a[1], b[1]) - min(a[3], b[3]))
+            size = max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
+            if gx <= 0.1 * size and gy <= 0.1 * size:
+                runs[-1].append(i)
+                continue
+        runs.append([i])
+    return runs
+
+
+def _join_segments(parts):
+    """One background segment from consecutive ones (their points in time order)."""
+    from agent.traces import TraceSegment
+
+    if len(parts) == 1:
+        return parts[0]
+    core = [p.core if p.core is not None else np.ones(len(p.points), bool) for p in parts]
+    out = TraceSegment(points=np.concatenate([p.points for p in parts]), region=parts[0].region,
+                       core=np.concatenate(core))
+    out.parts = [b for p in parts for b in [p.box] + getattr(p, "parts", [])]  # what each was alone
+    return out
 
 
 def dwell_points(points: np.ndarray) -> np.ndarray:

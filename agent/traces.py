@@ -7,7 +7,8 @@ outside) and ``t`` in seconds. Internally a stroke is a float array of shape (n,
 Segmentation follows what a person does when they narrate while pointing: they pause or lift the
 pen between things, and the pointer dwells on one thing while they talk about it. So a trace is cut
 where the pen lifts or pauses, and where the pointer moves from one region to another (regions are
-object boxes from perception, or cells of a 3x3 grid on the background); runs too short to be looked
+object boxes from perception, or cells of a 3x3 grid on the background, where the pointer travelling
+in a straight line from one dwell to the next also separates them); runs too short to be looked
 at (passing over something on the way to the next thing) are absorbed into their neighbours.
 """
 
@@ -199,6 +200,9 @@ def segment_trace(strokes: Sequence[np.ndarray], *,
         labels = _point_regions(s[:, :2], regions)
         if not background_grid:
             labels = np.where(labels < 0, -1, labels)
+        # off the objects, the pointer travelling from one dwell to the next separates them even
+        # within one grid cell (a loop over something the detector missed, then the grass below it)
+        labels = np.where(labels < 0, labels - 9 * _dwell_index(s), labels)
         start = 0
         for k in range(1, len(s) + 1):
             cut = k == len(s) or labels[k] != labels[start] or s[k, 2] - s[k - 1, 2] > pause
@@ -250,6 +254,38 @@ def segment_trace(strokes: Sequence[np.ndarray], *,
             out.append(r)
     return [TraceSegment(points=np.concatenate(r.pieces), region=r.region, core=np.concatenate(r.cores))
             for r in out]
+
+
+def _dwell_index(s: np.ndarray, travel: float = 0.08) -> np.ndarray:
+    """For each point of a stroke, how many travels came before it: a travel is a stretch of
+    points moving over three times the stroke's median speed, or turning by less than 6 degrees
+    at each point, that goes more than ``travel`` (normalised) in a nearly straight line."""
+    idx = np.zeros(len(s), np.int64)
+    if len(s) < 5:
+        return idx
+    step = np.linalg.norm(np.diff(s[:, :2], axis=0), axis=1) / np.maximum(np.diff(s[:, 2]), 1e-3)
+    speed = np.maximum(np.r_[step[0], step], np.r_[step, step[-1]])
+    d = np.diff(s[:, :2], axis=0)
+    cos = np.einsum("ij,ij->i", d[:-1], d[1:]) / np.maximum(
+        np.linalg.norm(d[:-1], axis=1) * np.linalg.norm(d[1:], axis=1), 1e-9)
+    cuts = []
+    for moving in (speed > 3 * np.median(speed), np.r_[False, cos > 0.995, False]):
+        start = None
+        for i in range(len(s) + 1):
+            if i < len(s) and moving[i]:
+                start = i if start is None else start
+                continue
+            if start is not None:
+                lo, hi = max(0, start - 1), min(len(s), i + 1)  # the steps into and out of it
+                gone = float(np.linalg.norm(s[hi - 1, :2] - s[lo, :2]))
+                path = float(np.linalg.norm(np.diff(s[lo:hi, :2], axis=0), axis=1).sum())
+                if gone > travel and gone >= 0.9 * path:
+                    cuts.append((lo, hi))
+                start = None
+    for lo, hi in sorted(cuts):
+        if idx[(lo + hi) // 2] == idx[lo]:  # the same travel seen both ways counts once
+            idx[(lo + hi) // 2:] += 1
+    return idx
 
 
 @dataclass

@@ -20,7 +20,18 @@ The held-out part (:func:`held_out_things`, ``held_out=True``) is not looked at 
 crops of the same photos (the astronaut's head and shoulders, the cat's face, the rocket's top), two
 things no earlier rule was written for (scikit-image's horse, a black silhouette the classifier
 calls a dog; scikit-learn's flower, which neither model knows, so "object" is the right word), a wall
-over a gravel floor as well as sky over grass, and its own random seed. Only its figures are printed.
+over a gravel floor as well as sky over grass, and its own random seed. Since its region traces fell
+(0.6 -> 0.3) after a rule written on part one, it had to be looked at: it is now the development
+set's second part ("dev part 2"), printed scene by scene like part one.
+
+The held-out part v2 (:func:`held_out_v2_things`, ``part="v2"``) replaces it and is not looked at
+while tuning; only its figures are printed. Its things are mirror images and other crops (the right
+view of the stereo motorcycle; a brown horse silhouette), and its backgrounds are photographed
+textures and gradients none of the earlier rules was written on: a sky gradient over scikit-image's
+grass photo, its brick wall over its gravel, the dark bokeh behind scikit-learn's flower over a brown
+earth, an overcast gradient over sand. It has its own random seed and scale range. Its figures
+(named right, once, in order; lift, multi, linger, region): 0.475 (0.7, 0.5, 0.4, 0.3) when it was
+made, 0.500 (0.7, 0.5, 0.4, 0.4) after the segmentation and clothing changes of branch naming2.
 """
 
 from __future__ import annotations
@@ -96,18 +107,85 @@ def _free(box, boxes, gap: int = 10) -> bool:
                for b in boxes)
 
 
-def make_scene(rng: np.random.Generator, pool: list[Thing], kind: str, held_out: bool = False):
+def held_out_v2_things() -> list[Thing]:
+    from skimage import data
+
+    right = data.stereo_motorcycle()[1]
+    cam = np.repeat(data.camera()[30:500, 20:320, None], 3, axis=2)[:, ::-1]
+    horse = np.where(data.horse()[:, ::-1, None], np.uint8([245, 245, 245]), np.uint8([120, 72, 40]))
+    return [
+        Thing("cat", data.chelsea()[10:295, 40:440, :][:, ::-1]),
+        Thing("cup", data.coffee()[0:270, 130:450][:, ::-1]),
+        Thing("motorcycle", right[50:460, 80:700]),
+        Thing("person", data.astronaut()[0:512, 20:440][:, ::-1], clothing="orange"),
+        Thing("person", cam, clothing="black"),
+        Thing("rocket", data.rocket()[0:427, 170:470][:, ::-1], coco=False),
+        Thing("horse", np.ascontiguousarray(horse)),
+    ]
+
+
+def _texture(gray: np.ndarray, h: int, tint, scale: float, rng: np.random.Generator) -> np.ndarray:
+    """A grey texture photo, rescaled and tinted, ``h`` rows of ``W``."""
+    g = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA).astype(np.float32)
+    reps = (h // g.shape[0] + 1, W // g.shape[1] + 1)
+    g = np.tile(g, reps)
+    y0, x0 = int(rng.integers(0, g.shape[0] - h + 1)), int(rng.integers(0, g.shape[1] - W + 1))
+    g = g[y0:y0 + h, x0:x0 + W] / 255.0
+    return (g[:, :, None] * 1.6) * np.float32(tint)
+
+
+def _v2_background(rng: np.random.Generator) -> tuple[np.ndarray, int, str]:
+    import os
+
+    import sklearn
+    from skimage import data, io
+
+    img = np.empty((H, W, 3), np.float32)
+    horizon = int(H * rng.uniform(0.42, 0.56))
+    kind = int(rng.integers(0, 4))
+    k = np.linspace(0, 1, horizon)[:, None, None]
+    if kind == 0:  # sky gradient over a grass photo
+        img[:horizon] = (60, 110, 200) * (1 - k) + (190, 215, 240) * k
+        img[horizon:] = _texture(data.grass(), H - horizon, (70, 125, 50), rng.uniform(0.5, 1.0), rng)
+        label = "grass"
+    elif kind == 1:  # a brick wall over gravel
+        img[:horizon] = _texture(data.brick(), horizon, (150, 80, 60), rng.uniform(0.6, 1.0), rng)
+        img[horizon:] = _texture(data.gravel(), H - horizon, (115, 110, 105), rng.uniform(0.5, 1.0), rng)
+        label = "ground"
+    elif kind == 2:  # the dark bokeh behind the flower, over brown earth
+        flower = io.imread(os.path.join(os.path.dirname(sklearn.__file__), "datasets", "images", "flower.jpg"))
+        img[:horizon] = cv2.resize(flower[0:90, 0:150], (W, horizon)).astype(np.float32)
+        img[horizon:] = _texture(data.gravel(), H - horizon, (110, 80, 55), rng.uniform(1.0, 1.6), rng)
+        label = "ground"
+    else:  # an overcast gradient over sand
+        img[:horizon] = (170, 175, 185) * (1 - k) + (225, 225, 225) * k
+        img[horizon:] = (205, 180, 140)
+        img[horizon:] += rng.normal(0, 10, img[horizon:].shape)
+        label = "ground"
+    img += rng.normal(0, 4, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8), horizon, label
+
+
+def make_scene(rng: np.random.Generator, pool: list[Thing], kind: str, held_out: bool = False,
+               part: str = ""):
     """``(image, targets, strokes)`` or None when the objects do not fit; ``targets`` are
-    ``(label, box, thing or None)`` in first-traced order (``"grass"`` for a region dwell)."""
+    ``(label, box, thing or None)`` in first-traced order (``"grass"`` for a region dwell).
+    ``held_out`` is the development set's second part, ``part="v2"`` the held-out part v2."""
     n = int(rng.integers(2, 4))
     chosen = [pool[int(i)] for i in rng.choice(len(pool), size=n, replace=False)]
-    wall = held_out and rng.random() < 0.5
-    img, horizon = _sky_grass(rng, wall=wall)
+    if part == "v2":
+        img, horizon, ground = _v2_background(rng)
+        sizes = (130, 220)
+    else:
+        wall = held_out and rng.random() < 0.5
+        img, horizon = _sky_grass(rng, wall=wall)
+        ground = "ground" if wall else "grass"
+        sizes = (120, 230) if held_out else (150, 210)
     boxes = []
     for t in chosen:
         c = t.crop
         for _ in range(200):
-            s = rng.uniform(*((120, 230) if held_out else (150, 210))) / max(c.shape[:2])
+            s = rng.uniform(*sizes) / max(c.shape[:2])
             ch, cw = int(c.shape[0] * s), int(c.shape[1] * s)
             x, y = int(rng.integers(0, W - cw)), int(rng.integers(0, H - ch))
             if _free((x, y, x + cw, y + ch), boxes):
@@ -123,7 +201,7 @@ def make_scene(rng: np.random.Generator, pool: list[Thing], kind: str, held_out:
             x, y = int(rng.integers(0, W - gw)), int(rng.integers(horizon + 25, max(horizon + 26, H - gh)))
             g = (x, y, x + gw, min(H, y + gh))
             if g[3] - g[1] > 30 and _free(g, boxes, gap=30):
-                targets.insert(int(rng.integers(0, len(targets) + 1)), ("ground" if wall else "grass", g, None))
+                targets.insert(int(rng.integers(0, len(targets) + 1)), (ground, g, None))
                 break
         else:
             return None

@@ -128,8 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--dev", type=int, default=80, help="scenes of the development set (bench/devset.py)")
+    ap.add_argument("--dev2", type=int, default=40,
+                    help="scenes of the development set's second part (the held-out part until it was looked at)")
     ap.add_argument("--held-out", type=int, default=40,
-                    help="scenes of the held-out part (figures only: not looked at while tuning)")
+                    help="scenes of the held-out part v2 (figures only: not looked at while tuning)")
     ap.add_argument("--only-dev", action="store_true", help="skip the original scenes")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
@@ -189,8 +191,10 @@ def main(argv: list[str] | None = None) -> int:
         _report(rows)
     if args.dev:
         dev_set(args.dev, args.seed, args.verbose)
+    if args.dev2:
+        dev_set(args.dev2, args.seed + 5000, args.verbose, part="dev2")
     if args.held_out:
-        dev_set(args.held_out, args.seed + 5000, held_out=True)
+        dev_set(args.held_out, args.seed + 9000, part="v2")
     return 0
 
 
@@ -220,20 +224,21 @@ def _report(rows: list[dict]) -> None:
 SKIN = {"beige", "pink", "brown"}
 
 
-def dev_set(n: int, seed: int, verbose: bool = False, held_out: bool = False) -> None:
+def dev_set(n: int, seed: int, verbose: bool = False, part: str = "dev1") -> None:
     """The development set: multi-stroke, lingering and region traces, a non-COCO object, persons
-    with known clothing colours (bench/devset.py); with ``held_out`` its held-out part, whose
-    scenes are never printed."""
+    with known clothing colours (bench/devset.py); ``part`` "dev1", "dev2" (its second part, once
+    held out) or "v2" (the held-out part v2, whose scenes are never printed)."""
     import devset
 
     rng = np.random.default_rng(seed + 1000)
-    pool = devset.held_out_things() if held_out else devset.things()
+    pool = {"dev1": devset.things, "dev2": devset.held_out_things, "v2": devset.held_out_v2_things}[part]()
+    held_out = part == "v2"
     t_caps = []
     non_coco = {t.label for t in pool if not t.coco}
     rows = []
     while len(rows) < n:
         kind = devset.KINDS[len(rows) % len(devset.KINDS)]
-        scene = devset.make_scene(rng, pool, kind, held_out=held_out)
+        scene = devset.make_scene(rng, pool, kind, held_out=part == "dev2", part=part)
         if scene is None:
             continue
         img, targets, strokes = scene
@@ -260,9 +265,11 @@ def dev_set(n: int, seed: int, verbose: bool = False, held_out: bool = False) ->
                      "coco_ok": [w for w in want if w not in non_coco] == [g for g in got if g not in non_coco],
                      "back": "back to" in cap.text})
         if (verbose or not ok) and not held_out:
-            print(f"dev {len(rows):3d} {kind:6s} {'ok ' if ok else 'BAD'} traced={want} caption={cap.text!r}")
+            print(f"{part} {len(rows):3d} {kind:6s} {'ok ' if ok else 'BAD'} traced={want} caption={cap.text!r}")
     print()
-    print(f"{'held-out part scenes' if held_out else 'development set scenes':<46}{len(rows):>10d}")
+    title = {"dev1": "development set scenes", "dev2": "development set part 2 scenes",
+             "v2": "held-out part v2 scenes"}[part]
+    print(f"{title:<46}{len(rows):>10d}")
     print(f"{'traced things named right, once, in order':<46}{np.mean([r['ok'] for r in rows]):>10.3f}")
     for kind in devset.KINDS:
         sub = [r["ok"] for r in rows if r["kind"] == kind]

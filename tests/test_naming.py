@@ -74,6 +74,16 @@ def test_people_are_described_by_their_clothes_never_their_skin():
         assert person_clothing_colour(np.full((100, 60, 3), tone, np.uint8), (0, 0, 60, 100)) is None
 
 
+def test_head_and_shoulders_clothes_are_below_the_face():
+    # a face filling the top two thirds, brown hair above it, a green jumper in the bottom third
+    img = np.zeros((90, 90, 3), np.uint8)
+    img[:] = (200, 200, 205)  # a pale wall
+    img[0:15, 25:65] = (90, 60, 40)  # hair
+    img[15:60, 30:60] = (224, 172, 140)  # the face, the wall either side of it
+    img[60:90, 5:85] = (40, 140, 60)  # the jumper
+    assert person_clothing_colour(img, (0, 0, 90, 90)) == "green"
+
+
 @pytest.mark.slow
 def test_astronaut_is_a_person_in_orange_and_her_helmet_no_mouse():
     from skimage import data

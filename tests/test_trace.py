@@ -108,6 +108,14 @@ def test_pass_over_is_absorbed():
     assert [s.region for s in segs] == [0, 2]
 
 
+def test_travel_between_dwells_separates_them_off_the_objects():
+    # two loops on the background inside one grid cell, the pointer travelling between them
+    a, b = (0.37, 0.36, 0.47, 0.45), (0.52, 0.55, 0.63, 0.64)
+    segs = segment_trace(synthetic_trace([a, b], dwell=1.5, cover=0.8))
+    assert len(segs) == 2
+    assert segs[0].box[3] < 0.5 < segs[1].box[1]
+
+
 def test_window_boxes():
     strokes = synthetic_trace([(0.1, 0.1, 0.3, 0.3)], dwell=2.0)
     boxes = window_boxes(strokes, 0.5)
@@ -152,6 +160,28 @@ def test_caption_follows_trace_order(scene, no_network):
         assert cap.segments[0].t1 <= cap.segments[1].t0
     # the second clause is placed relative to the first
     assert "to its left" in cap.text
+
+
+def test_ground_up_to_a_high_horizon():
+    img = np.zeros((100, 100, 3), np.uint8)
+    img[:40] = (135, 190, 235)
+    img[40:] = (120, 110, 100)
+    assert describe_region(img, (10, 45, 60, 60))[1] == "ground"  # the same goes on below it
+    img[70:] = (60, 140, 50)
+    assert describe_region(img, (10, 45, 60, 60))[1] != "ground"  # a grey band above the grass
+
+
+def test_one_thing_traced_in_two_strokes_is_named_once(scene):
+    img, boxes = scene
+    cat, cup = _norm(boxes["cat"]), _norm(boxes["cup"])
+    s1 = synthetic_trace([cat], cover=0.6)[0]
+    loop = synthetic_trace([cup], cover=0.6, dwell=1.6)[0]
+    half = len(loop) // 2
+    a, b = loop[:half].copy(), loop[half:].copy()
+    a[:, 2] += s1[-1, 2] + 0.8
+    b[:, 2] += s1[-1, 2] + 1.7  # the pen lifted for 0.9 s and put down where it left off
+    cap = caption_trace(img, to_ln([s1, a, b]))
+    assert [s.label for s in cap.segments] == ["cat", "cup"], cap.text
 
 
 @pytest.mark.slow
