@@ -131,6 +131,9 @@ class TurnContext:
     proposal: list[Command] | None = None  # what the last question proposed; "yes" runs it
     explain: dict | None = None  # the last comparison (agent.explain.chat), for "where?" and "how much?"
     explain_cache: dict = field(default_factory=dict)  # (before id, after id) -> Explanation
+    # The head before and after the last turn that made versions ("brighten it and add contrast"
+    # makes two): "what changed?" and the Before/After pane compare across the whole request.
+    last_edit: tuple[str, str] | None = None
 
 
 GREETING = "assistant_text: How can I help you?"
@@ -196,9 +199,6 @@ class DialogueManager:
         # around it (versions, history, replies, the transaction) stays this manager's.
         self.executors: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
         self.context = TurnContext()
-        # The head before and after the last turn that made versions ("brighten it and add
-        # contrast" makes two): "what changed?" compares across the whole turn, not its last edit.
-        self.last_edit: tuple[str, str] | None = None
 
     # -- the turn --------------------------------------------------------------------------------
 
@@ -241,7 +241,7 @@ class DialogueManager:
         if self.document is None or self.document.head.id == head_before:
             return
         edits = result.commands and all(c.edits_image for c in result.commands)
-        self.last_edit = (head_before, self.document.head.id) if edits and head_before else None
+        self.context.last_edit = (head_before, self.document.head.id) if edits and head_before else None
 
     def _run_all(self, commands: list[Command], utterance: str) -> TurnResult:
         """Run the turn's commands in order; stop at the first that fails (its reply says why)."""
@@ -279,8 +279,8 @@ class DialogueManager:
         (the phrasing of explanations is a setting, not something a turn left: it stays)."""
         self.document = document
         self.history = history_from_turns(turns or [])
-        self.context = TurnContext(explain_phrasing=self.context.explain_phrasing)
-        self.last_edit = _last_edit(document, turns or [])
+        self.context = TurnContext(explain_phrasing=self.context.explain_phrasing,
+                                   last_edit=_last_edit(document, turns or []))
 
     def read(self, utterance: str) -> tuple[list[Command], str]:
         """What :meth:`handle` would run for ``utterance`` now, and what it would say, without running it."""

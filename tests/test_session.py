@@ -163,7 +163,7 @@ def test_a_request_of_several_edits_is_compared_as_one_also_after_reopening(sess
     assert session.compare_before(doc).id == root  # the Before/After pane shows the whole request
     manager = DialogueManager(Document.open(session.store, doc.id))
     manager.resume(manager.document, session.store.turns(doc.id))
-    assert manager.last_edit == (root, doc.head.id)
+    assert manager.context.last_edit == (root, doc.head.id)
     assert Session(manager, session.store).compare_before(manager.document).id == root
     assert manager.handle("rotate 90").ok  # one edit: its parent, as before
     assert Session(manager, session.store).compare_before(manager.document).id == manager.document.parent().id

@@ -136,7 +136,7 @@ def _turn_before(manager) -> str | None:
     """The head before the last request, when that request made several versions and the head
     is still the last of them (one request, one undo entry: "brighten it and add contrast" is
     one change to the person, so "what changed?" reports both, not the contrast alone)."""
-    span = getattr(manager, "last_edit", None)
+    span = manager.context.last_edit
     doc = manager.document
     if not span or span[1] != doc.head.id:
         return None
