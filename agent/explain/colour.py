@@ -219,9 +219,14 @@ def colour_model(wf: np.ndarray, af: np.ndarray, mask: np.ndarray, a: float, b: 
 
 
 def _family_finding(name: str, m: dict):
+    """The finding of a fitted family, or None when it is too small to tell or outside Easel's
+    own range for it (``agent.commands.ATTR_RANGES``): an amount no operation can make means the
+    family is the wrong model, and the caller falls back to a curve or "its colours were changed"."""
+    from agent.commands import ATTR_RANGES
+
     if name == "saturation":
         p = round((m["k"] - 1) * 100, 1)
-        if abs(p) < 4:
+        if abs(p) < 4 or not -103 <= p <= ATTR_RANGES["saturation"]:
             return None
         if p <= -97:
             return ("grayscale", {"saturation": -100}, "It was made black and white (grayscale).")
@@ -230,7 +235,7 @@ def _family_finding(name: str, m: dict):
                 f"(saturation {p:+.0f}).")
     if name == "warmth":
         t = round(m["t"] * 100, 1)
-        if abs(t) < 4:
+        if abs(t) < 4 or abs(t) > ATTR_RANGES["warmth"]:
             return None
         return ("warmth", {"amount": t},
                 f"It is {'warmer' if t > 0 else 'cooler'} in colour, by about {abs(t):.0f} points (warmth {t:+.0f}).")
