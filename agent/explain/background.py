@@ -72,6 +72,21 @@ def kept_box(valid: np.ndarray, bg: np.ndarray) -> list[int] | None:
     return [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1]
 
 
+def unblended(wf: np.ndarray, af: np.ndarray, colour: str, t_min: float = 0.03) -> np.ndarray:
+    """Pixels of the after picture that are not ``wf`` (before, aligned) blended toward the new
+    background colour. u2netp's matte is soft well inside the subject, so after a background is
+    replaced much of what is kept is ``(1 - t)*before + t*C`` with ``t`` varying: read as one
+    picture-wide fit, that is a false tint toward ``C``. A tint of the whole picture is measured on
+    the other pixels only (a real tint toward ``C`` itself cannot be told from the matte and is
+    left unsaid)."""
+    return ~(matte_edge(wf, af, colour) & (_blend_t(wf, af, colour) > t_min))
+
+
+def _blend_t(pred: np.ndarray, af: np.ndarray, colour: str) -> np.ndarray:
+    v = np.array(BACKGROUND_COLORS[colour], np.float32) - pred
+    return ((af - pred) * v).sum(axis=2) / np.maximum((v * v).sum(axis=2), 1.0)
+
+
 def matte_edge(pred: np.ndarray, af: np.ndarray, colour: str) -> np.ndarray:
     """Pixels of the after picture that are a blend of ``pred`` and the background colour (the soft
     edge of the subject's mask): ``af = (1 - t)*pred + t*C`` for some ``t`` in [0, 1]."""

@@ -59,8 +59,9 @@ from agent.explain.align import (  # noqa: F401  (_small is also used by agent.e
     _scale_matrix,
     _small,
     _try_dihedral,
+    same_frame,
 )
-from agent.explain.background import blurred_background, kept_box, matte_edge, replaced_background
+from agent.explain.background import blurred_background, kept_box, matte_edge, replaced_background, unblended
 from agent.explain.colour import colour_model
 from agent.explain.detail import detail_change
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
@@ -253,6 +254,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
 
     if not exact and loc is None:
         M = _refine_ecc(M, bg, ag, Sb, Sa)
+        if same_frame(M, dih, bg, ag, Sb, Sa):
+            M, exact = dih[0], True
 
     # -- 2. geometry
     lin = M[:2, :2]
@@ -392,14 +395,17 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     if has_bg:
         # A cutout's soft matte darkens the subject's rim: refit far from the background only.
         dist = cv2.distanceTransform((~bg_mask).astype(np.uint8), cv2.DIST_L2, 3)
-        fit_mask = valid & (dist > max(12, 0.03 * max(as_size)))
+        plain = unblended(wf, af, bg_colour) if bg_colour else valid  # the matte is no tint
+        fit_mask = valid & plain & (dist > max(12, 0.03 * max(as_size)))
         if fit_mask.sum() < 0.02 * valid.size:
-            fit_mask = valid & (dist > 4)
+            fit_mask = valid & plain & (dist > 4)
         if fit_mask.any():
             a, b, sigma = _fit_tone(wf, af, fit_mask)
             cmodel = cmodel and colour_model(wf, af, fit_mask, a, b, warped)
             if cmodel and not bg_colour and cmodel.findings[0][0] in ("tone_curve", "color_changed"):
                 cmodel = None  # the cutout's soft matte bends the tones near it: not a curve of its own
+        elif bg_colour:  # all that is kept is blended by the matte: no tone change can be measured
+            a, b, cmodel = 1.0, np.zeros(3), None
     if reshoot:
         # A least-squares slope shrinks toward 0 when the pixels are not exactly aligned, as
         # between two shots; means and spreads of the common part do not.
