@@ -12,7 +12,9 @@ bases are scikit-image's bundled photos plus two synthetic composites.
 Measured: the set of edit kinds found equals the truth (exactly; "found" also counts pairs whose
 true kinds are all reported with extras), rotation error (degrees), brightness and contrast error
 (points), local-change boxes with IoU > 0.5 (for a moved object both boxes must pass), and the time
-to explain a pair of 12-megapixel images (name_objects on, 2 cores).
+to explain a pair of 12-megapixel images (name_objects on, 2 cores). False statements are counted
+apart from misses: the pairs with an extra finding, one whose kind is not among the true kinds
+("unnamed", "they differ in a way I cannot name", is a miss, not a false statement).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from agent.explain import explain_images
 from agent.explain.align import same_frame
 from agent.explain.colour import _family_finding
 from agent.explain.tone import _fit_tone
+from editor import ops
 from editor.regions import BACKGROUND_COLORS
 
 
@@ -93,3 +94,56 @@ def test_a_fit_pulled_by_a_local_change_gives_way_to_no_change():
     dst[:40] = np.clip(dst[:40] * 0.5 + np.array([120, 40, 10], np.float32), 0, 255)
     a, b, _ = _fit_tone(src, dst, np.ones((100, 100), bool))
     assert a == 1.0 and not np.any(b)
+
+
+@pytest.fixture(scope="module")
+def starfield() -> np.ndarray:
+    """A mostly dark grey picture with coloured spots spread all over it (as the Hubble photo)."""
+    rng = np.random.default_rng(3)
+    img = cv2.GaussianBlur(rng.uniform(10, 70, (300, 400)).astype(np.float32), (0, 0), 3)
+    img = np.repeat(img[..., None], 3, axis=2)
+    for _ in range(60):
+        x, y, r = int(rng.uniform(10, 390)), int(rng.uniform(10, 290)), int(rng.uniform(4, 12))
+        colour = [float(v) for v in rng.uniform(40, 240, 3)]
+        cv2.circle(img, (x, y), r, colour, -1)
+    return np.clip(cv2.GaussianBlur(img, (0, 0), 1.2), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("op", ["hue", "grayscale"])
+def test_a_colour_change_of_a_mostly_grey_picture_is_one_change(starfield, op):
+    """The grey majority hid the colour map: the coloured spots were told as recoloured regions
+    and a contrast change that was not made."""
+    from editor import adjust
+
+    after = adjust.adjust_hue(starfield, degrees=-80) if op == "hue" else adjust.grayscale(starfield)
+    exp = explain(starfield, after)
+    assert exp.kinds() == [op], exp.text
+
+
+@pytest.mark.parametrize("name", ["coffee", "astronaut"])
+def test_a_blurred_background_is_not_less_contrast_and_removed_objects(name):
+    """The blurred part has less contrast, which pulled the tone fit into "less contrast" of the
+    whole; the blur test then failed and the blurred parts were told as removed objects."""
+    from skimage import data
+
+    from editor.regions import replace_background
+
+    img = getattr(data, name)()
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    inside = ((xx - w / 2) / (0.35 * w)) ** 2 + ((yy - h / 2) / (0.4 * h)) ** 2
+    m = np.clip((1 - inside) / 0.3, 0, 1).astype(np.float32)
+    exp = explain(img, replace_background(img, mask=m, mode="blur"))
+    assert exp.kinds() == ["background_blurred"], exp.text
+
+
+def test_a_sharpening_with_a_darkening_that_clips_single_channels(coffee):
+    """Darker by 24 points clips the blue of the brown cup and table while their grey stays inside
+    the range: the sharpening was missed (only "darker" was said)."""
+    from editor import adjust
+
+    after = ops.adjust_brightness(adjust.adjust_sharpness(coffee, amount=32), amount=-23.5)
+    exp = explain(coffee, after)
+    assert sorted(exp.kinds()) == ["brightness", "sharpness"], exp.text
+    sharp = exp.findings[exp.kinds().index("sharpness")].params["amount"]
+    assert abs(sharp - 32) <= 8

@@ -63,6 +63,19 @@ def blurred_background(pred: np.ndarray, af: np.ndarray, valid: np.ndarray) -> n
     return m
 
 
+def blur_explains(wf: np.ndarray, af: np.ndarray, valid: np.ndarray, a: float, b: np.ndarray
+                  ) -> tuple[np.ndarray | None, bool]:
+    """``(blurred mask, whether the tone fit is to be dropped)``: the background blurred after the
+    tone change ``(a, b)``, or else after no tone change at all. A blurred background is a large
+    part of the picture with less contrast than before, so the robust tone fit can read it as
+    "less contrast" of the whole; when the blur alone explains the pair, that tone is not said."""
+    blurred = blurred_background(np.clip(a * wf + b.astype(np.float32), 0, 255), af, valid)
+    if blurred is not None or (a == 1.0 and not np.any(b)):
+        return blurred, False
+    blurred = blurred_background(wf, af, valid)
+    return blurred, blurred is not None
+
+
 def kept_box(valid: np.ndarray, bg: np.ndarray) -> list[int] | None:
     """Small-copy box of what is left of the picture once the background ``bg`` is taken away."""
     keep = _big_parts(valid & ~cv2.dilate(bg.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool))

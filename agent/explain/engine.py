@@ -61,9 +61,9 @@ from agent.explain.align import (  # noqa: F401  (_small is also used by agent.e
     _try_dihedral,
     same_frame,
 )
-from agent.explain.background import blurred_background, kept_box, matte_edge, replaced_background, unblended
+from agent.explain.background import blur_explains, kept_box, matte_edge, replaced_background, unblended
 from agent.explain.colour import colour_model
-from agent.explain.detail import detail_change
+from agent.explain.detail import detail_change, unclipped
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
 from agent.explain.tone import _fit_tone, tone_changes
 from agent.explain.words import _local_sentence, _rotation_sentence, unnamed_difference, where_phrase
@@ -359,8 +359,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         from editor.adjust import detail_scale
 
         sc = as_size[0] / wa
-        detail = detail_change(_grey(warped).astype(np.float32), _grey(a_rgb).astype(np.float32), valid,
-                               detail_scale(before.shape) * sc, sc)
+        detail = detail_change(_grey(warped).astype(np.float32), _grey(a_rgb).astype(np.float32),
+                               valid & unclipped(warped, a_rgb), detail_scale(before.shape) * sc, sc)
         if detail is not None:  # from here on, "before" is the before picture sharpened or blurred
             wf = np.clip(detail[3](wf), 0, 255)
             warped = np.clip(wf + 0.5, 0, 255).astype(np.uint8)
@@ -452,8 +452,10 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
                                     ("transparent" if a_alpha is not None else "black") +
                                     "); only the main subject is left."))
     elif not reshoot:
-        blurred = blurred_background(np.clip(a * wf + b.astype(np.float32), 0, 255), af, valid)
+        blurred, no_tone = blur_explains(wf, af, valid, a, b)
         if blurred is not None:
+            if no_tone:  # the blur lowered the contrast the tone fit saw: no tone change of its own
+                findings, a, b = [fd for fd in findings if fd not in tone], 1.0, np.zeros(3)
             bg_mask = blurred
             sb = kept_box(valid, blurred)
             ab = _box_to_full(sb, Sa) if sb else None
