@@ -147,3 +147,17 @@ def test_a_sharpening_with_a_darkening_that_clips_single_channels(coffee):
     assert sorted(exp.kinds()) == ["brightness", "sharpness"], exp.text
     sharp = exp.findings[exp.kinds().index("sharpness")].params["amount"]
     assert abs(sharp - 32) <= 8
+
+
+def test_a_part_of_the_subject_half_blended_into_the_blurred_background(coffee):
+    """u2netp's matte may be half-sure inside the subject: there the after picture is a blend of
+    the photo and its blurred background, not "something changed" of its own."""
+    from editor.regions import replace_background
+
+    h, w = coffee.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    inside = ((xx - w / 2) / (0.35 * w)) ** 2 + ((yy - h / 2) / (0.4 * h)) ** 2
+    m = np.clip((1 - inside) / 0.3, 0, 1).astype(np.float32)
+    m[h // 2:h // 2 + 40, w // 2 - 60:w // 2 + 20] = 0.5
+    exp = explain(coffee, replace_background(coffee, mask=m, mode="blur"))
+    assert exp.kinds() == ["background_blurred"], exp.text

@@ -100,12 +100,19 @@ def _blend_t(pred: np.ndarray, af: np.ndarray, colour: str) -> np.ndarray:
     return ((af - pred) * v).sum(axis=2) / np.maximum((v * v).sum(axis=2), 1.0)
 
 
-def matte_edge(pred: np.ndarray, af: np.ndarray, colour: str) -> np.ndarray:
-    """Pixels of the after picture that are a blend of ``pred`` and the background colour (the soft
-    edge of the subject's mask): ``af = (1 - t)*pred + t*C`` for some ``t`` in [0, 1]."""
-    c = np.array(BACKGROUND_COLORS[colour], np.float32)
-    v = c - pred
+def matte_edge(pred: np.ndarray, af: np.ndarray, colour: str | None) -> np.ndarray:
+    """Pixels of the after picture that are a blend of ``pred`` and the new background (the soft
+    edge of the subject's mask): ``af = (1 - t)*pred + t*C`` for some ``t`` in [0, 1], ``C`` the
+    background colour or, with ``colour`` None, the blurred background (``pred`` blurred as
+    ``background blur`` does; only where the blur differs from ``pred`` enough to tell)."""
+    if colour is None:
+        h, w = pred.shape[:2]
+        v = cv2.GaussianBlur(pred, (0, 0), max(h, w) * BLUR_FRACTION) - pred
+        telling = np.abs(v).max(axis=2) > 8
+    else:
+        v = np.array(BACKGROUND_COLORS[colour], np.float32) - pred
+        telling = True
     n2 = np.maximum((v * v).sum(axis=2), 1.0)
     t = ((af - pred) * v).sum(axis=2) / n2
     off = np.abs(af - pred - np.clip(t, 0, 1)[..., None] * v).max(axis=2)
-    return (t > -0.05) & (t < 1.05) & (off < 14)
+    return (t > -0.05) & (t < 1.05) & (off < 14) & telling

@@ -479,8 +479,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     if has_bg and not bg_colour:
         # The matte's soft edge only darkens (colour times alpha): not a change of its own.
         region_mask &= _chanmax(af - pred) > 6
-    elif bg_colour:  # ... or blends toward the new background colour
-        region_mask &= ~matte_edge(pred, af, bg_colour)
+    elif bg_colour or "background_blurred" in [fd.kind for fd in findings]:  # ... or blends toward
+        region_mask &= ~matte_edge(pred, af, bg_colour)  # the new background (a colour, the blur)
     rs = res[region_mask]
     noise = 1.4826 * float(np.median(rs)) if rs.size else 0.0
     thr = max(28.0, 6 * noise)
