@@ -261,3 +261,22 @@ def _map_box(box: list[int], M: np.ndarray, size: tuple[int, int]) -> list[int]:
     if out[2] <= out[0] or out[3] <= out[1]:
         return [0, 0, 0, 0]
     return out
+
+
+def same_frame(M: np.ndarray, dih: tuple[np.ndarray, float] | None, bg: np.ndarray, ag: np.ndarray,
+               Sb: np.ndarray, Sa: np.ndarray) -> bool:
+    """Whether the untouched frame (``dih``'s identity) fits at least as well as ``M``, a shift of a
+    pixel or two found by features: a large local change (a cup filled in) lowers the whole-frame
+    correlation below the dihedral test's bar, and a centre patch that changed can then pin the
+    shift to the wrong pixel, which reads later as a false tint or contrast."""
+    if dih is None or dih[1] <= 0.5 or bg.shape != ag.shape or not np.allclose(dih[0], np.eye(3)):
+        return False
+    if np.abs(M[:2, :2] - np.eye(2)).max() > 0.01 or np.abs(M[:2, 2]).max() > 3:
+        return False
+    Ms = Sa @ M @ np.linalg.inv(Sb)
+    shifted = cv2.warpAffine(bg, Ms[:2], (ag.shape[1], ag.shape[0]), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+    e = 4  # the border the shift fills in is left out
+    d_shift = np.abs(ag.astype(np.float32) - shifted.astype(np.float32))[e:-e, e:-e]
+    d_same = np.abs(ag.astype(np.float32) - bg.astype(np.float32))[e:-e, e:-e]
+    return float(np.median(d_same)) <= float(np.median(d_shift))

@@ -63,6 +63,19 @@ def blurred_background(pred: np.ndarray, af: np.ndarray, valid: np.ndarray) -> n
     return m
 
 
+def blur_explains(wf: np.ndarray, af: np.ndarray, valid: np.ndarray, a: float, b: np.ndarray
+                  ) -> tuple[np.ndarray | None, bool]:
+    """``(blurred mask, whether the tone fit is to be dropped)``: the background blurred after the
+    tone change ``(a, b)``, or else after no tone change at all. A blurred background is a large
+    part of the picture with less contrast than before, so the robust tone fit can read it as
+    "less contrast" of the whole; when the blur alone explains the pair, that tone is not said."""
+    blurred = blurred_background(np.clip(a * wf + b.astype(np.float32), 0, 255), af, valid)
+    if blurred is not None or (a == 1.0 and not np.any(b)):
+        return blurred, False
+    blurred = blurred_background(wf, af, valid)
+    return blurred, blurred is not None
+
+
 def kept_box(valid: np.ndarray, bg: np.ndarray) -> list[int] | None:
     """Small-copy box of what is left of the picture once the background ``bg`` is taken away."""
     keep = _big_parts(valid & ~cv2.dilate(bg.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool))
@@ -72,12 +85,34 @@ def kept_box(valid: np.ndarray, bg: np.ndarray) -> list[int] | None:
     return [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1]
 
 
-def matte_edge(pred: np.ndarray, af: np.ndarray, colour: str) -> np.ndarray:
-    """Pixels of the after picture that are a blend of ``pred`` and the background colour (the soft
-    edge of the subject's mask): ``af = (1 - t)*pred + t*C`` for some ``t`` in [0, 1]."""
-    c = np.array(BACKGROUND_COLORS[colour], np.float32)
-    v = c - pred
+def unblended(wf: np.ndarray, af: np.ndarray, colour: str, t_min: float = 0.03) -> np.ndarray:
+    """Pixels of the after picture that are not ``wf`` (before, aligned) blended toward the new
+    background colour. u2netp's matte is soft well inside the subject, so after a background is
+    replaced much of what is kept is ``(1 - t)*before + t*C`` with ``t`` varying: read as one
+    picture-wide fit, that is a false tint toward ``C``. A tint of the whole picture is measured on
+    the other pixels only (a real tint toward ``C`` itself cannot be told from the matte and is
+    left unsaid)."""
+    return ~(matte_edge(wf, af, colour) & (_blend_t(wf, af, colour) > t_min))
+
+
+def _blend_t(pred: np.ndarray, af: np.ndarray, colour: str) -> np.ndarray:
+    v = np.array(BACKGROUND_COLORS[colour], np.float32) - pred
+    return ((af - pred) * v).sum(axis=2) / np.maximum((v * v).sum(axis=2), 1.0)
+
+
+def matte_edge(pred: np.ndarray, af: np.ndarray, colour: str | None) -> np.ndarray:
+    """Pixels of the after picture that are a blend of ``pred`` and the new background (the soft
+    edge of the subject's mask): ``af = (1 - t)*pred + t*C`` for some ``t`` in [0, 1], ``C`` the
+    background colour or, with ``colour`` None, the blurred background (``pred`` blurred as
+    ``background blur`` does; only where the blur differs from ``pred`` enough to tell)."""
+    if colour is None:
+        h, w = pred.shape[:2]
+        v = cv2.GaussianBlur(pred, (0, 0), max(h, w) * BLUR_FRACTION) - pred
+        telling = np.abs(v).max(axis=2) > 8
+    else:
+        v = np.array(BACKGROUND_COLORS[colour], np.float32) - pred
+        telling = True
     n2 = np.maximum((v * v).sum(axis=2), 1.0)
     t = ((af - pred) * v).sum(axis=2) / n2
     off = np.abs(af - pred - np.clip(t, 0, 1)[..., None] * v).max(axis=2)
-    return (t > -0.05) & (t < 1.05) & (off < 14)
+    return (t > -0.05) & (t < 1.05) & (off < 14) & telling

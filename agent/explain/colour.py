@@ -156,7 +156,32 @@ def _r(model, s, d) -> float:
 def colour_model(wf: np.ndarray, af: np.ndarray, mask: np.ndarray, a: float, b: np.ndarray,
                  before_small: np.ndarray | None = None) -> ColourModel | None:
     """The colour change from ``wf`` to ``af`` (aligned float working copies) over ``mask`` when
-    the tone model ``(a, b)`` does not explain it; None when it does (or nothing can be said)."""
+    the tone model ``(a, b)`` does not explain it; None when it does (or nothing can be said).
+
+    A colour map moves only coloured pixels: in a mostly grey picture with colour spread over it
+    (a starfield) the grey majority hides it, and the coloured parts were told as local
+    "recoloured regions" beside a false contrast. There the coloured pixels are judged alone."""
+    found = _colour_model(wf, af, mask, a, b, before_small)
+    if found is None:
+        chromatic = mask & (wf.max(axis=2) - wf.min(axis=2) > 15)
+        if 0.03 * mask.sum() <= chromatic.sum() < 0.5 * mask.sum() and _spread(chromatic):
+            found = _colour_model(wf, af, chromatic, a, b, before_small)
+            if found is not None and found.findings[0][0] in ("tone_curve", "color_changed"):
+                found = None  # only a named colour map is told from the coloured pixels alone
+    return found
+
+
+def _spread(m: np.ndarray, cells: int = 6) -> bool:
+    """Whether ``m`` has pixels in at least half of a ``cells`` x ``cells`` grid over the picture:
+    a colour change of the whole picture, not of one coloured object."""
+    h, w = m.shape
+    hit = [m[i * h // cells:(i + 1) * h // cells, j * w // cells:(j + 1) * w // cells].mean() > 0.01
+           for i in range(cells) for j in range(cells)]
+    return sum(hit) >= cells * cells / 2
+
+
+def _colour_model(wf: np.ndarray, af: np.ndarray, mask: np.ndarray, a: float, b: np.ndarray,
+                  before_small: np.ndarray | None = None) -> ColourModel | None:
     s, d = _sample(wf, af, mask)
     # Pixels the tone model puts near the ends of the range are left out: on a working copy a
     # pixel may average clipped and unclipped ones, which bends a straight line into a "curve".
@@ -219,9 +244,14 @@ def colour_model(wf: np.ndarray, af: np.ndarray, mask: np.ndarray, a: float, b: 
 
 
 def _family_finding(name: str, m: dict):
+    """The finding of a fitted family, or None when it is too small to tell or outside Easel's
+    own range for it (``agent.commands.ATTR_RANGES``): an amount no operation can make means the
+    family is the wrong model, and the caller falls back to a curve or "its colours were changed"."""
+    from agent.commands import ATTR_RANGES
+
     if name == "saturation":
         p = round((m["k"] - 1) * 100, 1)
-        if abs(p) < 4:
+        if abs(p) < 4 or not -103 <= p <= ATTR_RANGES["saturation"]:
             return None
         if p <= -97:
             return ("grayscale", {"saturation": -100}, "It was made black and white (grayscale).")
@@ -230,7 +260,7 @@ def _family_finding(name: str, m: dict):
                 f"(saturation {p:+.0f}).")
     if name == "warmth":
         t = round(m["t"] * 100, 1)
-        if abs(t) < 4:
+        if abs(t) < 4 or abs(t) > ATTR_RANGES["warmth"]:
             return None
         return ("warmth", {"amount": t},
                 f"It is {'warmer' if t > 0 else 'cooler'} in colour, by about {abs(t):.0f} points (warmth {t:+.0f}).")

@@ -34,6 +34,17 @@ def _fit(cols: list[np.ndarray], y: np.ndarray, full: bool = False):
     return (coef, trimmed, res) if full else (coef, trimmed)
 
 
+def unclipped(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Pixels with no channel at either end of the range in either picture. A brightness change
+    with the sharpening clips single channels (the blue of a brown cup) while the grey stays
+    inside the range; such pixels bend the grey fit and hid the sharpening."""
+    out = np.ones(before.shape[:2], bool)
+    for x in (before, after):
+        if x.ndim == 3:
+            out &= (x.min(axis=2) > 1) & (x.max(axis=2) < 254)
+    return out
+
+
 def detail_change(bg: np.ndarray, ag: np.ndarray, mask: np.ndarray, unit: float, scale: float):
     """``(kind, params, sentence, transform)`` for a sharpening or blur from grey ``bg`` to ``ag``
     (aligned float32 working copies, ``mask`` the pixels to judge), or None.

@@ -59,10 +59,11 @@ from agent.explain.align import (  # noqa: F401  (_small is also used by agent.e
     _scale_matrix,
     _small,
     _try_dihedral,
+    same_frame,
 )
-from agent.explain.background import blurred_background, kept_box, matte_edge, replaced_background
+from agent.explain.background import blur_explains, kept_box, matte_edge, replaced_background, unblended
 from agent.explain.colour import colour_model
-from agent.explain.detail import detail_change
+from agent.explain.detail import detail_change, unclipped
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
 from agent.explain.tone import _fit_tone, tone_changes
 from agent.explain.words import _local_sentence, _rotation_sentence, unnamed_difference, where_phrase
@@ -253,6 +254,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
 
     if not exact and loc is None:
         M = _refine_ecc(M, bg, ag, Sb, Sa)
+        if same_frame(M, dih, bg, ag, Sb, Sa):
+            M, exact = dih[0], True
 
     # -- 2. geometry
     lin = M[:2, :2]
@@ -356,8 +359,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         from editor.adjust import detail_scale
 
         sc = as_size[0] / wa
-        detail = detail_change(_grey(warped).astype(np.float32), _grey(a_rgb).astype(np.float32), valid,
-                               detail_scale(before.shape) * sc, sc)
+        detail = detail_change(_grey(warped).astype(np.float32), _grey(a_rgb).astype(np.float32),
+                               valid & unclipped(warped, a_rgb), detail_scale(before.shape) * sc, sc)
         if detail is not None:  # from here on, "before" is the before picture sharpened or blurred
             wf = np.clip(detail[3](wf), 0, 255)
             warped = np.clip(wf + 0.5, 0, 255).astype(np.uint8)
@@ -392,14 +395,17 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     if has_bg:
         # A cutout's soft matte darkens the subject's rim: refit far from the background only.
         dist = cv2.distanceTransform((~bg_mask).astype(np.uint8), cv2.DIST_L2, 3)
-        fit_mask = valid & (dist > max(12, 0.03 * max(as_size)))
+        plain = unblended(wf, af, bg_colour) if bg_colour else valid  # the matte is no tint
+        fit_mask = valid & plain & (dist > max(12, 0.03 * max(as_size)))
         if fit_mask.sum() < 0.02 * valid.size:
-            fit_mask = valid & (dist > 4)
+            fit_mask = valid & plain & (dist > 4)
         if fit_mask.any():
             a, b, sigma = _fit_tone(wf, af, fit_mask)
             cmodel = cmodel and colour_model(wf, af, fit_mask, a, b, warped)
             if cmodel and not bg_colour and cmodel.findings[0][0] in ("tone_curve", "color_changed"):
                 cmodel = None  # the cutout's soft matte bends the tones near it: not a curve of its own
+        elif bg_colour:  # all that is kept is blended by the matte: no tone change can be measured
+            a, b, cmodel = 1.0, np.zeros(3), None
     if reshoot:
         # A least-squares slope shrinks toward 0 when the pixels are not exactly aligned, as
         # between two shots; means and spreads of the common part do not.
@@ -446,8 +452,10 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
                                     ("transparent" if a_alpha is not None else "black") +
                                     "); only the main subject is left."))
     elif not reshoot:
-        blurred = blurred_background(np.clip(a * wf + b.astype(np.float32), 0, 255), af, valid)
+        blurred, no_tone = blur_explains(wf, af, valid, a, b)
         if blurred is not None:
+            if no_tone:  # the blur lowered the contrast the tone fit saw: no tone change of its own
+                findings, a, b = [fd for fd in findings if fd not in tone], 1.0, np.zeros(3)
             bg_mask = blurred
             sb = kept_box(valid, blurred)
             ab = _box_to_full(sb, Sa) if sb else None
@@ -471,8 +479,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     if has_bg and not bg_colour:
         # The matte's soft edge only darkens (colour times alpha): not a change of its own.
         region_mask &= _chanmax(af - pred) > 6
-    elif bg_colour:  # ... or blends toward the new background colour
-        region_mask &= ~matte_edge(pred, af, bg_colour)
+    elif bg_colour or "background_blurred" in [fd.kind for fd in findings]:  # ... or blends toward
+        region_mask &= ~matte_edge(pred, af, bg_colour)  # the new background (a colour, the blur)
     rs = res[region_mask]
     noise = 1.4826 * float(np.median(rs)) if rs.size else 0.0
     thr = max(28.0, 6 * noise)

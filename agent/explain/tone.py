@@ -70,6 +70,20 @@ def _fit_tone(src: np.ndarray, dst: np.ndarray, mask: np.ndarray) -> tuple[float
         inside = (p.min(axis=1) > 12) & (p.max(axis=1) < 243)
         if (w & inside).sum() >= 200:
             w &= inside
+    return _unless_unchanged(s, d, a, b, sigma)
+
+
+def _unless_unchanged(s: np.ndarray, d: np.ndarray, a: float, b: np.ndarray, sigma: float):
+    """``(a, b, sigma)``, or no change (1, 0) when leaving the pixels as they were explains them
+    at least as well: a change of the picture as a whole moves most of its pixels, while a large
+    local change (a white cup filled in brown) can pull the fit into a "tint" the rest of the
+    picture does not show."""
+    r_id = np.abs(d - s).max(axis=1)
+    if float(np.median(r_id)) > 2.0:
+        return a, b, sigma
+    r_fit = np.abs(d - (a * s + b.astype(np.float32))).max(axis=1)
+    if float(np.median(r_id)) <= float(np.median(r_fit)):
+        return 1.0, np.zeros(3), 1.4826 * float(np.median(r_id))
     return a, b, sigma
 
 
