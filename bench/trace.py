@@ -222,6 +222,34 @@ def _report(rows: list[dict]) -> None:
 
 
 SKIN = {"beige", "pink", "brown"}
+# Words that name no particular thing: a caption may always fall back on them ("a brown object",
+# "the grass"); any other noun that is not the truth's is a wrong name.
+GENERIC = {"object", "area", "thing", "sky", "grass", "ground", "wall", "floor", "gravel", "sand", "earth"}
+
+
+def _generic(label: str) -> bool:
+    return label in GENERIC or label.endswith(" area")
+
+
+def wrong_nouns(targets, segments) -> list[tuple[str, str]]:
+    """``(truth, said)`` for each traced thing that a caption segment on it names with a noun that
+    is neither the truth's nor generic. Each segment belongs to the traced thing most of its box
+    lies on (at least a fifth of the smaller box), so a thing said twice ("back to" or split) is
+    judged by every name it got."""
+    def share(a, b):
+        ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+        iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+        small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+        return ix * iy / max(1, small)
+
+    wrong: dict[int, str] = {}
+    for sg in segments:
+        k = max(range(len(targets)), key=lambda i: share(sg.box, targets[i][1]), default=None)
+        if k is None or share(sg.box, targets[k][1]) < 0.2:
+            continue
+        if sg.label != targets[k][0] and not _generic(sg.label):
+            wrong.setdefault(k, sg.label)
+    return [(targets[k][0], said) for k, said in sorted(wrong.items())]
 
 
 def dev_set(n: int, seed: int, verbose: bool = False, part: str = "dev1") -> None:
@@ -260,12 +288,14 @@ def dev_set(n: int, seed: int, verbose: bool = False, part: str = "dev1") -> Non
             skin += bool(words & SKIN) and thing.clothing not in words
             clothed += thing.clothing in words
         rocket = [lab == "rocket" for lab, _, _ in targets]
-        rows.append({"kind": kind, "ok": ok, "persons": persons, "skin": skin, "clothed": clothed,
+        wrong = wrong_nouns(targets, cap.segments)
+        rows.append({"kind": kind, "ok": ok, "wrong": len(wrong), "things": len(targets), "persons": persons, "skin": skin, "clothed": clothed,
                      "rocket": any(rocket), "rocket_ok": any(rocket) and "rocket" in got,
                      "coco_ok": [w for w in want if w not in non_coco] == [g for g in got if g not in non_coco],
                      "back": "back to" in cap.text})
         if (verbose or not ok) and not held_out:
-            print(f"{part} {len(rows):3d} {kind:6s} {'ok ' if ok else 'BAD'} traced={want} caption={cap.text!r}")
+            print(f"{part} {len(rows):3d} {kind:6s} {'ok ' if ok else 'BAD'} traced={want} caption={cap.text!r}"
+                  + (f" WRONG NOUN {wrong}" if wrong else ""))
     print()
     title = {"dev1": "development set scenes", "dev2": "development set part 2 scenes",
              "v2": "held-out part v2 scenes"}[part]
@@ -275,6 +305,8 @@ def dev_set(n: int, seed: int, verbose: bool = False, part: str = "dev1") -> Non
         sub = [r["ok"] for r in rows if r["kind"] == kind]
         print(f"{'  ' + kind + ' traces':<46}{np.mean(sub):>10.3f}  (n={len(sub)})")
     print(f"{'  COCO things right and in order':<46}{np.mean([r['coco_ok'] for r in rows]):>10.3f}")
+    print(f"{'traced things given a wrong noun':<46}{sum(r['wrong'] for r in rows):>6d}/{sum(r['things'] for r in rows)}")
+    print(f"{'captions with a wrong noun':<46}{sum(r['wrong'] > 0 for r in rows):>6d}/{len(rows)}")
     rk = [r["rocket_ok"] for r in rows if r["rocket"]]
     print(f"{'rocket (not in COCO) named a rocket':<46}{np.mean(rk) if rk else float('nan'):>10.3f}  (n={len(rk)})")
     npers = sum(r["persons"] for r in rows)
