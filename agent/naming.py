@@ -29,6 +29,7 @@ person's colour is their clothing's, with skin-coloured pixels and the head left
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass
 
@@ -216,17 +217,12 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
     return "object", "none", score
 
 
-_KNOWN: set[str] | None = None
-
-
+@functools.cache
 def _classifier_knows(label: str) -> bool:
     """Whether some ImageNet class's everyday word agrees with a COCO label (the classifier can
-    support a "dog" or a "laptop", never a "kite" or a "person")."""
-    global _KNOWN
-    if _KNOWN is None:
-        _, labels = _efficientnet()
-        _KNOWN = {w for w in everyday_words(labels) if w is not None}
-    return any(agrees(w, label) for w in _KNOWN)
+    support a "dog" or a "laptop", never a "kite")."""
+    _, labels = _efficientnet()
+    return any(agrees(w, label) for w in everyday_words(labels) if w is not None)
 
 
 # -- colour from the object's own pixels ----------------------------------------------------------
