@@ -262,6 +262,16 @@ class DialogueManager:
                           versions[-1] if versions else None, ok=last.ok, data=data,
                           commands=[r.command for r in done if r.command is not None])
 
+    def before_last_request(self) -> str | None:
+        """The head before the last request, when that request made several versions and the head
+        is still the last of them (one request, one undo entry: "brighten it and add contrast" is
+        one change to the person, compared as one by "what changed?" and the Before/After pane)."""
+        span, doc = self.context.last_edit, self.document
+        if doc is None or not span or span[1] != doc.head.id:
+            return None
+        lineage = [v.id for v in doc.lineage()]
+        return span[0] if span[0] in lineage[:-2] else None  # one version made: just its parent
+
     def note_image_load(self) -> None:
         """Another photo was opened in this conversation (a search's match, or one clicked in the
         chat): CAISE's ``image_load: N`` line, which the command model reads as the new picture."""

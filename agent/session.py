@@ -124,8 +124,7 @@ class Session:
         """The version the compare view shows before the head: the one picked, else the picture
         before the last request (when the head is its result), else the parent."""
         parent = doc.parent()
-        span = self.manager.context.last_edit  # a request that made several versions is compared as one
-        turn = span[0] if span and span[1] == doc.head.id and span[0] in doc.versions else None
+        turn = self.manager.before_last_request() if doc is self.manager.document else None
         before_id = self.manager.context.compare_with or turn or (parent.id if parent else doc.head.id)
         return doc.versions.get(before_id, doc.head)
 

@@ -125,25 +125,11 @@ def _resolve_before(manager, q: str) -> tuple[str | None, str]:
     pick = manager.context.compare_with
     if pick and pick in doc.versions and pick != head.id:
         return pick, _label(doc, pick)
-    turn = _turn_before(manager)
+    turn = manager.before_last_request()
     if turn is not None:
         return turn, "the picture before your last request"
     p = doc.parent()
     return (p.id, "the previous version") if p else (None, "this is the original, there is nothing before it")
-
-
-def _turn_before(manager) -> str | None:
-    """The head before the last request, when that request made several versions and the head
-    is still the last of them (one request, one undo entry: "brighten it and add contrast" is
-    one change to the person, so "what changed?" reports both, not the contrast alone)."""
-    span = manager.context.last_edit
-    doc = manager.document
-    if not span or span[1] != doc.head.id:
-        return None
-    lineage = [v.id for v in doc.lineage()]
-    if span[0] not in lineage[:-2]:  # one version made: its parent, called "the previous version"
-        return None
-    return span[0]
 
 
 def _label(doc, vid: str) -> str:
