@@ -374,11 +374,11 @@ class Canvas(QGraphicsView):
                 path.moveTo(QPointF(*pts[0]))
                 for p in pts[1:]:
                     path.lineTo(QPointF(*p))
-            pts = trace_pixels(ov["points"], w, h)
+                if label_at is None:
+                    label_at = QPointF(*pts[0])  # the label where the trace starts
             item = QGraphicsPathItem(path)
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
-            label_at = QPointF(*pts[0])
         else:
             return
         item.setPen(pen)
