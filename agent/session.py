@@ -71,6 +71,12 @@ class Session:
             return None
         return self.queued.pop(0)
 
+    def drop_queued(self) -> list[str]:
+        """The person stopped the turn that runs: what they typed after it is not run either (it may
+        have been meant for that turn's result). Returns the dropped requests, oldest first."""
+        dropped, self.queued = self.queued, []
+        return dropped
+
     def plan_undo(self, plan: dict[str, UndoStep]) -> None:
         """What undo and redo mean in the window's undo stack for the turn about to run."""
         self.manager.context.undo_plan = plan

@@ -81,6 +81,7 @@ class ChatPane(QWidget):
         super().__init__(parent)
         self.messages: list[tuple[str, str]] = []  # (role, text), what the pane shows
         self.match_paths: list[str] = []  # search matches shown, by their number in "match:N" links
+        self._pending: list[tuple[int, int]] = []  # where the notes of waiting requests are, oldest first
         self.log = QTextBrowser()
         self.log.setOpenLinks(False)
         self.log.setOpenExternalLinks(False)
@@ -142,6 +143,7 @@ class ChatPane(QWidget):
 
     def clear(self) -> None:
         self.messages.clear()
+        self._pending.clear()
         self.match_paths.clear()
         self.log.clear()
 
@@ -161,10 +163,29 @@ class ChatPane(QWidget):
         note = pending if isinstance(pending, str) else \
             "Waiting for the models to finish loading; answered as soon as they are ready…"
         wait = f'<br><span style="color:{NOTE_FG}"><i>{html.escape(note)}</i></span>' if pending else ""
+        start = self.log.document().characterCount()
         self._append(
             f'<table width="100%" cellpadding="6" style="margin-top:6px"><tr>'
             f'<td bgcolor="{USER_BG}"><b>You</b><br>{html.escape(text)}{wait}</td></tr></table>'
         )
+        if pending:  # where the note is, to say later what became of the request
+            found = self.log.document().find(note, max(0, start - 1))
+            self._pending.append((found.selectionStart(), found.selectionEnd()))
+
+    def settle_pending(self, outcome: str) -> None:
+        """The oldest waiting request's note becomes ``outcome`` ("Answered below.", "Not run…"):
+        the line that said it waits does not stay under a request that no longer does."""
+        if not self._pending:
+            return
+        start, end = self._pending.pop(0)
+        if start == end:  # the note was not found (it cannot happen with plain notes)
+            return
+        cursor = QTextCursor(self.log.document())
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(outcome)
+        shift = len(outcome) - (end - start)  # only later waiting notes move
+        self._pending = [(a + shift, b + shift) for a, b in self._pending]
 
     def add_matches(self, matches: list[tuple[str, QImage, str]]) -> None:
         """Search matches as clickable thumbnails, best first: (path, thumbnail, description)."""

@@ -247,7 +247,10 @@ class Controller(QObject):
         if text is None:
             return
         if self.chat.messages and self.chat.messages[-1] != ("user", text):
+            self.chat.settle_pending("Answered below.")
             self.chat.add_note(f"Now answering “{text}”.")  # its reply is not right under it
+        else:
+            self.chat.settle_pending("")  # the reply follows right under it
         self._start_turn(lambda m: m.handle(text), text)
 
     # -- documents -------------------------------------------------------------------------------
@@ -525,7 +528,13 @@ class Controller(QObject):
         self._set_busy(False)
         if cancelled:
             self._revert(doc_before, head_before)
-            self.chat.add_note("Stopped; nothing was changed.")
+            dropped = self.session.drop_queued()
+            for _ in dropped:
+                self.chat.settle_pending("Not run: you stopped the request before it. Send it again "
+                                         "(↑ in the input recalls it) if you still want it.")
+            after = {0: "", 1: " The request typed after it was not run either."}.get(
+                len(dropped), f" The {len(dropped)} requests typed after it were not run either.")
+            self.chat.add_note("Stopped; nothing was changed." + after)
             self.statusMessage.emit("Stopped", 3000)
             self.refresh()
             self._drain_queue()

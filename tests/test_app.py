@@ -483,6 +483,32 @@ def test_a_request_typed_during_a_turn_is_answered_after_it(qtbot, window, photo
     qtbot.waitUntil(lambda: not window.controller.busy and not window.controller.session.queued
                     and doc.head.command == "rotate 90", timeout=10000)
     assert [m for m in window.chat.messages if m[0] == "user"] == [("user", "describe"), ("user", "rotate 90")]
+    text = window.chat.log.toPlainText()
+    assert "Answered when the current request is done" not in text and "Answered below." in text
+
+
+def test_stop_also_drops_the_requests_typed_after_it(qtbot, window, photo):
+    """A request typed ahead may be meant for the result the person just stopped: it is not run
+    behind their back, and its line says so instead of "waiting"."""
+    doc = open_photo(qtbot, window, photo)
+
+    def slow(manager, command):
+        time.sleep(0.4)
+        return TurnResult("describe", "a photo", command)
+
+    window.controller.manager.handlers["describe"] = slow
+    window.controller.submit("describe")
+    window.controller.submit("rotate 90")
+    window.controller.submit("flip vertical")
+    assert window.controller.session.queued == ["rotate 90", "flip vertical"]
+    window.stop_action.trigger()
+    qtbot.waitUntil(lambda: not window.controller.busy, timeout=5000)
+    qtbot.wait(300)
+    assert doc.head.id == doc.root.id and window.controller.session.queued == []
+    assert window.chat.messages[-1] == (
+        "note", "Stopped; nothing was changed. The 2 requests typed after it were not run either.")
+    text = window.chat.log.toPlainText()
+    assert "Answered when the current request is done" not in text and text.count("Not run: you stopped") == 2
 
 
 def test_a_trace_drawn_during_a_turn_is_stored_after_it(qtbot, window, photo):
