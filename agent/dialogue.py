@@ -102,6 +102,10 @@ class TurnResult:
 Handler = Callable[["DialogueManager", Command], TurnResult]
 
 
+class TurnStopped(Exception):
+    """The person stopped the turn before it ended: nothing of it is kept."""
+
+
 @dataclass(frozen=True)
 class UndoStep:
     """What "undo" (or "redo") will do in the app's undo stack: the entry's name, and the document
@@ -199,6 +203,9 @@ class DialogueManager:
         # around it (versions, history, replies, the transaction) stays this manager's.
         self.executors: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
         self.context = TurnContext()
+        # Asked at the end of a turn, before it is committed: True drops the whole turn (versions,
+        # rows, history lines) and raises TurnStopped. The app sets it to its worker's "cancelled".
+        self.stop_requested: Callable[[], bool] = lambda: False
 
     # -- the turn --------------------------------------------------------------------------------
 
@@ -223,6 +230,7 @@ class DialogueManager:
         # One transaction a turn: a crash keeps the whole turn (words, versions, head, reply) or none.
         store = self.document.store if self.document is not None else None
         head_before = self.document.head.id if self.document is not None else None
+        lines = len(self.history)
         with store.transaction() if store is not None else contextlib.nullcontext():
             self.history.append(f"user_text: {utterance}")
             commands, reply = understand()
@@ -234,6 +242,9 @@ class DialogueManager:
                     result.reply = f"{result.reply} {reply}"
             self.history.append(f"assistant_text: {result.reply}")
             self._log(result, utterance)
+            if self.stop_requested():  # raised inside the transaction: it rolls the turn back
+                del self.history[lines:]
+                raise TurnStopped(utterance)
         self._note_edit(head_before, result)
         return result
 

@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QImage, QUndoStack
 
 from agent.commands import Crop, Redo, Undo, usage
-from agent.dialogue import DialogueManager, GrammarParser, TurnResult, history_from_turns
+from agent.dialogue import DialogueManager, GrammarParser, TurnResult, TurnStopped, history_from_turns
 from agent.session import Session
 from app.cutout import CutoutProcess
 from app.images import Mipmaps, match_thumbnails, screen_copy, thumbnail_image, thumbnail_of
@@ -480,7 +480,13 @@ class Controller(QObject):
         self.session.plan_undo(plan_stack(self.stack, doc_before))
 
         def job(worker: Worker):
-            result = ask(self.manager)
+            self.manager.stop_requested = lambda: worker.cancelled
+            try:
+                result = ask(self.manager)
+            except TurnStopped:  # stopped before the end: the turn's versions and rows are gone
+                return None
+            finally:
+                self.manager.stop_requested = lambda: False
             doc = self.manager.document
             thumb = screen = None
             if doc is not None and (doc is not doc_before or doc.head.id != head_before) \
@@ -521,7 +527,6 @@ class Controller(QObject):
         self._drain_queue()
 
     def _finish_turn(self, out, doc_before, head_before) -> None:
-        result, thumb, screen = out
         self.canvas.new_trace()  # the turn had the trace drawn so far; the next stroke starts another
         cancelled = self._turn is not None and self._turn.cancelled
         self._turn = None
@@ -539,6 +544,7 @@ class Controller(QObject):
             self.refresh()
             self._drain_queue()
             return
+        result, thumb, screen = out
         doc = self.manager.document
         if thumb is not None and doc is not None:
             self.thumbs[doc.head.pixels] = thumb

@@ -464,6 +464,11 @@ def test_stop_discards_a_slow_turn(qtbot, window, photo):
     qtbot.waitUntil(lambda: not window.controller.busy, timeout=5000)
     assert doc.head.id == doc.root.id and window.controller.stack.count() == 0
     assert window.chat.messages[-1] == ("note", "Stopped; nothing was changed.")
+    # Discarded, not left behind as a branch of the history: in memory, in the store, in the tree
+    assert list(doc.versions) == [doc.root.id]
+    assert [r["id"] for r in window.controller.store.rows("versions", "document_id = ?", [doc.id])] == [doc.root.id]
+    assert list(window.history.items) == [doc.root.id]
+    assert not any("describe" in line for line in window.controller.manager.history)
 
 
 def test_a_request_typed_during_a_turn_is_answered_after_it(qtbot, window, photo):

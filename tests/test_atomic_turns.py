@@ -20,7 +20,7 @@ from sqlite_utils.utils import sqlite3  # the library the Store uses: never two 
 
 import agent.assistant
 import main
-from agent.dialogue import DialogueManager, GrammarParser, TurnResult
+from agent.dialogue import DialogueManager, GrammarParser, TurnResult, TurnStopped
 from editor import store as store_mod
 from editor.document import Document
 from editor.imageio import write_image
@@ -202,6 +202,23 @@ def test_a_failing_turn_writes_nothing_and_memory_forgets_it(tmp_path, rgb_small
     assert store.turns(doc.id) == []
     assert store.db.execute("select count(*) from versions").fetchone()[0] == 1
     assert store.db.execute("select head from documents").fetchone()[0] == doc.head.id
+    store.close()
+
+
+def test_a_stopped_turn_keeps_nothing_of_itself(tmp_path, rgb_small):
+    """Stop pressed while an edit ran: the edit's version, the turn's rows and its history lines go."""
+    store = Store(tmp_path / "easel.db")
+    doc = Document.create(store, rgb_small)
+    manager = DialogueManager(doc)
+    history = list(manager.history)
+    manager.stop_requested = lambda: True
+    with pytest.raises(TurnStopped):
+        manager.handle("rotate 90")
+    assert len(doc.versions) == 1 and doc.head.seq == 0 and manager.history == history
+    assert store.turns(doc.id) == []
+    assert store.db.execute("select count(*) from versions").fetchone()[0] == 1
+    manager.stop_requested = lambda: False
+    assert manager.handle("rotate 90").ok and doc.head.command == "rotate 90"
     store.close()
 
 
