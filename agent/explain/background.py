@@ -128,3 +128,18 @@ def matte_edge(pred: np.ndarray, af: np.ndarray, colour: str | None) -> np.ndarr
     t = ((af - pred) * v).sum(axis=2) / n2
     off = np.abs(af - pred - np.clip(t, 0, 1)[..., None] * v).max(axis=2)
     return (t > -0.05) & (t < 1.05) & (off < 14) & telling
+
+
+def blurred_subject_box(pred: np.ndarray, af: np.ndarray, valid: np.ndarray, blurred: np.ndarray) -> list[int] | None:
+    """Small-copy box of the subject a background blur kept: the pixels the blur would have changed
+    visibly but that are unchanged. Flat parts of the background (a black wall, the sky), which the
+    blur leaves as they were, are no part of it, as they are of :func:`kept_box`'s rest."""
+    h, w = pred.shape[:2]
+    telling = np.abs(cv2.GaussianBlur(pred, (0, 0), max(h, w) * BLUR_FRACTION) - pred).max(axis=2) > 8
+    same = cv2.blur(np.abs(af - pred).max(axis=2), (5, 5)) < 3
+    away = ~cv2.dilate(blurred.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    keep = _big_parts(valid & telling & same & away, 0.005)
+    ys, xs = np.nonzero(keep)
+    if len(xs) < 0.02 * valid.sum():
+        return kept_box(valid, blurred)
+    return [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1]

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from agent.explain import background as _bg
 from agent.explain.align import (  # noqa: F401  (_small is also used by agent.explain.chat)
     _apply_dihedral,
     _box_to_full,
@@ -458,7 +459,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
             if no_tone:  # the blur lowered the contrast the tone fit saw: no tone change of its own
                 findings, a, b = [fd for fd in findings if fd not in tone], 1.0, np.zeros(3)
             bg_mask = blurred
-            sb = kept_box(valid, blurred)
+            sb = _bg.blurred_subject_box(np.clip(a * wf + b.astype(np.float32), 0, 255), af, valid, blurred)
             ab = _box_to_full(sb, Sa) if sb else None
             findings.append(Finding("background_blurred", {"blurred_fraction": round(float(blurred.mean()), 3)},
                                     _map_box(ab, Minv, bsize) if ab else None, ab,
