@@ -150,6 +150,21 @@ OPS = ("saturation", "sharpen", "blur", "warmth", "hue", "grayscale", "auto_enha
        "saturation+brightness", "warmth+contrast", "sharpen+brightness", "hue+contrast")
 
 
+EXTRA_OPS = ("background blur", "remove")
+
+
+def extra_dev_pairs(bases: dict, seed: int):
+    """``(base, op, before, after, truth)``: a blurred background and a removed object on every dev
+    photo where they apply (the photos with a clear subject or a detected object, busy ones
+    included), which the per-operation turns of :func:`make_op_pairs` reach only a few of."""
+    rng = np.random.default_rng(seed + 500)
+    for name in EXTRA_OPS:
+        for base, img in bases.items():
+            r = op(name, rng, img)
+            if r is not None:
+                yield base, name, img, r[0], r[1]
+
+
 def make_op_pairs(bases: dict, seed: int, per_op: int):
     """``(base, op, before, after, truth)``: ``per_op`` pairs an operation, bases taken in turn."""
     rng = np.random.default_rng(seed)
@@ -196,10 +211,12 @@ def score_op(exp, truth, iou) -> dict:
         if k == "crop" and "crop" in pred:
             out["box_ok"] = iou(pred["crop"].params.get("box"), t["box"]) > 0.9
         elif k == "object_removed":
-            out["box_ok"] = any(iou(f.before_box, t["before_box"]) > 0.5 for f in exp.findings
-                                if f.kind == "object_removed")
+            out["iou"] = max([iou(f.before_box, t["before_box"]) for f in exp.findings
+                              if f.kind == "object_removed"], default=0.0)
+            out["box_ok"] = out["iou"] > 0.5
         elif "after_box" in t:
             f = pred.get(k)
-            out["box_ok"] = bool(f and iou(f.after_box, t["after_box"]) > 0.5)
+            out["iou"] = iou(f.after_box, t["after_box"]) if f else 0.0
+            out["box_ok"] = out["iou"] > 0.5
     out["ok"] = out["exact"] and out["amount_ok"] and out["box_ok"] is not False
     return out

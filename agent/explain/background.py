@@ -56,11 +56,23 @@ def blurred_background(pred: np.ndarray, af: np.ndarray, valid: np.ndarray) -> n
     m = _big_parts(m & valid, 0.02)
     if m.sum() < 0.1 * valid.sum():
         return None
-    # The rest must be unchanged: the subject is kept exactly.
+    # The rest must be unchanged (the subject is kept exactly) or, where it changed a little (faint
+    # texture the test above missed, the soft parts of the subject's mask), changed toward the blur.
     rest = valid & ~cv2.dilate(m.astype(np.uint8), np.ones((r, r), np.uint8)).astype(bool)
-    if rest.sum() < 0.03 * valid.sum() or float(np.median(e0[rest])) > 3:
+    if rest.sum() < 0.03 * valid.sum():
+        return None
+    if float(np.median(e0[rest])) > 3 and _unblurred(pred, af, blurred, e0, rest) > 0.25:
         return None
     return m
+
+
+def _unblurred(pred: np.ndarray, af: np.ndarray, blurred: np.ndarray, e0: np.ndarray, part: np.ndarray) -> float:
+    """The share of ``part`` that changed but is no blend ``(1 - t)*pred + t*blurred`` (``t`` in
+    [0, 1]): the soft parts of the subject's mask blend some of the blur in, other edits do not."""
+    v = blurred - pred
+    t = ((af - pred) * v).sum(axis=2) / np.maximum((v * v).sum(axis=2), 1.0)
+    off = cv2.blur(np.abs(af - pred - np.clip(t, 0, 1)[..., None] * v).max(axis=2), (9, 9))
+    return float(((off > 3) & (e0 > 3))[part].mean())
 
 
 def blur_explains(wf: np.ndarray, af: np.ndarray, valid: np.ndarray, a: float, b: np.ndarray
@@ -116,3 +128,18 @@ def matte_edge(pred: np.ndarray, af: np.ndarray, colour: str | None) -> np.ndarr
     t = ((af - pred) * v).sum(axis=2) / n2
     off = np.abs(af - pred - np.clip(t, 0, 1)[..., None] * v).max(axis=2)
     return (t > -0.05) & (t < 1.05) & (off < 14) & telling
+
+
+def blurred_subject_box(pred: np.ndarray, af: np.ndarray, valid: np.ndarray, blurred: np.ndarray) -> list[int] | None:
+    """Small-copy box of the subject a background blur kept: the pixels the blur would have changed
+    visibly but that are unchanged. Flat parts of the background (a black wall, the sky), which the
+    blur leaves as they were, are no part of it, as they are of :func:`kept_box`'s rest."""
+    h, w = pred.shape[:2]
+    telling = np.abs(cv2.GaussianBlur(pred, (0, 0), max(h, w) * BLUR_FRACTION) - pred).max(axis=2) > 8
+    same = cv2.blur(np.abs(af - pred).max(axis=2), (5, 5)) < 3
+    away = ~cv2.dilate(blurred.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    keep = _big_parts(valid & telling & same & away, 0.005)
+    ys, xs = np.nonzero(keep)
+    if len(xs) < 0.02 * valid.sum():
+        return kept_box(valid, blurred)
+    return [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1]

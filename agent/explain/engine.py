@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from agent.explain import background as _bg
 from agent.explain.align import (  # noqa: F401  (_small is also used by agent.explain.chat)
     _apply_dihedral,
     _box_to_full,
@@ -64,6 +65,7 @@ from agent.explain.align import (  # noqa: F401  (_small is also used by agent.e
 from agent.explain.background import blur_explains, kept_box, matte_edge, replaced_background, unblended
 from agent.explain.colour import colour_model
 from agent.explain.detail import detail_change, unclipped
+from agent.explain.fill import filled_or_pasted
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
 from agent.explain.tone import _fit_tone, tone_changes
 from agent.explain.words import _local_sentence, _rotation_sentence, unnamed_difference, where_phrase
@@ -457,7 +459,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
             if no_tone:  # the blur lowered the contrast the tone fit saw: no tone change of its own
                 findings, a, b = [fd for fd in findings if fd not in tone], 1.0, np.zeros(3)
             bg_mask = blurred
-            sb = kept_box(valid, blurred)
+            sb = _bg.blurred_subject_box(np.clip(a * wf + b.astype(np.float32), 0, 255), af, valid, blurred)
             ab = _box_to_full(sb, Sa) if sb else None
             findings.append(Finding("background_blurred", {"blurred_fraction": round(float(blurred.mean()), 3)},
                                     _map_box(ab, Minv, bsize) if ab else None, ab,
@@ -636,6 +638,7 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
             score = rim if abs(rim) > math.log(1.25) else math.log((da_ + 1) / (db_ + 1)) + 0.5 * rim
             info["added_score"] = round(score, 3)
             kind = "object_added" if score > 0.15 else "object_removed" if score < -0.15 else "region_changed"
+            kind = filled_or_pasted(kind, pred, a_rgb, box, mask, info)
         found.append({"kind": kind, "box": box, "mask": mask, "info": info})
 
     # An added region whose content was already in before, where something was removed, is one

@@ -1,0 +1,82 @@
+"""The explainer on removals Easel makes on busy photos and on backgrounds blurred behind a soft
+subject mask (issue 19, items 5-6)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent import objects
+from agent.explain import explain_images
+from agent.explain.background import blurred_background
+from editor import regions
+
+
+def explain(before, after):
+    return explain_images(before, after, name_objects=False)
+
+
+def iou(a, b) -> float:
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
+    return ix * iy / u
+
+
+def test_a_helmet_filled_with_pieces_of_the_suit_is_a_removal(astronaut):
+    """editor.fill.inpaint fills the astronaut's helmet with patches of the suit and the strap
+    around it: more detail and rim than the helmet had, which read as "an object was added"."""
+    box = [290, 344, 500, 510]  # the detector's box for the helmet (it calls it a mouse)
+    after = objects.inpaint(astronaut, objects.removal_mask(astronaut, [box]))
+    exp = explain(astronaut, after)
+    assert "object_added" not in exp.kinds(), exp.text
+    removed = [f for f in exp.findings if f.kind == "object_removed"]
+    assert removed and iou(removed[0].before_box, box) > 0.5, exp.text
+
+
+def test_a_pasted_patch_is_still_an_addition(astronaut, coffee):
+    """The other way round: content from another photo is found nowhere around it."""
+    after = astronaut.copy()
+    after[300:400, 60:180] = coffee[100:200, 200:320]
+    exp = explain(astronaut, after)
+    assert exp.kinds() == ["object_added"], exp.text
+
+
+def test_a_background_blurred_behind_a_soft_mask_is_found():
+    """Where the subject's mask is soft the kept pixels blend some blur in: the rest is not "unchanged", and
+    the blur was told as 'they differ in a way I cannot name'."""
+    from training.speaker_data import _synthetic
+
+    img = _synthetic(2)  # faint fine texture behind shapes; u2netp's mask is soft on some of them
+    after = objects.background(img, "blur")
+    exp = explain(img, after)
+    assert exp.kinds() == ["background_blurred"], exp.text
+
+
+def test_a_blurred_background_box_is_the_subject_not_the_flat_background(astronaut):
+    """The black wall behind the astronaut does not change when blurred: it is no part of the
+    subject kept (the box was the whole photo, and "where?" said so)."""
+    h, w = astronaut.shape[:2]
+    m = np.zeros((h, w), np.float32)
+    m[60:512, 100:360] = 1.0  # the astronaut, roughly
+    after = regions.replace_background(astronaut, mask=m, mode="blur")
+    exp = explain(astronaut, after)
+    f = next(f for f in exp.findings if f.kind == "background_blurred")
+    assert iou(f.after_box, [100, 60, 360, 512]) > 0.7, f.after_box
+
+
+def test_a_whole_picture_blur_is_no_blurred_background(astronaut):
+    from editor import adjust
+
+    after = adjust.adjust_sharpness(astronaut, amount=-60)
+    exp = explain(astronaut, after)
+    assert "background_blurred" not in exp.kinds(), exp.text
+    pred = astronaut.astype(np.float32)
+    assert blurred_background(pred, after.astype(np.float32), np.ones(astronaut.shape[:2], bool)) is None
+
+
+@pytest.fixture(scope="module")
+def coffee() -> np.ndarray:
+    from skimage import data
+
+    return data.coffee()
