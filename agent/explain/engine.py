@@ -36,7 +36,6 @@ belong to; a local finding has a box in both images (where the change is, or whe
 
 from __future__ import annotations
 
-import contextlib
 import math
 from dataclasses import dataclass, field
 
@@ -66,6 +65,7 @@ from agent.explain.background import blur_explains, kept_box, matte_edge, replac
 from agent.explain.colour import colour_model
 from agent.explain.detail import detail_change, unclipped
 from agent.explain.fill import filled_or_pasted
+from agent.explain.objects import find_content, inside, name_findings, overlap
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
 from agent.explain.tone import _fit_tone, tone_changes
 from agent.explain.words import _local_sentence, _rotation_sentence, unnamed_difference, where_phrase
@@ -504,7 +504,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         local = [fd for fd in local
                  if real_change(fd.kind, _box_small(fd.after_box, Sa, as_size), pred_small, a_rgb)]
     if local and name_objects:
-        _name_objects(local, before, after)
+        name_findings(local, before, after)
     for fnd in local:
         _local_sentence(fnd, bsize, asize)
     findings += local
@@ -649,7 +649,7 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
     for j, q in enumerate(found):
         if q["kind"] not in ("object_added", "region_changed"):
             continue
-        hit = _find_content(a_rgb, q["box"], pred, whole)
+        hit = find_content(a_rgb, q["box"], pred, whole)
         if hit is None or hit[1] < 0.6:
             continue
         hb_ = hit[0]
@@ -658,7 +658,7 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
             continue
         used.add(j)
         for i, r in enumerate(found):
-            if i != j and (_overlap(r["box"], hb_) > 0.2 or _inside(r["box"], hb_)):
+            if i != j and (overlap(r["box"], hb_) > 0.2 or inside(r["box"], hb_)):
                 used.add(i)
         moves.append((None, j, hit[1], hb_))
     out: list[Finding] = []
@@ -692,108 +692,3 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
 def _box_small(box: Box, S: np.ndarray, size: tuple[int, int]) -> Box:
     fx, fy = S[0, 0], S[1, 1]
     return [int(round(box[0] * fx)), int(round(box[1] * fy)), int(round(box[2] * fx)), int(round(box[3] * fy))]
-
-
-def _find_content(img1: np.ndarray, box1: Box, img2: np.ndarray, near: Box) -> tuple[Box, float] | None:
-    """Where box1's content of img1 best matches in img2 around box ``near``: (box, correlation)."""
-    x1, y1, x2, y2 = box1
-    p = _grey(img1[y1:y2, x1:x2])
-    ph, pw = p.shape
-    H, W = img2.shape[:2]
-    X1, Y1 = max(0, near[0] - pw), max(0, near[1] - ph)
-    X2, Y2 = min(W, near[2] + pw), min(H, near[3] + ph)
-    win = _grey(img2[Y1:Y2, X1:X2])
-    if win.shape[0] < ph or win.shape[1] < pw or p.size < 16 or p.std() < 1:
-        return None
-    res = cv2.matchTemplate(win, p, cv2.TM_CCOEFF_NORMED)
-    _, best, _, loc = cv2.minMaxLoc(res)
-    box = [X1 + loc[0], Y1 + loc[1], X1 + loc[0] + pw, Y1 + loc[1] + ph]
-    if _overlap(box, box1) > 0.3:  # found where it is now: not a move
-        return None
-    return box, float(best)
-
-
-def _inside(a: Box, b: Box, pad: int = 4) -> bool:
-    """Whether box ``a`` lies within box ``b`` (give or take ``pad`` pixels)."""
-    return a[0] >= b[0] - pad and a[1] >= b[1] - pad and a[2] <= b[2] + pad and a[3] <= b[3] + pad
-
-
-def _overlap(a: Box, b: Box) -> float:
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / u if u > 0 else 0.0
-
-
-def _match_content(img1: np.ndarray, box1: Box, img2: np.ndarray, box2: Box) -> float:
-    """Best normalised correlation of box1's content (img1) slid over box2's area of img2."""
-    x1, y1, x2, y2 = box1
-    p = _grey(img1[y1:y2, x1:x2])
-    X1, Y1, X2, Y2 = box2
-    H, W = img2.shape[:2]
-    pad = int(0.3 * max(p.shape))
-    win = _grey(img2[max(0, Y1 - pad):min(H, Y2 + pad), max(0, X1 - pad):min(W, X2 + pad)])
-    if win.shape[0] < p.shape[0] or win.shape[1] < p.shape[1]:
-        # Shrink the template to fit: a box found a little larger than the window.
-        s = min(win.shape[0] / p.shape[0], win.shape[1] / p.shape[1]) * 0.95
-        p = cv2.resize(p, (max(1, int(p.shape[1] * s)), max(1, int(p.shape[0] * s))))
-    if p.size < 16 or p.std() < 1:
-        return 0.0
-    res = cv2.matchTemplate(win, p, cv2.TM_CCOEFF_NORMED)
-    return float(res.max())
-
-
-def _name_objects(findings: list[Finding], before: np.ndarray, after: np.ndarray) -> None:
-    """Attach a COCO label (``params["object"]``) and a colour name to local findings."""
-    from agent.perception import color_name, detect_objects
-
-    try:
-        import editor.models as _m  # noqa: F401  (ModelMissingError lives there)
-    except ImportError:  # pragma: no cover
-        return
-    for n, fd in enumerate(findings):
-        use_after = fd.kind in ("object_added", "object_moved", "object_recolored", "region_changed")
-        img = after if use_after else before
-        box = fd.after_box if use_after else fd.before_box
-        if not box or box[2] <= box[0] or box[3] <= box[1]:
-            continue
-        h, w = img.shape[:2]
-        bw, bh = box[2] - box[0], box[3] - box[1]
-        mx, my = int(0.15 * bw), int(0.15 * bh)
-        crop = [max(0, box[0] - mx), max(0, box[1] - my), min(w, box[2] + mx), min(h, box[3] + my)]
-        patch = img[crop[1]:crop[3], crop[0]:crop[2]]
-        # Colour from a small copy of the patch (fast at any size).
-        ps = _small(patch, (max(2, min(96, patch.shape[1])), max(2, min(96, patch.shape[0]))))[0]
-        with contextlib.suppress(ValueError):
-            fd.params["color"] = color_name(ps)
-        if n >= 3:  # the detector costs ~70 ms a call; the largest changes are named
-            continue
-        try:
-            dets = detect_objects(patch, min_score=0.45)
-        except Exception:  # a missing model must not stop the explanation
-            return
-        pw, ph = crop[2] - crop[0], crop[3] - crop[1]
-        for d in dets:
-            dw, dh = d.box[2] - d.box[0], d.box[3] - d.box[1]
-            if dw * dh > 0.2 * pw * ph:
-                # the classifier confirms or corrects the detector's label (agent.naming)
-                noun = _confirm_name(patch, d)
-                if noun is not None:
-                    fd.params["object"] = noun
-                    fd.params["object_score"] = round(d.score, 3)
-                break
-
-
-def _confirm_name(patch: np.ndarray, d) -> str | None:
-    """The detector's label as the ImageNet classifier confirms or corrects it; None when
-    neither is sure (then the change is "an object" of its colour)."""
-    try:
-        from agent.naming import classify_crops, decide_noun, word_probs
-        from agent.perception import to_rgb8
-
-        words = word_probs(classify_crops(to_rgb8(patch), [d.box])[0])
-    except Exception:  # a missing classifier leaves the detector's word
-        return d.label
-    noun, _, _ = decide_noun(d.label, d.score, words)
-    return None if noun == "object" else noun

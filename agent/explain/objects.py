@@ -1,0 +1,109 @@
+"""Objects in a difference: where a region's content went (a move), and what to call it.
+
+Used by :mod:`agent.explain.engine`'s local changes: :func:`find_content` finds a region's grey
+content in the other image (``cv2.matchTemplate``), and :func:`name_findings` names local findings
+with the COCO detector, confirmed or corrected by the ImageNet classifier (:mod:`agent.naming`),
+and by colour.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from agent.explain.align import _grey, _small
+
+if TYPE_CHECKING:
+    from agent.explain.engine import Finding
+
+Box = list[int]
+
+
+def find_content(img1: np.ndarray, box1: Box, img2: np.ndarray, near: Box) -> tuple[Box, float] | None:
+    """Where box1's content of img1 best matches in img2 around box ``near``: (box, correlation)."""
+    x1, y1, x2, y2 = box1
+    p = _grey(img1[y1:y2, x1:x2])
+    ph, pw = p.shape
+    H, W = img2.shape[:2]
+    X1, Y1 = max(0, near[0] - pw), max(0, near[1] - ph)
+    X2, Y2 = min(W, near[2] + pw), min(H, near[3] + ph)
+    win = _grey(img2[Y1:Y2, X1:X2])
+    if win.shape[0] < ph or win.shape[1] < pw or p.size < 16 or p.std() < 1:
+        return None
+    res = cv2.matchTemplate(win, p, cv2.TM_CCOEFF_NORMED)
+    _, best, _, loc = cv2.minMaxLoc(res)
+    box = [X1 + loc[0], Y1 + loc[1], X1 + loc[0] + pw, Y1 + loc[1] + ph]
+    if overlap(box, box1) > 0.3:  # found where it is now: not a move
+        return None
+    return box, float(best)
+
+
+def inside(a: Box, b: Box, pad: int = 4) -> bool:
+    """Whether box ``a`` lies within box ``b`` (give or take ``pad`` pixels)."""
+    return a[0] >= b[0] - pad and a[1] >= b[1] - pad and a[2] <= b[2] + pad and a[3] <= b[3] + pad
+
+
+def overlap(a: Box, b: Box) -> float:
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / u if u > 0 else 0.0
+
+
+def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray) -> None:
+    """Attach a COCO label (``params["object"]``) and a colour name to local findings."""
+    from agent.perception import color_name, detect_objects
+
+    try:
+        import editor.models as _m  # noqa: F401  (ModelMissingError lives there)
+    except ImportError:  # pragma: no cover
+        return
+    for n, fd in enumerate(findings):
+        use_after = fd.kind in ("object_added", "object_moved", "object_recolored", "region_changed")
+        img = after if use_after else before
+        box = fd.after_box if use_after else fd.before_box
+        if not box or box[2] <= box[0] or box[3] <= box[1]:
+            continue
+        h, w = img.shape[:2]
+        bw, bh = box[2] - box[0], box[3] - box[1]
+        mx, my = int(0.15 * bw), int(0.15 * bh)
+        crop = [max(0, box[0] - mx), max(0, box[1] - my), min(w, box[2] + mx), min(h, box[3] + my)]
+        patch = img[crop[1]:crop[3], crop[0]:crop[2]]
+        # Colour from a small copy of the patch (fast at any size).
+        ps = _small(patch, (max(2, min(96, patch.shape[1])), max(2, min(96, patch.shape[0]))))[0]
+        with contextlib.suppress(ValueError):
+            fd.params["color"] = color_name(ps)
+        if n >= 3:  # the detector costs ~70 ms a call; the largest changes are named
+            continue
+        try:
+            dets = detect_objects(patch, min_score=0.45)
+        except Exception:  # a missing model must not stop the explanation
+            return
+        pw, ph = crop[2] - crop[0], crop[3] - crop[1]
+        for d in dets:
+            dw, dh = d.box[2] - d.box[0], d.box[3] - d.box[1]
+            if dw * dh > 0.2 * pw * ph:
+                # the classifier confirms or corrects the detector's label (agent.naming)
+                noun = confirm_name(patch, d)
+                if noun is not None:
+                    fd.params["object"] = noun
+                    fd.params["object_score"] = round(d.score, 3)
+                break
+
+
+def confirm_name(patch: np.ndarray, d) -> str | None:
+    """The detector's label as the ImageNet classifier confirms or corrects it; None when
+    neither is sure (then the change is "an object" of its colour)."""
+    try:
+        from agent.naming import classify_crops, decide_noun, word_probs
+        from agent.perception import to_rgb8
+
+        words = word_probs(classify_crops(to_rgb8(patch), [d.box])[0])
+    except Exception:  # a missing classifier leaves the detector's word
+        return d.label
+    noun, _, _ = decide_noun(d.label, d.score, words)
+    return None if noun == "object" else noun
