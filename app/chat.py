@@ -180,7 +180,10 @@ class ChatPane(QWidget):
         start, end = self._pending.pop(0)
         if start == end:  # the note was not found (it cannot happen with plain notes)
             return
-        cursor = QTextCursor(self.log.document())
+        doc = self.log.document()
+        if not outcome and doc.characterAt(start - 1) == "\u2028":  # the line break before the note
+            start -= 1
+        cursor = QTextCursor(doc)
         cursor.setPosition(start)
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         cursor.insertText(outcome)
