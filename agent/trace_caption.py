@@ -318,10 +318,17 @@ def _union(boxes):
             max(b[3] for b in boxes))
 
 
+# Two background dwells one after the other this near (a share of the larger box's side) are one
+# thing looked at in pieces: a loop round a rocket whose straight side looked like the pen
+# travelling away left pieces 0.10-0.22 apart; dwells on two things, or on a thing and the grass,
+# were 0.41 apart and more (bench/trace.py's development set, parts 1-3).
+TOUCHING = 0.25
+
+
 def _touching_runs(segs, pause: float) -> list[list[int]]:
     """Indices of ``segs`` grouped into runs: a segment that is not on a detection and follows
-    one that is not either, with dwell boxes that overlap or touch (a gap under a tenth of the
-    larger box's side) or in the same dwell (the grid cut it, the pointer did not travel away:
+    one that is not either, with dwell boxes that overlap or touch (a gap under :data:`TOUCHING`
+    of the larger box's side) or in the same dwell (the grid cut it, the pointer did not travel away:
     :func:`agent.traces.segment_trace`), joins its run; every other segment is a run of its own."""
     runs: list[list[int]] = []
     for i, s in enumerate(segs):
@@ -334,7 +341,7 @@ def _touching_runs(segs, pause: float) -> list[list[int]]:
             gx = max(0.0, max(a[0], b[0]) - min(a[2], b[2]))
             gy = max(0.0, max(a[1], b[1]) - min(a[3], b[3]))
             size = max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
-            if gx <= 0.1 * size and gy <= 0.1 * size:
+            if gx <= TOUCHING * size and gy <= TOUCHING * size:
                 runs[-1].append(i)
                 continue
         runs.append([i])

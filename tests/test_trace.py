@@ -367,3 +367,20 @@ def test_a_piece_of_a_named_thing_looked_at_again_is_that_thing():
               1: Named("object", "brown object", "brown", "none", 0.3)}
     cap = compose(rgb, [first, again], [], [], things)
     assert [s.label for s in cap.segments] == ["rocket"], cap.text
+
+
+def test_pieces_of_one_loop_cut_by_a_straight_side_are_named_together():
+    # a loop round a rocket whose straight side looked like the pen travelling away: two pieces a
+    # fifth of their size apart (bench/trace.py's development set: 0.10-0.22; dwells on two
+    # things 0.41 and more)
+    from agent.trace_caption import _touching_runs
+    from agent.traces import TraceSegment
+
+    def piece(y0, t0, region):
+        pts = np.array([[0.2, y0, t0], [0.4, y0 + 0.05, t0 + 0.2], [0.3, y0 + 0.16, t0 + 0.4]])
+        return TraceSegment(points=pts, region=region)
+
+    top, bottom = piece(0.2, 0.0, -1), piece(0.4, 0.45, -10)  # 0.04 apart, 0.2 across
+    assert _touching_runs([top, bottom], 0.6) == [[0, 1]]
+    far = piece(0.6, 0.45, -10)  # 0.24 apart: another thing
+    assert _touching_runs([top, far], 0.6) == [[0], [1]]
