@@ -171,6 +171,13 @@ def _a(phrase: str) -> str:
 _ONE_OF_A_KIND = {"sky", "grass", "ground"}
 
 
+def _mostly_inside(a, b) -> bool:
+    """Most of box a lies in box b."""
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    return ix * iy >= 0.5 * max(1, (a[2] - a[0]) * (a[3] - a[1]))
+
+
 def _same_region(a: dict, b: dict) -> bool:
     """Two region pieces are one region when they have one name and touch or overlap ("the sky"
     twice is one sky; two grey areas at opposite corners are two areas)."""
@@ -218,6 +225,9 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
     for p in pieces:
         if p["key"][0] == "thing":  # one word, one place: the same thing looked at again
             first = next((g for g in said if g["key"] == p["key"] and _same_region(g, p)), None)
+            if first is None and p["label"] == "object":
+                # a piece of a thing named already, looked at again, which alone no model names
+                first = next((g for g in said if g["key"][0] == "thing" and _mostly_inside(p["box"], g["box"])), None)
         elif p["kind"] == "object":
             first = next((g for g in said if g["key"] == p["key"]), None)
         else:

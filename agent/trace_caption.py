@@ -185,28 +185,23 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
     # dwell on a small part of a box that holds other things (a person in front of a "table"
     # that spans half the picture) is looked at again too
     looks = [s for s in segs if s.region < 0 or _small_part_of_holder(s, dets, w, h)]
+    dwells: list = []  # (dwell box, on a holder, what the second look found or None)
     for s in sorted(looks, key=lambda s: s.t0 - s.t1)[:MAX_SECOND_LOOKS]:
-        known = [k for k in dets + found if s.region < 0 or k is not dets[s.region]]
+        known = [k for k in dets + [d for _, _, d in dwells if d is not None]
+                 if s.region < 0 or k is not dets[s.region]]
         xy = dwell_points(s.points) * (w, h)
         pbox = (int(xy[:, 0].min()), int(xy[:, 1].min()), int(np.ceil(xy[:, 0].max())), int(np.ceil(xy[:, 1].max())))
         # close first (the loop usually covers most of the thing), then wider; the thing found
         # must hold most of the dwell (a loop over it; the line from one thing to the next that
         # a one-stroke trace draws is left out of the dwell)
+        hit = None
         for pad in (0.4, 1.0):
             hit = next((d for d in sorted(_detect_in(rgb, pbox, MIN_SCORE, pad), key=lambda d: -d.score)
                         if _share_inside(xy, d.box) >= 0.5 and not _overlaps_known(d, known)), None)
             if hit is not None:
-                found.append(hit)
                 break
-    if found:
-        from agent.naming import DETECTOR_SURE, name_objects
-
-        # A second look is a crop the detector was not made for: it calls a rocket a "boat" at
-        # 0.66. What it finds is kept when the classifier agrees or renames it, when it is a person
-        # (the classifier has no word for people) or when the detector is sure; not when neither
-        # model names it (a patch of gravel the detector half-sees is "an object" to nobody).
-        found = [d for d, n in zip(found, name_objects(rgb, found))
-                 if d.label == "person" or n.source in ("both", "classifier") or d.score >= DETECTOR_SURE]
+        dwells.append((pbox, s.region >= 0, hit))
+    found = _second_looks_kept(rgb, dwells)
     dets = clean_detections(dets + found) if found else dets
     segs = _continued(segment_trace(strokes, regions=[norm(d.box) for d in dets], pause=pause), pause)
     from agent.naming import name_objects, name_regions
@@ -244,6 +239,50 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
     return compose(rgb, merged, dets, name_objects(rgb, dets), things)
 
 
+def _second_looks_kept(rgb: np.ndarray, dwells: list) -> list[Detection]:
+    """What second looks found that is kept, from ``(dwell box, on a holder, hit or None)``.
+
+    A second look is a crop the detector was not made for: it calls a rocket a "boat" at 0.66.
+    What it finds is kept when the classifier agrees, when it is a person (the classifier has no
+    word for people), when the detector is sure or sure on a closer look
+    (:func:`agent.naming.name_objects`); not when neither model names it (a patch of gravel the
+    detector half-sees is "an object" to nobody). Where the classifier renames it, the name must
+    be what the dwell itself shows (:func:`agent.naming.name_regions`): over a wooden table the
+    detector saw a "dining table" or a "laptop" around a rocket, which the classifier, shown that
+    box with the table or the cat beside it, called a "cat" or a "syringe" (bench/trace.py's dev
+    part 3). A dwell on a small part of a holder (a "bed" that is a wooden table) where nothing
+    was kept is the thing the classifier names the dwell, if it does."""
+    from agent.naming import DETECTOR_SURE, PERSON_CLOSER_LOOK, name_objects, name_regions
+
+    hits = [d for _, _, d in dwells if d is not None]
+    names = iter(name_objects(rgb, hits))
+    renamed = []
+    kept: list[Detection] = []
+    for k, (_, _, d) in enumerate(dwells):
+        n = next(names) if d is not None else None
+        if n is None:
+            continue
+        if n.source == "classifier" and d.label != "person":
+            renamed.append((k, d, n))
+        elif (d.label == "person" or n.source == "both" or d.score >= DETECTOR_SURE
+              or (n.source == "detector" and n.confidence >= PERSON_CLOSER_LOOK)):
+            kept.append(d)
+    on_holder = [k for k, (_, holder, d) in enumerate(dwells) if holder and not any(d is x for x in kept)]
+    todo = sorted({k for k, _, _ in renamed} | set(on_holder))
+    shown = dict(zip(todo, name_regions(rgb, [dwells[k][0] for k in todo]))) if todo else {}
+    for k, d, n in renamed:
+        r = shown.get(k)
+        if r is None or r.source != "classifier" or r.noun == n.noun:
+            kept.append(d)
+            on_holder = [j for j in on_holder if j != k]
+    for k in on_holder:
+        r = shown.get(k)
+        if r is not None and r.source == "classifier":
+            x1, y1, x2, y2 = dwells[k][0]
+            kept.append(Detection(r.noun, r.confidence, (x1, y1, x2, y2)))
+    return kept
+
+
 # A pen put down this near (normalised) to where it was lifted goes on tracing the same thing.
 CONTINUES = 0.08
 
@@ -279,10 +318,17 @@ def _union(boxes):
             max(b[3] for b in boxes))
 
 
+# Two background dwells one after the other this near (a share of the larger box's side) are one
+# thing looked at in pieces: a loop round a rocket whose straight side looked like the pen
+# travelling away left pieces 0.10-0.22 apart; dwells on two things, or on a thing and the grass,
+# were 0.41 apart and more (bench/trace.py's development set, parts 1-3).
+TOUCHING = 0.25
+
+
 def _touching_runs(segs, pause: float) -> list[list[int]]:
     """Indices of ``segs`` grouped into runs: a segment that is not on a detection and follows
-    one that is not either, with dwell boxes that overlap or touch (a gap under a tenth of the
-    larger box's side) or in the same dwell (the grid cut it, the pointer did not travel away:
+    one that is not either, with dwell boxes that overlap or touch (a gap under :data:`TOUCHING`
+    of the larger box's side) or in the same dwell (the grid cut it, the pointer did not travel away:
     :func:`agent.traces.segment_trace`), joins its run; every other segment is a run of its own."""
     runs: list[list[int]] = []
     for i, s in enumerate(segs):
@@ -295,7 +341,7 @@ def _touching_runs(segs, pause: float) -> list[list[int]]:
             gx = max(0.0, max(a[0], b[0]) - min(a[2], b[2]))
             gy = max(0.0, max(a[1], b[1]) - min(a[3], b[3]))
             size = max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
-            if gx <= 0.1 * size and gy <= 0.1 * size:
+            if gx <= TOUCHING * size and gy <= TOUCHING * size:
                 runs[-1].append(i)
                 continue
         runs.append([i])

@@ -130,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dev", type=int, default=80, help="scenes of the development set (bench/devset.py)")
     ap.add_argument("--dev2", type=int, default=40,
                     help="scenes of the development set's second part (the held-out part until it was looked at)")
+    ap.add_argument("--dev3", type=int, default=40,
+                    help="scenes of the development set's third part (photographed backgrounds)")
+    ap.add_argument("--dump", default="", help="write each development scene, its trace drawn, to this folder")
     ap.add_argument("--held-out", type=int, default=40,
                     help="scenes of the held-out part v2 (figures only: not looked at while tuning)")
     ap.add_argument("--only-dev", action="store_true", help="skip the original scenes")
@@ -190,9 +193,11 @@ def main(argv: list[str] | None = None) -> int:
     if rows:
         _report(rows)
     if args.dev:
-        dev_set(args.dev, args.seed, args.verbose)
+        dev_set(args.dev, args.seed, args.verbose, dump=args.dump)
     if args.dev2:
-        dev_set(args.dev2, args.seed + 5000, args.verbose, part="dev2")
+        dev_set(args.dev2, args.seed + 5000, args.verbose, part="dev2", dump=args.dump)
+    if args.dev3:
+        dev_set(args.dev3, args.seed + 7000, args.verbose, part="dev3", dump=args.dump)
     if args.held_out:
         dev_set(args.held_out, args.seed + 9000, part="v2")
     return 0
@@ -252,14 +257,36 @@ def wrong_nouns(targets, segments) -> list[tuple[str, str]]:
     return [(targets[k][0], said) for k, said in sorted(wrong.items())]
 
 
-def dev_set(n: int, seed: int, verbose: bool = False, part: str = "dev1") -> None:
+def _said(want: str, seg, thing, part: str) -> str:
+    """What a caption segment is taken to say of a traced thing: its label, except that on the
+    photographed backgrounds of dev part 3 a region dwell described as any region but the sky is
+    said right (trees may be "the grass", a table "a brown area")."""
+    if part == "dev3" and thing is None and seg.kind == "region" and seg.label != "sky":
+        return want
+    return seg.label
+
+
+def _draw_scene(path: str, img: np.ndarray, strokes, cap) -> None:
+    out = np.ascontiguousarray(img[:, :, ::-1])
+    for s in strokes:
+        pts = np.round(s[:, :2] * (W, H)).astype(np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [pts], False, (0, 255, 255), 2, cv2.LINE_AA)
+    for sg in cap.segments:
+        cv2.rectangle(out, sg.box[:2], sg.box[2:], (255, 0, 255), 1)
+        cv2.putText(out, sg.label, (sg.box[0] + 2, sg.box[1] + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 0, 255), 1)
+    cv2.imwrite(path, out)
+
+
+def dev_set(n: int, seed: int, verbose: bool = False, part: str = "dev1", dump: str = "") -> None:
     """The development set: multi-stroke, lingering and region traces, a non-COCO object, persons
     with known clothing colours (bench/devset.py); ``part`` "dev1", "dev2" (its second part, once
-    held out) or "v2" (the held-out part v2, whose scenes are never printed)."""
+    held out), "dev3" (its third part, on photographed backgrounds) or "v2" (the held-out part v2,
+    whose scenes are never printed nor drawn)."""
     import devset
 
     rng = np.random.default_rng(seed + 1000)
-    pool = {"dev1": devset.things, "dev2": devset.held_out_things, "v2": devset.held_out_v2_things}[part]()
+    pool = {"dev1": devset.things, "dev2": devset.held_out_things, "dev3": devset.dev3_things,
+            "v2": devset.held_out_v2_things}[part]()
     held_out = part == "v2"
     t_caps = []
     non_coco = {t.label for t in pool if not t.coco}
@@ -275,7 +302,14 @@ def dev_set(n: int, seed: int, verbose: bool = False, part: str = "dev1") -> Non
         t_caps.append(time.perf_counter() - t)
         want = [lab for lab, _, _ in targets]
         got = [s.label for s in cap.segments]
+        if part == "dev3":
+            got = [_said(lab, sg, th, part) for (lab, _, th), sg in zip(targets, cap.segments)] + got[len(targets):]
         ok = got == want
+        if dump and not held_out:
+            import os
+
+            os.makedirs(dump, exist_ok=True)
+            _draw_scene(os.path.join(dump, f"{part}_{len(rows) + 1:03d}.png"), img, strokes, cap)
         persons = skin = clothed = 0
         for lab, box, thing in targets:
             if lab != "person":
@@ -298,6 +332,7 @@ def dev_set(n: int, seed: int, verbose: bool = False, part: str = "dev1") -> Non
                   + (f" WRONG NOUN {wrong}" if wrong else ""))
     print()
     title = {"dev1": "development set scenes", "dev2": "development set part 2 scenes",
+             "dev3": "development set part 3 scenes",
              "v2": "held-out part v2 scenes"}[part]
     print(f"{title:<46}{len(rows):>10d}")
     print(f"{'traced things named right, once, in order':<46}{np.mean([r['ok'] for r in rows]):>10.3f}")
