@@ -212,15 +212,19 @@ class TraceTool(Tool):
             return
         self.move(pos, t)
         super().release(pos, t)
-        trace = self.recorder.trace()
         self._clear()
-        if self.recorder.point_count() >= 2:
-            self.canvas.traceFinished.emit(trace)
+        if len(self.recorder.strokes[-1]) < 2:  # a click, not a stroke: the trace stays as it was
+            self._drop_last_stroke()
+            return
+        self.canvas.traceFinished.emit(self.recorder.trace())
 
     def cancel(self) -> None:
         """Esc during a stroke: that stroke goes, the trace's earlier strokes stay."""
         super().cancel()
         self._clear()
+        self._drop_last_stroke()
+
+    def _drop_last_stroke(self) -> None:
         if self.recorder is not None and self.recorder.strokes:
             self.recorder.strokes.pop()
         if self.recorder is not None and not self.recorder.point_count():

@@ -195,9 +195,13 @@ def _stroke(qtbot, window, path) -> None:
 def test_strokes_add_up_to_one_trace_until_a_turn_reads_it(qtbot, window, photo):
     doc = open_photo(qtbot, window, photo)
     window.tool_actions["trace"].trigger()
+    _stroke(qtbot, window, [(120, 120)])  # a click (to focus the canvas, say) is not a stroke
+    assert window.controller.manager.context.trace is None
     _stroke(qtbot, window, [(20, 30), (60, 50), (100, 90)])
     _stroke(qtbot, window, [(150, 150), (180, 170), (200, 200)])  # the pen lifted, then a second stroke
+    _stroke(qtbot, window, [(10, 200)])  # nor is a click between strokes
     trace = window.controller.manager.context.trace
+    assert trace[0][0]["t"] == 0  # times count from the first real stroke
     assert len(trace) == 2 and trace[1][0]["t"] > trace[0][-1]["t"]
     rows = traces.traces(window.controller.store, doc.id)
     assert len(rows) == 1 and rows[0]["points"] == trace  # one stored trace that grew
