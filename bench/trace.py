@@ -332,7 +332,7 @@ def photo_set(n: int, seed: int, verbose: bool = False) -> None:
         cap = caption_trace(img, to_ln(strokes))
         t_caps.append(time.perf_counter() - t)
         ok = photoset.named_right(targets, cap.segments)
-        wrong = photoset.wrong_nouns(targets, cap.segments)
+        wrong = photoset.wrong_nouns(targets, cap.segments, (img.shape[1], img.shape[0]))
         persons = skin = clothed = 0
         for lab in targets:
             if not lab.clothing:
