@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception import Detection, _efficientnet, to_rgb8
+from agent.perception import Detection, _efficientnet, nearest_colour, to_rgb8
 from agent.vocabulary import agrees, animal_words, coco_label, everyday_words
 
 _COCO_ANIMALS = {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
@@ -270,7 +270,7 @@ def colour_word(pixels: np.ndarray) -> str:
         centre = centres[int(np.argmax(counts))]
     else:
         centre = np.median(lab, axis=0)
-    return names[int(np.argmin(np.linalg.norm(ref - centre, axis=1)))]
+    return nearest_colour(centre, names, ref)
 
 
 def object_mask(rgb: np.ndarray, box: tuple[int, int, int, int], *, side: int = 96) -> np.ndarray:

@@ -162,8 +162,24 @@ def color_name(pixels: np.ndarray, box: tuple[int, int, int, int] | None = None,
     # The median Lab colour, not a per-pixel vote: on synthetic regions (each reference colour
     # jittered, with noise, and 40% of another colour) the median names 99.4% right, a vote 98.8%.
     med = np.median(lab, axis=0)
-    d = np.linalg.norm(_REF_LAB - med, axis=1)
-    return list(COLOR_NAMES_RGB)[int(np.argmin(d))]
+    return nearest_colour(med, list(COLOR_NAMES_RGB), _REF_LAB)
+
+
+# Lab chroma (OpenCV's 8-bit Lab) under which a colour is a grey and only "black", "grey" or
+# "white" may name it: the camera man's photo has no colour at all, yet its grey sky was "beige"
+# and its grey grass "skyblue" by the nearest reference. Tinted greys of colour photos (a grey
+# wall, a concrete floor, a pale sky: chroma 4 to 6) keep their nearest name.
+ACHROMATIC = 3.0
+_GREYS = ("black", "grey", "white")
+
+
+def nearest_colour(lab: np.ndarray, names: list[str], ref: np.ndarray) -> str:
+    """The name in ``names`` whose reference Lab colour (rows of ``ref``) is nearest ``lab``,
+    among the greys only when ``lab`` has next to no chroma (:data:`ACHROMATIC`)."""
+    d = np.linalg.norm(ref - lab, axis=1)
+    if float(np.hypot(lab[1] - 128.0, lab[2] - 128.0)) < ACHROMATIC:
+        d = np.where([n in _GREYS for n in names], d, np.inf)
+    return names[int(np.argmin(d))]
 
 
 # -- ImageNet labels (EfficientNet-Lite0) ---------------------------------------------------------

@@ -154,3 +154,15 @@ def test_two_unsure_models_naming_two_animals_name_neither():
     assert decide_noun("horse", 0.556, {"dog": 0.438, "doormat": 0.047})[0] == "object"
     # a rocket the detector calls a boat is still renamed by the classifier
     assert decide_noun("boat", 0.409, {"rocket": 0.369})[0] == "rocket"
+
+
+def test_greys_are_named_black_grey_or_white():
+    """A grey photo (the camera man) has no colour: its grey sky was "beige", its dark grey
+    "brown" by the nearest reference colour. Tinted colours keep their names."""
+    from agent.perception import color_name
+
+    for v, want in ((60, "black"), (130, "grey"), (200, "white")):
+        px = np.full((40, 40, 3), v, np.uint8)
+        assert color_name(px) == want and colour_word(px.reshape(-1, 3)) == want
+    assert color_name(np.full((4, 4, 3), (220, 200, 160), np.uint8)) == "beige"
+    assert color_name(np.full((4, 4, 3), (120, 75, 40), np.uint8)) == "brown"
