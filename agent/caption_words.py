@@ -164,6 +164,10 @@ def region_phrase(noun: str, box, w: int, h: int) -> str:
     return f"{noun} {where_words(position_words(cx, cy))}"
 
 
+def _place(box, w: int, h: int) -> str:
+    return position_words((box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h)
+
+
 def _a(phrase: str) -> str:
     return phrase if phrase.startswith(("a ", "an ", "the ")) else f"{_article(phrase)} {phrase}"
 
@@ -250,9 +254,11 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
             first = next((g for g in said if g["key"] == p["key"]), None)
         else:
             # a named region (the sky, the grass) is one region wherever the trace comes back to
-            # it; "a grey area" twice may be two areas, unless they touch
+            # it; "a grey area" twice may be two areas, unless they touch or would be said alike
+            # ("a black area at the top left" twice: the night sky and a tower against it)
             first = next((g for g in said if g["kind"] == "region" and g["label"] == p["label"]
-                          and (p["label"] in _ONE_OF_A_KIND or _same_region(g, p))), None)
+                          and (p["label"] in _ONE_OF_A_KIND or _same_region(g, p)
+                               or _place(g["box"], w, h) == _place(p["box"], w, h))), None)
         if first is None:
             said.append(dict(p))
         elif p["kind"] == "region":

@@ -415,3 +415,12 @@ def test_photo_set_labels_lie_in_their_photos():
     again = photoset.traces(6, 7)
     assert [(n, k, [t.name for t in ts]) for n, k, _, ts, _ in first] == \
         [(n, k, [t.name for t in ts]) for n, k, _, ts, _ in again]
+
+
+def test_two_dwells_said_alike_are_one_region():
+    """Two pieces of one unnamed colour at the same place (the night sky, a dark tower against it)
+    read "a black area at the top left" twice: said once."""
+    img = np.full((300, 400, 3), 150, np.uint8)
+    img[:120, :160] = 10
+    cap = caption_trace(img, _loops(img, [(10, 10, 50, 40), (95, 65, 135, 100)]), detections=[])
+    assert [s.words for s in cap.segments] == ["A black area at the top left"]
