@@ -303,14 +303,9 @@ def dev_set(n: int, seed: int, verbose: bool = False, part: str = "dev1") -> Non
     print()
     title = {"dev1": "development set scenes", "dev2": "development set part 2 scenes",
              "v2": "held-out part v2 scenes"}[part]
-    print(f"{title:<46}{len(rows):>10d}")
-    print(f"{'traced things named right, once, in order':<46}{np.mean([r['ok'] for r in rows]):>10.3f}")
-    for kind in devset.KINDS:
-        sub = [r["ok"] for r in rows if r["kind"] == kind]
-        print(f"{'  ' + kind + ' traces':<46}{np.mean(sub):>10.3f}  (n={len(sub)})")
+    _named_right(title, rows, devset.KINDS)
     print(f"{'  COCO things right and in order':<46}{np.mean([r['coco_ok'] for r in rows]):>10.3f}")
-    print(f"{'traced things given a wrong noun':<46}{sum(r['wrong'] for r in rows):>6d}/{sum(r['things'] for r in rows)}")
-    print(f"{'captions with a wrong noun':<46}{sum(r['wrong'] > 0 for r in rows):>6d}/{len(rows)}")
+    _wrong(rows)
     rk = [r["rocket_ok"] for r in rows if r["rocket"]]
     print(f"{'rocket (not in COCO) named a rocket':<46}{np.mean(rk) if rk else float('nan'):>10.3f}  (n={len(rk)})")
     npers = sum(r["persons"] for r in rows)
@@ -318,6 +313,19 @@ def dev_set(n: int, seed: int, verbose: bool = False, part: str = "dev1") -> Non
     print(f"{'persons described by their clothes colour':<46}{sum(r['clothed'] for r in rows):>6d}/{npers}")
     print(f"{'captions with back-to loops':<46}{sum(r['back'] for r in rows):>6d}/{len(rows)}")
     print(f"{'caption latency, mean s':<46}{np.mean(t_caps):>10.3f}")
+
+
+def _named_right(title: str, rows: list[dict], kinds) -> None:
+    print(f"{title:<46}{len(rows):>10d}")
+    print(f"{'traced things named right, once, in order':<46}{np.mean([r['ok'] for r in rows]):>10.3f}")
+    for kind in kinds:
+        sub = [r["ok"] for r in rows if r["kind"] == kind]
+        print(f"{'  ' + kind + ' traces':<46}{np.mean(sub):>10.3f}  (n={len(sub)})")
+
+
+def _wrong(rows: list[dict]) -> None:
+    print(f"{'traced things given a wrong noun':<46}{sum(r['wrong'] for r in rows):>6d}/{sum(r['things'] for r in rows)}")
+    print(f"{'captions with a wrong noun':<46}{sum(r['wrong'] > 0 for r in rows):>6d}/{len(rows)}")
 
 
 def photo_set(n: int, seed: int, verbose: bool = False) -> None:
@@ -351,13 +359,8 @@ def photo_set(n: int, seed: int, verbose: bool = False) -> None:
                   f"traced={[t.name for t in targets]} caption={cap.text!r}"
                   + (f" WRONG NOUN {wrong}" if wrong else ""))
     print()
-    print(f"{'real photo traces':<46}{len(rows):>10d}")
-    print(f"{'traced things named right, once, in order':<46}{np.mean([r['ok'] for r in rows]):>10.3f}")
-    for kind in photoset.KINDS:
-        sub = [r["ok"] for r in rows if r["kind"] == kind]
-        print(f"{'  ' + kind + ' traces':<46}{np.mean(sub):>10.3f}  (n={len(sub)})")
-    print(f"{'traced things given a wrong noun':<46}{sum(r['wrong'] for r in rows):>6d}/{sum(r['things'] for r in rows)}")
-    print(f"{'captions with a wrong noun':<46}{sum(r['wrong'] > 0 for r in rows):>6d}/{len(rows)}")
+    _named_right("real photo traces", rows, photoset.KINDS)
+    _wrong(rows)
     npers = sum(r["persons"] for r in rows)
     print(f"{'persons described by a skin colour':<46}{sum(r['skin'] for r in rows):>6d}/{npers}")
     print(f"{'persons described by their clothes colour':<46}{sum(r['clothed'] for r in rows):>6d}/{npers}")
