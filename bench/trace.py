@@ -15,7 +15,10 @@ Measured:
 - as references measured in the same run: LBM of a baseline that puts every box at the centre
   third of the image, and the detector's recall of the pasted objects (IoU >= 0.5).
 
-    OMP_NUM_THREADS=1 .venv/bin/python bench/trace.py [--scenes 100] [--seed 0]
+Then the development set's parts (bench/devset.py) and its photo part (bench/photoset.py: traces
+over whole real photos with hand-labelled boxes, the same figures, ``--photos N``).
+
+    OMP_NUM_THREADS=1 .venv/bin/python bench/trace.py [--scenes 100] [--seed 0] [--photos 60]
 """
 
 from __future__ import annotations
