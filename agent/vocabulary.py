@@ -74,7 +74,7 @@ _THING_WORDS: dict[int, str] = {
     934: "hot dog", 936: "cabbage", 943: "cucumber", 948: "apple", 963: "pizza", 966: "wine",
     967: "coffee", 968: "cup", 981: "person", 982: "person", 983: "diver", 987: "corn",
     992: "mushroom", 993: "mushroom", 994: "mushroom", 997: "mushroom",
-    985: "flower",  # ImageNet's one flower: any flower looks most like it to the classifier (a dahlia)
+    985: "flower",  # "daisy": other flowers (scikit-learn's dahlia) look most like it; "flower" is right for all
     986: "orchid", 999: "toilet paper",
 }
 

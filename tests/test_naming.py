@@ -27,7 +27,7 @@ def test_vocabulary_maps_fine_classes_to_everyday_words():
     assert by_name["coffee mug"] == "mug" and by_name["space shuttle"] == "rocket"
     assert by_name["alp"] is None and by_name["honeycomb"] is None  # places and textures
     assert agrees("mug", "cup") and agrees("motorbike", "motorcycle") and not agrees("tiger", "zebra")
-    # ImageNet's one flower class: the dahlia of scikit-learn's flower.jpg was a "daisy" to it
+    # the dahlia of scikit-learn's flower.jpg was a "daisy" to it: "flower" is right for both
     assert by_name["daisy"] == "flower"
 
 
