@@ -165,21 +165,22 @@ def color_name(pixels: np.ndarray, box: tuple[int, int, int, int] | None = None,
     return nearest_colour(med, list(COLOR_NAMES_RGB), _REF_LAB)
 
 
-# Lab chroma (OpenCV's 8-bit Lab) under which a colour is a grey and only "black", "grey" or
-# "white" may name it: the camera man's photo has no colour at all, yet its grey sky was "beige"
-# and its grey grass "skyblue" by the nearest reference. Tinted greys of colour photos (a grey
-# wall, a concrete floor, a pale sky: chroma 4 to 6) keep their nearest name.
+# Lab chroma (OpenCV's 8-bit Lab) under which a colour is a grey, named by its lightness alone:
+# the camera man's photo has no colour at all, yet its grey sky was "beige" and its grey grass
+# "skyblue" by the nearest reference. Tinted greys of colour photos (a grey wall, a concrete floor,
+# a pale sky: chroma 4 to 6) keep their nearest name.
 ACHROMATIC = 3.0
-_GREYS = ("black", "grey", "white")
+# Lightness (L*, 0-100) under which a grey is "black", over which it is "white".
+BLACK_BELOW, WHITE_ABOVE = 30.0, 90.0
 
 
 def nearest_colour(lab: np.ndarray, names: list[str], ref: np.ndarray) -> str:
-    """The name in ``names`` whose reference Lab colour (rows of ``ref``) is nearest ``lab``,
-    among the greys only when ``lab`` has next to no chroma (:data:`ACHROMATIC`)."""
-    d = np.linalg.norm(ref - lab, axis=1)
+    """The name in ``names`` whose reference Lab colour (rows of ``ref``, OpenCV's 8-bit Lab) is
+    nearest ``lab``; a grey (:data:`ACHROMATIC`) is "black", "grey" or "white" by its lightness."""
     if float(np.hypot(lab[1] - 128.0, lab[2] - 128.0)) < ACHROMATIC:
-        d = np.where([n in _GREYS for n in names], d, np.inf)
-    return names[int(np.argmin(d))]
+        light = float(lab[0]) * 100.0 / 255.0
+        return "black" if light < BLACK_BELOW else "white" if light > WHITE_ABOVE else "grey"
+    return names[int(np.argmin(np.linalg.norm(ref - lab, axis=1)))]
 
 
 # -- ImageNet labels (EfficientNet-Lite0) ---------------------------------------------------------

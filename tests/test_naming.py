@@ -161,7 +161,7 @@ def test_greys_are_named_black_grey_or_white():
     "brown" by the nearest reference colour. Tinted colours keep their names."""
     from agent.perception import color_name
 
-    for v, want in ((60, "black"), (130, "grey"), (200, "white")):
+    for v, want in ((60, "black"), (130, "grey"), (200, "grey"), (240, "white")):
         px = np.full((40, 40, 3), v, np.uint8)
         assert color_name(px) == want and colour_word(px.reshape(-1, 3)) == want
     assert color_name(np.full((4, 4, 3), (220, 200, 160), np.uint8)) == "beige"

@@ -402,8 +402,9 @@ def test_what_the_classifier_sees_beside_a_detected_cup_is_that_cup():
     assert [s.label for s in cap.segments] == ["cup"]
 
 
-def test_photo_set_labels_lie_in_their_photos():
-    sys.path.insert(0, str(ROOT / "bench"))
+def test_photo_set_labels_lie_in_their_photos(monkeypatch):
+    # bench/ only for this test: its requests.py and naming.py must not shadow other imports
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
     import photoset
 
     for p in photoset.PHOTOS:
