@@ -8,8 +8,8 @@ Sources (all redistributable, all offline):
   al., GCPR 2014, as redistributed by scikit-image), camera (the camera man; scikit-image documents
   it as free to use), rocket (SpaceX, CC0). See the docstrings of ``skimage.data.<name>``.
 - scikit-learn's sample images (``sklearn/datasets/images``): china.jpg (the Summer Palace's
-  tower) and flower.jpg (a dahlia), both CC BY 2.0 per scikit-learn's README of that folder
-  (``load_sample_images``).
+  tower; danielbuechele on Flickr) and flower.jpg (a dahlia; vultilion on Flickr), both CC BY 2.0
+  per the README.txt of that folder (``load_sample_images``).
 - Easel's own sample library (resources/library/README.md): cat_and_coffee and two_cats, made
   from chelsea and coffee side by side (two_cats: chelsea and its mirror image).
 
@@ -25,7 +25,14 @@ Traces are :func:`devset.trace_for`'s kinds (lift, multi, linger; region has one
 region) over 1-3 labelled things of one photo whose boxes do not overlap much, in a random order,
 from a fixed seed. The truth is the things in the order first traced, each to be named once with an
 accepted noun. A generic word ("object", "thing", "an orange area") is not right but not wrong; any
-other noun not in the accepted set is a wrong noun (a table top called "the ground" too).
+other noun not in the accepted set is a wrong noun (a table top called "the ground" too). A
+caption segment is judged against the thing its piece of trace dwelt on (most of its points).
+
+Figures (``bench/trace.py --photos 60``, seed 0; named right, once, in order; wrong nouns): 0.233,
+31/119 with the code before branch photos (3175fe8); 0.233, 23/119 after it. What fails is mostly
+what no model here knows (the tower, the flag, the shuttle model, the launch towers, the dahlia: at
+best "an object"), the saucer inside a "dining table" box that fills the picture, and dwells on
+thin things (the tripod, the towers) described as the ground behind them.
 """
 
 from __future__ import annotations
