@@ -164,6 +164,10 @@ def region_phrase(noun: str, box, w: int, h: int) -> str:
     return f"{noun} {where_words(position_words(cx, cy))}"
 
 
+def _place(box, w: int, h: int) -> str:
+    return position_words((box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h)
+
+
 def _a(phrase: str) -> str:
     return phrase if phrase.startswith(("a ", "an ", "the ")) else f"{_article(phrase)} {phrase}"
 
@@ -189,6 +193,24 @@ def _same_region(a: dict, b: dict) -> bool:
     return gx <= 0.1 * max(x[2] - x[0], y[2] - y[0]) and gy <= 0.1 * max(x[3] - x[1], y[3] - y[1])
 
 
+def _detected_as(noun: str, box, dets: list[Detection], skip: int = -1) -> int | None:
+    """The detection a piece the classifier named ``noun`` is, when the detector itself gave that
+    name (or a label the word agrees with: "coffee" for a cup) to a box that overlaps the piece's
+    ``box``. The classifier sees a crop around what it names: a second look at the saucer found a
+    "vase", and the dining table beside a cup, which the classifier called "coffee" because the cup
+    is in their crops; that cup is said once, not three times. Two things the detector itself named
+    alike (two cats side by side) are not joined: only a name given by the classifier is."""
+    from agent.vocabulary import agrees
+
+    for j, d in enumerate(dets):
+        if j == skip or not agrees(noun, d.label):
+            continue
+        b = d.box
+        if min(box[2], b[2]) > max(box[0], b[0]) and min(box[3], b[3]) > max(box[1], b[1]):
+            return j
+    return None
+
+
 def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) -> Caption:
     """One clause per thing the trace dwells on, in the order it first dwells on it.
 
@@ -196,6 +218,8 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
     background), ``names`` the :class:`agent.naming.Named` of each detection, ``things`` the names
     of background segments the classifier recognised (by segment index).
     """
+    from agent.vocabulary import agrees
+
     h, w = rgb.shape[:2]
     things = things or {}
     pieces = []
@@ -205,12 +229,20 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
             box = (int(x1 * w), int(y1 * h), max(int(x1 * w) + 1, int(np.ceil(x2 * w))),
                    max(int(y1 * h) + 1, int(np.ceil(y2 * h))))
             n = things[k]
-            pieces.append({"key": ("thing", n.noun), "box": box, "noun": n.phrase, "label": n.noun,
-                           "kind": "object", "points": s.points})
-        elif s.region >= 0:
-            n = names[s.region]
-            box = tuple(int(v) for v in dets[s.region].box)
-            pieces.append({"key": ("object", s.region), "box": box, "noun": n.phrase, "label": n.noun,
+            j = _detected_as(n.noun, box, dets)
+            if j is None:
+                pieces.append({"key": ("thing", n.noun), "box": box, "noun": n.phrase, "label": n.noun,
+                               "kind": "object", "points": s.points})
+                continue
+        else:
+            j = s.region
+            if j >= 0 and not agrees(names[j].noun, dets[j].label):  # renamed by the classifier
+                j = _detected_as(names[j].noun, dets[j].box, dets, skip=j)
+                j = s.region if j is None else j
+        if j >= 0:
+            n = names[j]
+            box = tuple(int(v) for v in dets[j].box)
+            pieces.append({"key": ("object", j), "box": box, "noun": n.phrase, "label": n.noun,
                            "kind": "object", "points": s.points})
         else:
             x1, y1, x2, y2 = s.box
@@ -232,9 +264,11 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
             first = next((g for g in said if g["key"] == p["key"]), None)
         else:
             # a named region (the sky, the grass) is one region wherever the trace comes back to
-            # it; "a grey area" twice may be two areas, unless they touch
+            # it; "a grey area" twice may be two areas, unless they touch or would be said alike
+            # ("a black area at the top left" twice: the night sky and a tower against it)
             first = next((g for g in said if g["kind"] == "region" and g["label"] == p["label"]
-                          and (p["label"] in _ONE_OF_A_KIND or _same_region(g, p))), None)
+                          and (p["label"] in _ONE_OF_A_KIND or _same_region(g, p)
+                               or _place(g["box"], w, h) == _place(p["box"], w, h))), None)
         if first is None:
             said.append(dict(p))
         elif p["kind"] == "region":

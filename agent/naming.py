@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception import Detection, _efficientnet, to_rgb8
+from agent.perception import Detection, _efficientnet, nearest_colour, to_rgb8
 from agent.vocabulary import agrees, animal_words, coco_label, everyday_words
 
 _COCO_ANIMALS = {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
@@ -270,20 +270,30 @@ def colour_word(pixels: np.ndarray) -> str:
         centre = centres[int(np.argmax(counts))]
     else:
         centre = np.median(lab, axis=0)
-    return names[int(np.argmin(np.linalg.norm(ref - centre, axis=1)))]
+    return nearest_colour(centre, names, ref)
 
 
 def object_mask(rgb: np.ndarray, box: tuple[int, int, int, int], *, side: int = 96) -> np.ndarray:
     """A boolean mask of the object inside ``box`` (same size as the box), by GrabCut on a small
     copy of the box with a margin around it; the inner half of the box if GrabCut keeps too little
     or nearly everything (a flat crop)."""
-    h, w = rgb.shape[:2]
     x1, y1, x2, y2 = box
     bw, bh = max(1, x2 - x1), max(1, y2 - y1)
+    mask = grabcut_mask(rgb, box, side=side)
+    if mask is not None:
+        return mask
     inner = np.zeros((bh, bw), bool)
     inner[bh // 4: bh - bh // 4 or 1, bw // 4: bw - bw // 4 or 1] = True
+    return inner
+
+
+def grabcut_mask(rgb: np.ndarray, box: tuple[int, int, int, int], *, side: int = 96) -> np.ndarray | None:
+    """:func:`object_mask` by GrabCut, or None where GrabCut keeps too little or nearly everything
+    (a flat crop, or a box with no background around it to learn from)."""
+    x1, y1, x2, y2 = box
+    bw, bh = max(1, x2 - x1), max(1, y2 - y1)
     if bw < 8 or bh < 8:
-        return inner
+        return None
     cx1, cy1, cx2, cy2 = crop_box(box, rgb.shape, pad=0.15)
     crop = rgb[cy1:cy2, cx1:cx2]
     f = min(1.0, side / max(crop.shape[:2]))
@@ -298,13 +308,13 @@ def object_mask(rgb: np.ndarray, box: tuple[int, int, int, int], *, side: int = 
         cv2.grabCut(cv2.cvtColor(small, cv2.COLOR_RGB2BGR), mask, rect, np.zeros((1, 65), np.float64),
                     np.zeros((1, 65), np.float64), 3, cv2.GC_INIT_WITH_RECT)
     except cv2.error:
-        return inner
+        return None
     fg = np.isin(mask, (cv2.GC_FGD, cv2.GC_PR_FGD)).astype(np.uint8)
     big = cv2.resize(fg, (cx2 - cx1, cy2 - cy1), interpolation=cv2.INTER_NEAREST)
     out = big[y1 - cy1: y2 - cy1, x1 - cx1: x2 - cx1].astype(bool)
     share = out.mean() if out.size else 0.0
-    if out.shape != inner.shape or not 0.1 <= share <= 0.95:
-        return inner
+    if out.shape != (bh, bw) or not 0.1 <= share <= 0.95:
+        return None
     return out
 
 

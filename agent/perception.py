@@ -162,8 +162,25 @@ def color_name(pixels: np.ndarray, box: tuple[int, int, int, int] | None = None,
     # The median Lab colour, not a per-pixel vote: on synthetic regions (each reference colour
     # jittered, with noise, and 40% of another colour) the median names 99.4% right, a vote 98.8%.
     med = np.median(lab, axis=0)
-    d = np.linalg.norm(_REF_LAB - med, axis=1)
-    return list(COLOR_NAMES_RGB)[int(np.argmin(d))]
+    return nearest_colour(med, list(COLOR_NAMES_RGB), _REF_LAB)
+
+
+# Lab chroma (OpenCV's 8-bit Lab) under which a colour is a grey, named by its lightness alone:
+# the camera man's photo has no colour at all, yet its grey sky was "beige" and its grey grass
+# "skyblue" by the nearest reference. Tinted greys of colour photos (a grey wall, a concrete floor,
+# a pale sky: chroma 4 to 6) keep their nearest name.
+ACHROMATIC = 3.0
+# Lightness (L*, 0-100) under which a grey is "black", over which it is "white".
+BLACK_BELOW, WHITE_ABOVE = 30.0, 90.0
+
+
+def nearest_colour(lab: np.ndarray, names: list[str], ref: np.ndarray) -> str:
+    """The name in ``names`` whose reference Lab colour (rows of ``ref``, OpenCV's 8-bit Lab) is
+    nearest ``lab``; a grey (:data:`ACHROMATIC`) is "black", "grey" or "white" by its lightness."""
+    if float(np.hypot(lab[1] - 128.0, lab[2] - 128.0)) < ACHROMATIC:
+        light = float(lab[0]) * 100.0 / 255.0
+        return "black" if light < BLACK_BELOW else "white" if light > WHITE_ABOVE else "grey"
+    return names[int(np.argmin(np.linalg.norm(ref - lab, axis=1)))]
 
 
 # -- ImageNet labels (EfficientNet-Lite0) ---------------------------------------------------------

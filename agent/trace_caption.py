@@ -205,6 +205,10 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
     dets = clean_detections(dets + found) if found else dets
     segs = _continued(segment_trace(strokes, regions=[norm(d.box) for d in dets], pause=pause), pause)
     from agent.naming import name_objects, name_regions
+    from agent.off_object import split_off_object
+
+    # a dwell in a box but off its object (the flag behind the astronaut's shoulder) is not the object
+    segs = split_off_object(segs, rgb, dets)
 
     # What the trace dwells on where the detector found nothing may still be a thing the
     # classifier knows (a rocket, a tiger): named when it is sure, else described as a region.

@@ -73,7 +73,8 @@ _THING_WORDS: dict[int, str] = {
     881: "piano", 882: "vacuum cleaner", 892: "clock", 895: "plane", 898: "bottle", 907: "bottle",
     934: "hot dog", 936: "cabbage", 943: "cucumber", 948: "apple", 963: "pizza", 966: "wine",
     967: "coffee", 968: "cup", 981: "person", 982: "person", 983: "diver", 987: "corn",
-    992: "mushroom", 993: "mushroom", 994: "mushroom", 997: "mushroom", 985: "daisy",
+    992: "mushroom", 993: "mushroom", 994: "mushroom", 997: "mushroom",
+    985: "flower",  # "daisy": other flowers (scikit-learn's dahlia) look most like it; "flower" is right for all
     986: "orchid", 999: "toilet paper",
 }
 
@@ -164,7 +165,7 @@ def animal_words() -> set[str]:
 
 def caption_nouns() -> set[str]:
     """One-word nouns a caption may use beyond COCO's labels (animals and a few things)."""
-    return animal_words() | {"rocket", "daisy", "helmet", "tripod"}
+    return animal_words() | {"rocket", "flower", "helmet", "tripod"}
 
 
 def agrees(word: str, coco_label: str) -> bool:

@@ -273,10 +273,11 @@ def make_scene(rng: np.random.Generator, pool: list[Thing], kind: str, held_out:
     return img, targets, trace_for(rng, [b for _, b, _ in targets], kind)
 
 
-def _loop(rng, box, t0: float, dwell: float | None = None) -> np.ndarray:
+def _loop(rng, box, t0: float, dwell: float | None = None, size: tuple[int, int] = (W, H)) -> np.ndarray:
     from agent.traces import synthetic_trace
 
-    nb = (box[0] / W, box[1] / H, box[2] / W, box[3] / H)
+    w, h = size
+    nb = (box[0] / w, box[1] / h, box[2] / w, box[3] / h)
     s = synthetic_trace([nb], dwell=dwell or float(rng.uniform(0.8, 2.0)), cover=float(rng.uniform(0.5, 0.9)),
                         rng=rng, jitter=0.008)[0]
     s[:, 2] += t0
@@ -288,12 +289,14 @@ def _join(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.concatenate([a, a[-1] + k * (b[0] - a[-1]), b])
 
 
-def trace_for(rng: np.random.Generator, boxes, kind: str) -> list[np.ndarray]:
+def trace_for(rng: np.random.Generator, boxes, kind: str, size: tuple[int, int] = (W, H)) -> list[np.ndarray]:
+    """Strokes over ``boxes`` (pixels of a ``size`` = (width, height) image) in order, traced the
+    way ``kind`` says (see the module docstring)."""
     strokes: list[np.ndarray] = []
     t = 0.0
     split = int(rng.integers(0, len(boxes)))
     for i, b in enumerate(boxes):
-        s = _loop(rng, b, t)
+        s = _loop(rng, b, t, size=size)
         if kind == "multi" and i == split:  # this one in two strokes, a short lift between
             half = len(s) // 2
             s2 = s[half:].copy()
@@ -308,6 +311,6 @@ def trace_for(rng: np.random.Generator, boxes, kind: str) -> list[np.ndarray]:
     if kind == "linger":  # back and forth over what was already traced
         for _ in range(int(rng.integers(2, 5))):
             b = boxes[int(rng.integers(0, len(boxes)))]
-            s = _loop(rng, b, float(strokes[-1][-1, 2]) + 0.3, dwell=float(rng.uniform(0.6, 1.2)))
+            s = _loop(rng, b, float(strokes[-1][-1, 2]) + 0.3, dwell=float(rng.uniform(0.6, 1.2)), size=size)
             strokes[-1] = _join(strokes[-1], s)
     return strokes

@@ -15,7 +15,10 @@ Measured:
 - as references measured in the same run: LBM of a baseline that puts every box at the centre
   third of the image, and the detector's recall of the pasted objects (IoU >= 0.5).
 
-    OMP_NUM_THREADS=1 .venv/bin/python bench/trace.py [--scenes 100] [--seed 0]
+Then the development set's parts (bench/devset.py) and its photo part (bench/photoset.py: traces
+over whole real photos with hand-labelled boxes, the same figures, ``--photos N``).
+
+    OMP_NUM_THREADS=1 .venv/bin/python bench/trace.py [--scenes 100] [--seed 0] [--photos 60]
 """
 
 from __future__ import annotations
@@ -135,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dump", default="", help="write each development scene, its trace drawn, to this folder")
     ap.add_argument("--held-out", type=int, default=40,
                     help="scenes of the held-out part v2 (figures only: not looked at while tuning)")
+    ap.add_argument("--photos", type=int, default=60,
+                    help="traces over whole real photos with hand-labelled boxes (bench/photoset.py)")
     ap.add_argument("--only-dev", action="store_true", help="skip the original scenes")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
@@ -198,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         dev_set(args.dev2, args.seed + 5000, args.verbose, part="dev2", dump=args.dump)
     if args.dev3:
         dev_set(args.dev3, args.seed + 7000, args.verbose, part="dev3", dump=args.dump)
+    if args.photos:
+        photo_set(args.photos, args.seed + 7000, args.verbose)
     if args.held_out:
         dev_set(args.held_out, args.seed + 9000, part="v2")
     return 0
@@ -334,20 +341,67 @@ def dev_set(n: int, seed: int, verbose: bool = False, part: str = "dev1", dump: 
     title = {"dev1": "development set scenes", "dev2": "development set part 2 scenes",
              "dev3": "development set part 3 scenes",
              "v2": "held-out part v2 scenes"}[part]
-    print(f"{title:<46}{len(rows):>10d}")
-    print(f"{'traced things named right, once, in order':<46}{np.mean([r['ok'] for r in rows]):>10.3f}")
-    for kind in devset.KINDS:
-        sub = [r["ok"] for r in rows if r["kind"] == kind]
-        print(f"{'  ' + kind + ' traces':<46}{np.mean(sub):>10.3f}  (n={len(sub)})")
+    _named_right(title, rows, devset.KINDS)
     print(f"{'  COCO things right and in order':<46}{np.mean([r['coco_ok'] for r in rows]):>10.3f}")
-    print(f"{'traced things given a wrong noun':<46}{sum(r['wrong'] for r in rows):>6d}/{sum(r['things'] for r in rows)}")
-    print(f"{'captions with a wrong noun':<46}{sum(r['wrong'] > 0 for r in rows):>6d}/{len(rows)}")
+    _wrong(rows)
     rk = [r["rocket_ok"] for r in rows if r["rocket"]]
     print(f"{'rocket (not in COCO) named a rocket':<46}{np.mean(rk) if rk else float('nan'):>10.3f}  (n={len(rk)})")
     npers = sum(r["persons"] for r in rows)
     print(f"{'persons described by a skin colour':<46}{sum(r['skin'] for r in rows):>6d}/{npers}")
     print(f"{'persons described by their clothes colour':<46}{sum(r['clothed'] for r in rows):>6d}/{npers}")
     print(f"{'captions with back-to loops':<46}{sum(r['back'] for r in rows):>6d}/{len(rows)}")
+    print(f"{'caption latency, mean s':<46}{np.mean(t_caps):>10.3f}")
+
+
+def _named_right(title: str, rows: list[dict], kinds) -> None:
+    print(f"{title:<46}{len(rows):>10d}")
+    print(f"{'traced things named right, once, in order':<46}{np.mean([r['ok'] for r in rows]):>10.3f}")
+    for kind in kinds:
+        sub = [r["ok"] for r in rows if r["kind"] == kind]
+        print(f"{'  ' + kind + ' traces':<46}{np.mean(sub):>10.3f}  (n={len(sub)})")
+
+
+def _wrong(rows: list[dict]) -> None:
+    print(f"{'traced things given a wrong noun':<46}{sum(r['wrong'] for r in rows):>6d}/{sum(r['things'] for r in rows)}")
+    print(f"{'captions with a wrong noun':<46}{sum(r['wrong'] > 0 for r in rows):>6d}/{len(rows)}")
+
+
+def photo_set(n: int, seed: int, verbose: bool = False) -> None:
+    """Traces over whole real photos (bench/photoset.py), printed trace by trace like dev part 1,
+    with the same figures: named right, once, in order per kind; wrong nouns; persons by skin or
+    by clothes; latency."""
+    import photoset
+
+    rows, t_caps = [], []
+    for i, (name, kind, img, targets, strokes) in enumerate(photoset.traces(n, seed)):
+        t = time.perf_counter()
+        cap = caption_trace(img, to_ln(strokes))
+        t_caps.append(time.perf_counter() - t)
+        ok = photoset.named_right(targets, cap.segments)
+        wrong = photoset.wrong_nouns(targets, cap.segments, (img.shape[1], img.shape[0]))
+        persons = skin = clothed = 0
+        for lab in targets:
+            if not lab.clothing:
+                continue
+            persons += 1
+            seg = max(cap.segments, key=lambda sg: _iou(sg.box, lab.box), default=None)
+            if seg is None or _iou(seg.box, lab.box) < 0.3:
+                continue
+            words = set(seg.words.replace(";", " ").split())
+            skin += bool(words & SKIN) and not words & lab.clothing
+            clothed += bool(words & lab.clothing)
+        rows.append({"kind": kind, "ok": ok, "wrong": len(wrong), "things": len(targets),
+                     "persons": persons, "skin": skin, "clothed": clothed})
+        if verbose or not ok:
+            print(f"photos {i + 1:3d} {kind:6s} {'ok ' if ok else 'BAD'} {name:14s} "
+                  f"traced={[t.name for t in targets]} caption={cap.text!r}"
+                  + (f" WRONG NOUN {wrong}" if wrong else ""))
+    print()
+    _named_right("real photo traces", rows, photoset.KINDS)
+    _wrong(rows)
+    npers = sum(r["persons"] for r in rows)
+    print(f"{'persons described by a skin colour':<46}{sum(r['skin'] for r in rows):>6d}/{npers}")
+    print(f"{'persons described by their clothes colour':<46}{sum(r['clothed'] for r in rows):>6d}/{npers}")
     print(f"{'caption latency, mean s':<46}{np.mean(t_caps):>10.3f}")
 
 

@@ -27,6 +27,8 @@ def test_vocabulary_maps_fine_classes_to_everyday_words():
     assert by_name["coffee mug"] == "mug" and by_name["space shuttle"] == "rocket"
     assert by_name["alp"] is None and by_name["honeycomb"] is None  # places and textures
     assert agrees("mug", "cup") and agrees("motorbike", "motorcycle") and not agrees("tiger", "zebra")
+    # the dahlia of scikit-learn's flower.jpg was a "daisy" to it: "flower" is right for both
+    assert by_name["daisy"] == "flower"
 
 
 def test_the_classifier_renames_what_the_detector_cannot_name():
@@ -194,3 +196,15 @@ def test_an_unsure_animal_is_what_the_detector_finds_shown_its_box():
     img[60:220, 150:350] = cv2.resize(horse, (200, 160), interpolation=cv2.INTER_AREA)
     for label, score in (("dog", 0.41), ("horse", 0.49)):
         assert name_objects(img, [Detection(label, score, (152, 64, 348, 216))])[0].noun == "horse"
+
+
+def test_greys_are_named_black_grey_or_white():
+    """A grey photo (the camera man) has no colour: its grey sky was "beige", its dark grey
+    "brown" by the nearest reference colour. Tinted colours keep their names."""
+    from agent.perception import color_name
+
+    for v, want in ((60, "black"), (130, "grey"), (200, "grey"), (240, "white")):
+        px = np.full((40, 40, 3), v, np.uint8)
+        assert color_name(px) == want and colour_word(px.reshape(-1, 3)) == want
+    assert color_name(np.full((4, 4, 3), (220, 200, 160), np.uint8)) == "beige"
+    assert color_name(np.full((4, 4, 3), (120, 75, 40), np.uint8)) == "brown"

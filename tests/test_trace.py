@@ -384,3 +384,95 @@ def test_pieces_of_one_loop_cut_by_a_straight_side_are_named_together():
     assert _touching_runs([top, bottom], 0.6) == [[0, 1]]
     far = piece(0.6, 0.45, -10)  # 0.24 apart: another thing
     assert _touching_runs([top, far], 0.6) == [[0], [1]]
+
+
+# -- whole photos: dwells off the object in its box, things the classifier sees beside a detection ------
+
+
+def _loops(img, boxes, gap: float = 1.0):
+    """One stroke per pixel box, a loop over each, the pen lifted ``gap`` s in between."""
+    h, w = img.shape[:2]
+    strokes, t = [], 0.0
+    rng = np.random.default_rng(0)
+    for b in boxes:
+        s = synthetic_trace([(b[0] / w, b[1] / h, b[2] / w, b[3] / h)], dwell=1.5, cover=0.8, rng=rng,
+                            jitter=0.005)[0]
+        s[:, 2] += t
+        t = float(s[-1, 2]) + gap
+        strokes.append(s)
+    return to_ln(strokes)
+
+
+def test_dwell_on_the_flag_in_the_astronauts_box_is_not_the_person():
+    """The person's box takes in the flag behind her shoulder: a dwell there is not "a person"."""
+    from skimage import data
+
+    from agent.perception import Detection
+
+    img = data.astronaut()
+    person = Detection("person", 0.81, (11, 10, 370, 510))
+    cap = caption_trace(img, _loops(img, [(10, 60, 75, 260), (90, 300, 250, 480)]), detections=[person])
+    assert [s.label for s in cap.segments][-1] == "person"
+    assert cap.segments[0].label != "person" and len(cap.segments) == 2
+    # a dwell on her face is on her (GrabCut at 200 pixels keeps her head)
+    cap = caption_trace(img, _loops(img, [(175, 50, 265, 150)]), detections=[person])
+    assert [s.label for s in cap.segments] == ["person"]
+
+
+def test_split_needs_room_around_the_box_and_a_small_dwell():
+    from skimage import data
+
+    from agent.off_object import split_off_object
+    from agent.perception import Detection
+    from agent.traces import TraceSegment
+
+    img = data.coffee()
+    h, w = img.shape[:2]
+    pts = validate_trace(_loops(img, [(0, 100, 80, 400)]))[0]
+    # a table box that fills the picture: no background around it for GrabCut, nothing is cut
+    table = Detection("dining table", 0.76, (3, 0, 597, 398))
+    segs = split_off_object([TraceSegment(points=pts, region=0)], img, [table])
+    assert [s.region for s in segs] == [0]
+    # a loop over the whole cup is the cup's
+    cup = Detection("cup", 0.95, (173, 13, 412, 240))
+    pts = validate_trace(_loops(img, [cup.box]))[0]
+    assert [s.region for s in split_off_object([TraceSegment(points=pts, region=0)], img, [cup])] == [0]
+    assert w == 600 and h == 400
+
+
+def test_what_the_classifier_sees_beside_a_detected_cup_is_that_cup():
+    """A dwell on the saucer is "coffee" to the classifier, which sees the cup in its crop: the cup
+    is said once, not twice."""
+    from skimage import data
+
+    from agent.perception import Detection
+
+    img = data.coffee()
+    cup = Detection("cup", 0.95, (173, 13, 412, 240))
+    cap = caption_trace(img, _loops(img, [(180, 20, 400, 230), (78, 200, 180, 385)]), detections=[cup])
+    assert [s.label for s in cap.segments] == ["cup"]
+
+
+def test_photo_set_labels_lie_in_their_photos(monkeypatch):
+    # bench/ only for this test: its requests.py and naming.py must not shadow other imports
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import photoset
+
+    for p in photoset.PHOTOS:
+        img = p.pixels()
+        for lab in p.labels:
+            x1, y1, x2, y2 = lab.box
+            assert 0 <= x1 < x2 <= img.shape[1] and 0 <= y1 < y2 <= img.shape[0], (p.name, lab.name)
+    first = photoset.traces(6, 7)
+    again = photoset.traces(6, 7)
+    assert [(n, k, [t.name for t in ts]) for n, k, _, ts, _ in first] == \
+        [(n, k, [t.name for t in ts]) for n, k, _, ts, _ in again]
+
+
+def test_two_dwells_said_alike_are_one_region():
+    """Two pieces of one unnamed colour at the same place (the night sky, a dark tower against it)
+    read "a black area at the top left" twice: said once."""
+    img = np.full((300, 400, 3), 150, np.uint8)
+    img[:120, :160] = 10
+    cap = caption_trace(img, _loops(img, [(10, 10, 50, 40), (95, 65, 135, 100)]), detections=[])
+    assert [s.words for s in cap.segments] == ["A black area at the top left"]
