@@ -260,6 +260,17 @@ def _follow_order(exp: Explanation, commands: list[str]) -> None:
     exp.text = " ".join(f.sentence for f in exp.findings)
 
 
+def _per_finding(exp: Explanation, idx: list[int], sentence) -> list:
+    """One sentence per finding, each in its finding's box colour, a space between them."""
+    out: list = []
+    for n, i in enumerate(idx):
+        if n:
+            out.append((" ", None))
+        f = exp.findings[i]
+        out.append((sentence(f), _color(exp, f)))
+    return out
+
+
 def _color(exp: Explanation, f: Finding) -> str | None:
     if not _has_region(f, exp):
         return None
@@ -351,13 +362,7 @@ def _where(state: dict, q: str) -> list:
     boxed = [i for i in idx if _has_region(exp.findings[i], exp)]
     idx = boxed or idx  # the changes one can point at come first; whole-image ones otherwise
     state["focus"] = idx
-    out = []
-    for n, i in enumerate(idx):
-        f = exp.findings[i]
-        if n:
-            out.append((" ", None))
-        out.append((_where_sentence(f, exp), _color(exp, f)))
-    return out
+    return _per_finding(exp, idx, lambda f: _where_sentence(f, exp))
 
 
 def _box_text(box) -> str:
@@ -434,13 +439,7 @@ def _how_much(state: dict, q: str) -> list:
     if not idx:
         return [("Nothing changed: every amount is zero.", None)]
     state["focus"] = idx
-    out = []
-    for n, i in enumerate(idx):
-        f = exp.findings[i]
-        if n:
-            out.append((" ", None))
-        out.append((_amount_sentence(f, exp), _color(exp, f)))
-    return out
+    return _per_finding(exp, idx, lambda f: _amount_sentence(f, exp))
 
 
 def _unchanged_attr(attr: str) -> str:
@@ -506,20 +505,16 @@ def _what(state: dict, q: str) -> list:
         return [("The changes are to the whole picture, not to one object: ", None)] + \
             _sentence_pieces(exp, state["focus"] or [0])
     state["focus"] = idx
-    out = []
-    for n, i in enumerate(idx):
-        f = exp.findings[i]
-        obj, col = f.params.get("object"), f.params.get("color")
-        if obj:
-            s = f"It looks like a {obj}" + (f", mostly {col}." if col else ".")
-        elif col:
-            s = f"I cannot tell what it is; it is mostly {col}."
-        else:
-            s = "I cannot tell what it is."
-        if n:
-            out.append((" ", None))
-        out.append((s, _color(exp, f)))
-    return out
+    return _per_finding(exp, idx, _what_it_is)
+
+
+def _what_it_is(f: Finding) -> str:
+    obj, col = f.params.get("object"), f.params.get("color")
+    if obj:
+        return f"It looks like a {obj}" + (f", mostly {col}." if col else ".")
+    if col:
+        return f"I cannot tell what it is; it is mostly {col}."
+    return "I cannot tell what it is."
 
 
 def _common(state: dict, q: str) -> list:
