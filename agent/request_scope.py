@@ -35,10 +35,11 @@ def negated(clause: str) -> bool:
 
 
 _OPEN_PHOTO = re.compile(
-    r"\b(?:this|that|my|our|his|her|their|your|its|favou?rite|best|only|the only|lovely|great|nice|old)\s+"
+    r"\b(?:this|that|my|our|his|her|their|your|its|favou?rite|best|only)\s+"
     r"(?:\w+\s+){0,2}?(?:picture|photo|photograph|image|pic|shot|snap)s?\s+(?:of|with|from|at)\b"
-    r"|\b(?:took|take|taken|taking|got|have|had|love|like|snapped|shot)\s+(?:a|an|this|the|one)\s+(?:\w+\s+)?"
-    r"(?:picture|photo|photograph|image|pic|shot|snap)s?\b")
+    r"|\b(?:took|taken|snapped)\s+(?:a|an|this|the|one)\s+(?:\w+\s+)?"
+    r"(?:picture|photo|photograph|image|pic|shot|snap)s?\b"
+    r"|\b(?:picture|photo|photograph|pic|shot|snap)s? (?:of|with) (?:me|us|my|our)\b")
 
 
 def names_open_photo(clause: str) -> bool:

@@ -56,7 +56,7 @@ def clean_text(text: str) -> str:
     return t
 
 
-PURPOSE = re.compile(r"(?<!except)\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in order to|because|since|as it|as they|"
+PURPOSE = re.compile(r"(?<!except)(?<!like)(?<!love)\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in order to|because|since|as it|as they|"
                       r"(?:enough )?to (?:see|show|reveal|bring out)|for (?:my|our|a|the) )\b.*$")
 
 

@@ -450,7 +450,8 @@ def _tint(c: str) -> RuleResult:
             r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|glow|look|feel|overlay|wash)\b", c):
         return None  # "the reddish car", "the man in the blue shirt": a colour that says which thing
     part = local_part(c, {"color", "colors", "tone", "tint"}) or bare_part(c)
-    if part is not None and re.search(r"\b(?:make|turn|color|paint|change|add|give|put|apply)\b", c):
+    if part is not None and re.search(r"\b(?:make|turn|color|paint|change|add|give|put|apply|(?:to|should|must|"
+                                      r"needs?|could) be)\b", c):  # "I'd like the sky to be bluer"
         raise Refusal(f"I can only tint the whole picture toward {colour}, not just the {part}. Should I do that?",
                       [AdjustColor(colour, DEFAULTS["tint"][1])])
     if re.fullmatch(rf"(?:make|turn|change|color) (?:it |this |all |everything |the (?:whole )?(?:image|picture|photo) )?"
@@ -773,7 +774,7 @@ def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_op
     if command is None or not has_evidence(command, evidence, photo_open=photo_open):
         return None
     if isinstance(command, Search) and photo_open and names_open_photo(clean_text(clause)) and not re.search(
-            r"\b(?:find|search|look(?:ing)? for|show me|get me|fetch|do you have)\b", clean_text(clause)):
+            r"\b(?:find|search|look(?:ing)? for|show me|get|bring|fetch|do you have)\b", clean_text(clause)):
         return None  # "it's my favourite picture of him": the open photo, not a request for another
     return [command]
 

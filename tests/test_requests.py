@@ -277,6 +277,8 @@ def test_what_a_request_is_about_decides_the_edit(request_, expected):
         ("hair darker please", "not just the hair"),
         ("add a green tint to the lawn", "not just the lawn"),
         ("make grass greener", "not just the grass"),
+        ("I'd like the sky to be bluer", "not just the sky"),
+        ("I would like for the background to be a lot brighter", "not just the background"),
         # a removal names what goes before where it is
         ("remove the reflection of the lamp", "can't remove haze, glare or reflections"),
         ("remove the sticker on the laptop", "can only remove things I can recognise"),
@@ -316,6 +318,7 @@ def test_a_picture_of_someone_in_a_story_is_the_open_photo_not_a_search():
     story = "this is the only photo of my grandad I have, could you make it brighter"
     assert lines(read(story, model=model)) == ["adjust_attr brightness 20"]
     assert read("it is my favourite picture of grandad", model=model).commands == []
+    assert read("I want to frame a photo of my grandad, it is this one", model=model).commands == []
     # a search still needs only the words that ask for one
     assert lines(read("find me a picture of grandad", model=model)) == ["search grandad"]
 
