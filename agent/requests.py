@@ -590,8 +590,10 @@ def read_clause(clause: str) -> RuleResult:
     command = literal(c)
     if command is not None and is_plain_command(c):
         return [command]
-    if _SEARCH.search(c):
-        return None  # the learned model reads searches (CAISE's own kind), rules would misread their words
+    # the learned model reads searches (CAISE's own kind), rules would misread their words; a removal that
+    # mentions "the picture of the kids" is still a removal
+    if _SEARCH.search(c) and not (_REMOVE.search(c) or _REMOVED.search(c)):
+        return None
     for rule in RULES:
         out = rule(c)
         if out is not None:
@@ -722,6 +724,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         after_background = reading.commands and isinstance(reading.commands[-1], (ImageCutout, Background))
         if after_background and colour and colour.group(1).replace("gray", "grey") in BACKGROUND_COLOURS:
             commands = [Background(colour.group(1).replace("gray", "grey"))]  # "remove the background and make it white"
+        elif after_background and re.fullmatch(r"(?:keep(?:ing)? )?(?:it |the focus )?(?:focus(?:ed)?|in focus) on .+|"
+                                               r"(?:selective|shallow) focus", bare):
+            continue  # "blur the background, focused on me": what the blur keeps, not a sharpening
         elif after_background and re.fullmatch(r"(?:make|turn) (?:it|that|them|the rest) (?:\w+ )?(?:blurr?(?:y|ier|ed)|"
                                                r"out of focus|soft(?:er)?)", bare):
             commands = [Background("blur")]  # "fade out the background, make it more blurry": "it" is the background
@@ -774,7 +779,8 @@ def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_op
     if command is None or not has_evidence(command, evidence, photo_open=photo_open):
         return None
     if isinstance(command, Search) and photo_open and names_open_photo(clean_text(clause)) and not re.search(
-            r"\b(?:find|search|look(?:ing)? for|show me|get|bring|fetch|do you have)\b", clean_text(clause)):
+            r"\b(?:find|search|look(?:ing)? for|show me|(?:get|bring) (?:me|us|an?|some|another|that)|fetch|do you have)\b",
+            clean_text(clause)):
         return None  # "it's my favourite picture of him": the open photo, not a request for another
     return [command]
 

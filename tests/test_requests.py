@@ -246,6 +246,7 @@ def test_a_request_in_words_for_a_photo_takes_the_models_search_at_lower_confide
         ("change the yellow backdrop to white", ["background white"]),
         ("remove the background and make it solid white", ["background white"]),
         ("isolate the subject and make the rest blurry", ["background blur"]),
+        ("blur the background, focused on the bride", ["background blur"]),
         ("add some blur all around him, leaving only his face in focus", ["background blur"]),
         # words for the same edit people write differently
         ("unblur this please", ["adjust_attr sharpness 40"]),
@@ -329,3 +330,7 @@ def test_a_search_is_dropped_when_the_same_request_edits_the_open_photo():
 
     reading = read("we took a picture of us on the beach. can someone remove the man behind us", model=model)
     assert lines(reading) == ["remove the man behind us"]
+    # one long sentence that names "the picture of" the people in it is still a removal
+    reading = read("could you remove the dog from the background? we love the picture of the twins otherwise",
+                   model=model)
+    assert lines(reading) == ["remove the dog in the background"]
