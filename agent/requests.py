@@ -696,6 +696,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         return Reading(commands=[Explain(bare)])
     reading = Reading()
     unknown: list[str] = []
+    unasked: list[Command] = []  # searches read from clauses without a word that asks for one
     kept = keep_rest(bare)
     if kept:
         return Reading(commands=kept)
@@ -736,6 +737,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if commands is None:
             unknown.append(_not_understood(clause))  # said only when nothing else is understood
             continue
+        if not _ASKS_SEARCH.search(clause):
+            unasked += [c for c in commands if isinstance(c, Search)]
         for command in commands:
             last = reading.commands[-1] if reading.commands else None
             if last == command:
@@ -746,16 +749,18 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
                 reading.commands[-1] = command  # "remove the background and make it white"
             else:
                 reading.commands.append(command)
-    if any(isinstance(c, Search) for c in reading.commands) and any(c.edits_image for c in reading.commands):
+    if unasked and any(c.edits_image for c in reading.commands):
         # "I took a picture of my cousin ... can someone remove the people": the edits are for the open photo,
-        # which a search would replace
-        reading.commands = [c for c in reading.commands if not isinstance(c, Search)]
+        # which a search no clause asked for in words ("find", "show me") would replace
+        reading.commands = [c for c in reading.commands if not any(c is u for u in unasked)]
     if not reading.commands:
         reading.reply = " ".join(dict.fromkeys(reading.notes)) or (unknown[0] if len(unknown) == 1 else
                                                                    _not_understood(text))
     return reading
 
 
+_ASKS_SEARCH = re.compile(r"\b(?:find|search|look(?:ing)? for|show me|(?:get|bring) (?:me|us|an?|some|another|that)|"
+                          r"fetch|do you have)\b")
 _CONFIRM = re.compile(r"(?:yes|yeah|yep|yup|sure|ok|okay|definitely|absolutely|of course|certainly|please do|do it|"
                       r"go ahead|why not|sounds good|let's do it|that works|great|good|perfect|nice)\b[\s,!.]*"
                       r"(?:(?:please|definitely|sure|go ahead|do it|thanks)\b[\s,!.]*)*")
@@ -778,9 +783,8 @@ def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_op
     command = model(clause, search=True) if _SEARCH.search(strip_polite(clean_text(clause))) else model(clause)
     if command is None or not has_evidence(command, evidence, photo_open=photo_open):
         return None
-    if isinstance(command, Search) and photo_open and names_open_photo(clean_text(clause)) and not re.search(
-            r"\b(?:find|search|look(?:ing)? for|show me|(?:get|bring) (?:me|us|an?|some|another|that)|fetch|do you have)\b",
-            clean_text(clause)):
+    if isinstance(command, Search) and photo_open and names_open_photo(clean_text(clause)) \
+            and not _ASKS_SEARCH.search(clean_text(clause)):
         return None  # "it's my favourite picture of him": the open photo, not a request for another
     return [command]
 

@@ -330,6 +330,9 @@ def test_a_search_is_dropped_when_the_same_request_edits_the_open_photo():
 
     reading = read("we took a picture of us on the beach. can someone remove the man behind us", model=model)
     assert lines(reading) == ["remove the man behind us"]
+    # a search asked for in words is kept beside the edit
+    reading = read("find me a photo of a beach, and sharpen it", model=model)
+    assert lines(reading) == ["search beach", "adjust_attr sharpness 40"]
     # one long sentence that names "the picture of" the people in it is still a removal
     reading = read("could you remove the dog from the background? we love the picture of the twins otherwise",
                    model=model)
