@@ -42,6 +42,11 @@ _OPEN_PHOTO = re.compile(
     r"|\b(?:picture|photo|photograph|pic|shot|snap)s? (?:of|with) (?:me|us|my|our)\b")
 
 
+# Words that ask for another photo: with them, "a picture of my dog" is a search after all.
+ASKS_SEARCH = re.compile(r"\b(?:find|search|look(?:ing)? for|show me|(?:get|bring) (?:me|us|an?|some|another|that)|"
+                         r"fetch|do you have)\b")
+
+
 def names_open_photo(clause: str) -> bool:
     """Whether a clause's "picture of ..." is the photo being edited ("this picture of my kids",
     "I took a photo of my cousin"), not a request for another one ("find a picture of a dog").

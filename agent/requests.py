@@ -46,7 +46,7 @@ from agent.commands import (
     Undo,
     parse_command,
 )
-from agent.request_scope import PARTS, bare_part, names_open_photo, negated, removal_head
+from agent.request_scope import ASKS_SEARCH, PARTS, bare_part, names_open_photo, negated, removal_head
 from agent.request_words import (
     ATTR_PATTERNS,
     COLOR_RE,
@@ -737,7 +737,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if commands is None:
             unknown.append(_not_understood(clause))  # said only when nothing else is understood
             continue
-        if not _ASKS_SEARCH.search(clause):
+        if not ASKS_SEARCH.search(clause):
             unasked += [c for c in commands if isinstance(c, Search)]
         for command in commands:
             last = reading.commands[-1] if reading.commands else None
@@ -759,8 +759,6 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     return reading
 
 
-_ASKS_SEARCH = re.compile(r"\b(?:find|search|look(?:ing)? for|show me|(?:get|bring) (?:me|us|an?|some|another|that)|"
-                          r"fetch|do you have)\b")
 _CONFIRM = re.compile(r"(?:yes|yeah|yep|yup|sure|ok|okay|definitely|absolutely|of course|certainly|please do|do it|"
                       r"go ahead|why not|sounds good|let's do it|that works|great|good|perfect|nice)\b[\s,!.]*"
                       r"(?:(?:please|definitely|sure|go ahead|do it|thanks)\b[\s,!.]*)*")
@@ -784,7 +782,7 @@ def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_op
     if command is None or not has_evidence(command, evidence, photo_open=photo_open):
         return None
     if isinstance(command, Search) and photo_open and names_open_photo(clean_text(clause)) \
-            and not _ASKS_SEARCH.search(clean_text(clause)):
+            and not ASKS_SEARCH.search(clean_text(clause)):
         return None  # "it's my favourite picture of him": the open photo, not a request for another
     return [command]
 
