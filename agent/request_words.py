@@ -48,12 +48,15 @@ DETERMINER = re.compile(r"\b(?:the|his|her|their|my|its|our|your|this|that|these
 def clean_text(text: str) -> str:
     t = text.lower().strip()
     t = t.replace("’", "'").replace("colour", "color").replace("grey", "gray")
-    t = re.sub(r"\bb\s*[&/]\s*w\b|\bblack\s*(?:&|and|n|-)\s*white\b", "black_and_white", t)
+    t = re.sub(r"\bb\s*[&/]\s*w\b|\bblack\s*,?\s*(?:&|and|n|-)\s*white\b|\bwhite\s*(?:&|and|n|-)\s*black\b",
+               "black_and_white", t)
+    t = re.sub(r"\bphoto shop", "photoshop", t)
+    t = re.sub(r"\b(?:un|de)[- ]?blur(?:r?ed|r?y)?\b", "sharpen", t)  # "unblur it", "de-blur this"
     t = re.sub(r"\s+", " ", t)
     return t
 
 
-PURPOSE = re.compile(r"(?<!except)\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in order to|because|since|as it|as they|"
+PURPOSE = re.compile(r"(?<!except)(?<!like)(?<!love)\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in order to|because|since|as it|as they|"
                       r"(?:enough )?to (?:see|show|reveal|bring out)|for (?:my|our|a|the) )\b.*$")
 
 
@@ -123,8 +126,8 @@ STARTS = re.compile(
     r"replace|zoom|straighten|give|adjust|tone|warm|cool|desaturate|saturate|undo|redo|search|find|show|"
     r"describe|explain|what|where|how|why|is|are|can|could|would|please|soften|correct|balance|clean|clear|"
     r"color|colorize|tint|bring|set|apply|paint|fill|black_and_white|restore|swap|move|resize|enlarge|"
-    r"eliminate|cutout|extract|keep|leave|let|try|go|revert|i|it's|it is|this|the (?:image|picture|photo)|"
-    r"too|more|less|a bit|slightly|also|maybe|then|just|blurry|sharper|brighter|darker|lighter|warmer|cooler)\b"
+    r"eliminate|cutout|extract|keep|leave|let|try|go|revert|i|it's|it is|this|the (?:image|picture|photo)|use|edit|"
+    r"do not|don't|never|too|more|less|a bit|slightly|also|maybe|then|just|blurry|sharper|brighter|darker|lighter|warmer|cooler)\b"
 )
 
 
@@ -256,6 +259,9 @@ def has_evidence(command: Command, clause: str, *, photo_open: bool = False) -> 
     strict_search = (r"find|search|look(?:ing)? for|show me|(?:picture|photo|image|pic|photograph)s? (?:of|with|where|"
                      r"that)|another (?:one|picture|photo|image)|get me|do you have|something (?:with|like)")
     patterns = {
+        # "make the car white" is not black and white: the model's grayscale needs words for it
+        "grayscale": r"black_and_white|gr[ae]y|monochrom\w*|mono|noir|colou?rless|desaturat\w*|no colou?rs?|sepia|"
+                     r"remove (?:the |all )?colou?rs?|without colou?rs?",
         "search": strict_search if photo_open else
                   strict_search + r"|picture|photo|image|pic|want|need|see|another|other|one (?:with|of|where)|"
                                   r"some|any|an? \w+",

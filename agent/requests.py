@@ -46,6 +46,7 @@ from agent.commands import (
     Undo,
     parse_command,
 )
+from agent.request_scope import ASKS_SEARCH, PARTS, bare_part, names_open_photo, negated, removal_head
 from agent.request_words import (
     ATTR_PATTERNS,
     COLOR_RE,
@@ -142,7 +143,7 @@ def _unsupported(c: str) -> RuleResult:
         m = None  # "put it on a white background" is a background edit
     if m and not re.search(r"^(?:some |more |a bit (?:of |more )?|a little (?:bit )?(?:of |more )?|a touch of |"
                            r"an? )?(?:\w+ )?(?:contrast|brightness|saturation|sharpness|warmth|color\w*|light|"
-                           r"blur|filter|tint|hue|tone|tones|glow|shadows?|clarity|definition|detail|"
+                           r"blur\w*|filter|tint|hue|tone|tones|glow|shadows?|clarity|definition|detail|"
                            r"vibrance|vibrancy|saturation|exposure|black_and_white|warm|cool|" + COLOR_RE
                            + r")\b", m.group(1)):
         raise Refusal("I can't add new things to a photo. I can remove objects, replace or blur the "
@@ -163,8 +164,13 @@ def _undo_redo(c: str) -> RuleResult:
 
 def _grayscale(c: str) -> RuleResult:
     """'make it black and white', 'convert to grayscale', 'remove all the colour' -> grayscale."""
+    if re.search(r"\b(?:remove|undo|get rid of|take away|take out|reverse|no more|without)\b.*\bblack_and_white\b|"
+                 r"\b(?:make|turn|put|bring) (?:it |this |the (?:photo|picture|image) )?(?:back )?"
+                 r"(?:in|into|to) colors?\b", c):
+        raise Refusal("I can't colourise a black and white photo. I can adjust its brightness and contrast, "
+                      "or tint it toward a colour (sepia, say).")
     if re.search(r"black_and_white|\bgr[ae]yscale\b|\bmonochrome\b|^(?:make )?(?:it |this |the )?(?:photo |image |picture )?gr[ae]y$|\bmonotone\b|\bnoir\b|"
-                 r"\bremove (?:all )?(?:the )?colors?\b(?! (?:cast|tint|tone))|\bno colors?\b|\bcolorless\b|"
+                 r"\bremove (?:all )?(?:the )?(?:background )?colors?\b(?! (?:cast|tint|tone))|\bno colors?\b|\bcolorless\b|"
                  r"\bdesaturate (?:it |the \w+ )?(?:completely|entirely|fully|totally)\b", c):
         if re.search(r"\bbackground\b|\bthe rest\b|\beverything else\b|\ball else\b", c) or _EVERYTHING.search(c):
             raise Refusal("I can only make the whole picture black and white, not one part of it. I can replace "
@@ -235,7 +241,8 @@ def _background(c: str) -> RuleResult:
     """
     c = re.sub(r"\b(?:backround|backgroud|bakground|backgound|back ground)\b", "background", c)
     keep = ""
-    c = re.sub(r"^(blur|soften) (?:everything |all )?around\b", r"\1 the background around", c)
+    c = re.sub(r"^(?:add (?:some |a |a bit of |a little )?)?(blur|soften)\w* (?:everything |all )?around\b",
+               r"\1 the background around", c)  # "add some blur around her"
     if _EVERYTHING.search(c) or re.search(r"\b(?:background|backdrop|bg)\b", c):
         c = _EVERYTHING.sub("the background except", c)
         c, keep = _keep_phrase(c)
@@ -249,9 +256,13 @@ def _background(c: str) -> RuleResult:
     if not re.search(r"\b(?:background|backdrop|bg|behind (?:him|her|them|it|the (?:subject|person|people)))\b", c):
         return None
     removal = _REMOVE.search(c) or _REMOVED.search(c)
+    removed = next(g for g in removal.groups() if g) if removal else ""
     if removal and not re.match(r"(?:the |this |that |its |my |all |of |entire |whole )*(?:\w+ )?(?:background|"
-                                r"backdrop|bg)\b", next(g for g in removal.groups() if g)):
+                                r"backdrop|bg)\b", removed):
         return None  # "remove the people in the background", "can the lady in the background be removed"
+    after = re.search(r"\b(?:background|backdrop|bg)\s+((?:\w+\s+){0,2}?)(\w+)", removed)
+    if after and (after.group(2) in DETECTABLE or after.group(2).rstrip("s") in DETECTABLE):
+        return None  # "remove the background people", "delete the background car": things in the background
     if re.search(r"\btransparent|\bpng\b|\balpha\b", c):
         return [Background("transparent")]
     if re.search(r"\bblur\w*|\bout of focus|\bsoft(?:en|er)?\b|\bbokeh\b|\bdepth of field\b", c):
@@ -262,8 +273,10 @@ def _background(c: str) -> RuleResult:
                   rf"(?:(?:\s+\w+){{0,3}}?\s+(?:to|into|with|in|be|is|as))?(?:\s+(?:completely|all|just|totally|entirely|"
                   rf"fully|pure|a|an|plain|solid|simple|clean))*\s+(?:a\s+|an\s+)?(?:plain\s+|solid\s+|pure\s+|"
                   rf"simple\s+|clean\s+)?({colours})\b", c)
+    target = re.search(rf"\b(?:background|backdrop|bg)\b.*?\b(?:to|into)\s+(?:be\s+)?(?:a\s+|an\s+)?(?:(?:plain|solid|pure|"
+                       rf"simple|clean|completely|all|just|totally)\s+)*({colours})\b", c)
     if m:
-        word = m.group(1) or m.group(2)
+        word = target.group(1) if target else m.group(1) or m.group(2)  # "the green background to grey"
         mode = "grey" if word == "gray" else word if word in BACKGROUND_COLOURS else COLOR_WORD[word]
         if re.search(rf"\b(?:remove|delete|get rid of|erase)\b.*\b{word}\b.*\bbackground\b", c) and not \
                 re.search(r"\b(?:make|to|with|into)\b", c):
@@ -296,8 +309,8 @@ _REMOVE = re.compile(r"\b(?:remov(?:e|ing)|eras(?:e|ing)|delet(?:e|ing)|get(?:ti
                      r"take away|eliminat(?:e|ing)|edit out|photoshop out|cut out|wipe out|clone out)\s+(.+)")
 _REMOVED = re.compile(r"\b(?:edit|photoshop|photo shop|shop|take|cut|clone|paint|airbrush|brush)\s+(.+?)\s+out\b|"
                       r"\bhide\s+(.+)|^(?:can|could) (.+?) be (?:removed|erased|deleted|taken out|photoshopped out)\b|"
-                      r"^(.+?) (?:is|are) (?:removed|erased|deleted|taken out|gone)\b|\b(?:need|want|have|get)\s+"
-                      r"(.+?)\s+(?:removed|erased|deleted|gone)\b|\b(?:make|let)\s+(.+?)\s+(?:disappear|go away|"
+                      r"^(.+?) (?:is|are) (?:removed|erased|deleted|taken out|gone)\b|\b(?:need|want|have|get|like)\s+"
+                      r"(.+?)\s+(?:to be )?(?:removed|erased|deleted|gone)\b|\b(?:make|let)\s+(.+?)\s+(?:disappear|go away|"
                       r"vanish)\b|^(?:no|without)\s+(.+)$")
 _PEOPLE = ("person people man men woman women guy guys girl girls boy boys kid kids child children lady ladies baby "
            "priest priests photographer photographers officer officers soldier soldiers bride groom mother father "
@@ -336,6 +349,10 @@ def _remove(c: str) -> RuleResult:
     what = re.sub(r"\s+(?:from|in|out of|off|of) (?:the|this|my|that) (?:image|picture|photo|pic|shot|input image)\b.*$",
                   "", what)
     what = re.sub(r"\s+(?:please|completely|entirely|if possible|for me)$", "", what).strip()
+    if re.search(r"\bshadows?\b", removal_head(what)) and not attribute_words(c[:m.start()]):
+        # "remove the shadows" (but "brighten it to remove the shadows" is a brightening)
+        raise Refusal("I can't remove a shadow on its own. I can brighten the whole picture, which lifts the "
+                      "shadows. Should I do that?", [AdjustAttr("brightness", DEFAULTS["brightness"][1])])
     if re.search(rf"\b(?:color|tint|tone|ton|cast|hue|saturation|brightness|contrast|shadows?|highlights?|redness|"
                  rf"yellowness|blueness|greenness|darkness|shading)\b|^(?:the |some |all )?(?:{COLOR_RE})$", what):
         return None  # "remove the blue tint" is a colour correction
@@ -347,14 +364,16 @@ def _remove(c: str) -> RuleResult:
     if re.search(r"\b(?:except|but|besides|other than|apart from)\b", what):
         raise Refusal("I can't keep only some of them. I can remove people I can point to ('remove the person "
                       "on the left'), or cut out the main subject.")
-    separate = re.match(r"(.+?)\s+(?:from|out of) (?:the |its |their )?(?:background|backdrop|surroundings)$", what)
+    separate = re.match(r"(.+?)\s+(?:from|out of) (the |its |their |his |her )?(?:background|backdrop|surroundings)$",
+                        what)
     if separate:
-        if re.fullmatch(r"(?:me|him|her|them|us|it|the (?:subject|main subject|foreground))", separate.group(1)):
+        if re.fullmatch(r"(?:me|him|her|them|us|it|the (?:subject|main subject|foreground))", separate.group(1)) \
+                or (separate.group(2) or "the ").strip() != "the":  # "remove the vase from its background"
             return [ImageCutout()]  # "remove her from the background": separate the subject
         what = f"{separate.group(1)} in the background"  # "remove the man from the background"
     if not what or what in {"it", "that", "this", "them", "him", "her", "me", "us"}:
         raise Refusal("What should I remove? Name it, for example 'remove the person on the left'.")
-    nouns = set(re.findall(r"[a-z]+", what))
+    nouns = set(re.findall(r"[a-z]+", removal_head(what)))  # "the shadow of the car" removes a shadow
     if not nouns & DETECTABLE and not {n.rstrip("s") for n in nouns} & DETECTABLE:
         raise Refusal(f"I can only remove things I can recognise (people, animals, vehicles and everyday "
                       f"objects), and I can't find {what!r} that way. I can crop the picture instead.")
@@ -377,7 +396,9 @@ def _crop(c: str) -> RuleResult:
         aspect = {"1:1": "square", "instagram": "square", "4x3": "4:3", "16x9": "16:9", "widescreen": "16:9",
                   "wide": "16:9"}.get(word, word)
         return [CropTo(aspect)]
-    if re.search(r"\bcrop (?:out|away|off)\b", c):
+    if re.search(r"\b(?:remove|delete|erase)\s*/\s*crop\b|\bcrop\s*/\s*(?:remove|delete|erase)\b", c):
+        raise Refusal("Remove it, or crop to it? Say 'remove the …' or 'crop to the …'.")
+    if re.search(r"\bcrop (?:out|away|off)\b|\bcrop (?:\w+ ){1,6}?(?:out|away|off)(?: of| from)?\b", c):
         raise Refusal("Crop out means different things. Say 'crop to the …' to keep something, or "
                       "'remove the …' to take it out of the picture.")
     m = re.search(r"\b(?:crop(?: it| this| the (?:image|picture|photo))?(?: to| around| on| onto)?|"
@@ -385,11 +406,17 @@ def _crop(c: str) -> RuleResult:
                   r"((?:the|his|her|their|my|that|this|these|those|only|just|a|an)\b.*)", c)
     if m:
         what = re.sub(r"^(?:only|just)\s+", "", m.group(1)).strip()
-        what = re.sub(r"\s+(?:only|please|a bit|a little)$", "", what)
-        if re.fullmatch(r"(?:the |this |that )?(?:image|picture|photo|pic|edges?|sides?|borders?)", what):
-            what = ""
-        if what:
+        what = re.split(r"[?!.(:;\"]|,", what)[0].strip()
+        what = re.sub(r"\s+(?:only|please|a (?:tiny |little )?bit|a little|slightly)$", "", what)
+        from agent.objects import names_object  # the detector's words; loads no model
+
+        if names_object(what):
             return [CropTo(what)]
+        if not re.fullmatch(r"(?:the |this |that )?(?:whole |entire )?(?:image|picture|photo|pic|edges?|sides?|"
+                            r"borders?|little bit|bit)", what):
+            raise Refusal(f"I can crop to something I can recognise (people, animals, vehicles, everyday objects), "
+                          f"and I can't find {what!r} that way. I can crop to a shape ('crop square', 'crop 16:9') "
+                          "or to a box you draw with the crop tool.")
     raise Refusal("Crop to what? Name a thing ('crop to the dog') or a shape ('crop square', 'crop 16:9').")
 
 
@@ -418,8 +445,13 @@ def _tint(c: str) -> RuleResult:
     if not m:
         return None
     colour = COLOR_WORD[m.group(1)]
-    part = local_part(c, {"color", "colors", "tone", "tint"})
-    if part is not None and re.search(r"\b(?:make|turn|color|paint|change)\b", c):
+    thing = re.match(r"\s+([a-z]+)", c[m.end():])
+    if thing and thing.group(1) != "light" and (thing.group(1) in DETECTABLE | PARTS) and not re.search(
+            r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|glow|look|feel|overlay|wash)\b", c):
+        return None  # "the reddish car", "the man in the blue shirt": a colour that says which thing
+    part = local_part(c, {"color", "colors", "tone", "tint"}) or bare_part(c)
+    if part is not None and re.search(r"\b(?:make|turn|color|paint|change|add|give|put|apply|(?:to|should|must|"
+                                      r"needs?|could) be)\b", c):  # "I'd like the sky to be bluer"
         raise Refusal(f"I can only tint the whole picture toward {colour}, not just the {part}. Should I do that?",
                       [AdjustColor(colour, DEFAULTS["tint"][1])])
     if re.fullmatch(rf"(?:make|turn|change|color) (?:it |this |all |everything |the (?:whole )?(?:image|picture|photo) )?"
@@ -468,9 +500,13 @@ def _rotate_flip(c: str) -> RuleResult:
 def _attributes(c: str) -> RuleResult:
     """'brighten it a bit' -> adjust_attr brightness 10; 'more contrast' -> contrast 20; 'sharpen it' ->
     sharpness 40; 'make it warmer' -> warmth 25; 'increase the saturation' -> saturation 30."""
+    c = re.sub(r",?\s*\b(?:but )?not (?:too|overly|so) \w+\b", "", c)  # "sharper but not too sharp": a limit
     found = attribute_words(c)
     if not found:
         return None
+    if "brightness" in found and "saturation" in found and re.search(
+            r"\bbright(?:en|er)? (?:up )?(?:the |all )?colors?\b|\bcolors? (?:\w+ )?bright(?:er)?\b", c):
+        found.remove("brightness")  # "brighten the colours": more vivid, not a lighter picture
     # "clear" and "detail" name sharpness only when nothing else does ("make the colours clearer").
     if len(found) > 1 and "sharpness" in found and not re.search(r"\bsharp|\bblur|\bcrisp|\bfocus|\bsoft", c):
         found.remove("sharpness")
@@ -485,7 +521,7 @@ def _attributes(c: str) -> RuleResult:
         # "increase the darkness", "reduce the blurriness": the noun is the attribute's opposite
         sign = 1 if VERB_DOWN.search(c) and not VERB_UP.search(c) else -1
     amount = amount_of(c, attr)
-    part = local_part(c, set(re.findall(r"[a-z]+", ATTR_PATTERNS[attr][0])))
+    part = local_part(c, set(re.findall(r"[a-z]+", ATTR_PATTERNS[attr][0]))) or bare_part(c)
     command = AdjustAttr(attr, sign * amount)
     if part is not None:
         whole = command.reply().rstrip(".").lower()
@@ -496,8 +532,8 @@ def _attributes(c: str) -> RuleResult:
 
 def _hue(c: str) -> RuleResult:
     """'shift the hue by 30 degrees' -> adjust_attr hue 30."""
-    if not re.search(r"\bhues?\b", c) or re.search(r"\b(?:remove|reduce|fix|correct|get rid of|less|too)\b", c):
-        return None  # "remove the yellow hue" is a colour cast: the tint rule corrects it
+    if not re.search(r"\bhues?\b", c) or re.search(rf"\b(?:remove|reduce|fix|correct|get rid of|less|too|{COLOR_RE})\b", c):
+        return None  # "remove the yellow hue" is a colour cast, "a blue hue" a tint: the tint rule reads both
     n = explicit_number(c, "degrees")
     if n is None:
         raise Refusal("By how many degrees should I turn the hues? For example 'shift the hue by 30 degrees'.")
@@ -554,12 +590,16 @@ def read_clause(clause: str) -> RuleResult:
     command = literal(c)
     if command is not None and is_plain_command(c):
         return [command]
-    if _SEARCH.search(c):
-        return None  # the learned model reads searches (CAISE's own kind), rules would misread their words
+    # the learned model reads searches (CAISE's own kind), rules would misread their words; a removal that
+    # mentions "the picture of the kids" is still a removal
+    if _SEARCH.search(c) and not (_REMOVE.search(c) or _REMOVED.search(c)):
+        return None
     for rule in RULES:
         out = rule(c)
         if out is not None:
             return out
+    if isinstance(command, (Remove, CropTo)):
+        return None  # free words the rules above read and declined ("remove the shadow", "crop the side")
     return [command] if command is not None else None
 
 
@@ -656,17 +696,21 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         return Reading(commands=[Explain(bare)])
     reading = Reading()
     unknown: list[str] = []
+    unasked: list[Command] = []  # searches read from clauses without a word that asks for one
     kept = keep_rest(bare)
     if kept:
         return Reading(commands=kept)
     # The model reads each clause as typed (lower-cased): the rules' spelling fixes ("grey" -> "gray")
     # must not change the words of a search.
-    clauses = split_clauses(" ".join(utterance.lower().split()))
+    clauses = split_clauses(re.sub(r"\bblack\s*,\s*(and|&)\s*white\b", r"black \1 white", " ".join(utterance.lower().split())))
     for typed in clauses:
         clause = clean_text(typed)
         bare = strip_polite(clause)
         if _STATEMENT.match(bare) or (len(clauses) > 1 and (_FILLER.fullmatch(bare) or _CONFIRM.fullmatch(bare))):
             continue  # "thanks", "it turned out great", "good, also ...": no request of its own
+        if negated(bare) or re.match(r"(?:leaving|leave|keeping|keep) (?:only |just )?.+\b(?:sharp|focus|focused|"
+                                     r"clear|untouched|as (?:it|they) (?:is|are))$", bare):
+            continue  # "don't remove the girl", "leaving her face in sharp focus": a condition, not a request
         try:
             commands = read_clause(clause)
         except Refusal as refusal:
@@ -676,16 +720,25 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             continue
         if commands is None and reading.commands and isinstance(reading.commands[-1], AdjustAttr):
             commands = _same_attribute(bare, reading.commands[-1].attr)
-        colour = re.fullmatch(r"(?:make|turn|fill) (?:it|that|them|the rest) (?:pure |plain |all )?(\w+)", bare)
-        if reading.commands and isinstance(reading.commands[-1], (ImageCutout, Background)) and colour \
-                and colour.group(1).replace("gray", "grey") in BACKGROUND_COLOURS:
+        colour = re.fullmatch(r"(?:make|turn|fill) (?:it|that|them|the rest) (?:(?:pure|plain|all|solid|completely|"
+                              r"totally|entirely|just) )*(\w+)", bare)
+        after_background = reading.commands and isinstance(reading.commands[-1], (ImageCutout, Background))
+        if after_background and colour and colour.group(1).replace("gray", "grey") in BACKGROUND_COLOURS:
             commands = [Background(colour.group(1).replace("gray", "grey"))]  # "remove the background and make it white"
+        elif after_background and re.fullmatch(r"(?:keep(?:ing)? )?(?:it |the focus )?(?:focus(?:ed)?|in focus) on .+|"
+                                               r"(?:selective|shallow) focus", bare):
+            continue  # "blur the background, focused on me": what the blur keeps, not a sharpening
+        elif after_background and re.fullmatch(r"(?:make|turn) (?:it|that|them|the rest) (?:\w+ )?(?:blurr?(?:y|ier|ed)|"
+                                               r"out of focus|soft(?:er)?)", bare):
+            commands = [Background("blur")]  # "fade out the background, make it more blurry": "it" is the background
         if commands is None:
             agreed = last_reply if _CONFIRM.match(bare) else ""
             commands = _by_model(typed, model, photo_open, f"{typed} {agreed}")
         if commands is None:
             unknown.append(_not_understood(clause))  # said only when nothing else is understood
             continue
+        if not ASKS_SEARCH.search(clause):
+            unasked += [c for c in commands if isinstance(c, Search)]
         for command in commands:
             last = reading.commands[-1] if reading.commands else None
             if last == command:
@@ -696,6 +749,10 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
                 reading.commands[-1] = command  # "remove the background and make it white"
             else:
                 reading.commands.append(command)
+    if unasked and any(c.edits_image for c in reading.commands):
+        # "I took a picture of my cousin ... can someone remove the people": the edits are for the open photo,
+        # which a search no clause asked for in words ("find", "show me") would replace
+        reading.commands = [c for c in reading.commands if not any(c is u for u in unasked)]
     if not reading.commands:
         reading.reply = " ".join(dict.fromkeys(reading.notes)) or (unknown[0] if len(unknown) == 1 else
                                                                    _not_understood(text))
@@ -724,6 +781,9 @@ def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_op
     command = model(clause, search=True) if _SEARCH.search(strip_polite(clean_text(clause))) else model(clause)
     if command is None or not has_evidence(command, evidence, photo_open=photo_open):
         return None
+    if isinstance(command, Search) and photo_open and names_open_photo(clean_text(clause)) \
+            and not ASKS_SEARCH.search(clean_text(clause)):
+        return None  # "it's my favourite picture of him": the open photo, not a request for another
     return [command]
 
 

@@ -233,3 +233,107 @@ def test_a_request_in_words_for_a_photo_takes_the_models_search_at_lower_confide
     assert [c.format() for c in manager.read("find me a picture of a cup of coffee")[0]] == ["search cup coffee"]
     manager.parser = FixedParser("adjust_attr brightness 20", confidence=0.3)  # not sure, and not a search
     assert manager.read("make it a bit different")[0] == []
+
+
+# --- what a request is about (agent/request_scope.py): written for these tests, not taken from a data set ---
+
+@pytest.mark.parametrize(
+    "request_, expected",
+    [
+        # "background" naming where things are, not what goes
+        ("delete the background truck", ["remove the background truck"]),
+        ("I'd like the two dogs in the background to be removed", ["remove the two dogs in the background"]),
+        ("change the yellow backdrop to white", ["background white"]),
+        ("remove the background and make it solid white", ["background white"]),
+        ("isolate the subject and make the rest blurry", ["background blur"]),
+        ("blur the background, focused on the bride", ["background blur"]),
+        ("add some blur all around him, leaving only his face in focus", ["background blur"]),
+        # words for the same edit people write differently
+        ("unblur this please", ["adjust_attr sharpness 40"]),
+        ("can you de-blur the photo", ["adjust_attr sharpness 40"]),
+        ("brighten the colours a bit", ["adjust_attr saturation 15"]),
+        ("make it crisper but not too sharp", ["adjust_attr sharpness 40"]),
+        ("make it a white and black photo", ["grayscale"]),
+        ("make the picture black, and white", ["grayscale"]),
+        ("give it a purple hue", ["adjust_color purple 0.2"]),
+        ("crop it square, use a pink tint", ["crop square", "adjust_color pink 0.2"]),
+        # a condition is not a request
+        ("remove the cat on the sofa, do not remove the dog", ["remove the cat on the sofa"]),
+        ("make the background white but don't change the colours", ["background white"]),
+        # a colour that says which thing is not a tint
+        ("remove the man in the red jacket", ["remove the man in the red jacket"]),
+        # "to remove the shadows" is why, the edit is the brightening
+        ("brighten it to remove the shadows", ["adjust_attr brightness 20"]),
+    ],
+)
+def test_what_a_request_is_about_decides_the_edit(request_, expected):
+    assert lines(read(request_)) == expected
+
+
+@pytest.mark.parametrize(
+    "request_, says",
+    [
+        # a part of the picture named without "the": not a whole-picture edit
+        ("brighten face a little", "not just the face"),
+        ("hair darker please", "not just the hair"),
+        ("add a green tint to the lawn", "not just the lawn"),
+        ("make grass greener", "not just the grass"),
+        ("I'd like the sky to be bluer", "not just the sky"),
+        ("I would like for the background to be a lot brighter", "not just the background"),
+        # a removal names what goes before where it is
+        ("remove the reflection of the lamp", "can't remove haze, glare or reflections"),
+        ("remove the sticker on the laptop", "can only remove things I can recognise"),
+        ("remove the shadow of the bicycle", "can't remove a shadow"),
+        # a crop needs something to crop to
+        ("zoom in on the whole picture a little", "Crop to what?"),
+        ("crop the top edge of the picture by 10%", "I can crop to something I can recognise"),
+        ("crop the woman on the left out of the picture", "Crop out means different things"),
+        # a colour of one thing, and colourising, are not black and white
+        ("remove the black and white effect", "can't colourise"),
+        ("make it back in colour", "can't colourise"),
+    ],
+)
+def test_parts_unknown_things_and_colourising_get_a_sentence_not_an_edit(request_, says):
+    reading = read(request_, model=lambda clause, **kw: parse_command("grayscale"))
+    assert reading.commands == [], lines(reading)
+    assert says in reading.reply
+
+
+def test_a_shadow_removal_offers_the_brightening_it_can_do():
+    reading = read("remove the shadows please")
+    assert reading.commands == [] and "?" in reading.reply
+    assert [c.format() for c in reading.proposal] == ["adjust_attr brightness 20"]
+
+
+def test_the_models_black_and_white_needs_words_for_it():
+    model = lambda clause, **kw: parse_command("grayscale")  # noqa: E731 - a model that reads everything so
+    assert read("make the vase white", model=model).commands == []
+    assert read("make the whole thing snow white", model=model).commands == []
+    assert lines(read("monochrome please", model=model)) == ["grayscale"]
+
+
+def test_a_picture_of_someone_in_a_story_is_the_open_photo_not_a_search():
+    def model(clause, **kw):
+        return parse_command("search grandad" if "grandad" in clause else "adjust_attr brightness 20")
+
+    story = "this is the only photo of my grandad I have, could you make it brighter"
+    assert lines(read(story, model=model)) == ["adjust_attr brightness 20"]
+    assert read("it is my favourite picture of grandad", model=model).commands == []
+    assert read("I want to frame a photo of my grandad, it is this one", model=model).commands == []
+    # a search still needs only the words that ask for one
+    assert lines(read("find me a picture of grandad", model=model)) == ["search grandad"]
+
+
+def test_a_search_is_dropped_when_the_same_request_edits_the_open_photo():
+    def model(clause, **kw):
+        return parse_command("search beach" if "beach" in clause else "adjust_attr sharpness 40")
+
+    reading = read("we took a picture of us on the beach. can someone remove the man behind us", model=model)
+    assert lines(reading) == ["remove the man behind us"]
+    # a search asked for in words is kept beside the edit
+    reading = read("find me a photo of a beach, and sharpen it", model=model)
+    assert lines(reading) == ["search beach", "adjust_attr sharpness 40"]
+    # one long sentence that names "the picture of" the people in it is still a removal
+    reading = read("could you remove the dog from the background? we love the picture of the twins otherwise",
+                   model=model)
+    assert lines(reading) == ["remove the dog in the background"]
