@@ -103,7 +103,7 @@ def local_part(clause: str, own_words: set[str]) -> str | None:
                 continue  # "the left cat": the thing is the next word
             if word in WHOLE or word in own_words or word.rstrip("s") in WHOLE:
                 break  # "the image", "the brightness of ...": the whole picture so far
-            if word in {"a", "an", "of", "and", "to", "in", "by", "more", "less", "up", "down", "the", "above",
+            if word in {"a", "an", "of", "and", "to", "into", "in", "by", "more", "less", "up", "down", "the", "above",
                         "first", "previous", "current", "last", "new", "next", "same", "present", "given",
                         "edited", "final", "selected", "complete", "full"}:
                 break

@@ -172,9 +172,15 @@ def _grayscale(c: str) -> RuleResult:
     if re.search(r"black_and_white|\bgr[ae]yscale\b|\bmonochrome\b|^(?:make )?(?:it |this |the )?(?:photo |image |picture )?gr[ae]y$|\bmonotone\b|\bnoir\b|"
                  r"\bremove (?:all )?(?:the )?(?:background )?colors?\b(?! (?:cast|tint|tone))|\bno colors?\b|\bcolorless\b|"
                  r"\bdesaturate (?:it |the \w+ )?(?:completely|entirely|fully|totally)\b", c):
-        if re.search(r"\bbackground\b|\bthe rest\b|\beverything else\b|\ball else\b", c) or _EVERYTHING.search(c):
+        if re.search(r"\bbackground\b|\bthe rest\b|\beverything else\b|\ball else\b|\bexcept\b|\bapart from\b|"
+                     r"\bother than\b", c) or _EVERYTHING.search(c):
             raise Refusal("I can only make the whole picture black and white, not one part of it. I can replace "
                           "the background with a plain colour (grey, say), blur it or make it transparent.")
+        bw = c.replace("black_and_white", "monochrome")  # "the dog black..." would read as "the black"
+        part = local_part(bw, {"grayscale", "greyscale", "monochrome", "color", "colors"}) or bare_part(bw)
+        if part is not None:  # "make the cat black and white": not the whole picture without asking
+            raise Refusal(f"I can only make the whole picture black and white, not just the {part}. "
+                          "Should I do that?", [Grayscale()])
         return [Grayscale()]
     return None
 

@@ -99,7 +99,8 @@ def test_what_easel_cannot_do_is_said_in_a_sentence_or_two(request_, says):
 
 
 @pytest.mark.parametrize("request_", ["make the left cat blue", "make the dog brown", "brighten the sky",
-                                      "increase the contrast of the face", "make the background darker"])
+                                      "increase the contrast of the face", "make the background darker",
+                                      "make the dog black and white", "turn the sky black and white"])
 def test_an_edit_of_one_part_is_never_run_on_the_whole_picture(request_):
     assert read(request_).commands == [], request_
 
@@ -111,6 +112,14 @@ def test_a_part_of_the_picture_gets_a_question_and_yes_runs_it():
     assert lines(read("yes please", proposal=reading.proposal)) == ["adjust_attr brightness 20"]
     no = read("no", proposal=reading.proposal)
     assert no.commands == [] and "left the picture as it is" in no.reply
+    reading = read("make the dog black and white")
+    assert "not just the dog" in reading.reply and [c.format() for c in reading.proposal] == ["grayscale"]
+    for whole in ("make the photo black and white", "make it black and white", "make my photo black and white",
+                  "transform this into black and white"):
+        assert lines(read(whole)) == ["grayscale"], whole
+    # selective colour is not a whole-picture black and white that ignores the "except"
+    reading = read("make the photo grayscale except for the red apple")
+    assert reading.commands == [] and "not one part of it" in reading.reply
 
 
 def test_clauses_split_on_requests_not_on_lists():
