@@ -19,7 +19,15 @@ from __future__ import annotations
 import re
 
 # Parts of a picture (and things in it) that people ask to edit on their own.
-PARTS = set(["face", "faces", "skin", "hair", "eyes", "eye", "teeth", "lips", "nose", "cheeks", "forehead", "neck", "arm", "arms", "hand", "hands", "legs", "body", "sky", "clouds", "cloud", "grass", "trees", "tree", "leaves", "greenery", "flowers", "flower", "water", "sea", "ocean", "lake", "river", "beach", "sand", "snow", "mountains", "mountain", "hills", "field", "road", "street", "wall", "walls", "floor", "ground", "ceiling", "door", "window", "building", "foreground", "subject", "subjects", "shirt", "dress", "suit", "jacket", "coat", "clothes", "hat", "tie", "man", "men", "woman", "women", "person", "people", "guy", "girl", "boy", "baby", "kid", "kids", "child", "children", "lady", "dog", "cat", "car", "bird"])
+PARTS = {
+    "face", "faces", "skin", "hair", "eyes", "eye", "teeth", "lips", "nose", "cheeks", "forehead", "neck",
+    "arm", "arms", "hand", "hands", "legs", "body", "sky", "clouds", "cloud", "grass", "trees", "tree",
+    "leaves", "greenery", "flowers", "flower", "water", "sea", "ocean", "lake", "river", "beach", "sand",
+    "snow", "mountains", "mountain", "hills", "field", "road", "street", "wall", "walls", "floor", "ground",
+    "ceiling", "door", "window", "building", "foreground", "subject", "subjects", "shirt", "dress", "suit",
+    "jacket", "coat", "clothes", "hat", "tie", "man", "men", "woman", "women", "person", "people", "guy",
+    "girl", "boy", "baby", "kid", "kids", "child", "children", "lady", "dog", "cat", "car", "bird",
+}
 
 _NEGATED = re.compile(r"^(?:but |and |please |pls )*(?:do not|don't|dont|never|no need to|without|"
                       r"(?:make sure|be careful) (?:not to|you don't)|try not to|avoid)\b")
