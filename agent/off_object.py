@@ -30,6 +30,11 @@ OFF_DWELL = 0.6
 SMALL_PART = 0.2
 ON_SHARE = 0.3
 MASK_SIDE = 200
+# A dwell that is not small is off the object when at most this share of it is on the mask: a loop
+# over the object is on it much more; a linger over the camera and tripod beside the camera man,
+# or over the flag and the shuttle model behind the astronaut, was on their masks 4-8%
+# (bench/trace.py --photos 60).
+OFF_MASK = 0.1
 # share of GrabCut's crop that must lie outside the box (the coffee photo's "dining table" fills
 # the picture: 1.5% outside, and its mask left out the table top a trace dwelt on)
 ROOM = 0.1
@@ -149,7 +154,7 @@ def split_off_object(segs, rgb: np.ndarray, dets) -> list:
             out.append(s)
             continue
         cand = [(a, b) for a, b in _joined(dwells(s.points), s.points, w, h)
-                if s.points[b - 1, 2] - s.points[a, 2] >= OFF_DWELL and _small(s.points[a:b], box, w, h)]
+                if s.points[b - 1, 2] - s.points[a, 2] >= OFF_DWELL]
         cuts = []
         for a, b in cand:
             if s.region not in masks:
@@ -157,8 +162,11 @@ def split_off_object(segs, rgb: np.ndarray, dets) -> list:
             mask = masks[s.region]
             if mask is None:
                 continue
-            if (on_mask(s.points[a:b], box, mask, w, h).mean() > ON_SHARE
-                    and not _not_the_object(rgb, _pixel_box(s.points[a:b], w, h), d.label)):
+            on = on_mask(s.points[a:b], box, mask, w, h).mean()
+            if not _small(s.points[a:b], box, w, h):
+                if on > OFF_MASK:
+                    continue
+            elif on > ON_SHARE and not _not_the_object(rgb, _pixel_box(s.points[a:b], w, h), d.label):
                 continue
             named = name_regions(rgb, [_pixel_box(s.points[a:b], w, h)])[0]
             if named is not None and (agrees(named.noun, d.label) or named.noun == d.label):
