@@ -513,14 +513,14 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
     words_of = {i: [word_probs(probs[k])] for k, i in enumerate(todo)}
     for k, i in enumerate(whole):
         words_of[i].append(word_probs(tight[k]))
-    # a long dwell squared is mostly what is around it: the bench's back behind a motorcycle,
-    # squared, was a "motorbike" at 0.40-0.82, as it is (grown, not squared) a "shovel" or a
-    # "window shade" (bench/trace.py --photos 60); its square crop's word counts only when the
-    # crop as it is says the same word first (a tall rocket does)
-    long = [i for i in todo if _shape_word(boxes[i]) != ""]
-    asis = classify_crops(rgb, [grown[i] for i in long]) if long else np.zeros((0, 1000))
-    for k, i in enumerate(long):
-        first = max(word_probs(asis[k]).items(), key=lambda kv: kv[1], default=("", 0.0))[0]
+    # a wide dwell squared takes in what is above and below it, on a whole photo often the thing
+    # it lies on: its square crop's word counts only when the classifier says that word first
+    # for the dwell as it is (bench/trace.py --photos: the bench's back behind a motorcycle,
+    # squared, was a "motorbike" at 0.40-0.82, as it is a "shovel" or a "window shade"; a dwell
+    # over a saucer and a spoon was "coffee", the cup above them). Not a tall one: a rocket
+    # squeezed is still a rocket first, and tall dwells on rockets are common.
+    for i in [i for i in todo if _shape_word(boxes[i]) == "long "]:
+        first = first_word_as_is(rgb, grown[i])
         words_of[i] = [{w: p for w, p in ws.items() if w == first} for ws in words_of[i]]
 
     def thing_word(words: dict[str, float]) -> tuple[str, float]:
@@ -541,6 +541,14 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         else:
             out[i] = Named("object", f"{_shape_word(boxes[i])}{colour} object", colour, "none", round(p, 4))
     return out
+
+
+def first_word_as_is(rgb: np.ndarray, box: tuple[int, int, int, int]) -> str:
+    """The classifier's first word for ``box`` grown by a quarter and not squared: a long dwell
+    squared is mostly what is around it (the bench's back behind a motorcycle, squared, was a
+    "motorbike" at 0.40-0.82, as it is a "shovel" or a "window shade"; bench/trace.py --photos)."""
+    words = word_probs(classify_crops(rgb, [crop_box(box, rgb.shape, pad=0.25)])[0])
+    return max(words.items(), key=lambda kv: kv[1], default=("", 0.0))[0]
 
 
 def contrast_with_surroundings(rgb: np.ndarray, box: tuple[int, int, int, int]) -> float:

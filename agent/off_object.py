@@ -11,15 +11,19 @@ The piece of trace is cut into dwells where the pen lifts or travels fast (:func
 is cut out only when all of these hold, so that a loop over the object, or over a part of it, stays
 the object's:
 
-- it lasts at least :data:`OFF_DWELL` seconds and its box covers at most :data:`SMALL_PART` of the
-  detection's box (a loop over the whole object covers more: only then is a mask computed);
+- it lasts at least :data:`OFF_DWELL` seconds (two shorter dwells in a row on one place count as
+  one) and its box covers at most :data:`SMALL_PART` of the detection's box (a loop over the
+  whole object covers more: only then is a mask computed);
 - at most :data:`ON_SHARE` of its points are on the object's GrabCut mask (at :data:`MASK_SIDE`
   pixels: at GrabCut's usual 96 the astronaut's mask lost her head, at 200 it holds it; a skin
-  test was tried to keep faces and dropped: the flag's shaded stripes are half "skin");
+  test was tried to keep faces and dropped: the flag's shaded stripes are half "skin"), or more
+  when the classifier, which has words for the object, gives the dwell's crop almost none of
+  them (:data:`NO_SUPPORT`: GrabCut took a red bin for part of a red motorcycle); a dwell the
+  classifier sees as the object (:data:`SEEN`) is the object's wherever the mask is;
 - GrabCut found the object, with room around the box to learn the background from
   (:data:`ROOM`: a table box that fills the picture gives none, and nothing is cut);
-- the classifier does not call the dwell's crop what the detector called the object (a dwell on a
-  cat's eye that GrabCut left out is still "cat" to the classifier).
+- where the classifier has no word for the object (a person), it does not call the dwell's crop
+  what the detector called the object.
 """
 
 from __future__ import annotations
@@ -30,11 +34,6 @@ OFF_DWELL = 0.6
 SMALL_PART = 0.2
 ON_SHARE = 0.3
 MASK_SIDE = 200
-# A dwell that is not small is off the object when at most this share of it is on the mask: a loop
-# over the object is on it much more; a linger over the camera and tripod beside the camera man,
-# or over the flag and the shuttle model behind the astronaut, was on their masks 4-8%
-# (bench/trace.py --photos 60).
-OFF_MASK = 0.1
 # share of GrabCut's crop that must lie outside the box (the coffee photo's "dining table" fills
 # the picture: 1.5% outside, and its mask left out the table top a trace dwelt on)
 ROOM = 0.1
@@ -111,27 +110,27 @@ def _joined(spans: list[tuple[int, int]], points: np.ndarray, w: int, h: int) ->
     return out
 
 
-# Below this support for the object's label, in the dwell's crop as it is and squared, a small
-# dwell on the object's mask is on something else GrabCut took for it: a red bin beside a red
-# motorcycle was a "shopping basket" or a "television", "motorbike" under 0.05 (bench/trace.py
-# --photos 60).
+# Support for the object's label (ImageNet probabilities summed over the words that agree with
+# it) in the dwell's crop as it is: below NO_SUPPORT a small dwell on the object's mask is on
+# something else GrabCut took for it (a red bin beside a red motorcycle, "motorbike" under 0.05,
+# a "shopping basket" to it); from SEEN a dwell off the mask is still on the object (the
+# motorcycle's mask misses most of its engine, a "motorbike" and "scooter" at 0.4-0.6 there,
+# and a loop there is the motorcycle). bench/trace.py --photos 60.
 NO_SUPPORT = 0.05
+SEEN = 0.15
 
 
-def _not_the_object(rgb: np.ndarray, box, label: str) -> bool:
-    """Whether the classifier, which has words for ``label``, gives the dwell's crop (grown by a
-    quarter, as it is and squared) almost no support for it."""
+def _support(rgb: np.ndarray, box, label: str) -> float | None:
+    """The classifier's support for ``label`` in the dwell's crop (grown by a quarter, not
+    squared: a long dwell squared is mostly what is around it); None where it has no word for
+    the label (people: ImageNet has no class for them, a dwell on a face gets no support)."""
     from agent.naming import _classifier_knows, classify_crops, crop_box, word_probs
     from agent.vocabulary import agrees
 
-    if not _classifier_knows(label):
-        return False
-    g = crop_box(box, rgb.shape, pad=0.25)
-    for square in (False, True):
-        words = word_probs(classify_crops(rgb, [g], square=square)[0])
-        if sum(p for word, p in words.items() if agrees(word, label)) >= NO_SUPPORT:
-            return False
-    return True
+    if label == "person" or not _classifier_knows(label):
+        return None
+    words = word_probs(classify_crops(rgb, [crop_box(box, rgb.shape, pad=0.25)])[0])
+    return sum(p for word, p in words.items() if agrees(word, label))
 
 
 def split_off_object(segs, rgb: np.ndarray, dets) -> list:
@@ -154,7 +153,7 @@ def split_off_object(segs, rgb: np.ndarray, dets) -> list:
             out.append(s)
             continue
         cand = [(a, b) for a, b in _joined(dwells(s.points), s.points, w, h)
-                if s.points[b - 1, 2] - s.points[a, 2] >= OFF_DWELL]
+                if s.points[b - 1, 2] - s.points[a, 2] >= OFF_DWELL and _small(s.points[a:b], box, w, h)]
         cuts = []
         for a, b in cand:
             if s.region not in masks:
@@ -163,14 +162,14 @@ def split_off_object(segs, rgb: np.ndarray, dets) -> list:
             if mask is None:
                 continue
             on = on_mask(s.points[a:b], box, mask, w, h).mean()
-            if not _small(s.points[a:b], box, w, h):
-                if on > OFF_MASK:
+            support = _support(rgb, _pixel_box(s.points[a:b], w, h), d.label)
+            if support is not None:  # the classifier has words for it: it decides
+                if support >= (NO_SUPPORT if on > ON_SHARE else SEEN):
                     continue
-            elif on > ON_SHARE and not _not_the_object(rgb, _pixel_box(s.points[a:b], w, h), d.label):
-                continue
-            named = name_regions(rgb, [_pixel_box(s.points[a:b], w, h)])[0]
-            if named is not None and (agrees(named.noun, d.label) or named.noun == d.label):
-                continue
+            else:
+                named = name_regions(rgb, [_pixel_box(s.points[a:b], w, h)])[0]
+                if on > ON_SHARE or named is not None and (agrees(named.noun, d.label) or named.noun == d.label):
+                    continue
             cuts.append((a, b))
         if not cuts:
             out.append(s)

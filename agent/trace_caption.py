@@ -224,11 +224,7 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
              + [b for i in run for b in ([segs[i].box] if len(run) > 1 else []) + getattr(segs[i], "parts", [])]
              for run in background]
     flat = name_regions(rgb, [_pixel_box(b, w, h) for ps in parts for b in ps])
-    # a run with a piece that alone is a plain region (None: not named, not standing out) is no
-    # one thing: a dwell on the grass beside the tripod is not the tripod (bench/trace.py --photos)
-    names = iter(None if len(run) > 1 and any(n is None for n in flat[k - len(ps) + 1:k - len(ps) + 1 + len(run)])
-                 else _surest(flat[k - len(ps):k])
-                 for run, ps, k in zip(background, parts, np.cumsum([len(ps) for ps in parts])))
+    names = iter(_surest(flat[k - len(ps):k]) for ps, k in zip(parts, np.cumsum([len(ps) for ps in parts])))
     merged: list = []
     things = {}
     alone = []  # pieces of a run that is no thing as a whole: each is named on its own
