@@ -352,7 +352,10 @@ def test_a_thing_over_a_wooden_table_is_not_named_by_what_is_beside_it():
     boxes = [(b[0] / w, b[1] / h, b[2] / w, b[3] / h) for b in (rocket, cat)]
     for seed in (0, 2):
         cap = caption_trace(img, to_ln(synthetic_trace(boxes, cover=0.7, rng=np.random.default_rng(seed))))
-        assert [s.label for s in cap.segments] == ["rocket", "cat"], cap.text
+        # (the rocket's dwell is a "rocket" at 0.60-0.62 here, under DWELL_CONFIDENCE: "an object"
+        # since wrong nouns at 0.56-0.62 on whole photos; never a "cat" or a "syringe")
+        labels = [s.label for s in cap.segments]
+        assert labels[-1] == "cat" and set(labels[:-1]) <= {"rocket", "object"} and labels[0] != "cat", cap.text
 
 
 def test_a_piece_of_a_named_thing_looked_at_again_is_that_thing():
