@@ -11,15 +11,19 @@ The piece of trace is cut into dwells where the pen lifts or travels fast (:func
 is cut out only when all of these hold, so that a loop over the object, or over a part of it, stays
 the object's:
 
-- it lasts at least :data:`OFF_DWELL` seconds and its box covers at most :data:`SMALL_PART` of the
-  detection's box (a loop over the whole object covers more: only then is a mask computed);
+- it lasts at least :data:`OFF_DWELL` seconds (two shorter dwells in a row on one place count as
+  one) and its box covers at most :data:`SMALL_PART` of the detection's box (a loop over the
+  whole object covers more: only then is a mask computed);
 - at most :data:`ON_SHARE` of its points are on the object's GrabCut mask (at :data:`MASK_SIDE`
   pixels: at GrabCut's usual 96 the astronaut's mask lost her head, at 200 it holds it; a skin
-  test was tried to keep faces and dropped: the flag's shaded stripes are half "skin");
+  test was tried to keep faces and dropped: the flag's shaded stripes are half "skin"), or more
+  when the classifier, which has words for the object, gives the dwell's crop almost none of
+  them (:data:`NO_SUPPORT`: GrabCut took a red bin for part of a red motorcycle); a dwell the
+  classifier sees as the object (:data:`SEEN`) is the object's wherever the mask is;
 - GrabCut found the object, with room around the box to learn the background from
   (:data:`ROOM`: a table box that fills the picture gives none, and nothing is cut);
-- the classifier does not call the dwell's crop what the detector called the object (a dwell on a
-  cat's eye that GrabCut left out is still "cat" to the classifier).
+- where the classifier has no word for the object (a person), it does not call the dwell's crop
+  what the detector called the object.
 """
 
 from __future__ import annotations
@@ -91,6 +95,44 @@ def _room_around(box, w: int, h: int) -> bool:
     return crop - (box[2] - box[0]) * (box[3] - box[1]) >= ROOM * crop
 
 
+def _joined(spans: list[tuple[int, int]], points: np.ndarray, w: int, h: int) -> list[tuple[int, int]]:
+    """A dwell too short to count (:data:`OFF_DWELL`) joined by the next when their boxes
+    overlap: a thing looked at twice in a row (a box on a shelf behind a motorcycle, in two dwells
+    of half a second each)."""
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if out and points[out[-1][1] - 1, 2] - points[out[-1][0], 2] < OFF_DWELL:
+            p, q = _pixel_box(points[out[-1][0]:out[-1][1]], w, h), _pixel_box(points[a:b], w, h)
+            if min(p[2], q[2]) > max(p[0], q[0]) and min(p[3], q[3]) > max(p[1], q[1]):
+                out[-1] = (out[-1][0], b)
+                continue
+        out.append((a, b))
+    return out
+
+
+# Support for the object's label (ImageNet probabilities summed over the words that agree with
+# it) in the dwell's crop as it is: below NO_SUPPORT a small dwell on the object's mask is on
+# something else GrabCut took for it (a red bin beside a red motorcycle, "motorbike" under 0.05,
+# a "shopping basket" to it); from SEEN a dwell off the mask is still on the object (the
+# motorcycle's mask misses most of its engine, a "motorbike" and "scooter" at 0.4-0.6 there,
+# and a loop there is the motorcycle). bench/trace.py --photos 60.
+NO_SUPPORT = 0.05
+SEEN = 0.15
+
+
+def _support(rgb: np.ndarray, box, label: str) -> float | None:
+    """The classifier's support for ``label`` in the dwell's crop (grown by a quarter, not
+    squared: a long dwell squared is mostly what is around it); None where it has no word for
+    the label (people: ImageNet has no class for them, a dwell on a face gets no support)."""
+    from agent.naming import _classifier_knows, classify_crops, crop_box, word_probs
+    from agent.vocabulary import agrees
+
+    if label == "person" or not _classifier_knows(label):
+        return None
+    words = word_probs(classify_crops(rgb, [crop_box(box, rgb.shape, pad=0.25)])[0])
+    return sum(p for word, p in words.items() if agrees(word, label))
+
+
 def split_off_object(segs, rgb: np.ndarray, dets) -> list:
     """``segs`` (:class:`agent.traces.TraceSegment`, ``region`` indexing ``dets``) with the dwells
     off each object cut out into background segments (``region`` -1)."""
@@ -110,18 +152,24 @@ def split_off_object(segs, rgb: np.ndarray, dets) -> list:
         if not _room_around(box, w, h):
             out.append(s)
             continue
-        cand = [(a, b) for a, b in dwells(s.points)
+        cand = [(a, b) for a, b in _joined(dwells(s.points), s.points, w, h)
                 if s.points[b - 1, 2] - s.points[a, 2] >= OFF_DWELL and _small(s.points[a:b], box, w, h)]
         cuts = []
         for a, b in cand:
             if s.region not in masks:
                 masks[s.region] = grabcut_mask(rgb, box, side=MASK_SIDE)
             mask = masks[s.region]
-            if mask is None or on_mask(s.points[a:b], box, mask, w, h).mean() > ON_SHARE:
+            if mask is None:
                 continue
-            named = name_regions(rgb, [_pixel_box(s.points[a:b], w, h)])[0]
-            if named is not None and (agrees(named.noun, d.label) or named.noun == d.label):
-                continue
+            on = on_mask(s.points[a:b], box, mask, w, h).mean()
+            support = _support(rgb, _pixel_box(s.points[a:b], w, h), d.label)
+            if support is not None:  # the classifier has words for it: it decides
+                if support >= (NO_SUPPORT if on > ON_SHARE else SEEN):
+                    continue
+            else:
+                named = name_regions(rgb, [_pixel_box(s.points[a:b], w, h)])[0]
+                if on > ON_SHARE or named is not None and (agrees(named.noun, d.label) or named.noun == d.label):
+                    continue
             cuts.append((a, b))
         if not cuts:
             out.append(s)

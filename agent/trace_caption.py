@@ -209,6 +209,7 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
 
     # a dwell in a box but off its object (the flag behind the astronaut's shoulder) is not the object
     segs = split_off_object(segs, rgb, dets)
+    segs = _off_the_place(segs, rgb, dets)
 
     # What the trace dwells on where the detector found nothing may still be a thing the
     # classifier knows (a rocket, a tiger): named when it is sure, else described as a region.
@@ -241,6 +242,40 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
         boxes = [_pixel_box(merged[i].box, w, h) for i in alone]
         things.update({i: n for i, n in zip(alone, name_regions(rgb, boxes)) if n is not None})
     return compose(rgb, merged, dets, name_objects(rgb, dets), things)
+
+
+# A detection whose box covers this share of the picture is the place the rest stands on (a
+# "dining table" under a cup and its saucer), not a thing pointed at.
+FILLS = 0.8
+
+
+def _off_the_place(segs, rgb: np.ndarray, dets: list[Detection]) -> list:
+    """``segs`` with each small dwell (a fifth of the box at most) on a detection that fills the
+    picture (:data:`FILLS`) given to the background when it shows a thing of its own, one the
+    classifier names or that stands out (:func:`agent.naming.name_regions`): a saucer on a
+    table whose box is the whole photo is "a red object", not "a red table"
+    (bench/trace.py --photos 60). A dwell on the table top itself stays the table's."""
+    from agent.naming import name_regions
+
+    h, w = rgb.shape[:2]
+    todo, boxes = [], []
+    for k, s in enumerate(segs):
+        if s.region < 0:
+            continue
+        b = dets[s.region].box
+        area = (b[2] - b[0]) * (b[3] - b[1])
+        xy = dwell_points(s.points) * (w, h)  # the dwell, not the travel to the next thing
+        dwell = (int(xy[:, 0].min()), int(xy[:, 1].min()), int(np.ceil(xy[:, 0].max())), int(np.ceil(xy[:, 1].max())))
+        if area >= FILLS * w * h and (dwell[2] - dwell[0]) * (dwell[3] - dwell[1]) <= 0.2 * area:
+            todo.append(k)
+            boxes.append(dwell)
+    if not todo:
+        return segs
+    named = name_regions(rgb, boxes)
+    for k, n in zip(todo, named):
+        if n is not None:
+            segs[k].region = -1
+    return segs
 
 
 def _second_looks_kept(rgb: np.ndarray, dwells: list) -> list[Detection]:

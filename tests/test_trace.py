@@ -352,7 +352,10 @@ def test_a_thing_over_a_wooden_table_is_not_named_by_what_is_beside_it():
     boxes = [(b[0] / w, b[1] / h, b[2] / w, b[3] / h) for b in (rocket, cat)]
     for seed in (0, 2):
         cap = caption_trace(img, to_ln(synthetic_trace(boxes, cover=0.7, rng=np.random.default_rng(seed))))
-        assert [s.label for s in cap.segments] == ["rocket", "cat"], cap.text
+        # (the rocket's dwell is a "rocket" at 0.60-0.62 here, under DWELL_CONFIDENCE: "an object"
+        # since wrong nouns at 0.56-0.62 on whole photos; never a "cat" or a "syringe")
+        labels = [s.label for s in cap.segments]
+        assert labels[-1] == "cat" and set(labels[:-1]) <= {"rocket", "object"} and labels[0] != "cat", cap.text
 
 
 def test_a_piece_of_a_named_thing_looked_at_again_is_that_thing():
@@ -442,7 +445,7 @@ def test_split_needs_room_around_the_box_and_a_small_dwell():
 
 def test_what_the_classifier_sees_beside_a_detected_cup_is_that_cup():
     """A dwell on the saucer is "coffee" to the classifier, which sees the cup in its crop: the cup
-    is said once, not twice."""
+    is said once, not twice, and the saucer is not a cup."""
     from skimage import data
 
     from agent.perception import Detection
@@ -450,7 +453,10 @@ def test_what_the_classifier_sees_beside_a_detected_cup_is_that_cup():
     img = data.coffee()
     cup = Detection("cup", 0.95, (173, 13, 412, 240))
     cap = caption_trace(img, _loops(img, [(180, 20, 400, 230), (78, 200, 180, 385)]), detections=[cup])
-    assert [s.label for s in cap.segments] == ["cup"]
+    labels = [s.label for s in cap.segments]
+    # the saucer is no second cup; "coffee" at under DWELL_CONFIDENCE names nothing, so it is
+    # "an object" (a wrong name is worse than none)
+    assert labels[0] == "cup" and set(labels[1:]) <= {"object"}
 
 
 def test_photo_set_labels_lie_in_their_photos(monkeypatch):
@@ -476,3 +482,47 @@ def test_two_dwells_said_alike_are_one_region():
     img[:120, :160] = 10
     cap = caption_trace(img, _loops(img, [(10, 10, 50, 40), (95, 65, 135, 100)]), detections=[])
     assert [s.words for s in cap.segments] == ["A black area at the top left"]
+
+
+def _photo(name: str) -> np.ndarray:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from photoset import load
+    finally:
+        sys.path.pop(0)
+    return load(name)
+
+
+def test_things_behind_a_motorcycle_inside_its_box_are_not_the_motorcycle():
+    """The bench's back and a box on the shelf (off its mask), and a red bin GrabCut took for part
+    of the red motorcycle (on its mask, but no "motorbike" to the classifier), are not "a
+    motorcycle"; a loop on its engine, which its mask misses, is."""
+    from agent.perception import Detection
+
+    img = _photo("moto_left")
+    moto = Detection("motorcycle", 0.99, (103, 65, 680, 445))
+    cap = caption_trace(img, _loops(img, [(534, 42, 587, 88), (60, 105, 277, 166)]), detections=[moto])
+    assert "motorcycle" not in [s.label for s in cap.segments] and len(cap.segments) == 2
+    img = _photo("moto_right")
+    moto = Detection("motorcycle", 1.0, (66, 71, 627, 441))
+    cap = caption_trace(img, _loops(img, [(508, 195, 577, 249)]), detections=[moto])
+    assert [s.label for s in cap.segments] == ["object"]
+    cap = caption_trace(img, _loops(img, [(150, 250, 300, 400)]), detections=[moto])
+    assert [s.label for s in cap.segments] == ["motorcycle"]
+
+
+def test_a_thing_on_a_table_that_fills_the_photo_is_not_the_table():
+    """The coffee photo's "dining table" box is the whole photo: a dwell on the saucer is "an
+    object", one on the bare table top is still the table."""
+    from skimage import data
+
+    from agent.perception import Detection
+
+    img = data.coffee()
+    dets = [Detection("cup", 0.95, (173, 13, 412, 240)), Detection("dining table", 0.76, (3, 0, 597, 398))]
+    cap = caption_trace(img, _loops(img, [(94, 191, 174, 338)]), detections=dets)
+    assert [s.label for s in cap.segments] == ["object"]
+    cap = caption_trace(img, _loops(img, [(500, 23, 586, 127)]), detections=dets)
+    assert [s.label for s in cap.segments] == ["dining table"]
