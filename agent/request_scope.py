@@ -10,6 +10,8 @@ Easel can find or one it cannot, something to do or something not to do.
   :mod:`agent.requests`, since it would replace the photo the edits are for;
 - "brighten face", "hair darker" name a part of the picture without "the" (:func:`bare_part`), which
   the whole-picture edits cannot serve;
+- "blur the background behind the dog" keeps the dog: :func:`keep_phrase` finds the object words of
+  "behind ...", "except ..." phrases;
 - "remove the shadow of the car" removes a shadow, not the car: what a removal names is the words
   before the first preposition (:func:`removal_head`).
 """
@@ -17,6 +19,8 @@ Easel can find or one it cannot, something to do or something not to do.
 from __future__ import annotations
 
 import re
+
+from agent.commands import BACKGROUND_COLOURS
 
 # Parts of a picture (and things in it) that people ask to edit on their own.
 PARTS = {
@@ -102,3 +106,34 @@ def removal_head(what: str) -> str:
     w = _QUANTIFIER.sub("", what.strip())
     m = _PREPOSITION.search(w)
     return w[:m.start()].strip() if m else w
+
+
+_KEEP = re.compile(r"\b(?:behind|except(?: for)?|other than|apart from|but not|but|around|surrounding)\s+(.+)")
+_KEEP_STOP = re.compile(r"(?:to|into|with|in|and|please|blurr?y?|blurred|out|transparent|plain|solid|background|"
+                        rf"bg|gr[ae]y|{'|'.join(BACKGROUND_COLOURS)})$")
+
+
+def keep_phrase(c: str) -> tuple[str, str]:
+    """The clause without its "behind the dog" / "except the cat" phrase, and the object words of that
+    phrase when they name something the detector can find ("the dog"); "" for the main subject
+    ("behind her", "except my son")."""
+    from agent.objects import names_object  # the detector's words; loads no model
+
+    m = _KEEP.search(c)
+    if not m:
+        return c, ""
+    tokens = m.group(1).split()
+    words: list[str] = []
+    for i, word in enumerate(tokens):
+        if word == "and" and words and names_object(" ".join(tokens[i + 1:i + 3])):
+            words.append(word)  # "behind the bowl and plate": both are kept
+            continue
+        if _KEEP_STOP.fullmatch(word.strip(".,!?")) and not (
+                word in BACKGROUND_COLOURS and i + 1 < len(tokens) and not _KEEP_STOP.fullmatch(tokens[i + 1])):
+            break  # a colour word ends the phrase unless a noun follows it ("this yellow bunny")
+        words.append(word)
+        if len(words) == 6 or word[-1] in ".,!?":
+            break
+    phrase = " ".join(words)
+    rest = " ".join((c[:m.start()] + " " + c[m.start(1) + len(phrase):]).split())
+    return rest, (phrase.strip(".,!?") if words and names_object(phrase) else "")

@@ -46,7 +46,15 @@ from agent.commands import (
     Undo,
     parse_command,
 )
-from agent.request_scope import ASKS_SEARCH, PARTS, bare_part, names_open_photo, negated, removal_head
+from agent.request_scope import (
+    ASKS_SEARCH,
+    PARTS,
+    bare_part,
+    keep_phrase,
+    names_open_photo,
+    negated,
+    removal_head,
+)
 from agent.request_words import (
     ATTR_PATTERNS,
     COLOR_RE,
@@ -185,39 +193,10 @@ def _grayscale(c: str) -> RuleResult:
     return None
 
 
-_KEEP = re.compile(r"\b(?:behind|except(?: for)?|other than|apart from|but not|but|around|surrounding)\s+(.+)")
-_KEEP_STOP = re.compile(r"(?:to|into|with|in|and|please|blurr?y?|blurred|out|transparent|plain|solid|background|"
-                        rf"bg|gr[ae]y|{'|'.join(BACKGROUND_COLOURS)})$")
 _EVERYTHING = re.compile(r"\b(?:everything|all|the rest|(?:the )?rest of (?:the |this )?(?:picture|image|photo)|"
                          r"the (?:entire|whole) (?:picture|image|photo))"
                          r"(?: else)?(?: of (?:it|the (?:picture|image|photo)))? (?:except|but|other than|apart from|"
                          r"around)\b")
-
-
-def _keep_phrase(c: str) -> tuple[str, str]:
-    """The clause without its "behind the dog" / "except the cat" phrase, and the object words of that
-    phrase when they name something the detector can find ("the dog"); "" for the main subject
-    ("behind her", "except my son")."""
-    from agent.objects import names_object  # the detector's words; loads no model
-
-    m = _KEEP.search(c)
-    if not m:
-        return c, ""
-    tokens = m.group(1).split()
-    words: list[str] = []
-    for i, word in enumerate(tokens):
-        if word == "and" and words and names_object(" ".join(tokens[i + 1:i + 3])):
-            words.append(word)  # "behind the bowl and plate": both are kept
-            continue
-        if _KEEP_STOP.fullmatch(word.strip(".,!?")) and not (
-                word in BACKGROUND_COLOURS and i + 1 < len(tokens) and not _KEEP_STOP.fullmatch(tokens[i + 1])):
-            break  # a colour word ends the phrase unless a noun follows it ("this yellow bunny")
-        words.append(word)
-        if len(words) == 6 or word[-1] in ".,!?":
-            break
-    phrase = " ".join(words)
-    rest = " ".join((c[:m.start()] + " " + c[m.start(1) + len(phrase):]).split())
-    return rest, (phrase.strip(".,!?") if words and names_object(phrase) else "")
 
 
 def keep_rest(utterance: str) -> list[Command] | None:
@@ -251,7 +230,7 @@ def _background(c: str) -> RuleResult:
                r"\1 the background around", c)  # "add some blur around her"
     if _EVERYTHING.search(c) or re.search(r"\b(?:background|backdrop|bg)\b", c):
         c = _EVERYTHING.sub("the background except", c)
-        c, keep = _keep_phrase(c)
+        c, keep = keep_phrase(c)
         if keep:
             out = _background(c if re.search(r"\b(?:background|backdrop|bg)\b", c) else f"{c} background")
             if out and isinstance(out[0], Background):
