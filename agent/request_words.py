@@ -171,7 +171,8 @@ ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
         r"add (?:some |more )?colors?|(?:increase|boost|intensify|brighten) (?:the )?colors?|desaturat\w*|mute\w*|"
         r"tone down (?:the )?colors?|colors? (?:are|is) too (?:strong|intense|bright|vivid)",
         r"saturate|vibrant|vivid|colorful|richer|pop|more colors?|enhance (?:the )?colors?|boost (?:the )?colors?|"
-        r"add (?:some |more )?colors?|washed[- ]out|(?:increase|boost|intensify|brighten) (?:the )?colors?",
+        r"add (?:some |more )?colors?|washed[- ]out|(?:increase|boost|intensify|brighten) (?:the )?colors?|"
+        r"(?:too|so|very|rather|quite|looks?|are|is|seems?) (?:\w+ )?(?:dull|muted)",  # "it looks too dull": raise
         r"desaturat\w*|mute\w*|dull|less colorful|too saturated|oversaturated|over-saturated|too colorful|less colors?|"
         r"tone down (?:the )?colors?|colors? (?:are|is) too",
     ),

@@ -105,6 +105,12 @@ def test_an_edit_of_one_part_is_never_run_on_the_whole_picture(request_):
     assert read(request_).commands == [], request_
 
 
+@pytest.mark.parametrize("request_, amount", [("it looks too dull", 30), ("make it less dull", 30),
+                                              ("make it dull", -30), ("mute the colors", -30)])
+def test_too_dull_raises_the_saturation_and_make_it_dull_lowers_it(request_, amount):
+    assert lines(read(request_)) == [f"adjust_attr saturation {amount}"]
+
+
 def test_a_part_of_the_picture_gets_a_question_and_yes_runs_it():
     reading = read("brighten the sky")
     assert reading.commands == [] and "?" in reading.reply and "sky" in reading.reply
