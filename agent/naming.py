@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception import Detection, _efficientnet, nearest_colour, to_rgb8
+from agent.perception import Detection, _efficientnet, box_iou, nearest_colour, to_rgb8
 from agent.vocabulary import agrees, animal_words, coco_label, everyday_words
 
 _COCO_ANIMALS = {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
@@ -469,16 +469,9 @@ def _closer_look(rgb: np.ndarray, box: tuple[int, int, int, int]) -> str | None:
         return None
     for d in sorted(detect_objects(rgb[y1:y2, x1:x2], min_score=PERSON_CLOSER_LOOK), key=lambda d: -d.score):
         b = (d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1)
-        if _iou(b, box) >= 0.5:
+        if box_iou(b, box) >= 0.5:
             return d.label
     return None
-
-
-def _iou(a, b) -> float:
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
-    return ix * iy / union if union > 0 else 0.0
 
 
 def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,

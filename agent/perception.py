@@ -57,6 +57,14 @@ class Detection:
     box: tuple[int, int, int, int]
 
 
+def box_iou(a, b) -> float:
+    """Intersection over union of two ``(x1, y1, x2, y2)`` boxes (0 when they do not meet)."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
+    return ix * iy / union if union > 0 else 0.0
+
+
 def _package_dir(package: str) -> Path:
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:

@@ -35,7 +35,7 @@ from agent.caption_words import (  # noqa: F401  (re-exported: callers import th
     describe_scene,
     position_words,
 )
-from agent.perception import Detection, detect_objects, to_rgb8
+from agent.perception import Detection, box_iou, detect_objects, to_rgb8
 from agent.traces import segment_trace, synthetic_trace, to_ln, validate_trace
 
 MIN_SCORE = 0.35
@@ -77,14 +77,6 @@ def _labels() -> set[str]:
 # -- perception helpers ------------------------------------------------------------------------------
 
 
-def _iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def _inside_share(a, b) -> float:
     """Share of box a's area inside box b."""
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
@@ -97,10 +89,10 @@ def clean_detections(dets: list[Detection]) -> list[Detection]:
     """Non-maximum suppression: one detection per object (SSD often reports a part or a twin label)."""
     kept: list[Detection] = []
     for d in sorted(dets, key=lambda d: -d.score):
-        same = any(d.label == k.label and (_iou(d.box, k.box) > 0.4 or _inside_share(d.box, k.box) > 0.8)
+        same = any(d.label == k.label and (box_iou(d.box, k.box) > 0.4 or _inside_share(d.box, k.box) > 0.8)
                    for k in kept)
         # the same thing under two labels (cup and bowl): keep the surer
-        twin = any(_iou(d.box, k.box) > 0.7 for k in kept)
+        twin = any(box_iou(d.box, k.box) > 0.7 for k in kept)
         if not (same or twin):
             kept.append(d)
     return kept
@@ -133,7 +125,7 @@ def _detect_in(pixels: np.ndarray, box: tuple[int, int, int, int], min_score: fl
 def _overlaps_known(d: Detection, known: list[Detection]) -> bool:
     """A second-look detection that is a piece of an object already found (a close crop of a cup
     finds the cup again, a little differently) is not a new object."""
-    return any(_iou(d.box, k.box) > 0.2 or _inside_share(d.box, k.box) > 0.5
+    return any(box_iou(d.box, k.box) > 0.2 or _inside_share(d.box, k.box) > 0.5
                or _inside_share(k.box, d.box) > 0.5 for k in known)
 
 

@@ -34,8 +34,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from agent.perception import box_iou as _iou  # noqa: E402
 from agent.perception import detect_objects  # noqa: E402
-from agent.trace_caption import _iou, caption_trace, locate, parse_phrases, position_words  # noqa: E402
+from agent.trace_caption import caption_trace, locate, parse_phrases, position_words  # noqa: E402
 from agent.traces import synthetic_trace, to_ln  # noqa: E402
 from training.metrics_lbm import lbm  # noqa: E402
 

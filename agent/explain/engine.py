@@ -65,10 +65,11 @@ from agent.explain.background import blur_explains, kept_box, matte_edge, replac
 from agent.explain.colour import colour_model
 from agent.explain.detail import detail_change, unclipped
 from agent.explain.fill import filled_or_pasted
-from agent.explain.objects import find_content, inside, name_findings, overlap
+from agent.explain.objects import find_content, inside, name_findings
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
 from agent.explain.tone import _fit_tone, tone_changes
 from agent.explain.words import _local_sentence, _rotation_sentence, unnamed_difference, where_phrase
+from agent.perception import box_iou
 
 __all__ = ["Explanation", "Finding", "explain_images", "KINDS", "WORK_SIDE"]
 
@@ -658,7 +659,7 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
             continue
         used.add(j)
         for i, r in enumerate(found):
-            if i != j and (overlap(r["box"], hb_) > 0.2 or inside(r["box"], hb_)):
+            if i != j and (box_iou(r["box"], hb_) > 0.2 or inside(r["box"], hb_)):
                 used.add(i)
         moves.append((None, j, hit[1], hb_))
     out: list[Finding] = []

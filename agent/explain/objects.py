@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from agent.explain.align import _grey, _small
+from agent.perception import box_iou
 
 if TYPE_CHECKING:
     from agent.explain.engine import Finding
@@ -36,7 +37,7 @@ def find_content(img1: np.ndarray, box1: Box, img2: np.ndarray, near: Box) -> tu
     res = cv2.matchTemplate(win, p, cv2.TM_CCOEFF_NORMED)
     _, best, _, loc = cv2.minMaxLoc(res)
     box = [X1 + loc[0], Y1 + loc[1], X1 + loc[0] + pw, Y1 + loc[1] + ph]
-    if overlap(box, box1) > 0.3:  # found where it is now: not a move
+    if box_iou(box, box1) > 0.3:  # found where it is now: not a move
         return None
     return box, float(best)
 
@@ -44,14 +45,6 @@ def find_content(img1: np.ndarray, box1: Box, img2: np.ndarray, near: Box) -> tu
 def inside(a: Box, b: Box, pad: int = 4) -> bool:
     """Whether box ``a`` lies within box ``b`` (give or take ``pad`` pixels)."""
     return a[0] >= b[0] - pad and a[1] >= b[1] - pad and a[2] <= b[2] + pad and a[3] <= b[3] + pad
-
-
-def overlap(a: Box, b: Box) -> float:
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / u if u > 0 else 0.0
 
 
 def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray) -> None:
