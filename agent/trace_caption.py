@@ -365,7 +365,10 @@ def _touching_runs(segs, pause: float) -> list[list[int]]:
     for i, s in enumerate(segs):
         if s.region < 0 and runs and segs[i - 1].region < 0:
             p = segs[i - 1]
-            if s.t0 - p.t1 <= pause and (-1 - s.region) // 9 == (-1 - p.region) // 9:
+            # a pen lifted and put down far away within the pause is a new dwell, not the same
+            # one cut in two (three quick loops, a ladybird then two flowers, became one "beetle")
+            near = float(np.linalg.norm(s.points[0, :2] - p.points[-1, :2])) <= CONTINUES
+            if s.t0 - p.t1 <= pause and near and (-1 - s.region) // 9 == (-1 - p.region) // 9:
                 runs[-1].append(i)
                 continue
             a, b = _union([segs[j].box for j in runs[-1]]), s.box

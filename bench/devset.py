@@ -291,6 +291,12 @@ def _join(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.concatenate([a, a[-1] + k * (b[0] - a[-1]), b])
 
 
+# Seconds between lifting the pen and putting it down on the next thing (lift and multi traces).
+# People move on faster than this too: ``bench/trace.py --lift-gap 0.3 0.6`` times the same
+# traces with quicker lifts, shorter than the captioner's pause.
+LIFT_GAP = (0.8, 1.5)
+
+
 def trace_for(rng: np.random.Generator, boxes, kind: str, size: tuple[int, int] = (W, H)) -> list[np.ndarray]:
     """Strokes over ``boxes`` (pixels of a ``size`` = (width, height) image) in order, traced the
     way ``kind`` says (see the module docstring)."""
@@ -309,7 +315,7 @@ def trace_for(rng: np.random.Generator, boxes, kind: str, size: tuple[int, int] 
             strokes[-1] = _join(strokes[-1], s)
         else:
             strokes.append(s)
-        t = float(s[-1, 2]) + (float(rng.uniform(0.8, 1.5)) if kind in ("lift", "multi") else 0.3)
+        t = float(s[-1, 2]) + (float(rng.uniform(*LIFT_GAP)) if kind in ("lift", "multi") else 0.3)
     if kind == "linger":  # back and forth over what was already traced
         for _ in range(int(rng.integers(2, 5))):
             b = boxes[int(rng.integers(0, len(boxes)))]

@@ -264,6 +264,12 @@ def wrong_nouns(targets: list[Label], segments, size: tuple[int, int]) -> list[t
     return [(targets[k].name, said) for k, said in sorted(wrong.items())]
 
 
+def covered(targets: list[Label], segments, size: tuple[int, int]) -> int:
+    """How many traced things have a caption segment of their own, whatever it calls them (a
+    stroke merged into the one before it, or dropped, leaves its thing without one)."""
+    return len({k for k in assign(targets, segments, size) if k is not None})
+
+
 def named_right(targets: list[Label], segments) -> bool:
     """Each traced thing named once, in order, with an accepted noun."""
     return len(segments) == len(targets) and all(accepted(s.label, t) for s, t in zip(segments, targets))

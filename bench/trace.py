@@ -142,8 +142,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", type=int, default=60,
                     help="traces over whole real photos with hand-labelled boxes (bench/photoset.py)")
     ap.add_argument("--only-dev", action="store_true", help="skip the original scenes")
+    ap.add_argument("--lift-gap", type=float, nargs=2, metavar=("LO", "HI"),
+                    help="seconds the pen is lifted between things in lift and multi traces "
+                         "(default: bench/devset.py's LIFT_GAP, 0.8-1.5)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
+    if args.lift_gap:
+        import devset
+
+        devset.LIFT_GAP = tuple(args.lift_gap)
     import torch
 
     torch.set_num_threads(1)
@@ -392,6 +399,7 @@ def photo_set(n: int, seed: int, verbose: bool = False) -> None:
             skin += bool(words & SKIN) and not words & lab.clothing
             clothed += bool(words & lab.clothing)
         rows.append({"kind": kind, "ok": ok, "wrong": len(wrong), "things": len(targets),
+                     "covered": photoset.covered(targets, cap.segments, (img.shape[1], img.shape[0])),
                      "persons": persons, "skin": skin, "clothed": clothed})
         if verbose or not ok:
             print(f"photos {i + 1:3d} {kind:6s} {'ok ' if ok else 'BAD'} {name:14s} "
@@ -400,6 +408,8 @@ def photo_set(n: int, seed: int, verbose: bool = False) -> None:
     print()
     _named_right("real photo traces", rows, photoset.KINDS)
     _wrong(rows)
+    print(f"{'traced things with a clause of their own':<46}"
+          f"{sum(r['covered'] for r in rows):>6d}/{sum(r['things'] for r in rows)}")
     npers = sum(r["persons"] for r in rows)
     print(f"{'persons described by a skin colour':<46}{sum(r['skin'] for r in rows):>6d}/{npers}")
     print(f"{'persons described by their clothes colour':<46}{sum(r['clothed'] for r in rows):>6d}/{npers}")

@@ -389,6 +389,26 @@ def test_pieces_of_one_loop_cut_by_a_straight_side_are_named_together():
     assert _touching_runs([top, far], 0.6) == [[0], [1]]
 
 
+def test_a_quick_pen_lift_to_a_far_place_is_a_new_dwell():
+    # Found under Xvfb: three loops (a ladybird, then two flowers) with the pen lifted 0.59 s in
+    # between were one "beetle" whose box took in both flowers: a gap shorter than the pause was
+    # read as one dwell cut in two, however far the pen was put down.
+    from agent.trace_caption import _touching_runs
+    from agent.traces import TraceSegment
+
+    def loop(cx, cy, t0):
+        a = np.linspace(0, 2 * np.pi, 20)
+        return TraceSegment(points=np.c_[cx + 0.04 * np.cos(a), cy + 0.04 * np.sin(a), t0 + np.linspace(0, 1.8, 20)],
+                            region=-1)
+
+    first, second = loop(0.75, 0.5, 0.0), loop(0.16, 0.28, 2.4)  # 0.6 s later, 0.6 away
+    assert _touching_runs([first, second], 0.6) == [[0], [1]]
+    again = loop(0.75, 0.5, 0.0)
+    again.points[:, :2] = first.points[-1, :2] + (again.points[:, :2] - again.points[0, :2])
+    again.points[:, 2] += 2.4  # put down where it was lifted: the same dwell
+    assert _touching_runs([first, again], 0.6) == [[0, 1]]
+
+
 # -- whole photos: dwells off the object in its box, things the classifier sees beside a detection ------
 
 
