@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agent.perception import Detection, color_name
+from agent.region_evidence import fills_the_picture, sky_shaped
 
 # Display colours for phrases and their trace pieces (distinct on photos; cycled).
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
@@ -102,8 +103,10 @@ def _object_color(rgb: np.ndarray, box) -> str:
 def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
     """A name for an area with no detected object: ``(noun phrase, short label)``.
 
-    Sky: smooth and blue, white or grey in the upper part of the image; grass: green in the lower
-    part; ground: brown, beige or grey in the lower part; otherwise "a <colour> area".
+    Sky: smooth and blue, white or grey in the upper part of the image, going up to the top edge
+    and not down to the bottom one (:func:`agent.region_evidence.sky_shaped`); grass: green in the lower
+    part; ground: brown, beige or grey in the lower part, not a texture that fills the picture
+    (:func:`agent.region_evidence.fills_the_picture`); otherwise "a <colour> area".
     """
     h, w = rgb.shape[:2]
     x1, y1, x2, y2 = box
@@ -115,11 +118,15 @@ def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
     # low in the picture, or from just above its middle when the same stuff goes on below it
     # down to the bottom edge (ground seen up to a high horizon)
     low = cy > 0.6 or (cy > 0.45 and _goes_on_below(rgb, (x1, y1, x2, y2)))
-    if cy < 0.45 and colour in ("skyblue", "blue", "white", "grey") and texture < 25:
+    # the sky only where it lies as the sky does, up to the top edge with something else below
+    # it: planks that fill a photo were "the sky" above their middle, the sea under a sky too
+    if (cy < 0.45 and colour in ("skyblue", "blue", "white", "grey") and texture < 25
+            and sky_shaped(rgb, (x1, y1, x2, y2))):
         return "the sky", "sky"
     if (cy > 0.55 or low) and colour == "green":
         return "the grass", "grass"
-    if low and colour in ("brown", "beige", "grey"):
+    # not a texture that goes on alike to every edge (planks, a close-up): ground has a horizon
+    if low and colour in ("brown", "beige", "grey") and not fills_the_picture(rgb, (x1, y1, x2, y2)):
         return "the ground", "ground"
     return f"{_article(colour)} {colour} area", f"{colour} area"
 

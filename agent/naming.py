@@ -39,6 +39,7 @@ import cv2
 import numpy as np
 
 from agent.perception import Detection, _efficientnet, box_iou, nearest_colour, to_rgb8
+from agent.region_evidence import goes_on_to_an_edge
 from agent.vocabulary import agrees, animal_words, coco_label, everyday_words
 
 _COCO_ANIMALS = {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
@@ -521,7 +522,10 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
     for i in sorted(big + small):
         best, p = max((thing_word(ws) for ws in words_of.get(i, ())), key=lambda bp: bp[1], default=("", 0.0))
         named = p >= DWELL_CONFIDENCE
-        if not named and contrast_with_surroundings(rgb, boxes[i]) < STANDS_OUT:
+        # not an object when it does not stand out from what is around it, or when it goes on
+        # alike to an edge of the picture: a region (a meadow, the sky over dunes; agent.region_evidence)
+        if not named and (contrast_with_surroundings(rgb, boxes[i]) < STANDS_OUT
+                          or goes_on_to_an_edge(rgb, boxes[i])):
             continue
         x1, y1, x2, y2 = grown[i]
         mask = object_mask(rgb, grown[i])

@@ -155,6 +155,8 @@ PHOTOS = [
 
 def load(name: str) -> np.ndarray:
     """The photo as 8-bit RGB."""
+    if name in MATE:
+        return load_mate(name)
     import sklearn
     from skimage import data, io
 
@@ -190,6 +192,8 @@ def make_trace(rng: np.random.Generator, photo: Photo, kind: str, size: tuple[in
 
     objects = [lab for lab in photo.labels if not lab.region]
     regions = [lab for lab in photo.labels if lab.region]
+    if not objects:  # a photo of places only (a meadow, a stormy sky over a road): region traces
+        return _regions_only(rng, regions, kind, size)
     for _ in range(50):
         if kind == "region":
             if not regions:
@@ -208,16 +212,34 @@ def make_trace(rng: np.random.Generator, photo: Photo, kind: str, size: tuple[in
     return order, trace_for(rng, [lab.box for lab in order], kind, size=size)
 
 
-def traces(n: int, seed: int):
-    """``n`` traces ``(photo name, kind, pixels, targets, strokes)``, the photos in turn, the kinds
-    in turn per photo."""
+def _regions_only(rng: np.random.Generator, regions: list[Label], kind: str, size: tuple[int, int]):
+    """A region trace over one or two separate regions of a photo with no object; None for the
+    other kinds (they trace objects)."""
+    from devset import trace_for
+
+    if kind != "region" or not regions:
+        return None
+    n = int(rng.integers(1, min(2, len(regions)) + 1))
+    for _ in range(50):
+        chosen = [regions[int(i)] for i in rng.choice(len(regions), size=n, replace=False)]
+        if all(_share(a.box, b.box) < 0.25 for i, a in enumerate(chosen) for b in chosen[i + 1:]):
+            break
+    else:
+        return None
+    return chosen, trace_for(rng, [lab.box for lab in chosen], kind, size=size)
+
+
+def traces(n: int, seed: int, photos: list[Photo] | None = None):
+    """``n`` traces ``(photo name, kind, pixels, targets, strokes)`` over ``photos`` (default
+    :data:`PHOTOS`), the photos in turn, the kinds in turn per photo."""
+    photos = PHOTOS if photos is None else photos
     rng = np.random.default_rng(seed)
-    pixels = {p.name: p.pixels() for p in PHOTOS}
+    pixels = {p.name: p.pixels() for p in photos}
     out = []
     k = 0
     while len(out) < n:
-        photo = PHOTOS[k % len(PHOTOS)]
-        kind = KINDS[(k // len(PHOTOS)) % len(KINDS)]
+        photo = photos[k % len(photos)]
+        kind = KINDS[(k // len(photos)) % len(KINDS)]
         k += 1
         img = pixels[photo.name]
         made = make_trace(rng, photo, kind, (img.shape[1], img.shape[0]))
@@ -273,3 +295,97 @@ def covered(targets: list[Label], segments, size: tuple[int, int]) -> int:
 def named_right(targets: list[Label], segments) -> bool:
     """Each traced thing named once, in order, with an accepted noun."""
     return len(segments) == len(targets) and all(accepted(s.label, t) for s, t in zip(segments, targets))
+
+
+# The second photo part: real photos of places and close-ups, most of what they show a region (sky,
+# sea, grass, a field, a road, planks, a blurred background), from the Debian package
+# mate-backgrounds 1.26.0-1 (GPL-2+; ``apt-get install mate-backgrounds``, or ``dpkg -x
+# mate-backgrounds_1.26.0-1_all.deb /``), installed in MATE_DIR. Each is scaled to 640 pixels on its
+# long side and labelled as the first part was (a 50-pixel grid, looked at before any model ran on
+# it). ``bench/trace.py --photos2 N``.
+MATE_DIR = "/usr/share/backgrounds/mate/nature"
+MATE = {"Dune", "Storm", "GreenMeadow", "Wood", "LadyBird", "Garden", "YellowFlower", "FreshFlower",
+        "RainDrops", "Aqua", "TwoWings", "Blinds"}
+SKY = "sky, clouds, cloud"
+SEA = "water, sea, ocean, lake"
+GRASS = "grass, lawn, field, meadow, plants, leaves, blades"
+WOOD = "wood, planks, plank, boards, board, floor, table, deck, tabletop, fence"
+BACKGROUND = "background, garden, foliage, plants, leaves, grass, flowers"
+FLOWER = "flower, flowers, petals, petal, blossom"
+
+PHOTOS2 = [
+    Photo("Dune", [
+        _l(SKY, (0, 0, 640, 90), region=True),
+        _l(SEA, (0, 118, 640, 178), region=True),  # a blue band behind the stalks
+        _l("grass, dune, dunes, field, reeds, plants, straw, sand, ground, beach", (0, 250, 640, 400), region=True),
+    ]),
+    Photo("Storm", [
+        _l(SKY, (0, 0, 640, 245), region=True),
+        _l("field, grass, ground, land, meadow, countryside, landscape", (0, 255, 640, 298), region=True),
+        _l("guardrail, rail, railing, barrier, fence, crash barrier", (0, 300, 640, 335)),  # blurred
+        _l("road, street, asphalt, highway, tarmac, lane", (0, 355, 640, 427), region=True),
+    ]),
+    Photo("GreenMeadow", [
+        _l(GRASS, (0, 0, 640, 250), region=True),
+        _l(GRASS, (0, 260, 640, 512), region=True),
+    ]),
+    Photo("Wood", [
+        _l(WOOD, (0, 0, 640, 150), region=True),
+        _l(WOOD, (0, 270, 640, 480), region=True),
+    ]),
+    Photo("LadyBird", [
+        _l("ladybird, ladybug, beetle, insect, bug", (415, 178, 480, 228)),
+        _l(FLOWER + ", forget-me-not", (30, 60, 135, 165)),
+        _l("leaf, grass, blade, stem, plant", (150, 170, 300, 400)),  # the broad blade in front
+        _l(BACKGROUND, (180, 0, 360, 140), region=True),
+        _l(BACKGROUND, (0, 180, 130, 400), region=True),
+    ]),
+    Photo("Garden", [
+        _l(FLOWER + ", marigold", (235, 80, 640, 390)),
+        _l(BACKGROUND, (0, 0, 220, 280), region=True),  # blurred orange and yellow flowers
+    ]),
+    Photo("YellowFlower", [
+        _l(FLOWER + ", sunflower, daisy", (130, 0, 640, 400)),
+        _l("background, darkness, dark, shadow", (0, 0, 120, 400), region=True),
+    ]),
+    Photo("FreshFlower", [
+        _l(FLOWER + ", dahlia, chrysanthemum, lily", (0, 0, 640, 481)),  # a close-up that fills it
+    ]),
+    Photo("RainDrops", [
+        _l("leaf, leaves, grass, blade, plant", (20, 80, 490, 400)),
+        _l("drop, raindrop, water, droplet, drops", (170, 198, 205, 232)),
+        _l("grass, leaves, foliage, plants, background", (490, 0, 640, 400), region=True),
+    ]),
+    Photo("Aqua", [
+        _l("splash, drop, water, droplet, crown", (345, 155, 545, 350)),
+        _l("water, surface, background", (0, 180, 330, 400), region=True),
+        _l("background, water", (0, 0, 340, 140), region=True),
+    ]),
+    Photo("TwoWings", [
+        _l("dandelion, seed, seeds, fluff, dandelion seeds", (205, 100, 605, 260)),
+        _l("dandelion, seed head, bud, flower, plant", (370, 350, 490, 400)),
+        _l(BACKGROUND, (0, 0, 200, 400), region=True),  # blurred orange flowers
+    ]),
+    Photo("Blinds", [
+        _l("leaf, leaves, plant, foliage, grass, background", (0, 0, 640, 180), region=True),
+        _l("leaf, leaves, plant, foliage, grass, background", (0, 220, 640, 400), region=True),
+    ]),
+]
+
+
+def load_mate(name: str) -> np.ndarray:
+    """A photo of :data:`PHOTOS2` as 8-bit RGB, 640 pixels on its long side (FileNotFoundError when
+    mate-backgrounds is not installed)."""
+    import cv2
+
+    path = os.path.join(MATE_DIR, f"{name}.jpg")
+    bgr = cv2.imread(path)
+    if bgr is None:
+        raise FileNotFoundError(f"{path}: install the Debian package mate-backgrounds")
+    f = 640 / max(bgr.shape[:2])
+    bgr = cv2.resize(bgr, (round(bgr.shape[1] * f), round(bgr.shape[0] * f)), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
+
+
+def photos2_present() -> bool:
+    return all(os.path.exists(os.path.join(MATE_DIR, f"{n}.jpg")) for n in MATE)

@@ -16,7 +16,11 @@ Measured:
   third of the image, and the detector's recall of the pasted objects (IoU >= 0.5).
 
 Then the development set's parts (bench/devset.py) and its photo part (bench/photoset.py: traces
-over whole real photos with hand-labelled boxes, the same figures, ``--photos N``).
+over whole real photos with hand-labelled boxes, the same figures, ``--photos N``; its second photo
+part, places and close-ups from the Debian package mate-backgrounds, ``--photos2 N``: install it
+with ``apt-get install mate-backgrounds``). For the photo parts the dwells on regions (the sky, the
+trees, the floor) are also counted by how they were said: with an accepted word, as "a <colour>
+area", as an object (a noun or "an object"), or not at all.
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/trace.py [--scenes 100] [--seed 0] [--photos 60]
 """
@@ -141,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="scenes of the held-out part v2 (figures only: not looked at while tuning)")
     ap.add_argument("--photos", type=int, default=60,
                     help="traces over whole real photos with hand-labelled boxes (bench/photoset.py)")
+    ap.add_argument("--photos2", type=int, default=0,
+                    help="traces over the second photo part (bench/photoset.py PHOTOS2, from mate-backgrounds)")
     ap.add_argument("--only-dev", action="store_true", help="skip the original scenes")
     ap.add_argument("--lift-gap", type=float, nargs=2, metavar=("LO", "HI"),
                     help="seconds the pen is lifted between things in lift and multi traces "
@@ -213,6 +219,13 @@ def main(argv: list[str] | None = None) -> int:
         dev_set(args.dev3, args.seed + 7000, args.verbose, part="dev3", dump=args.dump)
     if args.photos:
         photo_set(args.photos, args.seed + 7000, args.verbose)
+    if args.photos2:
+        import photoset
+
+        if photoset.photos2_present():
+            photo_set(args.photos2, args.seed + 8000, args.verbose, photoset.PHOTOS2, "photos2")
+        else:
+            print(f"photos2: skipped, {photoset.MATE_DIR} is missing (apt-get install mate-backgrounds)")
     if args.held_out:
         dev_set(args.held_out, args.seed + 9000, part="v2")
     return 0
@@ -374,14 +387,15 @@ def _wrong(rows: list[dict]) -> None:
     print(f"{'captions with a wrong noun':<46}{sum(r['wrong'] > 0 for r in rows):>6d}/{len(rows)}")
 
 
-def photo_set(n: int, seed: int, verbose: bool = False) -> None:
+def photo_set(n: int, seed: int, verbose: bool = False, photos=None, title: str = "photos") -> None:
     """Traces over whole real photos (bench/photoset.py), printed trace by trace like dev part 1,
     with the same figures: named right, once, in order per kind; wrong nouns; persons by skin or
     by clothes; latency."""
     import photoset
 
     rows, t_caps = [], []
-    for i, (name, kind, img, targets, strokes) in enumerate(photoset.traces(n, seed)):
+    said = {"accepted word": 0, "a colour area": 0, "an object or a noun": 0, "not said": 0}
+    for i, (name, kind, img, targets, strokes) in enumerate(photoset.traces(n, seed, photos)):
         t = time.perf_counter()
         cap = caption_trace(img, to_ln(strokes))
         t_caps.append(time.perf_counter() - t)
@@ -398,18 +412,28 @@ def photo_set(n: int, seed: int, verbose: bool = False) -> None:
             words = set(seg.words.replace(";", " ").split())
             skin += bool(words & SKIN) and not words & lab.clothing
             clothed += bool(words & lab.clothing)
+        on = photoset.assign(targets, cap.segments, (img.shape[1], img.shape[0]))
+        for k, lab in enumerate(targets):
+            if lab.region:
+                sg = next((sg for sg, j in zip(cap.segments, on) if j == k), None)
+                said["not said" if sg is None else "accepted word" if photoset.accepted(sg.label, lab)
+                     else "a colour area" if sg.kind == "region" and sg.label.endswith(" area")
+                     else "an object or a noun"] += 1
         rows.append({"kind": kind, "ok": ok, "wrong": len(wrong), "things": len(targets),
                      "covered": photoset.covered(targets, cap.segments, (img.shape[1], img.shape[0])),
                      "persons": persons, "skin": skin, "clothed": clothed})
         if verbose or not ok:
-            print(f"photos {i + 1:3d} {kind:6s} {'ok ' if ok else 'BAD'} {name:14s} "
+            print(f"{title} {i + 1:3d} {kind:6s} {'ok ' if ok else 'BAD'} {name:14s} "
                   f"traced={[t.name for t in targets]} caption={cap.text!r}"
                   + (f" WRONG NOUN {wrong}" if wrong else ""))
     print()
-    _named_right("real photo traces", rows, photoset.KINDS)
+    _named_right(f"real photo traces ({title})", rows, photoset.KINDS)
     _wrong(rows)
     print(f"{'traced things with a clause of their own':<46}"
           f"{sum(r['covered'] for r in rows):>6d}/{sum(r['things'] for r in rows)}")
+    print(f"{'region dwells, said':<46}{sum(said.values()):>10d}")
+    for how, c in said.items():
+        print(f"{'  ' + how:<46}{c:>10d}")
     npers = sum(r["persons"] for r in rows)
     print(f"{'persons described by a skin colour':<46}{sum(r['skin'] for r in rows):>6d}/{npers}")
     print(f"{'persons described by their clothes colour':<46}{sum(r['clothed'] for r in rows):>6d}/{npers}")
