@@ -193,7 +193,7 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
             if hit is not None:
                 break
         dwells.append((pbox, s.region >= 0, hit))
-    found = _second_looks_kept(rgb, dwells)
+    found = _second_looks_kept(rgb, dwells, dets)
     dets = clean_detections(dets + found) if found else dets
     segs = _continued(segment_trace(strokes, regions=[norm(d.box) for d in dets], pause=pause), pause)
     from agent.naming import name_objects, name_regions
@@ -215,7 +215,7 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
     parts = [[_union([segs[i].box for i in run])]
              + [b for i in run for b in ([segs[i].box] if len(run) > 1 else []) + getattr(segs[i], "parts", [])]
              for run in background]
-    flat = name_regions(rgb, [_pixel_box(b, w, h) for ps in parts for b in ps])
+    flat = name_regions(rgb, [_pixel_box(b, w, h) for ps in parts for b in ps], known=dets)
     names = iter(_surest(flat[k - len(ps):k]) for ps, k in zip(parts, np.cumsum([len(ps) for ps in parts])))
     merged: list = []
     things = {}
@@ -232,7 +232,7 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
             merged += [segs[i] for i in run]
     if alone:
         boxes = [_pixel_box(merged[i].box, w, h) for i in alone]
-        things.update({i: n for i, n in zip(alone, name_regions(rgb, boxes)) if n is not None})
+        things.update({i: n for i, n in zip(alone, name_regions(rgb, boxes, known=dets)) if n is not None})
     return compose(rgb, merged, dets, name_objects(rgb, dets), things)
 
 
@@ -263,14 +263,14 @@ def _off_the_place(segs, rgb: np.ndarray, dets: list[Detection]) -> list:
             boxes.append(dwell)
     if not todo:
         return segs
-    named = name_regions(rgb, boxes)
+    named = name_regions(rgb, boxes, known=dets)
     for k, n in zip(todo, named):
         if n is not None:
             segs[k].region = -1
     return segs
 
 
-def _second_looks_kept(rgb: np.ndarray, dwells: list) -> list[Detection]:
+def _second_looks_kept(rgb: np.ndarray, dwells: list, known: list[Detection] = ()) -> list[Detection]:
     """What second looks found that is kept, from ``(dwell box, on a holder, hit or None)``.
 
     A second look is a crop the detector was not made for: it calls a rocket a "boat" at 0.66.
@@ -282,11 +282,13 @@ def _second_looks_kept(rgb: np.ndarray, dwells: list) -> list[Detection]:
     detector saw a "dining table" or a "laptop" around a rocket, which the classifier, shown that
     box with the table or the cat beside it, called a "cat" or a "syringe" (bench/trace.py's dev
     part 3). A dwell on a small part of a holder (a "bed" that is a wooden table) where nothing
-    was kept is the thing the classifier names the dwell, if it does."""
+    was kept is the thing the classifier names the dwell, if it does. ``known`` are the things
+    found before: a word for one of them beside the dwell names that one, not the dwell (a table
+    beside a cup called "cup")."""
     from agent.naming import DETECTOR_SURE, PERSON_CLOSER_LOOK, name_objects, name_regions
 
     hits = [d for _, _, d in dwells if d is not None]
-    names = iter(name_objects(rgb, hits))
+    names = iter(name_objects(rgb, hits, context=known))
     renamed = []
     kept: list[Detection] = []
     for k, (_, _, d) in enumerate(dwells):
@@ -300,7 +302,7 @@ def _second_looks_kept(rgb: np.ndarray, dwells: list) -> list[Detection]:
             kept.append(d)
     on_holder = [k for k, (_, holder, d) in enumerate(dwells) if holder and not any(d is x for x in kept)]
     todo = sorted({k for k, _, _ in renamed} | set(on_holder))
-    shown = dict(zip(todo, name_regions(rgb, [dwells[k][0] for k in todo]))) if todo else {}
+    shown = dict(zip(todo, name_regions(rgb, [dwells[k][0] for k in todo], known=known))) if todo else {}
     for k, d, n in renamed:
         r = shown.get(k)
         if r is None or r.source != "classifier" or r.noun == n.noun:
