@@ -36,6 +36,13 @@ from agent.caption_words import (  # noqa: F401  (re-exported: callers import th
     position_words,
 )
 from agent.perception import Detection, box_iou, detect_objects, to_rgb8
+from agent.trace_pieces import (  # noqa: F401  (_touching_runs, _run_name: tests import them from here)
+    _continued,
+    _join_segments,
+    _run_name,
+    _touching_runs,
+    _union,
+)
 from agent.traces import segment_trace, synthetic_trace, to_ln, validate_trace
 
 MIN_SCORE = 0.35
@@ -193,7 +200,7 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
             if hit is not None:
                 break
         dwells.append((pbox, s.region >= 0, hit))
-    found = _second_looks_kept(rgb, dwells)
+    found = _second_looks_kept(rgb, dwells, dets)
     dets = clean_detections(dets + found) if found else dets
     segs = _continued(segment_trace(strokes, regions=[norm(d.box) for d in dets], pause=pause), pause)
     from agent.naming import name_objects, name_regions
@@ -215,8 +222,12 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
     parts = [[_union([segs[i].box for i in run])]
              + [b for i in run for b in ([segs[i].box] if len(run) > 1 else []) + getattr(segs[i], "parts", [])]
              for run in background]
-    flat = name_regions(rgb, [_pixel_box(b, w, h) for ps in parts for b in ps])
-    names = iter(_surest(flat[k - len(ps):k]) for ps, k in zip(parts, np.cumsum([len(ps) for ps in parts])))
+    flat = name_regions(rgb, [_pixel_box(b, w, h) for ps in parts for b in ps], known=dets)
+    pieces = [list(np.cumsum([1] + [1 + len(getattr(segs[i], "parts", [])) for i in run[:-1]])) if len(run) > 1 else []
+              for run in background]
+    durations = [[segs[i].t1 - segs[i].t0 for i in run] for run in background]
+    names = iter(_run_name(flat[k - len(ps):k], at, ts)
+                 for ps, at, ts, k in zip(parts, pieces, durations, np.cumsum([len(ps) for ps in parts])))
     merged: list = []
     things = {}
     alone = []  # pieces of a run that is no thing as a whole: each is named on its own
@@ -232,7 +243,7 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
             merged += [segs[i] for i in run]
     if alone:
         boxes = [_pixel_box(merged[i].box, w, h) for i in alone]
-        things.update({i: n for i, n in zip(alone, name_regions(rgb, boxes)) if n is not None})
+        things.update({i: n for i, n in zip(alone, name_regions(rgb, boxes, known=dets)) if n is not None})
     return compose(rgb, merged, dets, name_objects(rgb, dets), things)
 
 
@@ -263,14 +274,14 @@ def _off_the_place(segs, rgb: np.ndarray, dets: list[Detection]) -> list:
             boxes.append(dwell)
     if not todo:
         return segs
-    named = name_regions(rgb, boxes)
+    named = name_regions(rgb, boxes, known=dets)
     for k, n in zip(todo, named):
         if n is not None:
             segs[k].region = -1
     return segs
 
 
-def _second_looks_kept(rgb: np.ndarray, dwells: list) -> list[Detection]:
+def _second_looks_kept(rgb: np.ndarray, dwells: list, known: list[Detection] = ()) -> list[Detection]:
     """What second looks found that is kept, from ``(dwell box, on a holder, hit or None)``.
 
     A second look is a crop the detector was not made for: it calls a rocket a "boat" at 0.66.
@@ -282,11 +293,13 @@ def _second_looks_kept(rgb: np.ndarray, dwells: list) -> list[Detection]:
     detector saw a "dining table" or a "laptop" around a rocket, which the classifier, shown that
     box with the table or the cat beside it, called a "cat" or a "syringe" (bench/trace.py's dev
     part 3). A dwell on a small part of a holder (a "bed" that is a wooden table) where nothing
-    was kept is the thing the classifier names the dwell, if it does."""
+    was kept is the thing the classifier names the dwell, if it does. ``known`` are the things
+    found before: a word for one of them beside the dwell names that one, not the dwell (a table
+    beside a cup called "cup")."""
     from agent.naming import DETECTOR_SURE, PERSON_CLOSER_LOOK, name_objects, name_regions
 
     hits = [d for _, _, d in dwells if d is not None]
-    names = iter(name_objects(rgb, hits))
+    names = iter(name_objects(rgb, hits, context=known))
     renamed = []
     kept: list[Detection] = []
     for k, (_, _, d) in enumerate(dwells):
@@ -300,7 +313,7 @@ def _second_looks_kept(rgb: np.ndarray, dwells: list) -> list[Detection]:
             kept.append(d)
     on_holder = [k for k, (_, holder, d) in enumerate(dwells) if holder and not any(d is x for x in kept)]
     todo = sorted({k for k, _, _ in renamed} | set(on_holder))
-    shown = dict(zip(todo, name_regions(rgb, [dwells[k][0] for k in todo]))) if todo else {}
+    shown = dict(zip(todo, name_regions(rgb, [dwells[k][0] for k in todo], known=known))) if todo else {}
     for k, d, n in renamed:
         r = shown.get(k)
         if r is None or r.source != "classifier" or r.noun == n.noun:
@@ -312,87 +325,6 @@ def _second_looks_kept(rgb: np.ndarray, dwells: list) -> list[Detection]:
             x1, y1, x2, y2 = dwells[k][0]
             kept.append(Detection(r.noun, r.confidence, (x1, y1, x2, y2)))
     return kept
-
-
-# A pen put down this near (normalised) to where it was lifted goes on tracing the same thing.
-CONTINUES = 0.08
-
-
-def _continued(segs, pause: float):
-    """Join a piece of trace to the one before it when the pen was lifted (or paused) and put
-    down again where it left off, and at least one of the two is off every detection: one thing
-    traced in two strokes, whose halves the detection box may not both hold (a rocket's box is
-    narrower than the dark sky around it that the loop goes over). The joined piece is on the
-    detection if either half was."""
-    out: list = []
-    for s in segs:
-        p = out[-1] if out else None
-        if (p is not None and (p.region < 0 or s.region < 0) and s.t0 - p.t1 > pause
-                and float(np.linalg.norm(s.points[0, :2] - p.points[-1, :2])) <= CONTINUES):
-            region = max(p.region, s.region)
-            out[-1] = _join_segments([p, s])
-            out[-1].region = region
-            continue
-        out.append(s)
-    return out
-
-
-def _surest(named: list):
-    """The first of ``named`` (the whole) unless a part was named a thing by the classifier."""
-    best = max((n for n in named if n is not None and n.source == "classifier"),
-               key=lambda n: n.confidence, default=None)
-    return best or named[0]
-
-
-def _union(boxes):
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
-            max(b[3] for b in boxes))
-
-
-# Two background dwells one after the other this near (a share of the larger box's side) are one
-# thing looked at in pieces: a loop round a rocket whose straight side looked like the pen
-# travelling away left pieces 0.10-0.22 apart; dwells on two things, or on a thing and the grass,
-# were 0.41 apart and more (bench/trace.py's development set, parts 1-3).
-TOUCHING = 0.25
-
-
-def _touching_runs(segs, pause: float) -> list[list[int]]:
-    """Indices of ``segs`` grouped into runs: a segment that is not on a detection and follows
-    one that is not either, with dwell boxes that overlap or touch (a gap under :data:`TOUCHING`
-    of the larger box's side) or in the same dwell (the grid cut it, the pointer did not travel away:
-    :func:`agent.traces.segment_trace`), joins its run; every other segment is a run of its own."""
-    runs: list[list[int]] = []
-    for i, s in enumerate(segs):
-        if s.region < 0 and runs and segs[i - 1].region < 0:
-            p = segs[i - 1]
-            # a pen lifted and put down far away within the pause is a new dwell, not the same
-            # one cut in two (three quick loops, a ladybird then two flowers, became one "beetle")
-            near = float(np.linalg.norm(s.points[0, :2] - p.points[-1, :2])) <= CONTINUES
-            if s.t0 - p.t1 <= pause and near and (-1 - s.region) // 9 == (-1 - p.region) // 9:
-                runs[-1].append(i)
-                continue
-            a, b = _union([segs[j].box for j in runs[-1]]), s.box
-            gx = max(0.0, max(a[0], b[0]) - min(a[2], b[2]))
-            gy = max(0.0, max(a[1], b[1]) - min(a[3], b[3]))
-            size = max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
-            if gx <= TOUCHING * size and gy <= TOUCHING * size:
-                runs[-1].append(i)
-                continue
-        runs.append([i])
-    return runs
-
-
-def _join_segments(parts):
-    """One background segment from consecutive ones (their points in time order)."""
-    from agent.traces import TraceSegment
-
-    if len(parts) == 1:
-        return parts[0]
-    core = [p.core if p.core is not None else np.ones(len(p.points), bool) for p in parts]
-    out = TraceSegment(points=np.concatenate([p.points for p in parts]), region=parts[0].region,
-                       core=np.concatenate(core))
-    out.parts = [b for p in parts for b in [p.box] + getattr(p, "parts", [])]  # what each was alone
-    return out
 
 
 def dwell_points(points: np.ndarray) -> np.ndarray:

@@ -13,7 +13,11 @@ The map, documented by rule:
   (:data:`_ANIMAL_RANGES`);
 - things (398-999): the first synonym, lower-cased, unless :data:`_THING_WORDS` says otherwise
   ("espresso" -> "coffee", "coffee mug" -> "mug", "missile", "projectile" and "space shuttle" -> "rocket", "moped" -> "motorbike");
-- :data:`_NOT_THINGS` lists classes that are places, textures or parts (``None``).
+- :data:`_NOT_THINGS` lists classes that are places, textures or parts (``None``);
+- :data:`_GROUPS` gives one word to classes a person would not tell apart and would call by one
+  word, so that their probabilities add up: a pagoda is not in ImageNet and the classifier spreads
+  it over "bell cote" (0.37), "palace" (0.27), "church", "castle" and "stupa"; each alone is
+  unsure, together they are a sure "building" (0.86, bench/photoset.py's temple box).
 
 :data:`COCO_AGREES` says which everyday words are the same thing as a COCO label (a "mug" is a
 COCO "cup", a "moped" a "motorcycle"), so the detector and the classifier can be combined.
@@ -73,9 +77,19 @@ _THING_WORDS: dict[int, str] = {
     881: "piano", 882: "vacuum cleaner", 892: "clock", 895: "plane", 898: "bottle", 907: "bottle",
     934: "hot dog", 936: "cabbage", 943: "cucumber", 948: "apple", 963: "pizza", 966: "wine",
     967: "coffee", 968: "cup", 981: "person", 982: "person", 983: "diver", 987: "corn",
-    992: "mushroom", 993: "mushroom", 994: "mushroom", 997: "mushroom",
-    985: "flower",  # "daisy": other flowers (scikit-learn's dahlia) look most like it; "flower" is right for all
-    986: "orchid", 999: "toilet paper",
+    992: "mushroom", 993: "mushroom", 994: "mushroom", 997: "mushroom", 999: "toilet paper",
+}
+
+# Words for groups of classes (see the module docstring), applied before _NOT_THINGS.
+# "building": buildings seen from outside, and their roofs. Not the classes that are mostly
+# interiors or shop fronts (cinema, library, restaurant, prison, greenhouse, the shops), whose
+# crops are rooms and walls, nor towers and monuments (beacon, water tower, obelisk,
+# triumphal arch), which have words of their own.
+# "flower": the two flowers ImageNet has (daisy, yellow lady's slipper); other flowers look most
+# like them (scikit-learn's dahlia is a "daisy" at 0.51), and "flower" is right for all.
+_GROUPS: dict[str, set[int]] = {
+    "building": {425, 442, 449, 483, 497, 538, 663, 668, 698, 727, 832, 853, 858},
+    "flower": {985, 986},
 }
 
 # Places, scenes, textures and parts: never the name of a thing in a box.
@@ -136,6 +150,8 @@ def _words(labels: list[str]) -> list[str | None]:
     for i, name in enumerate(labels):
         if i < 398:
             out.append(next((w for a, b, w in _ANIMAL_RANGES if a <= i <= b), None))
+        elif group := next((g for g, members in _GROUPS.items() if i in members), None):
+            out.append(group)
         elif i in _NOT_THINGS:
             out.append(None)
         else:
@@ -148,8 +164,8 @@ def everyday_words(labels: list[str]) -> list[str | None]:
 
     >>> names = ["x"] * 1000
     >>> ws = everyday_words(names)
-    >>> ws[281], ws[292], ws[155], ws[970]
-    ('cat', 'tiger', 'dog', None)
+    >>> ws[281], ws[292], ws[155], ws[970], ws[698], ws[985]
+    ('cat', 'tiger', 'dog', None, 'building', 'flower')
     """
     global _LABELS, _WORDS
     if _LABELS is not labels:
@@ -165,7 +181,7 @@ def animal_words() -> set[str]:
 
 def caption_nouns() -> set[str]:
     """One-word nouns a caption may use beyond COCO's labels (animals and a few things)."""
-    return animal_words() | {"rocket", "flower", "helmet", "tripod"}
+    return animal_words() | {"rocket", "flower", "helmet", "tripod"} | set(_GROUPS)
 
 
 def agrees(word: str, coco_label: str) -> bool:

@@ -546,3 +546,48 @@ def test_a_thing_on_a_table_that_fills_the_photo_is_not_the_table():
     assert [s.label for s in cap.segments] == ["object"]
     cap = caption_trace(img, _loops(img, [(500, 23, 586, 127)]), detections=dets)
     assert [s.label for s in cap.segments] == ["dining table"]
+
+
+def test_a_run_of_a_thing_and_a_place_is_not_one_thing():
+    """Background dwells near each other, mostly on nothing (the grass) and briefly on a thing the
+    classifier names (a tripod): two places, not one "tripod"; a short piece on nothing in a loop
+    round a thing, and pieces that are all "an object", are still named together."""
+    from agent.naming import Named
+    from agent.trace_caption import _run_name
+
+    tripod = Named("tripod", "grey tripod", "grey", "classifier", 0.9)
+    thing = Named("object", "grey object", "grey", "none", 0.2)
+    assert _run_name([tripod, None, tripod], [1, 2], [2.2, 0.7]) is None  # the grass, then the tripod
+    assert _run_name([tripod, None, tripod], [1, 2], [0.5, 0.6]) is tripod  # the sky beside a rocket
+    assert _run_name([tripod, thing, tripod], [1, 2], [2.2, 0.7]) is tripod
+    assert _run_name([thing, None, None], [1, 2], [1.0, 1.0]) is thing
+    assert _run_name([tripod], [], []) is tripod
+
+
+def test_a_linger_between_two_things_behind_a_person_is_not_the_person():
+    """A trace lingering back and forth between the flag and the shuttle model, both inside the
+    astronaut's box, covers half her box but is hardly ever on her: it is not "a person". A loop
+    over her whole body, as large, is hers."""
+    from skimage import data
+
+    from agent.off_object import split_off_object
+    from agent.perception import Detection
+    from agent.traces import TraceSegment
+
+    img = data.astronaut()
+    h, w = img.shape[:2]
+    person = Detection("person", 0.81, (11, 10, 370, 510))
+    # every sixth point of a linger over the shuttle model and the flag (bench/photoset.py's traces,
+    # seed 7000, the 23rd), at an even pace: one dwell, no lift, no fast travel
+    key = np.array([[393, 24], [445, 66], [457, 215], [399, 260], [361, 129], [344, 40], [20, 144], [60, 61],
+                    [58, 206], [71, 153], [390, 194], [406, 70], [436, 145], [398, 213], [141, 204], [13, 144],
+                    [43, 52], [70, 154]], float)
+    along = np.r_[0, np.cumsum(np.linalg.norm(np.diff(key, axis=0), axis=1))]
+    u = np.linspace(0, along[-1], 90)  # 4.5 s at one pace, as the linger drawn was
+    xy = np.column_stack([np.interp(u, along, key[:, k]) for k in (0, 1)])
+    pts = np.column_stack([xy[:, 0] / w, xy[:, 1] / h, np.arange(len(u)) * 0.05])
+    segs = split_off_object([TraceSegment(points=pts, region=0)], img, [person])
+    off = sum(len(sg.points) for sg in segs if sg.region < 0) / len(pts)
+    assert off >= 0.8, off
+    loop = validate_trace(_loops(img, [(60, 120, 340, 500)]))[0]
+    assert [sg.region for sg in split_off_object([TraceSegment(points=loop, region=0)], img, [person])] == [0]
