@@ -1,0 +1,56 @@
+"""The explainer on coloured photos whose channels clip or span narrow ranges, and on flat photos:
+changes that were told as a tint, or not seen at all (issue 19)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from agent.explain import explain_images
+from agent.explain.tone import _fit_tone
+from editor import adjust, ops, regions
+
+
+@pytest.fixture(scope="module")
+def retina() -> np.ndarray:
+    """scikit-image's retina at the bench's size: red, its channels each in a narrow range."""
+    from skimage import data
+
+    img = data.retina()
+    return cv2.resize(img, (480, 480), interpolation=cv2.INTER_AREA)
+
+
+@pytest.fixture(scope="module")
+def coffee() -> np.ndarray:
+    from skimage import data
+
+    return data.coffee()
+
+
+def explain(before, after):
+    return explain_images(before, after, name_objects=False)
+
+
+def test_more_contrast_then_darker_on_a_red_photo_is_no_tint(retina):
+    """More contrast clips the retina's red at 255 and its blue at 0, at different pixels; the fit
+    kept only pixels with no channel clipped and read "colours shifted toward orange"."""
+    after = ops.adjust_brightness(ops.adjust_contrast(retina, amount=30), amount=-15)
+    exp = explain(retina, after)
+    assert "color_tint" not in exp.kinds(), exp.text
+    f = {fd.kind: fd for fd in exp.findings}
+    assert set(f) == {"contrast", "brightness"}, exp.text
+    assert abs(f["contrast"].params["amount"] - 30) <= 5
+    assert abs(f["brightness"].params["amount"] + 15) <= 5
+
+
+def test_a_pile_clipped_by_an_earlier_step_is_left_out_of_the_fit(coffee):
+    """Contrast clips the highlights at 255, then darker moves that pile down to about 104, inside
+    the range: those pixels are not on the line and pulled the slope (contrast +36 for +53, and a
+    green tint)."""
+    after = ops.adjust_brightness(ops.adjust_contrast(coffee, amount=53), amount=-59)
+    a, b, _ = _fit_tone(coffee.astype(np.float32), after.astype(np.float32), np.ones(coffee.shape[:2], bool))
+    assert abs(a - 1.53) < 0.03
+    assert float(np.ptp(b)) < 3
+    exp = explain(coffee, after)
+    assert set(exp.kinds()) == {"contrast", "brightness"}, exp.text
