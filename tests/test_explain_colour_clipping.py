@@ -54,3 +54,20 @@ def test_a_pile_clipped_by_an_earlier_step_is_left_out_of_the_fit(coffee):
     assert float(np.ptp(b)) < 3
     exp = explain(coffee, after)
     assert set(exp.kinds()) == {"contrast", "brightness"}, exp.text
+
+
+def test_warmth_on_a_red_photo_is_warmth_not_an_orange_tint(retina):
+    """Warmth scales the channels, a tint offsets them; on the retina the offsets fitted within the
+    colour model's margin and the change was told as "colours shifted toward orange"."""
+    exp = explain(retina, adjust.adjust_warmth(retina, amount=42))
+    assert exp.kinds() == ["warmth"], exp.text
+    assert abs(exp.findings[0].params["amount"] - 42) <= 8
+    assert "made warmer" in exp.text
+
+
+def test_a_tint_is_still_a_tint(retina, coffee):
+    """The warmth check must not take a real tint (offsets) for warmth."""
+    for img in (retina, coffee):
+        exp = explain(img, ops.adjust_color(img, color="orange", intensity=0.2))
+        assert "warmth" not in exp.kinds(), exp.text
+        assert "color_tint" in exp.kinds(), exp.text
