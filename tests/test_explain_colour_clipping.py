@@ -71,3 +71,27 @@ def test_a_tint_is_still_a_tint(retina, coffee):
         exp = explain(img, ops.adjust_color(img, color="orange", intensity=0.2))
         assert "warmth" not in exp.kinds(), exp.text
         assert "color_tint" in exp.kinds(), exp.text
+
+
+def test_a_blurred_background_on_a_flat_photo_is_seen():
+    """Behind the clock the wall is flat: the blur changes it by a level or so, and the pair was
+    told as identical (a false statement)."""
+    from skimage import data
+
+    from training.speaker_data import _fit
+
+    clock = _fit(data.clock())
+    h, w = clock.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    cv2.ellipse(mask, (w // 2, h // 2), (w // 5, h // 4), 0, 0, 360, 1.0, -1)
+    after = regions.replace_background(clock, mask=mask, mode="blur")
+    exp = explain(clock, after)
+    assert exp.kinds() == ["background_blurred"], exp.text
+
+
+def test_recompression_is_no_blurred_background(coffee):
+    """The flat-photo blur check must not take a small change of every pixel for a blur."""
+    ok, enc = cv2.imencode(".jpg", coffee[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 92])
+    after = cv2.imdecode(enc, cv2.IMREAD_COLOR)[..., ::-1].copy()
+    exp = explain(coffee, after)
+    assert "background_blurred" not in exp.kinds(), exp.text
