@@ -95,3 +95,24 @@ def test_recompression_is_no_blurred_background(coffee):
     after = cv2.imdecode(enc, cv2.IMREAD_COLOR)[..., ::-1].copy()
     exp = explain(coffee, after)
     assert "background_blurred" not in exp.kinds(), exp.text
+
+
+@pytest.fixture(scope="module")
+def camera() -> np.ndarray:
+    from skimage import data
+
+    from training.speaker_data import _fit, _rgb
+
+    return _rgb(_fit(data.camera()))
+
+
+def test_a_move_whose_old_place_is_partly_filled_like_the_background_is_a_move(camera):
+    """cv2.inpaint's smooth fill matched the grass on one side of the cameraman's old place: only
+    part of it changed, and the move was told as an addition and a removal."""
+    src, dst = [313, 335, 438, 433], [379, 181, 504, 279]
+    m = np.zeros(camera.shape[:2], np.uint8)
+    m[src[1]:src[3], src[0]:src[2]] = 255
+    after = cv2.inpaint(camera.copy(), m, 5, cv2.INPAINT_TELEA)
+    after[dst[1]:dst[3], dst[0]:dst[2]] = camera[src[1]:src[3], src[0]:src[2]]
+    exp = explain(camera, after)
+    assert exp.kinds() == ["object_moved"], exp.text

@@ -660,8 +660,12 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
         if hit is None or hit[1] < 0.6:
             continue
         hb_ = hit[0]
-        # Its old place must have changed too (the object left a hole behind).
-        if changed[hb_[1]:hb_[3], hb_[0]:hb_[2]].mean() < 0.15:
+        # Its old place must have changed too (the object left a hole behind): much of it, or a
+        # removal found there (a smooth fill that matches the background on one side changes only
+        # part of the old place, and the move was told as an addition and a removal).
+        hole = any(r["kind"] == "object_removed" and (box_iou(r["box"], hb_) > 0.2 or inside(r["box"], hb_))
+                   for r in found)
+        if changed[hb_[1]:hb_[3], hb_[0]:hb_[2]].mean() < 0.15 and not hole:
             continue
         used.add(j)
         for i, r in enumerate(found):
