@@ -116,3 +116,18 @@ def test_a_move_whose_old_place_is_partly_filled_like_the_background_is_a_move(c
     after[dst[1]:dst[3], dst[0]:dst[2]] = camera[src[1]:src[3], src[0]:src[2]]
     exp = explain(camera, after)
     assert exp.kinds() == ["object_moved"], exp.text
+
+
+def test_a_coloured_patch_over_a_grey_page_is_an_addition():
+    """A flat coloured patch over text has less detail than the text: read as a removal, though no
+    fill of a grey page makes colour."""
+    from skimage import data
+
+    from training.speaker_data import _fit, _rgb
+
+    page = _rgb(_fit(data.page()))
+    after = page.copy()
+    after[38:91, 249:362] = (205, 150, 90)
+    after[38:91, 249:362] += np.random.default_rng(0).integers(0, 12, (53, 113, 3), dtype=np.uint8)
+    exp = explain(page, after)
+    assert exp.kinds() == ["object_added"], exp.text

@@ -646,6 +646,14 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
             info["added_score"] = round(score, 3)
             kind = "object_added" if score > 0.15 else "object_removed" if score < -0.15 else "region_changed"
             kind = filled_or_pasted(kind, pred, a_rgb, box, mask, info)
+            if kind == "object_removed" and dchroma >= 10:
+                # A fill takes its colours from around the hole: colour where the picture around
+                # it is grey came from elsewhere (a coloured patch pasted over a grey page loses
+                # the text's detail and read as a removal).
+                ring = cv2.dilate(mask.astype(np.uint8), np.ones((15, 15), np.uint8)).astype(bool) & ~mask
+                sat = np.linalg.norm(alab[..., 1:] - 128, axis=2)
+                if ring.any() and float(np.median(sat[ring])) < 4 and float(np.median(sat[mask])) >= 10:
+                    kind = "object_added"
         found.append({"kind": kind, "box": box, "mask": mask, "info": info})
 
     # An added region whose content was already in before, where something was removed, is one
