@@ -470,7 +470,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     pred = np.clip(a * wf + b.astype(np.float32)[None, None, :], 0, 255)
     tone_on = a != 1.0 or bool(np.any(b))  # a combined edit may have clipped in an earlier step
     if tone_on:
-        pred = clip_to_piles(pred, af, valid)
+        pred = clip_to_piles(pred, af, wf, valid)
     pb = cv2.GaussianBlur(pred, (5, 5), 0)
     abl = cv2.GaussianBlur(af, (5, 5), 0)
     diff = cv2.absdiff(abl, pb)
@@ -604,7 +604,7 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
 
     pred = np.clip(a * warped.astype(np.float32) + b[None, None, :], 0, 255)
     if piles_of is not None:  # channels clipped by an earlier step of a combined edit
-        pred = clip_to_piles(pred, a_rgb.astype(np.float32), piles_of)
+        pred = clip_to_piles(pred, a_rgb.astype(np.float32), warped.astype(np.float32), piles_of)
     pred = pred.astype(np.uint8)
     pg, ag = _grey(pred), _grey(a_rgb)
     plab = cv2.cvtColor(pred, cv2.COLOR_RGB2LAB).astype(np.float32)

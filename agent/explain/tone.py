@@ -43,7 +43,7 @@ def _fit_tone(src: np.ndarray, dst: np.ndarray, mask: np.ndarray) -> tuple[float
     ok = (d > 0.5) & (d < 254.5)  # (pixel, channel) entries that are not clipped
     # ... nor piled up at a channel's end inside the range: clipped by an earlier step of a
     # combined edit (more contrast clips at 255, then darker moves the pile down to 200).
-    lo, hi = piles(d)
+    lo, hi = piles(d, s)
     ok &= (d > lo + 1.5) & (d < hi - 1.5)
     if len(s) > 20000:
         step = len(s) // 20000
@@ -91,26 +91,30 @@ def _fit_tone(src: np.ndarray, dst: np.ndarray, mask: np.ndarray) -> tuple[float
     return _unless_unchanged(s, d, a, b, sigma)
 
 
-def piles(d: np.ndarray, share: float = 0.005) -> tuple[np.ndarray, np.ndarray]:
-    """Per channel, the lowest and highest after value where at least ``share`` of the pixels (N x 3)
-    pile up (a channel clipped there, maybe by an earlier step), else -2 and 257 (no pile)."""
+def piles(d: np.ndarray, s: np.ndarray, share: float = 0.005) -> tuple[np.ndarray, np.ndarray]:
+    """Per channel, the lowest and highest after value (``d``, N x 3) where at least ``share`` of
+    the pixels pile up although their before values (``s``) differ: a channel clipped there, maybe
+    by an earlier step. Else -2 and 257 (no pile). A flat part left as it was (a grey canvas an
+    object was pasted on) piles up too, but its before values are the same: no clipping."""
     lo, hi = np.full(3, -2.0), np.full(3, 257.0)
     if len(d) < 100:
         return lo, hi
     for c in range(3):
         mn, mx = float(d[:, c].min()), float(d[:, c].max())
-        if (d[:, c] <= mn + 1).mean() >= share:
-            lo[c] = mn
-        if (d[:, c] >= mx - 1).mean() >= share:
-            hi[c] = mx
+        for at, edge in ((d[:, c] <= mn + 1, "lo"), (d[:, c] >= mx - 1, "hi")):
+            if at.mean() >= share and float(np.ptp(s[at, c])) > 4:
+                if edge == "lo":
+                    lo[c] = mn
+                else:
+                    hi[c] = mx
     return lo, hi
 
 
-def clip_to_piles(pred: np.ndarray, after: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def clip_to_piles(pred: np.ndarray, after: np.ndarray, before: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """``pred`` (H, W, 3, the tone model's after picture) clipped per channel where ``after``'s
     pixels pile up: a channel clipped by an earlier step of a combined edit sits there, which the
     one-step model overshoots and which would otherwise read as a recoloured region."""
-    lo, hi = piles(after[mask].reshape(-1, 3))
+    lo, hi = piles(after[mask].reshape(-1, 3), before[mask].reshape(-1, 3))
     return np.clip(pred, np.maximum(lo, 0).astype(np.float32), np.minimum(hi, 255).astype(np.float32))
 
 
