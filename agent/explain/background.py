@@ -56,7 +56,10 @@ def blurred_background(pred: np.ndarray, af: np.ndarray, valid: np.ndarray) -> n
         # the blur, a level or two: seen where the blur explains the pixels far better than the
         # picture as it was, the fine detail is gone, and the subject is left exactly as it was
         # (which recompression, that changes every part a little, does not do).
-        found = _blurred_part(pred, af, valid, blurred, e0, e1, 0.4)
+        faint = valid & (e0 > 0.4) & (e1 < 0.5 * e0)
+        # Too little of it to be a background (closing grows it a little at most): stop early,
+        # as for most pairs, which keeps this look cheap.
+        found = _blurred_part(pred, af, valid, blurred, e0, e1, 0.4) if faint.sum() >= 0.05 * valid.sum() else None
         if found is not None:
             lap_b = np.abs(cv2.Laplacian(pred.mean(axis=2), cv2.CV_32F))[found].mean()
             lap_a = np.abs(cv2.Laplacian(af.mean(axis=2), cv2.CV_32F))[found].mean()
