@@ -204,7 +204,13 @@ def _colour_model(wf: np.ndarray, af: np.ndarray, mask: np.ndarray, a: float, b:
     A, o, w = _robust_affine(s, d)
     s_in, d_in = s[w], d[w]
     r_full = float(np.median(_resid(s_in @ A.T + o, d_in)))
-    if r_tone < 1.0 or r_tone < 1.6 * r_full + 0.6:
+    # The margin keeps plain brightness and contrast from being read as a colour map. When the
+    # tone model itself says the colours shifted (offsets that differ by channel) the choice is
+    # between two colour changes, and the better fit decides: warmth scales the channels, a tint
+    # offsets them, and on a photo whose channels each span a narrow range (a red retina) the
+    # offsets come within the wide margin of a warmth change and were told as an orange tint.
+    tinted = float(np.ptp(b)) > 6
+    if r_tone < (0.6 if tinted else 1.0) or r_tone < (1.25 * r_full + 0.25 if tinted else 1.6 * r_full + 0.6):
         return None
     # The before picture must have colour for a colour map to be measurable.
     chroma = float(np.median(s.max(axis=1) - s.min(axis=1)))
@@ -262,8 +268,11 @@ def _family_finding(name: str, m: dict):
         t = round(m["t"] * 100, 1)
         if abs(t) < 4 or abs(t) > ATTR_RANGES["warmth"]:
             return None
+        # Said as the edit a person asks for ("make it warmer"), with what it does to the colours,
+        # so it is not taken for an orange or blue tint (a different operation).
         return ("warmth", {"amount": t},
-                f"It is {'warmer' if t > 0 else 'cooler'} in colour, by about {abs(t):.0f} points (warmth {t:+.0f}).")
+                f"It was made {'warmer (more orange-red)' if t > 0 else 'cooler (bluer)'}, by about {abs(t):.0f} "
+                f"points (warmth {t:+.0f}).")
     d = round(m["deg"], 1)
     if abs(d) < 3:
         return None

@@ -67,7 +67,7 @@ from agent.explain.detail import detail_change, unclipped
 from agent.explain.fill import filled_or_pasted
 from agent.explain.objects import find_content, inside, name_findings
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
-from agent.explain.tone import _fit_tone, tone_changes
+from agent.explain.tone import _fit_tone, clip_to_piles, tone_changes
 from agent.explain.words import _local_sentence, _rotation_sentence, unnamed_difference, where_phrase
 from agent.perception import box_iou
 
@@ -468,6 +468,9 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
 
     # -- 4. local changes
     pred = np.clip(a * wf + b.astype(np.float32)[None, None, :], 0, 255)
+    tone_on = a != 1.0 or bool(np.any(b))  # a combined edit may have clipped in an earlier step
+    if tone_on:
+        pred = clip_to_piles(pred, af, wf, valid)
     pb = cv2.GaussianBlur(pred, (5, 5), 0)
     abl = cv2.GaussianBlur(af, (5, 5), 0)
     diff = cv2.absdiff(abl, pb)
@@ -499,7 +502,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         return _unrelated(bsize, asize)
     # Interpolated (not exactly transposed) pixels leave faint edge residue: larger regions only.
     local = _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
-                           min_area=0.0025 if exact or pure_shift else 0.004)
+                           min_area=0.0025 if exact or pure_shift else 0.004, piles_of=valid if tone_on else None)
     if reshoot:
         pred_small = np.clip(a * wf + b.astype(np.float32)[None, None, :], 0, 255).astype(np.uint8)
         local = [fd for fd in local
@@ -565,7 +568,7 @@ def _texture(grey: np.ndarray, mask: np.ndarray) -> float:
 
 
 def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
-                   min_area=0.0025):
+                   min_area=0.0025, piles_of=None):
     """Regions of ``changed`` (small after-frame mask) as local findings with both boxes."""
     h, w = changed.shape
     area = h * w
@@ -599,7 +602,10 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
     comps.sort(key=lambda c: -c[2])
     comps = comps[: max_local + 2]
 
-    pred = np.clip(a * warped.astype(np.float32) + b[None, None, :], 0, 255).astype(np.uint8)
+    pred = np.clip(a * warped.astype(np.float32) + b[None, None, :], 0, 255)
+    if piles_of is not None:  # channels clipped by an earlier step of a combined edit
+        pred = clip_to_piles(pred, a_rgb.astype(np.float32), warped.astype(np.float32), piles_of)
+    pred = pred.astype(np.uint8)
     pg, ag = _grey(pred), _grey(a_rgb)
     plab = cv2.cvtColor(pred, cv2.COLOR_RGB2LAB).astype(np.float32)
     alab = cv2.cvtColor(a_rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
@@ -640,6 +646,14 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
             info["added_score"] = round(score, 3)
             kind = "object_added" if score > 0.15 else "object_removed" if score < -0.15 else "region_changed"
             kind = filled_or_pasted(kind, pred, a_rgb, box, mask, info)
+            if kind == "object_removed" and dchroma >= 10:
+                # A fill takes its colours from around the hole: colour where the picture around
+                # it is grey came from elsewhere (a coloured patch pasted over a grey page loses
+                # the text's detail and read as a removal).
+                ring = cv2.dilate(mask.astype(np.uint8), np.ones((15, 15), np.uint8)).astype(bool) & ~mask
+                sat = np.linalg.norm(alab[..., 1:] - 128, axis=2)
+                if ring.any() and float(np.median(sat[ring])) < 4 and float(np.median(sat[mask])) >= 10:
+                    kind = "object_added"
         found.append({"kind": kind, "box": box, "mask": mask, "info": info})
 
     # An added region whose content was already in before, where something was removed, is one
@@ -654,8 +668,12 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
         if hit is None or hit[1] < 0.6:
             continue
         hb_ = hit[0]
-        # Its old place must have changed too (the object left a hole behind).
-        if changed[hb_[1]:hb_[3], hb_[0]:hb_[2]].mean() < 0.15:
+        # Its old place must have changed too (the object left a hole behind): much of it, or a
+        # removal found there (a smooth fill that matches the background on one side changes only
+        # part of the old place, and the move was told as an addition and a removal).
+        hole = any(r["kind"] == "object_removed" and (box_iou(r["box"], hb_) > 0.2 or inside(r["box"], hb_))
+                   for r in found)
+        if changed[hb_[1]:hb_[3], hb_[0]:hb_[2]].mean() < 0.15 and not hole:
             continue
         used.add(j)
         for i, r in enumerate(found):

@@ -28,49 +28,118 @@ MID = 127.5
 
 
 def _fit_tone(src: np.ndarray, dst: np.ndarray, mask: np.ndarray) -> tuple[float, np.ndarray, float]:
-    """Robust fit of ``dst = a*src + b_c`` over ``mask``; returns (a, b[3], residual sigma)."""
+    """Robust fit of ``dst = a*src + b_c`` over ``mask``; returns (a, b[3], residual sigma).
+
+    Clipping is judged per channel, not per pixel: a strong contrast or brightness change clips
+    the channels of a coloured photo at different places (a red retina's red at 255, its blue at
+    0), and dropping every pixel with one clipped channel left a few unrepresentative pixels whose
+    fit read as a tint. A clipped value only says the model went past the end of the range there,
+    so it is left out of its own channel's equation and kept in the others'."""
     idx = np.flatnonzero(mask)
     if len(idx) > 60000:  # a fixed stride keeps it fast and deterministic
         idx = idx[:: len(idx) // 60000]
     s = src.reshape(-1, 3)[idx].astype(np.float32)
     d = dst.reshape(-1, 3)[idx].astype(np.float32)
-    keep = np.minimum(np.minimum(d[:, 0], d[:, 1]), d[:, 2]) > 0.5
-    keep &= np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2]) < 254.5
-    if keep.sum() >= 200:
-        s, d = s[keep], d[keep]
+    ok = (d > 0.5) & (d < 254.5)  # (pixel, channel) entries that are not clipped
+    # ... nor piled up at a channel's end inside the range: clipped by an earlier step of a
+    # combined edit (more contrast clips at 255, then darker moves the pile down to 200).
+    lo, hi = piles(d, s)
+    ok &= (d > lo + 1.5) & (d < hi - 1.5)
     if len(s) > 20000:
         step = len(s) // 20000
-        s, d = s[::step], d[::step]
+        s, d, ok = s[::step], d[::step], ok[::step]
     if len(s) < 20:
         return 1.0, np.zeros(3), 0.0
+    if ok.sum() < 600:  # nearly everything clipped: use what there is
+        ok[:] = True
     w = np.ones(len(s), bool)
     a, b, sigma = 1.0, np.zeros(3), 0.0
     for _ in range(4):
-        ss, dd = s[w], d[w]
-        if len(ss) < 20:
+        e = ok & w[:, None]
+        n_c = e.sum(axis=0)
+        if n_c.sum() < 60:
             break
-        # Unknowns a, b0, b1, b2; three equations per pixel.
-        mean_s, mean_d = ss.mean(axis=0, dtype=np.float64), dd.mean(axis=0, dtype=np.float64)
-        cs, cd = ss - mean_s.astype(np.float32), dd - mean_d.astype(np.float32)
+        # Unknowns a, b0, b1, b2, over the unclipped entries of the pixels kept.
+        has = n_c >= 20
+        n_safe = np.maximum(n_c, 1)
+        mean_s = (s * e).sum(axis=0, dtype=np.float64) / n_safe
+        mean_d = (d * e).sum(axis=0, dtype=np.float64) / n_safe
+        cs = (s - mean_s.astype(np.float32)) * e * has
+        cd = (d - mean_d.astype(np.float32)) * e * has
         den = float(np.einsum("ij,ij->", cs, cs, dtype=np.float64))
-        if den < 9.0 * cs.size:
+        if den < 9.0 * max(1, int((e & has).sum())):
             # A flat picture cannot show a slope: only an offset is measurable.
             a = 1.0
-            b = np.median(dd - ss, axis=0).astype(np.float64)
+            b = np.array([np.median((d - s)[e[:, c], c]) if has[c] else np.nan for c in range(3)])
         else:
             a = float(np.einsum("ij,ij->", cs, cd, dtype=np.float64) / den)
-            b = mean_d - a * mean_s
+            b = np.where(has, mean_d - a * mean_s, np.nan)
+        b = _unmeasured(b, a, s, d)
         p = a * s + b.astype(np.float32)
-        r = np.abs(d - p)
-        res = np.maximum(np.maximum(r[:, 0], r[:, 1]), r[:, 2])
+        r = np.where(ok, np.abs(d - p), 0)
+        res = r.max(axis=1)
         sigma = 1.4826 * float(np.median(res[w]))
         w = res < max(3.0 * sigma, 4.0)
         # A working-copy pixel averages full-size ones, some of which may have clipped: leave out
         # pixels the model puts near the ends of the range.
-        inside = (p.min(axis=1) > 12) & (p.max(axis=1) < 243)
+        inside = ((p > 12) & (p < 243) | ~ok).all(axis=1) & ok.any(axis=1)
         if (w & inside).sum() >= 200:
             w &= inside
+    keep = ok.all(axis=1)
+    if keep.sum() >= 200:
+        s, d = s[keep], d[keep]
     return _unless_unchanged(s, d, a, b, sigma)
+
+
+def piles(d: np.ndarray, s: np.ndarray, share: float = 0.005) -> tuple[np.ndarray, np.ndarray]:
+    """Per channel, the lowest and highest after value (``d``, N x 3) where at least ``share`` of
+    the pixels pile up although their before values (``s``) differ: a channel clipped there, maybe
+    by an earlier step. Else -2 and 257 (no pile). A flat part left as it was (a grey canvas an
+    object was pasted on) piles up too, but its before values are the same: no clipping."""
+    lo, hi = np.full(3, -2.0), np.full(3, 257.0)
+    if len(d) < 100:
+        return lo, hi
+    for c in range(3):
+        mn, mx = float(d[:, c].min()), float(d[:, c].max())
+        for at, edge in ((d[:, c] <= mn + 1, "lo"), (d[:, c] >= mx - 1, "hi")):
+            if at.mean() >= share and float(np.ptp(s[at, c])) > 4:
+                if edge == "lo":
+                    lo[c] = mn
+                else:
+                    hi[c] = mx
+    return lo, hi
+
+
+def clip_to_piles(pred: np.ndarray, after: np.ndarray, before: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``pred`` (H, W, 3, the tone model's after picture) clipped per channel where ``after``'s
+    pixels pile up: a channel clipped by an earlier step of a combined edit sits there, which the
+    one-step model overshoots and which would otherwise read as a recoloured region."""
+    idx = np.flatnonzero(mask)
+    idx = idx[:: max(1, len(idx) // 60000)]  # a fixed stride, as in the fit: fast and deterministic
+    lo, hi = piles(after.reshape(-1, 3)[idx], before.reshape(-1, 3)[idx])
+    if (lo < 0).all() and (hi > 255).all():  # no pile: nothing to clip (most pairs)
+        return pred
+    return np.clip(pred, np.maximum(lo, 0).astype(np.float32), np.minimum(hi, 255).astype(np.float32))
+
+
+def _unmeasured(b: np.ndarray, a: float, s: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Offsets of channels clipped nearly everywhere (NaN in ``b``): the mean of the measured ones,
+    no tint, unless that would leave visible values where the channel clipped, in which case the
+    offset is the nearest one that clips them all. Nothing can be read from a clipped channel,
+    and a tint claimed from nothing is a false statement."""
+    if not np.isnan(b).any():
+        return b
+    known = b[~np.isnan(b)]
+    out = b.copy()
+    for c in np.flatnonzero(np.isnan(b)):
+        guess = float(known.mean()) if known.size else 0.0
+        low, high = d[:, c] <= 0.5, d[:, c] >= 254.5
+        if low.sum() >= high.sum() and low.any():  # clipped at 0: a*s + b <= 0 there
+            guess = min(guess, float(np.quantile(-a * s[low, c], 0.1)))
+        elif high.any():  # clipped at 255: a*s + b >= 255 there
+            guess = max(guess, float(np.quantile(255 - a * s[high, c], 0.9)))
+        out[c] = guess
+    return out
 
 
 def _unless_unchanged(s: np.ndarray, d: np.ndarray, a: float, b: np.ndarray, sigma: float):
