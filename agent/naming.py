@@ -14,7 +14,9 @@ detection's crop is classified; the probabilities are summed per everyday word
   classifier's word is taken (a rocket the
   detector calls an "airplane");
 - a detector label the classifier does not support is kept only when the detector is sure
-  (score >= :data:`DETECTOR_CONFIDENCE`), else the thing is "an object", described by its colour.
+  (score >= :data:`DETECTOR_CONFIDENCE`), else the thing is "an object", described by its colour;
+- a classifier's word, for a detection or a dwell, is taken only when it holds in another view of
+  the box (:func:`holds_reframed`, :func:`keeps_its_word`): guesses hold in one framing only.
 
 :data:`NAME_CONFIDENCE` was measured by ``bench/naming.py`` on 18 crops of things and 22 crops
 of no thing from the development set: no thing got a wrong word at any threshold from 0.10, and
