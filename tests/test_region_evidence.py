@@ -52,3 +52,27 @@ def test_a_thing_on_grass_still_stands_out():
     img[80:130, 120:170] = (200, 40, 40)  # a red ball on a lawn
     img = _noisy(img, sd=8.0)
     assert not goes_on_to_an_edge(img, (125, 85, 165, 125))
+
+
+def _low_band(grain: float, below=None) -> np.ndarray:
+    """A grey sky over a brown band low in the picture, with ``grain`` of fine noise, and
+    ``below`` it (a colour) from row 170 down, or the same band to the bottom."""
+    img = np.zeros((200, 300, 3), np.float32)
+    img[:100] = (170, 175, 185)
+    img[100:] = (120, 85, 55)
+    img[100:] += np.random.default_rng(1).normal(0, grain, (100, 300, 1))
+    if below is not None:
+        img[170:] = below
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_the_ground_is_grained_and_goes_on_down_to_the_bottom():
+    import cv2
+
+    box = (60, 130, 240, 165)
+    assert describe_region(_low_band(8.0), box)[1] == "ground"
+    # a blurred background low in a close-up is smooth (the bokeh of mate-backgrounds' LadyBird)
+    smooth = cv2.GaussianBlur(_low_band(8.0), (0, 0), 6)
+    assert describe_region(smooth, box)[1] == "brown area"
+    # a grained band with a dark road below it (Storm's guardrail) is not the ground either
+    assert describe_region(_low_band(8.0, below=(30, 30, 35)), box)[1] == "brown area"

@@ -166,6 +166,7 @@ def test_ground_up_to_a_high_horizon():
     img = np.zeros((100, 100, 3), np.uint8)
     img[:40] = (135, 190, 235)
     img[40:] = (120, 110, 100)
+    img[40:] += np.random.default_rng(0).integers(0, 12, (60, 100, 1), dtype=np.uint8)  # its grain
     assert describe_region(img, (10, 45, 60, 60))[1] == "ground"  # the same goes on below it
     img[70:] = (60, 140, 50)
     assert describe_region(img, (10, 45, 60, 60))[1] != "ground"  # a grey band above the grass
@@ -190,8 +191,9 @@ def test_caption_describes_background_region(scene):
     trace = to_ln(synthetic_trace([(0.05, 0.8, 0.3, 0.95), _norm(boxes["cup"])], cover=0.8))
     cap = caption_trace(img, trace)
     assert [s.kind for s in cap.segments] == ["region", "object"]
-    assert cap.segments[0].label == "ground"  # plain grey low in the image reads as ground
-    assert cap.text.startswith("The ground at the bottom left; ")  # a region said with its place
+    # plain grey low in the image, with no grain, is not shown to be ground
+    assert cap.segments[0].label == "grey area"
+    assert cap.text.startswith("A grey area at the bottom left; ")  # a region said with its place
 
 
 def test_every_stroke_counts_and_back_and_forth_is_said_once(scene):
