@@ -1,0 +1,53 @@
+"""The explainer on edits seen on real photos it was not tuned on (``bench/explain_real.py``, and
+pairs found by hand in the app): what it said that did not happen."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from agent.explain import explain_images
+from editor import regions
+
+
+@pytest.fixture(scope="module")
+def coffee() -> np.ndarray:
+    from skimage import data
+
+    return data.coffee()
+
+
+def explain(before, after):
+    return explain_images(before, after, name_objects=False)
+
+
+def _small_subject_on_bokeh(coffee) -> tuple[np.ndarray, np.ndarray]:
+    """A sharp subject of 0.6% of the picture (the astronaut's face) on a soft background (the
+    coffee photo blurred), and its soft matte, as a ladybird on bokeh is in the app."""
+    from skimage import data
+
+    before = cv2.GaussianBlur(cv2.resize(coffee, (960, 600), interpolation=cv2.INTER_AREA), (0, 0), 2.0)
+    before[400:460, 700:760] = data.astronaut()[180:240, 200:260]
+    m = np.zeros(before.shape[:2], np.float32)
+    cv2.circle(m, (730, 430), 32, 1, -1)
+    return before, cv2.GaussianBlur(m, (0, 0), 3)
+
+
+def test_a_background_blur_around_a_small_subject_is_seen(coffee):
+    """The blur changes all of the soft background, and the kept subject was too small a rest of
+    the picture to be judged: the pair was told as darker, tinted, an object removed and a region
+    changed, and the blur was not mentioned."""
+    before, m = _small_subject_on_bokeh(coffee)
+    after = regions.replace_background(before, mask=m, mode="blur")
+    exp = explain(before, after)
+    assert exp.kinds() == ["background_blurred"], exp.text
+    x0, y0, x1, y1 = exp.findings[0].after_box
+    assert x0 < 730 < x1 and y0 < 430 < y1 and (x1 - x0) * (y1 - y0) < 0.02 * 960 * 600, exp.text
+
+
+def test_a_blur_of_the_whole_picture_is_no_background_blur(coffee):
+    """Nothing is kept exactly when the whole picture is blurred: no subject, no background blur."""
+    before, _ = _small_subject_on_bokeh(coffee)
+    after = cv2.GaussianBlur(before, (0, 0), max(before.shape[:2]) * regions.BLUR_FRACTION)
+    assert "background_blurred" not in explain(before, after).kinds()
