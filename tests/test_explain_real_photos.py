@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agent.explain import explain_images
-from editor import regions
+from editor import ops, regions
 
 
 @pytest.fixture(scope="module")
@@ -51,3 +51,15 @@ def test_a_blur_of_the_whole_picture_is_no_background_blur(coffee):
     before, _ = _small_subject_on_bokeh(coffee)
     after = cv2.GaussianBlur(before, (0, 0), max(before.shape[:2]) * regions.BLUR_FRACTION)
     assert "background_blurred" not in explain(before, after).kinds()
+
+
+@pytest.mark.parametrize("colour", ["green", "orange", "purple"])
+def test_a_light_tint_with_more_contrast_and_darker_is_all_told(coffee, colour):
+    """Tint 0.2 then contrast +35 makes the fit's slope 1.08: above the 0.97 the tint-with-contrast
+    reading needed, so only "colours shifted toward green" was said, contrast and brightness missed."""
+    after = ops.adjust_brightness(ops.adjust_contrast(ops.adjust_color(coffee, color=colour, intensity=0.2),
+                                                      amount=35), amount=-20)
+    f = {fd.kind: fd.params for fd in explain(coffee, after).findings}
+    assert set(f) == {"color_tint", "contrast", "brightness"}, f
+    assert f["color_tint"]["color"] == colour and abs(f["color_tint"]["intensity"] - 0.2) < 0.05
+    assert abs(f["contrast"]["amount"] - 35) <= 5 and abs(f["brightness"]["amount"] + 20) <= 5
