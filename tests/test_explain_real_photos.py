@@ -63,3 +63,19 @@ def test_a_light_tint_with_more_contrast_and_darker_is_all_told(coffee, colour):
     assert set(f) == {"color_tint", "contrast", "brightness"}, f
     assert f["color_tint"]["color"] == colour and abs(f["color_tint"]["intensity"] - 0.2) < 0.05
     assert abs(f["contrast"]["amount"] - 35) <= 5 and abs(f["brightness"]["amount"] + 20) <= 5
+
+
+def _soft(coffee, sigma: float) -> np.ndarray:
+    return cv2.GaussianBlur(cv2.resize(coffee, (640, 427), interpolation=cv2.INTER_AREA), (0, 0), sigma)
+
+
+@pytest.mark.parametrize("sigma, amount", [(4.0, -40), (2.0, 25)])
+def test_a_blur_or_sharpening_of_a_soft_photo_is_told(coffee, sigma, amount):
+    """A soft photo has few pixels of strong fine detail (fewer than the 1% the fit asked for)
+    and its change is small (under the 1.2 levels asked for): the pair was told as identical."""
+    from editor import adjust
+
+    soft = _soft(coffee, sigma)
+    exp = explain(soft, adjust.adjust_sharpness(soft, amount=amount))
+    assert exp.kinds() == ["sharpness"], exp.text
+    assert np.sign(exp.findings[0].params["amount"]) == np.sign(amount)
