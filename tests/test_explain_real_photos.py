@@ -79,3 +79,11 @@ def test_a_blur_or_sharpening_of_a_soft_photo_is_told(coffee, sigma, amount):
     exp = explain(soft, adjust.adjust_sharpness(soft, amount=amount))
     assert exp.kinds() == ["sharpness"], exp.text
     assert np.sign(exp.findings[0].params["amount"]) == np.sign(amount)
+
+
+def test_a_light_warmth_on_a_dark_photo_is_not_identical(coffee):
+    """No pixel moves by more than 8 levels, but the reds all rose by 3: not "the same"."""
+    from editor import adjust
+
+    dark = (cv2.resize(coffee, (640, 427)).astype(np.float32) * 0.3 + 10).astype(np.uint8)
+    assert "identical" not in explain(dark, adjust.adjust_warmth(dark, amount=30)).kinds()
