@@ -87,3 +87,14 @@ def test_a_light_warmth_on_a_dark_photo_is_not_identical(coffee):
 
     dark = (cv2.resize(coffee, (640, 427)).astype(np.float32) * 0.3 + 10).astype(np.uint8)
     assert "identical" not in explain(dark, adjust.adjust_warmth(dark, amount=30)).kinds()
+
+
+def test_a_faint_tint_beside_a_replaced_background_is_the_matte():
+    """Behind a yellow flower put on green, the soft matte left the kept part a fit of slope 0.962
+    toward yellow: told as "tinted yellow 0.04" beside the new background. A real tint is still told."""
+    from agent.explain.tone import tone_changes
+
+    b = 0.045 * np.array([213.0, 227.0, 70.0])
+    assert "color_tint" not in [k for k, _, _ in tone_changes(0.955, b, has_bg=True)]
+    b = 0.1 * np.array([213.0, 227.0, 70.0])
+    assert "color_tint" in [k for k, _, _ in tone_changes(0.9, b, has_bg=True)]

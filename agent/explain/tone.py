@@ -248,6 +248,9 @@ def tone_changes(a: float, b: np.ndarray, has_bg: bool = False) -> list[tuple[st
     b = np.asarray(b, np.float64)
     spread = float(b.max() - b.min())
     c_min, b_min = (10, 8) if has_bg else (3, 2)  # a cutout's soft matte darkens a little of what is kept
+    # ... and blends a little of the new background into the subject's colours, which the fit
+    # reads as a faint tint (0.04 yellow behind a yellow flower on green): a tint needs more.
+    a_max = 0.94 if has_bg else 0.97
     out: list[tuple[str, dict, str]] = []
     if spread > 6 and a >= 0.97 and _boosted_tint(a, b, c_min):
         # A tint with more contrast: the tint lowers the slope by its intensity, the contrast
@@ -260,7 +263,7 @@ def tone_changes(a: float, b: np.ndarray, has_bg: bool = False) -> list[tuple[st
         bright = (s + contrast / 100 * MID) / 2.55
         if abs(bright) >= b_min:
             out.append(_brightness(bright))
-    elif spread > 6 and a < 0.97:
+    elif spread > 6 and a < a_max:
         i = 1 - a
         cname, offset, err = _tint_and_offset(b, i)
         fname, k, s, ferr = _tint_free(b)
