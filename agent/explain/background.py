@@ -81,10 +81,25 @@ def _blurred_part(pred, af, valid, blurred, e0, e1, least: float) -> np.ndarray 
     # texture the test above missed, the soft parts of the subject's mask), changed toward the blur.
     rest = valid & ~cv2.dilate(m.astype(np.uint8), np.ones((r, r), np.uint8)).astype(bool)
     if rest.sum() < 0.03 * valid.sum():
-        return None
+        # A small subject (a ladybird on soft bokeh) leaves too little rest to judge by its median
+        # change, the soft edge of its matte being most of it: found by the subject itself instead.
+        return m if _kept_subject(pred, af, valid, blurred, m) else None
     if float(np.median(e0[rest])) > 3 and _unblurred(pred, af, blurred, e0, rest) > 0.25:
         return None
     return m
+
+
+def _kept_subject(pred, af, valid, blurred, m) -> bool:
+    """Whether one compact part the blur would have changed visibly is exactly as it was, as a
+    background blur keeps its subject; a blur of the whole picture (or any other edit of it all)
+    keeps no such part. Inside the blurred part ``m`` such pixels must be next to none, so that
+    a blur whose strength merely varies is not read as a subject kept."""
+    telling = np.abs(blurred - pred).max(axis=2) > 8
+    same = cv2.blur(np.abs(af - pred).max(axis=2), (5, 5)) < 3
+    if (telling & same & m).sum() > 0.001 * m.sum():
+        return False
+    away = ~cv2.dilate(m.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    return bool(_big_parts(valid & telling & same & away, 0.0015).any())
 
 
 def _unblurred(pred: np.ndarray, af: np.ndarray, blurred: np.ndarray, e0: np.ndarray, part: np.ndarray) -> float:
@@ -159,8 +174,15 @@ def blurred_subject_box(pred: np.ndarray, af: np.ndarray, valid: np.ndarray, blu
     telling = np.abs(cv2.GaussianBlur(pred, (0, 0), max(h, w) * BLUR_FRACTION) - pred).max(axis=2) > 8
     same = cv2.blur(np.abs(af - pred).max(axis=2), (5, 5)) < 3
     away = ~cv2.dilate(blurred.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    keep = _big_parts(valid & telling & same & away, 0.005)
+    kept = valid & telling & same & away
+    keep = _big_parts(kept, 0.005)
     ys, xs = np.nonzero(keep)
     if len(xs) < 0.02 * valid.sum():
-        return kept_box(valid, blurred)
+        box = kept_box(valid, blurred)
+        # A small subject (a ladybird, 1% of the picture) is no big part, and what the blurred part
+        # leaves is then mostly the picture's border: the box would be most of the picture.
+        ys, xs = np.nonzero(_big_parts(kept, 0.0015))
+        if len(xs) and (box is None or (box[2] - box[0]) * (box[3] - box[1]) > 0.5 * valid.size):
+            return [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1]
+        return box
     return [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1]

@@ -186,6 +186,21 @@ def _tint_free(b: np.ndarray) -> tuple[str, float, float, float]:
     return best
 
 
+def _boosted_tint(a: float, b: np.ndarray, c_min: float) -> bool:
+    """Whether a fit with slope ``a`` above 1.02 is a palette tint with more contrast: the
+    intercept is ``k*C + s`` for a palette colour C almost exactly (a shift of the channels
+    that only resembles a palette colour is no tint), with an intensity ``k/(a + k)`` a tint
+    has and a contrast of at least ``c_min``."""
+    fname, k, s, ferr = _tint_free(b)
+    if not fname or k <= 0:
+        return False
+    spread = float(np.max(b) - np.min(b))
+    # A slope near 1 is the channels shifted (which can resemble a palette colour closely); a
+    # tint with just enough contrast to cancel its own lowering of the slope is left as that.
+    return (a > 1.02 and ferr <= max(2.0, 0.04 * spread) and 0.05 <= k / (a + k) <= 0.6
+            and (a + k - 1) * 100 >= c_min)
+
+
 def hue_name(offsets: np.ndarray) -> str:
     """The colour a shift of the channels by ``offsets`` goes toward, named by its hue.
 
@@ -233,8 +248,22 @@ def tone_changes(a: float, b: np.ndarray, has_bg: bool = False) -> list[tuple[st
     b = np.asarray(b, np.float64)
     spread = float(b.max() - b.min())
     c_min, b_min = (10, 8) if has_bg else (3, 2)  # a cutout's soft matte darkens a little of what is kept
+    # ... and blends a little of the new background into the subject's colours, which the fit
+    # reads as a faint tint (0.04 yellow behind a yellow flower on green): a tint needs more.
+    a_max = 0.94 if has_bg else 0.97
     out: list[tuple[str, dict, str]] = []
-    if spread > 6 and a < 0.97:
+    if spread > 6 and a >= 0.97 and _boosted_tint(a, b, c_min):
+        # A tint with more contrast: the tint lowers the slope by its intensity, the contrast
+        # raises it, and at intensity 0.2 with contrast +35 the slope is above 1 (1.08), so the
+        # slope alone cannot tell it from a shift of the channels ("colours shifted toward").
+        fname, k, s, _ = _tint_free(b)
+        contrast = (a + k - 1) * 100
+        out.append(_tint(fname, k / (a + k), (b - s) / k))
+        out.append(_contrast(contrast, a))
+        bright = (s + contrast / 100 * MID) / 2.55
+        if abs(bright) >= b_min:
+            out.append(_brightness(bright))
+    elif spread > 6 and a < a_max:
         i = 1 - a
         cname, offset, err = _tint_and_offset(b, i)
         fname, k, s, ferr = _tint_free(b)
