@@ -36,7 +36,7 @@ from agent.caption_words import (  # noqa: F401  (re-exported: callers import th
     position_words,
 )
 from agent.perception import Detection, box_iou, detect_objects, to_rgb8
-from agent.trace_pieces import (  # noqa: F401  (_touching_runs, _run_name: tests import them from here)
+from agent.trace_pieces import (
     _continued,
     _join_segments,
     _run_name,

@@ -378,7 +378,7 @@ def test_pieces_of_one_loop_cut_by_a_straight_side_are_named_together():
     # a loop round a rocket whose straight side looked like the pen travelling away: two pieces a
     # fifth of their size apart (bench/trace.py's development set: 0.10-0.22; dwells on two
     # things 0.41 and more)
-    from agent.trace_caption import _touching_runs
+    from agent.trace_pieces import _touching_runs
     from agent.traces import TraceSegment
 
     def piece(y0, t0, region):
@@ -395,7 +395,7 @@ def test_a_quick_pen_lift_to_a_far_place_is_a_new_dwell():
     # Found under Xvfb: three loops (a ladybird, then two flowers) with the pen lifted 0.59 s in
     # between were one "beetle" whose box took in both flowers: a gap shorter than the pause was
     # read as one dwell cut in two, however far the pen was put down.
-    from agent.trace_caption import _touching_runs
+    from agent.trace_pieces import _touching_runs
     from agent.traces import TraceSegment
 
     def loop(cx, cy, t0):
@@ -555,7 +555,7 @@ def test_a_run_of_a_thing_and_a_place_is_not_one_thing():
     classifier names (a tripod): two places, not one "tripod"; a short piece on nothing in a loop
     round a thing, and pieces that are all "an object", are still named together."""
     from agent.naming import Named
-    from agent.trace_caption import _run_name
+    from agent.trace_pieces import _run_name
 
     tripod = Named("tripod", "grey tripod", "grey", "classifier", 0.9)
     thing = Named("object", "grey object", "grey", "none", 0.2)
