@@ -1,7 +1,10 @@
 """The Qt GUI of Easel.
 
-Importing this package first works around a reference-counting bug of the pinned PySide6 on
-Python 3.11 (see :func:`_guard_none_refcount`).
+PySide6-Essentials is pinned to 6.11.3: 6.12.0 dropped a reference to ``None`` on every void
+method call and one to ``True`` on every ``SignalInstance.emit()``, and aborted the process after
+about a thousand of either (``tests/test_qt_signals.py`` emits 100,000 of every signal signature
+the app declares). Importing this package still probes for the ``None`` bug and guards against it
+(see :func:`_guard_none_refcount`), in case another PySide6 is installed.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ def _guard_none_refcount() -> bool:
     Measured here: 1000 ``QLabel.setText`` calls lower ``sys.getrefcount(None)`` by 1000.
 
     If a probe call shows the bug, ``None``'s count is raised by 2**40, which is what Python 3.12
-    does to make it immortal; otherwise nothing is done. The real fix is a PySide6 without the bug.
+    does to make it immortal; otherwise nothing is done. The real fix is the pin to 6.11.3, which has no such bug.
     """
     if sys.version_info >= (3, 12):
         return False
