@@ -82,8 +82,8 @@ def _save(pixels, meta, args) -> int:
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
-    from agent.commands import CommandError, parse_command
-    from agent.executor import crop_note, execute
+    from agent.edits.run import crop_note, execute
+    from agent.grammar.commands import CommandError, parse_command
     from editor.imageio import ImageFileError, read_image
     from editor.models import ModelMissingError
 
@@ -137,8 +137,8 @@ def _edit_tmp_dir() -> Path:
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
-    from agent.assistant import build_manager
-    from agent.commands import CommandError, Search, parse_command
+    from agent.dialogue.assistant import build_manager
+    from agent.grammar.commands import CommandError, Search, parse_command
     from editor.document import Document
     from editor.imageio import ImageFileError, read_image
     from editor.store import Store
@@ -204,8 +204,8 @@ def _write_drawing(path: str, pixels) -> int:
 
 
 def cmd_caption(args: argparse.Namespace) -> int:
-    from agent.trace_caption import caption_trace, describe_image, draw
-    from agent.traces import TraceError, load_trace, to_ln
+    from agent.describe.caption import caption_trace, describe_image, draw
+    from agent.describe.traces import TraceError, load_trace, to_ln
     from editor.imageio import ImageFileError, read_image
     from editor.models import ModelMissingError
 
@@ -231,7 +231,7 @@ def cmd_caption(args: argparse.Namespace) -> int:
 
 
 def cmd_locate(args: argparse.Namespace) -> int:
-    from agent.trace_caption import draw, locate
+    from agent.describe.caption import draw, locate
     from editor.imageio import ImageFileError, read_image
     from editor.models import ModelMissingError
 
@@ -271,7 +271,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     print(json.dumps(exp.as_json(), indent=2) if args.json else exp.text)
     return 0
 def cmd_index(args: argparse.Namespace) -> int:
-    from agent.library import Library
+    from agent.search.library import Library
     from editor.library import LibraryError
     from editor.models import ModelMissingError
 
@@ -297,7 +297,7 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from agent.library import Library
+    from agent.search.library import Library
     from editor.library import LibraryError
     from editor.models import ModelMissingError
 

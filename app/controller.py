@@ -9,7 +9,7 @@ input, undo and redo are disabled, so the document is only ever changed by one t
 
 The dialogue protocol is the manager's (typed turns, gestures, chat undo, the turn context); the
 state of the conversation in the window that is not Qt (busy, waiting requests, overlays, the undo
-plan) is :class:`agent.session.Session`'s. What stays here is Qt: widgets, workers, the undo stack.
+plan) is :class:`agent.dialogue.session.Session`'s. What stays here is Qt: widgets, workers, the undo stack.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QImage, QUndoStack
 
-from agent.commands import Crop, Redo, Undo, usage
-from agent.dialogue import DialogueManager, GrammarParser, TurnResult, TurnStopped, history_from_turns
-from agent.session import Session
+from agent.dialogue.manager import DialogueManager, GrammarParser, TurnStopped, history_from_turns
+from agent.dialogue.session import Session
+from agent.grammar.commands import Crop, Redo, Undo, usage
+from agent.grammar.turns import TurnResult
 from app.cutout import CutoutProcess
 from app.images import Mipmaps, match_thumbnails, screen_copy, thumbnail_image, thumbnail_of
 from app.labels import history_label, short_refusal, turn_label
@@ -92,8 +93,9 @@ class Controller(QObject):
             # once the event loop runs: the window paints before the imports take the GIL
             QTimer.singleShot(50, self._start_models)
         else:  # the learned model is switched off: the grammar and the handlers, ready at once
-            from agent import explain, trace_caption
-            from agent.library import Library
+            from agent import explain
+            from agent.describe import caption as trace_caption
+            from agent.search.library import Library
 
             self._register_handlers(Library(), explain, trace_caption)
             self.parser_name = parser_words(self.manager.parser)
@@ -194,7 +196,7 @@ class Controller(QObject):
 
     def _register_handlers(self, library, explain, trace_caption) -> None:
         """Plug search, explain and describe into the manager (on the GUI thread, between turns)."""
-        from agent.library import register
+        from agent.search.library import register
 
         self.library = library
         # sample=True: the bundled sample library is indexed on the first search, as in the CLI
@@ -225,7 +227,7 @@ class Controller(QObject):
         vid = doc.head.id
 
         def job(worker: Worker):
-            from agent.perception import perceive
+            from agent.perception.concepts import perceive
             from editor.models import ModelMissingError as Missing
 
             try:

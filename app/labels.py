@@ -13,10 +13,10 @@ HELP_HINT = "Help ▸ Commands (F1) lists what I understand."
 
 def history_label(command: str | None) -> str:
     """The history panel's label for the version a command made: the grammar's words ("Brighter +20",
-    :meth:`agent.commands.Command.label`), "original" for none, the line itself if it does not parse."""
+    :meth:`agent.grammar.commands.Command.label`), "original" for none, the line itself if it does not parse."""
     if not command:
         return "original"
-    from agent.commands import CommandError, parse_command
+    from agent.grammar.commands import CommandError, parse_command
 
     try:
         return parse_command(command).label()
@@ -38,7 +38,7 @@ def short_refusal(reply: str, max_sentences: int = 2) -> str:
     The dialogue manager appends the whole command list when it does not understand; in the chat
     that buries the answer, so it is cut here and Help ▸ Commands shows it instead.
     """
-    from agent.commands import usage
+    from agent.grammar.commands import usage
 
     text = reply
     grammar = usage()

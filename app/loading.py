@@ -7,13 +7,58 @@ from __future__ import annotations
 
 import contextlib
 
-from agent.dialogue import GrammarParser
+from agent.dialogue.manager import GrammarParser
 from editor.models import ModelMissingError
 
 PARSER_WORDS = {
     "CommandModelParser": "learned command model (plain English)",
     "GrammarParser": "commands only (the learned model is not installed)",
 }
+
+
+# Native libraries whose import holds the GIL for long stretches (loading large shared objects;
+# torch for the command model). Imported by the model-loading worker after the window is on
+# screen (Controller.load_models): the window may stutter while they load, but it is there within
+# a second or two and takes requests meanwhile. rembg is not here: background removal runs in
+# its own process (app/cutout.py).
+HEAVY_MODULES = (
+    "cv2", "onnxruntime", "agent.command_model",
+    # what load_default_parser imports lazily: imported here in one go rather than piecemeal
+    "transformers", "peft", "transformers.models.bert.modeling_bert", "safetensors.torch",
+)
+
+
+def preload_libraries(report=None) -> list[str]:
+    """Import the heavy libraries now; returns the ones that are not installed."""
+    import gc
+    import importlib
+
+    import cv2
+
+    # OpenCV's own thread pool would compete with the GUI thread for the cores of a small machine;
+    # the app already runs its slow work in parallel workers, so each OpenCV call uses one thread.
+    cv2.setNumThreads(1)
+    missing = []
+    # The imports leave millions of long-lived objects. A full garbage collection walking them
+    # holds the GIL for 377-436 ms (measured): the window froze that long whenever one ran, in
+    # whichever thread. So no collection runs while they load (a few seconds: nothing much is
+    # freed meanwhile), and then they are frozen, out of the collector's sight; objects made later
+    # are collected as usual.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for name in HEAVY_MODULES:
+            if report is not None:
+                report(f"Loading {name}…")
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                missing.append(name)
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()
+    return missing
 
 
 def parser_words(parser) -> str:
@@ -28,16 +73,16 @@ def load_models_job(worker, document):
     Returns ``(parser, library, explain, trace_caption, concepts by pixel digest)``, or None when the
     worker was cancelled. Progress goes to ``worker.progress`` in words.
     """
-    from app.main import preload_libraries
-
     worker.progress(5, "Loading the language libraries (PyTorch, Transformers)…")
     preload_libraries(lambda text: None)
     if worker.cancelled:
         return None
     worker.progress(50, "Loading the command model…")
-    from agent import explain, referent_colour, trace_caption
-    from agent.assistant import load_parser
-    from agent.library import Library
+    from agent import explain
+    from agent.describe import caption as trace_caption
+    from agent.dialogue.assistant import load_parser
+    from agent.learned import referent_colour
+    from agent.search.library import Library
 
     parser = load_parser()
     if worker.cancelled:
@@ -50,7 +95,7 @@ def load_models_job(worker, document):
     if document is not None and not isinstance(parser, GrammarParser):
         # the command model reads the photo's concepts: perceive it now, not in the turn
         worker.progress(90, "Looking at the photo…")
-        from agent.perception import document_concepts
+        from agent.perception.concepts import document_concepts
 
         seen[document.head.pixels] = document_concepts(document)
     return parser, library, explain, trace_caption, seen
@@ -69,7 +114,7 @@ def nearest_concepts(doc, cache: dict[str, list[str]]) -> list[str]:
     for v in reversed(doc.lineage()):
         if v.pixels in cache:
             return cache[v.pixels]
-    from agent.perception import document_concepts
+    from agent.perception.concepts import document_concepts
 
     concepts = document_concepts(doc)
     cache[doc.head.pixels] = concepts

@@ -65,51 +65,6 @@ def create_app():
     return app
 
 
-# Native libraries whose import holds the GIL for long stretches (loading large shared objects;
-# torch for the command model). Imported by the model-loading worker after the window is on
-# screen (Controller.load_models): the window may stutter while they load, but it is there within
-# a second or two and takes requests meanwhile. rembg is not here: background removal runs in
-# its own process (app/cutout.py).
-HEAVY_MODULES = (
-    "cv2", "onnxruntime", "agent.command_model",
-    # what load_default_parser imports lazily: imported here in one go rather than piecemeal
-    "transformers", "peft", "transformers.models.bert.modeling_bert", "safetensors.torch",
-)
-
-
-def preload_libraries(report=None) -> list[str]:
-    """Import the heavy libraries now; returns the ones that are not installed."""
-    import gc
-    import importlib
-
-    import cv2
-
-    # OpenCV's own thread pool would compete with the GUI thread for the cores of a small machine;
-    # the app already runs its slow work in parallel workers, so each OpenCV call uses one thread.
-    cv2.setNumThreads(1)
-    missing = []
-    # The imports leave millions of long-lived objects. A full garbage collection walking them
-    # holds the GIL for 377-436 ms (measured): the window froze that long whenever one ran, in
-    # whichever thread. So no collection runs while they load (a few seconds: nothing much is
-    # freed meanwhile), and then they are frozen, out of the collector's sight; objects made later
-    # are collected as usual.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for name in HEAVY_MODULES:
-            if report is not None:
-                report(f"Loading {name}…")
-            try:
-                importlib.import_module(name)
-            except ImportError:
-                missing.append(name)
-    finally:
-        gc.freeze()
-        if was_enabled:
-            gc.enable()
-    return missing
-
-
 def process_age() -> float:
     """Seconds since this process started (interpreter start-up included), from /proc on Linux."""
     try:
@@ -232,7 +187,7 @@ def run_app(image: str | None = None) -> int:
     app = create_app()
     import cv2
 
-    cv2.setNumThreads(1)  # see preload_libraries: workers, not OpenCV's pool, use the cores
+    cv2.setNumThreads(1)  # see app.loading.preload_libraries: workers, not OpenCV's pool, use the cores
     early.append(("app-created", process_age()))
     from app.main_window import MainWindow
 

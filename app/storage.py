@@ -111,7 +111,7 @@ class BackgroundStore(Store):
 def open_store(path: str | os.PathLike | None = None) -> BackgroundStore:
     """The profile store as the app uses it. Its connection (:func:`editor.store.connect`) may be used
     from any thread and waits for other processes' locks; version files are written after the turn."""
-    from agent.executor import replay
+    from agent.edits.run import replay
     from editor import traces
 
     store = BackgroundStore(path)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand
 
-from agent.dialogue import UndoStep
+from agent.dialogue.manager import UndoStep
 
 
 class CheckoutCommand(QUndoCommand):

@@ -1,7 +1,7 @@
 """CAISE's validation requests through the whole assistant: ``python bench/caise_dialogue.py``.
 
 ``evaluate-commands`` scores the learned command model alone on ``md_valid.json``. The app does not
-run the model alone: the request rules (:mod:`agent.requests`) read a request first, the model's
+run the model alone: the request rules (:mod:`agent.language.reader`) read a request first, the model's
 reading is kept only above the confidence threshold and with words of its kind, and anything else
 is refused or answered with a question. This script scores that whole path, per CAISE type, beside
 the model alone measured in the same run, so a rule that hurts CAISE's own requests shows up here:
@@ -36,8 +36,8 @@ def main() -> int:
     import torch
 
     torch.set_num_threads(2)
-    from agent.assistant import load_parser
-    from agent.dialogue import DialogueManager
+    from agent.dialogue.assistant import load_parser
+    from agent.dialogue.manager import DialogueManager
     from editor.document import Document
     from editor.store import Store
     from training.commands_data import caise_match, find_concepts, gold_type, load_caise

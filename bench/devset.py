@@ -276,7 +276,7 @@ def make_scene(rng: np.random.Generator, pool: list[Thing], kind: str, held_out:
 
 
 def _loop(rng, box, t0: float, dwell: float | None = None, size: tuple[int, int] = (W, H)) -> np.ndarray:
-    from agent.traces import synthetic_trace
+    from agent.describe.traces import synthetic_trace
 
     w, h = size
     nb = (box[0] / w, box[1] / h, box[2] / w, box[3] / h)

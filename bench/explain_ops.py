@@ -1,9 +1,9 @@
 """Pairs made by the operations Easel has beyond CAISE's, for ``bench/explain.py --ops``.
 
 saturation, sharpness (sharpen and blur), warmth, hue, grayscale, auto_enhance
-(:mod:`editor.adjust`), remove <object> (:func:`agent.objects.remove_objects`: detector, u2netp
-mask, PatchMatch fill), background <colour>|blur|transparent (:func:`agent.objects.background`),
-crop to an aspect or to an object (:mod:`agent.objects`), and a few of them combined with
+(:mod:`editor.adjust`), remove <object> (:func:`agent.edits.objects.remove_objects`: detector, u2netp
+mask, PatchMatch fill), background <colour>|blur|transparent (:func:`agent.edits.objects.background`),
+crop to an aspect or to an object (:mod:`agent.edits.objects`), and a few of them combined with
 brightness or contrast. Dev pairs are made on the photos ``bench/explain.py`` already uses; the
 held-out pairs on others (scikit-learn's two sample photos and scikit-image's cat, colour wheel,
 moon and grass), with another seed, and were not looked at while the explainer was tuned.
@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from agent import objects
+from agent.edits import objects
 from editor import adjust, ops, regions
 
 BG_COLOURS = ("white", "grey", "skyblue", "yellow", "pink", "green")
@@ -47,7 +47,7 @@ def _subject(img):
 
 def _object(img):
     """A detected COCO object of a useful size: (words, box) or None."""
-    from agent.trace_caption import detect
+    from agent.perception.things import detect
 
     rgb = img if img.ndim == 3 else np.repeat(img[:, :, None], 3, axis=2)
     h, w = img.shape[:2]

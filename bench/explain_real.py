@@ -43,7 +43,7 @@ def main(argv=None) -> int:
     from explain_ops import OPS, op, score_op
 
     from agent.explain.engine import explain_images
-    from agent.perception import box_iou
+    from agent.perception.models import box_iou
 
     if not photoset.photos2_present():
         print(f"the photos are not in {photoset.MATE_DIR}: apt-get install mate-backgrounds", file=sys.stderr)

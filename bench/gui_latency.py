@@ -85,7 +85,7 @@ def latency(args, photo: Path) -> int:
     from app.main import create_app
 
     app = create_app()
-    from agent.commands import CommandError, parse_command
+    from agent.grammar.commands import CommandError, parse_command
     from app.controller import Controller
     from app.main_window import MainWindow
 

@@ -36,7 +36,8 @@ def main() -> int:
     from PySide6.QtCore import QTimer
     from skimage import data
 
-    from app.main import create_app, preload_libraries
+    from app.loading import preload_libraries
+    from app.main import create_app
 
     app = create_app()
     t = time.perf_counter()

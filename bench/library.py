@@ -32,8 +32,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent import perception  # noqa: E402
-from agent.library import SAMPLE_DIR, SAMPLE_PERCEPTION, Library, text_encoder  # noqa: E402
+from agent.perception import models as perception  # noqa: E402
+from agent.perception.text import text_encoder  # noqa: E402
+from agent.search.library import SAMPLE_DIR, SAMPLE_PERCEPTION, Library  # noqa: E402
 from editor.library import EXACT_LIMIT, LibraryIndex  # noqa: E402
 
 QUERIES = SAMPLE_DIR / "queries.json"

@@ -5,9 +5,9 @@ redistributable): things with a known everyday word (the cat, the cup, the motor
 the astronaut's helmet, the camera man's tripod) at several crop sizes, and crops that show no thing
 (grass, brick, gravel, the Hubble deep field, coins, the moon, the page of text, a flat wall, the
 Chinese temple's roof and sky). For each threshold T the classifier's best everyday word (ImageNet
-probabilities summed per word, :func:`agent.naming.word_probs`) is taken when its probability is at
-least T (square crops, as :func:`agent.naming.name_objects` classifies). Printed: right names among things, wrong names among things, and names given to crops with
-no thing (flat crops, which :func:`agent.naming.has_structure` rules out, count as unnamed); the threshold in :data:`agent.naming.NAME_CONFIDENCE` is the smallest T with no wrong
+probabilities summed per word, :func:`agent.perception.naming.word_probs`) is taken when its probability is at
+least T (square crops, as :func:`agent.perception.naming.name_objects` classifies). Printed: right names among things, wrong names among things, and names given to crops with
+no thing (flat crops, which :func:`agent.perception.naming.has_structure` rules out, count as unnamed); the threshold in :data:`agent.perception.naming.NAME_CONFIDENCE` is the smallest T with no wrong
 name at all, rounded up.
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/naming.py
@@ -23,8 +23,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agent.naming import NAME_CONFIDENCE, classify_crops, has_structure, word_probs  # noqa: E402
-from agent.perception import to_rgb8  # noqa: E402
+from agent.perception.models import to_rgb8  # noqa: E402
+from agent.perception.naming import NAME_CONFIDENCE, classify_crops, has_structure, word_probs  # noqa: E402
 
 
 def _sklearn_image(name: str) -> np.ndarray:
@@ -79,7 +79,7 @@ def main() -> int:
 
 
 def _best(img: np.ndarray, box: tuple, as_is: bool) -> tuple[str, float]:
-    from agent.naming import _shape_word
+    from agent.perception.naming import _shape_word
 
     ways = [classify_crops(img, [box], square=True)[0]]
     if as_is and _shape_word(box) == "":
@@ -108,7 +108,7 @@ def _table(things, nothings, as_is: bool) -> None:
             chosen = t
     print("\nwrong or unnamed things:", [(w, round(p, 2)) for ok, p, w in best_things if not ok])
     print("highest word on a crop with no thing:", max(best_none, key=lambda kv: kv[1]))
-    print(f"smallest threshold with no wrong name: {chosen:.2f} (agent.naming.NAME_CONFIDENCE = "
+    print(f"smallest threshold with no wrong name: {chosen:.2f} (agent.perception.naming.NAME_CONFIDENCE = "
           f"{NAME_CONFIDENCE})" if chosen is not None else "no threshold gives no wrong name")
     return 0
 

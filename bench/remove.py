@@ -2,7 +2,7 @@
 
 Each case pastes an object (a cat, a person or a cup, cut out of scikit-image's sample photos with
 u2netp's mask) onto a background photo whose clean version is kept, then runs Easel's removal
-(:func:`agent.objects.remove_objects`'s steps: detector box, mask inside it, dilation, fill) and
+(:func:`agent.edits.objects.remove_objects`'s steps: detector box, mask inside it, dilation, fill) and
 reports, per case:
 
 - whether the detector found the object before, and no longer finds it after (no detection of its
@@ -37,8 +37,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent import objects  # noqa: E402
-from agent.trace_caption import detect  # noqa: E402
+from agent.edits import objects  # noqa: E402
+from agent.perception.things import detect  # noqa: E402
 from editor import ops  # noqa: E402
 from editor.fill import hole_psnr, inpaint  # noqa: E402
 

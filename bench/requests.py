@@ -3,7 +3,7 @@
 GIER (Shi et al., ACCV 2020) pairs photos people posted for editing with the operations an expert
 used; ``../shared/data/gier/gier_val.json`` holds the validation split's 618 pairs and their ~3,000
 requests (``expert_summary`` and ``amateur_summary``; no images). Each request runs as a fresh one-turn
-conversation through the assistant the app builds (:func:`agent.assistant.build_manager`, learned
+conversation through the assistant the app builds (:func:`agent.dialogue.assistant.build_manager`, learned
 command model included), asking what it would run (:meth:`DialogueManager.read`), and is scored:
 
 - right: it would run commands, every one of a kind the expert used (table ``KINDS`` maps Easel's
@@ -72,7 +72,7 @@ OP_WORDS = {
 
 def kind_of(command) -> str:
     """The KINDS key of one command."""
-    from agent.commands import AdjustAttr, Background
+    from agent.grammar.commands import AdjustAttr, Background
 
     if isinstance(command, AdjustAttr):
         if command.attr == "sharpness":
@@ -118,8 +118,8 @@ def main() -> int:
     import torch
 
     torch.set_num_threads(2)
-    from agent.assistant import load_parser
-    from agent.dialogue import DialogueManager, GrammarParser
+    from agent.dialogue.assistant import load_parser
+    from agent.dialogue.manager import DialogueManager, GrammarParser
 
     t0 = time.perf_counter()
     parser = GrammarParser() if args.no_model else load_parser()

@@ -38,10 +38,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from agent.perception import box_iou as _iou  # noqa: E402
-from agent.perception import detect_objects  # noqa: E402
-from agent.trace_caption import caption_trace, locate, parse_phrases, position_words  # noqa: E402
-from agent.traces import synthetic_trace, to_ln  # noqa: E402
+from agent.describe.caption import caption_trace, locate, position_words  # noqa: E402
+from agent.describe.traces import synthetic_trace, to_ln  # noqa: E402
+from agent.perception.models import box_iou as _iou  # noqa: E402
+from agent.perception.models import detect_objects  # noqa: E402
+from agent.perception.things import parse_phrases
 from training.metrics_lbm import lbm  # noqa: E402
 
 W, H = 640, 480

@@ -40,7 +40,7 @@ CAISE_TARGETS = ("search", "adjust_attr", "rotate", "adjust_color", "image_cutou
 def command_type(line: str) -> str:
     """CAISE's command type of a command line (``adjust_attr brightness 10`` -> ``brightness``).
 
-    A text-only twin of :func:`agent.commands.command_type` (``editor`` never imports ``agent``).
+    A text-only twin of :func:`agent.grammar.commands.command_type` (``editor`` never imports ``agent``).
     """
     words = line.split()
     if not words:

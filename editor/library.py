@@ -1,7 +1,7 @@
 """The image library's storage: one row per photo, a full-text index and a vector index.
 
 This module only stores and ranks; what a photo shows (its description) and how a query becomes a
-vector are decided in :mod:`agent.library`. Three tables live in the profile database:
+vector are decided in :mod:`agent.search.library`. Three tables live in the profile database:
 
 - ``library_images``: path, content hash, size, mtime, pixel size, EXIF date, description,
   keywords, concepts (JSON) and whether OCR was run; its integer ``id`` is the rowid of the other two;

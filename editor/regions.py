@@ -2,7 +2,7 @@
 
 The same contract as :mod:`editor.ops` (pure functions, arguments checked first, input untouched,
 dtype/alpha/full resolution kept). Which part is the subject or which box is the object is decided
-by the caller (``agent.objects`` finds them with the detector and u2netp); these functions only
+by the caller (``agent.edits.objects`` finds them with the detector and u2netp); these functions only
 take a mask or a box.
 """
 

@@ -83,7 +83,7 @@ class Store:
     """
 
     # How an edit's command line is run again on its parent's pixels (set by the agent layer,
-    # which knows the commands: ``agent.executor.replay``); None: lost edits stay lost.
+    # which knows the commands: ``agent.edits.run.replay``); None: lost edits stay lost.
     replay: Callable[[str, np.ndarray], np.ndarray] | None = None
 
     def __init__(self, path: str | os.PathLike | None = None):

@@ -141,7 +141,7 @@ SKIMAGE = {
 def main() -> int:
     import torch
 
-    from agent.perception import perceive
+    from agent.perception.concepts import perceive
 
     torch.set_num_threads(1)
     OUT.mkdir(parents=True, exist_ok=True)

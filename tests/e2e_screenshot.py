@@ -49,11 +49,12 @@ def main(argv: list[str]) -> int:
     from PySide6.QtCore import QPointF, Qt
     from PySide6.QtTest import QTest
 
-    from app.main import create_app, preload_libraries
+    from app.loading import preload_libraries
+    from app.main import create_app
 
     app = create_app()
     preload_libraries()
-    from agent.assistant import load_parser
+    from agent.dialogue.assistant import load_parser
     from app.controller import Controller
     from app.loading import parser_words
     from app.main_window import MainWindow

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent.commands import parse_command
+from agent.grammar.commands import parse_command
 from app.annotator.hub import DialogueHub, ImageLibrary
 from editor import exports
 from editor.annotations import AnnotationStore

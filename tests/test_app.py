@@ -16,7 +16,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl  # noqa: E402
 from PySide6.QtGui import QDropEvent, QWheelEvent  # noqa: E402
 
-from agent.dialogue import TurnResult  # noqa: E402
+from agent.grammar.turns import TurnResult  # noqa: E402
 from app.controller import Controller, open_store  # noqa: E402
 from app.main_window import MainWindow  # noqa: E402
 from app.settings import AppSettings, make_settings  # noqa: E402

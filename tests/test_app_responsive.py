@@ -64,7 +64,7 @@ class GapMeter:
 @pytest.mark.slow
 @pytest.mark.skipif(not _has_u2netp(), reason="u2netp model not installed")
 def test_event_loop_stays_responsive_during_model_load_and_cutout(qtbot, tmp_path, astronaut, no_network):
-    from app.main import preload_libraries
+    from app.loading import preload_libraries
 
     preload_libraries()
     big = cv2.resize(astronaut, (4000, 3000), interpolation=cv2.INTER_CUBIC)  # a 12 MP photo

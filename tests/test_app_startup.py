@@ -14,8 +14,9 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import Qt, QUrl  # noqa: E402
 
-from agent.commands import usage  # noqa: E402
-from agent.dialogue import GrammarParser, TurnResult  # noqa: E402
+from agent.dialogue.manager import GrammarParser  # noqa: E402
+from agent.grammar.commands import usage  # noqa: E402
+from agent.grammar.turns import TurnResult
 from app.controller import Controller, open_store  # noqa: E402
 from app.labels import HELP_HINT, history_label, short_refusal  # noqa: E402
 from app.main_window import MainWindow  # noqa: E402
@@ -67,8 +68,8 @@ def slow_models(monkeypatch):
         release.wait(20)
         return GrammarParser()
 
-    monkeypatch.setattr("app.main.preload_libraries", lambda report=None: [])
-    monkeypatch.setattr("agent.assistant.load_parser", load_parser)
+    monkeypatch.setattr("app.loading.preload_libraries", lambda report=None: [])
+    monkeypatch.setattr("agent.dialogue.assistant.load_parser", load_parser)
     monkeypatch.setattr("app.controller.Controller._warm_cutout", lambda self, worker: None)
     yield release
     release.set()
@@ -210,14 +211,14 @@ def test_search_answer_shows_match_thumbnails_and_a_click_opens_one(qtbot, tmp_p
 
 
 class FakeLibrary:
-    """Stands in for agent.library.Library: counts files and honours on_progress's stop."""
+    """Stands in for agent.search.library.Library: counts files and honours on_progress's stop."""
 
     def __init__(self) -> None:
         self.permits = threading.Semaphore(0)  # one per file the test lets through
         self.indexed: list[str] = []
 
     def index(self, roots, *, progress=True, on_progress=None, **kwargs):
-        from agent.library import IndexReport
+        from agent.search.library import IndexReport
 
         files = [f"{roots[0]}/p{i}.jpg" for i in range(50)]
         report = IndexReport()
@@ -323,8 +324,8 @@ def test_background_store_takes_over_fresh_arrays_and_copies_views(tmp_path, ast
 
 @pytest.mark.slow
 def test_library_index_reports_each_file_and_stops_when_asked(tmp_path, astronaut, coffee):
-    """agent.library.Library.index(on_progress=...): what the window's progress bar and Stop use."""
-    from agent.library import Library
+    """agent.search.library.Library.index(on_progress=...): what the window's progress bar and Stop use."""
+    from agent.search.library import Library
 
     folder = tmp_path / "pictures"
     folder.mkdir()

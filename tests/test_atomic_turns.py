@@ -18,9 +18,10 @@ import numpy as np
 import pytest
 from sqlite_utils.utils import sqlite3  # the library the Store uses: never two on one file
 
-import agent.assistant
+import agent.dialogue.assistant
 import main
-from agent.dialogue import DialogueManager, GrammarParser, TurnResult, TurnStopped
+from agent.dialogue.manager import DialogueManager, GrammarParser, TurnStopped
+from agent.grammar.turns import TurnResult
 from editor import store as store_mod
 from editor.document import Document
 from editor.imageio import write_image
@@ -82,8 +83,8 @@ def run_edit(photo, db, out) -> int:
 
 
 def test_a_kill_at_any_write_point_of_edit_leaves_whole_turns(tmp_path, photo, monkeypatch, capsys):
-    monkeypatch.setattr(agent.assistant, "load_parser", GrammarParser)
-    real_build = agent.assistant.build_manager
+    monkeypatch.setattr(agent.dialogue.assistant, "load_parser", GrammarParser)
+    real_build = agent.dialogue.assistant.build_manager
     found = np.zeros((12, 12, 3), np.uint8)
     found[2:10, 2:10] = (220, 20, 20)
 
@@ -98,7 +99,7 @@ def test_a_kill_at_any_write_point_of_edit_leaves_whole_turns(tmp_path, photo, m
         manager.handlers["search"] = search
         return manager
 
-    monkeypatch.setattr(agent.assistant, "build_manager", build)
+    monkeypatch.setattr(agent.dialogue.assistant, "build_manager", build)
 
     # The reference: the database after each turn.
     snapshots = []
@@ -239,7 +240,7 @@ def test_unreferenced_pixel_files_are_collected_at_the_next_open(tmp_path, rgb_s
 
 
 def test_the_user_s_words_and_every_command_are_kept(tmp_path, rgb_small):
-    from agent.dialogue import Prediction, TurnResult
+    from agent.grammar.turns import Prediction, TurnResult
 
     class Reader:  # a parser that reads every request as a search for a cat
         def predict(self, history, concepts):

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 import main
-from agent.dialogue import DialogueManager
+from agent.dialogue.manager import DialogueManager
 from editor.document import Document
 from editor.imageio import read_image, write_image
 from editor.store import Store
@@ -108,8 +108,8 @@ def test_cli_entry_point_runs_as_a_script(tmp_path):
 
 
 def test_ops_and_cutout_make_no_network_connection(no_network, astronaut):
-    from agent.commands import parse_command
-    from agent.executor import execute
+    from agent.edits.run import execute
+    from agent.grammar.commands import parse_command
 
     for line in ["rotate 45", "adjust_color blue 0.3", "adjust_attr contrast 20", "image_cutout"]:
         execute(parse_command(line), astronaut)

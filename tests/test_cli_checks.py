@@ -10,9 +10,10 @@ import tempfile
 import numpy as np
 import pytest
 
-import agent.assistant
+import agent.dialogue.assistant
 import main
-from agent.dialogue import DialogueManager, GrammarParser, Prediction, TurnResult
+from agent.dialogue.manager import DialogueManager, GrammarParser
+from agent.grammar.turns import Prediction, TurnResult
 from editor.document import Document
 from editor.imageio import read_image, write_image
 
@@ -25,7 +26,7 @@ def photo(tmp_path):
 
 @pytest.fixture
 def grammar_only(monkeypatch):
-    monkeypatch.setattr(agent.assistant, "load_parser", GrammarParser)
+    monkeypatch.setattr(agent.dialogue.assistant, "load_parser", GrammarParser)
 
 
 @pytest.mark.parametrize("output, extra, message", [
@@ -125,12 +126,12 @@ def test_no_bad_input_ends_in_a_traceback(photo, tmp_path, capsys, grammar_only)
 
 
 def test_an_internal_error_is_reported_in_one_line(photo, tmp_path, monkeypatch, capsys):
-    import agent.executor
+    import agent.edits.run
 
     def boom(command, pixels):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(agent.executor, "execute", boom)
+    monkeypatch.setattr(agent.edits.run, "execute", boom)
     assert main.main(["apply", str(photo), "rotate 90", "-o", str(tmp_path / "o.png")]) == 3
     assert "RuntimeError: a bug" in capsys.readouterr().err
 
@@ -138,7 +139,7 @@ def test_an_internal_error_is_reported_in_one_line(photo, tmp_path, monkeypatch,
 def _with_search(monkeypatch, tmp_path):
     """``search`` opens another photo, as the library's handler does."""
     other = np.arange(8 * 8 * 3, dtype=np.uint8).reshape(8, 8, 3)
-    real = agent.assistant.build_manager
+    real = agent.dialogue.assistant.build_manager
 
     class ReadsSearch:  # the learned model reading "find me a sandwich" as a search
         def predict(self, history, concepts):
@@ -157,7 +158,7 @@ def _with_search(monkeypatch, tmp_path):
         manager.handlers["search"] = search
         return manager
 
-    monkeypatch.setattr(agent.assistant, "build_manager", build)
+    monkeypatch.setattr(agent.dialogue.assistant, "build_manager", build)
     return other
 
 

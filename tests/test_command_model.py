@@ -22,7 +22,7 @@ from agent.command_model import (
     tokens_to_command,
     words_of,
 )
-from agent.commands import parse_command
+from agent.grammar.commands import parse_command
 from training.commands_data import caise_match
 
 # -- words, numbers, grammar -------------------------------------------------------------------
@@ -439,7 +439,7 @@ def test_shipped_model_on_natural_requests(shipped, turns, utterance, expected):
 
 
 def test_unsure_or_chitchat_is_not_executed(shipped, coffee, tmp_path):
-    from agent.dialogue import DialogueManager
+    from agent.dialogue.manager import DialogueManager
     from editor.document import Document
     from editor.store import Store
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.commands import (
+from agent.grammar.commands import (
     AdjustAttr,
     AdjustColor,
     CommandError,
@@ -160,7 +160,7 @@ def test_replies_and_labels_say_what_was_done_in_words(line, reply, label):
 def test_readme_table_is_the_grammar():
     from pathlib import Path
 
-    from agent.commands import readme_table
+    from agent.grammar.commands import readme_table
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    assert readme_table() in readme, "regenerate the README's table: python -m agent.commands --readme"
+    assert readme_table() in readme, "regenerate the README's table: python -m agent.grammar.commands --readme"

@@ -26,14 +26,16 @@ DRIVER = textwrap.dedent("""
     sys.path.insert(0, sys.argv[1])
     mode, go, ready, db = sys.argv[2:6]
     if mode == "edit":
-        import agent.assistant
-        from agent.dialogue import GrammarParser
-        agent.assistant.load_parser = GrammarParser  # the turn's writes are the same; no model load
+        import agent.dialogue.assistant
+        from agent.dialogue.manager import GrammarParser
+        agent.dialogue.assistant.load_parser = GrammarParser  # the turn's writes are the same; no model load
         import main
-        from agent import explain, trace_caption, perception  # noqa: F401 - imported before the start
+        from agent import explain  # noqa: F401 - imported before the start
+        from agent.describe import caption as trace_caption
+        from agent.perception import models as perception
     else:
         import numpy as np
-        from agent.library import Library
+        from agent.search.library import Library
 
         class Words:  # a stand-in for MiniLM: the test is about the database, not the model
             def encode(self, texts, batch_size=32):
@@ -97,7 +99,7 @@ def test_two_edit_runs_on_one_fresh_database(tmp_path):
 
 
 def test_two_first_searches_index_the_sample_library_once(tmp_path):
-    from agent.library import IMAGE_SUFFIXES, SAMPLE_DIR
+    from agent.search.library import IMAGE_SUFFIXES, SAMPLE_DIR
 
     n_sample = len([p for p in SAMPLE_DIR.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES])
     assert n_sample > 10

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agent import objects
+from agent.edits import objects
 from agent.explain import explain_images
 from agent.explain.background import blurred_background
 from editor import regions

@@ -6,11 +6,11 @@ import cv2
 import numpy as np
 import pytest
 
-from agent.commands import ATTR_RANGES
 from agent.explain import explain_images
 from agent.explain.align import same_frame
 from agent.explain.colour import _family_finding
 from agent.explain.tone import _fit_tone
+from agent.grammar.commands import ATTR_RANGES
 from editor import ops
 from editor.regions import BACKGROUND_COLORS
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.commands import parse_command
+from agent.grammar.commands import parse_command
 from editor import exports
 from editor.annotations import AnnotationStore
 from editor.store import Store

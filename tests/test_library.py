@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent import perception
-from agent.library import SAMPLE_DIR, Library, exif_date, register
+from agent.perception import models as perception
+from agent.search.library import SAMPLE_DIR, Library, exif_date, register
 from editor.library import LibraryIndex, fts_query, path_words
 
 PHOTOS = ["chelsea.jpg", "coffee.jpg", "rocket.jpg"]
@@ -98,7 +98,7 @@ def test_sample_library_fast_path_runs_no_vision_model(tmp_path, monkeypatch):
 
 
 def test_chat_search_opens_the_best_match(library, tmp_path):
-    from agent.dialogue import DialogueManager
+    from agent.dialogue.manager import DialogueManager
     from editor.store import Store
 
     store = Store(tmp_path / "easel.db")
@@ -117,7 +117,7 @@ def test_chat_search_opens_the_best_match(library, tmp_path):
 
 
 def test_chat_search_on_an_empty_library_says_how_to_index(tmp_path):
-    from agent.dialogue import DialogueManager
+    from agent.dialogue.manager import DialogueManager
 
     manager = DialogueManager()
     register(manager, Library(tmp_path / "library.db"))
@@ -166,8 +166,8 @@ def test_index_rejects_bad_embeddings(tmp_path):
 
 
 def test_edit_without_a_library_creates_no_database(tmp_path):
-    from agent.dialogue import DialogueManager
-    from agent.library import register_path
+    from agent.dialogue.manager import DialogueManager
+    from agent.search.library import register_path
 
     manager = DialogueManager()
     assert register_path(manager, tmp_path / "library.db") is None

@@ -8,7 +8,7 @@ import shutil
 import numpy as np
 import pytest
 
-from agent.executor import replay
+from agent.edits.run import replay
 from app.storage import open_store
 from editor.document import Document
 from editor.imageio import read_image, write_image

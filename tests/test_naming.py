@@ -1,23 +1,23 @@
 """Naming objects with the detector and the classifier together, colours from the object's own
-pixels, people by their clothes (agent/naming.py, agent/vocabulary.py), and describe's sentences."""
+pixels, people by their clothes (agent/perception/naming.py, agent/perception/vocabulary.py), and describe's sentences."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from agent.naming import (
+from agent.perception.naming import (
     DETECTOR_CONFIDENCE,
     NAME_CONFIDENCE,
     colour_word,
     decide_noun,
     person_clothing_colour,
 )
-from agent.vocabulary import agrees, everyday_words
+from agent.perception.vocabulary import agrees, everyday_words
 
 
 def test_vocabulary_maps_fine_classes_to_everyday_words():
-    from agent.perception import _efficientnet
+    from agent.perception.models import _efficientnet
 
     _, labels = _efficientnet()
     words = everyday_words(labels)
@@ -90,8 +90,8 @@ def test_head_and_shoulders_clothes_are_below_the_face():
 def test_astronaut_is_a_person_in_orange_and_her_helmet_no_mouse():
     from skimage import data
 
-    from agent.naming import name_objects
-    from agent.trace_caption import detect
+    from agent.perception.naming import name_objects
+    from agent.perception.things import detect
 
     img = data.astronaut()
     names = {n.noun: n.phrase for n in name_objects(img, detect(img))}
@@ -103,7 +103,7 @@ def test_astronaut_is_a_person_in_orange_and_her_helmet_no_mouse():
 def test_describe_says_the_main_subject_first_then_where_the_others_are():
     from skimage import data
 
-    from agent.trace_caption import describe_image
+    from agent.describe.caption import describe_image
 
     cap = describe_image(data.coffee())
     assert cap.text.startswith("The photo shows a cup of coffee"), cap.text
@@ -116,7 +116,7 @@ def test_describe_says_the_main_subject_first_then_where_the_others_are():
 
 
 def test_a_dwell_on_an_unnamed_thing_is_an_object_and_on_grass_a_region():
-    from agent.naming import name_regions
+    from agent.perception.naming import name_regions
 
     rng = np.random.default_rng(0)
     img = np.clip(np.full((240, 320, 3), (70, 140, 60), np.float32) + rng.normal(0, 6, (240, 320, 3)),
@@ -128,7 +128,7 @@ def test_a_dwell_on_an_unnamed_thing_is_an_object_and_on_grass_a_region():
 
 
 def test_the_pen_travelling_between_things_is_not_a_dwell():
-    from agent.trace_caption import dwell_points
+    from agent.describe.caption import dwell_points
 
     t = np.arange(40) * 0.05
     loop = np.c_[0.2 + 0.05 * np.cos(t * 6), 0.5 + 0.05 * np.sin(t * 6), t]
@@ -173,7 +173,7 @@ def test_a_thing_over_busy_surroundings_is_named_from_its_dwell():
     import cv2
     from skimage import data
 
-    from agent.naming import name_regions
+    from agent.perception.naming import name_regions
 
     img = _china_trees()
     img[80:236, 180:290] = cv2.resize(data.rocket()[0:427, 160:460], (110, 156), interpolation=cv2.INTER_AREA)
@@ -187,8 +187,8 @@ def test_an_unsure_animal_is_what_the_detector_finds_shown_its_box():
     import cv2
     from skimage import data
 
-    from agent.naming import name_objects
-    from agent.perception import Detection
+    from agent.perception.models import Detection
+    from agent.perception.naming import name_objects
 
     grass = np.repeat(data.camera()[300:480, 420:512, None], 3, axis=2)
     img = cv2.resize(grass, (480, 320), interpolation=cv2.INTER_AREA)
@@ -201,7 +201,7 @@ def test_an_unsure_animal_is_what_the_detector_finds_shown_its_box():
 def test_greys_are_named_black_grey_or_white():
     """A grey photo (the camera man) has no colour: its grey sky was "beige", its dark grey
     "brown" by the nearest reference colour. Tinted colours keep their names."""
-    from agent.perception import color_name
+    from agent.perception.models import color_name
 
     for v, want in ((60, "black"), (130, "grey"), (200, "grey"), (240, "white")):
         px = np.full((40, 40, 3), v, np.uint8)
@@ -226,7 +226,7 @@ def test_what_no_model_knows_on_a_whole_photo_is_an_object():
     """Dwells on whole photos over things no model here knows: the classifier's nearest class at
     0.56-0.62 is a wrong noun ("crane", "bottle", "lampshade", "theater curtain"); each is "an
     object" (DWELL_CONFIDENCE), and a small thing that stands out too (not "a brown area")."""
-    from agent.naming import DWELL_CONFIDENCE, name_regions
+    from agent.perception.naming import DWELL_CONFIDENCE, name_regions
 
     assert NAME_CONFIDENCE < DWELL_CONFIDENCE
     cases = {"rocket": [(15, 57, 72, 369)], "astronaut": [(421, 10, 464, 169), (416, 42, 447, 85)],
@@ -242,7 +242,7 @@ def test_what_no_model_knows_on_a_whole_photo_is_an_object():
 def test_a_long_dwell_is_not_named_by_its_square_crop_alone():
     """The bench's back behind the motorcycle, squared, is mostly the motorcycle ("motorbike" at
     0.82); as it is it is no motorbike, so it is not one."""
-    from agent.naming import name_regions
+    from agent.perception.naming import name_regions
 
     n = name_regions(_photo("moto_left"), [(60, 105, 277, 166)])[0]
     assert n is None or n.noun != "motorbike"
@@ -251,8 +251,8 @@ def test_a_long_dwell_is_not_named_by_its_square_crop_alone():
 def test_classes_a_person_calls_by_one_word_add_up():
     """The Summer Palace's tower is spread over bell cote, palace, church, castle and stupa, each
     unsure: summed as "building" it is named, and no background of the photo becomes one."""
-    from agent.naming import name_regions
-    from agent.perception import _efficientnet
+    from agent.perception.models import _efficientnet
+    from agent.perception.naming import name_regions
 
     _, labels = _efficientnet()
     words = everyday_words(labels)
@@ -270,8 +270,8 @@ def test_a_dwell_beside_a_known_thing_is_not_named_by_it():
     classifier. Told where the cup is, that word is the cup's, not the dwell's."""
     from skimage import data
 
-    from agent.naming import name_objects, name_regions, neighbour_words
-    from agent.perception import Detection
+    from agent.perception.models import Detection
+    from agent.perception.naming import name_objects, name_regions, neighbour_words
 
     img = data.coffee()
     cup = Detection("cup", 0.95, (173, 13, 412, 240))
@@ -292,7 +292,7 @@ def test_a_dwell_beside_a_known_thing_is_not_named_by_it():
 def test_a_word_from_one_view_only_is_not_taken():
     from skimage import data
 
-    from agent.naming import keeps_its_word, name_regions
+    from agent.perception.naming import keeps_its_word, name_regions
 
     # the camera on its tripod, squared and grown, was a "tripod" at 0.78, and at most 0.13 in
     # the five other views (bench/trace.py --photos 60): the camera is not a tripod
@@ -306,8 +306,8 @@ def test_a_word_from_one_view_only_is_not_taken():
 
 
 def test_a_renaming_word_that_does_not_hold_reframed_is_not_taken(monkeypatch):
-    import agent.naming as naming
-    from agent.perception import Detection, _efficientnet
+    import agent.perception.naming as naming
+    from agent.perception.models import Detection, _efficientnet
 
     # what the classifier said of mate-backgrounds' water splash (bench/trace.py -v): a
     # "strainer" at 0.49 in the detection's square crop, 0.16 and 0.04 in the square crops of its

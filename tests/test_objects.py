@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from skimage import data
 
-from agent import objects
-from agent.trace_caption import detect
+from agent.edits import objects
+from agent.perception.things import detect
 from editor.fill import hole_psnr
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -25,9 +25,9 @@ SESSION = textwrap.dedent("""
     from pathlib import Path
     sys.path.insert(0, sys.argv[1])
     tmp = Path(sys.argv[2])
-    from agent.assistant import build_manager
-    from agent.dialogue import GrammarParser
-    from agent.library import Library
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+    from agent.search.library import Library
     from editor.document import Document
     from editor.imageio import read_image
     from editor.store import Store

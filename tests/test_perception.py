@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agent import perception
-from agent.perception import COLOR_NAMES_RGB, Perception, color_name, perceive
+from agent.perception import models as perception
+from agent.perception.concepts import Perception, perceive
+from agent.perception.models import COLOR_NAMES_RGB, color_name
 
 
 @pytest.fixture(scope="module")
@@ -19,7 +20,7 @@ def chelsea() -> np.ndarray:
 @pytest.mark.slow
 def test_every_model_loads_from_packages_without_network(no_network, monkeypatch, coffee):
     # Forget any model an earlier test loaded, so that loading happens here, under the guard.
-    from agent import library
+    from agent.search import library
 
     for model in (perception._ssd, perception.efficientnet, perception._efficientnet, perception._rapidocr):
         monkeypatch.setattr(model, "_value", None)
@@ -110,7 +111,7 @@ def test_results_are_cached_in_memory_and_in_the_database(chelsea, tmp_path, mon
 
 @pytest.mark.slow
 def test_ocr_reads_a_sign(tmp_path):
-    from agent.library import SAMPLE_DIR
+    from agent.search.library import SAMPLE_DIR
     from editor.imageio import read_image
 
     pixels = read_image(SAMPLE_DIR / "sale_poster.png").pixels
@@ -122,7 +123,7 @@ def test_ocr_reads_a_sign(tmp_path):
 
 
 def test_document_concepts(chelsea, tmp_path):
-    from agent.perception import document_concepts
+    from agent.perception.concepts import document_concepts
     from editor.document import Document
     from editor.store import Store
 
@@ -135,7 +136,7 @@ def test_document_concepts(chelsea, tmp_path):
 def test_perceive_colours_an_object_by_its_pixels_and_a_person_by_her_clothes():
     from skimage import data
 
-    from agent.perception import perceive
+    from agent.perception.concepts import perceive
 
     p = perceive(data.astronaut(), db=":memory:", use_cache=False)
     person = next(o for o in p.objects if o.label == "person")

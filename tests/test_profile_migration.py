@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agent.dialogue import DialogueManager
+from agent.dialogue.manager import DialogueManager
 from editor.document import Document
 from editor.store import SCHEMA_VERSION, Store
 

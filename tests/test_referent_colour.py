@@ -10,13 +10,7 @@ import numpy as np
 import pytest
 
 from agent.command_model import words_of
-from agent.referent_colour import (
-    EDIT_PALETTE,
-    ReferentColourModel,
-    gate,
-    make_query,
-    referent_phrase,
-)
+from agent.learned.referent_colour import EDIT_PALETTE, ReferentColourModel, gate, make_query, referent_phrase
 
 
 @pytest.mark.parametrize("text, phrase", [
@@ -94,7 +88,7 @@ def test_ranker_round_trips_through_json(tmp_path):
 @pytest.fixture
 def ranker_at(monkeypatch):
     """Point EASEL_REFERENT_COLOUR at a file and forget any loaded ranker, before and after."""
-    from agent import referent_colour
+    from agent.learned import referent_colour
 
     def use(path):
         monkeypatch.setenv("EASEL_REFERENT_COLOUR", str(path))
@@ -130,7 +124,7 @@ def test_decoded_uses_a_ranker_when_one_is_installed(tmp_path, ranker_at, no_net
 
 def test_without_a_ranker_the_hand_rule_reads_the_referent(tmp_path, ranker_at):
     from agent.command_model import Decoded
-    from agent.referent_colour import default_model
+    from agent.learned.referent_colour import default_model
 
     ranker_at(tmp_path / "none.json")  # no file: the rule decides
     assert default_model() is None

@@ -1,13 +1,13 @@
-"""Region or thing, from whether what a dwell shows goes on to an edge (agent.region_evidence), and
-the region words that depend on it (agent.caption_words.describe_region)."""
+"""Region or thing, from whether what a dwell shows goes on to an edge (agent.perception.region_evidence), and
+the region words that depend on it (agent.describe.words.describe_region)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from agent.caption_words import describe_region
-from agent.naming import STANDS_OUT, contrast_with_surroundings, name_regions
-from agent.region_evidence import goes_on_to_an_edge, sky_shaped
+from agent.describe.words import describe_region
+from agent.perception.naming import STANDS_OUT, contrast_with_surroundings, name_regions
+from agent.perception.region_evidence import goes_on_to_an_edge, sky_shaped
 
 
 def _noisy(img: np.ndarray, seed: int = 0, sd: float = 4.0) -> np.ndarray:

@@ -295,7 +295,7 @@ def test_objects_named_by_the_detector_offline(no_network):
 
 @pytest.fixture
 def manager(tmp_path, photo):
-    from agent.dialogue import DialogueManager
+    from agent.dialogue.manager import DialogueManager
     from editor.document import Document
     from editor.store import Store
 
@@ -330,7 +330,7 @@ def test_what_changed_after_a_request_that_made_two_versions_reports_both(tmp_pa
     versions: "what changed?" compares the picture before the request with the one after it."""
     import re
 
-    from agent.assistant import build_manager
+    from agent.dialogue.assistant import build_manager
     from editor.document import Document
     from editor.store import Store
 
@@ -391,7 +391,7 @@ def test_what_do_they_have_in_common(manager):
 
 
 def test_explain_without_document():
-    from agent.dialogue import DialogueManager
+    from agent.dialogue.manager import DialogueManager
 
     m = DialogueManager(None)
     register(m)

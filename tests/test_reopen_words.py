@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from agent.dialogue import Prediction, TurnResult  # noqa: E402
+from agent.grammar.turns import Prediction, TurnResult  # noqa: E402
 from editor.document import Document  # noqa: E402
 from editor.imageio import write_image  # noqa: E402
 from tests.test_app import make_window, open_photo, say  # noqa: E402

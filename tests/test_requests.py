@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agent.commands import parse_command
-from agent.dialogue import DialogueManager, Prediction
-from agent.requests import Reading, has_evidence, read, split_clauses
+from agent.dialogue.manager import DialogueManager
+from agent.grammar.commands import parse_command
+from agent.grammar.turns import Prediction
+from agent.language.reader import Reading, has_evidence, read, split_clauses
 from editor.document import Document
 from editor.store import Store
 
@@ -211,7 +212,7 @@ def test_the_learned_model_search_is_not_run_on_an_edit_request(manager):
 def test_a_conversation_of_questions_after_an_explanation_never_edits(tmp_path):
     """Typed as a person would: the follow-ups are answered, none becomes an edit or a search,
     even with a command model that reads every one of them as "brighten by 40"."""
-    from agent.assistant import build_manager
+    from agent.dialogue.assistant import build_manager
 
     rng = np.random.default_rng(1)
     pixels = rng.integers(60, 180, (96, 128, 3), dtype=np.uint8)
@@ -250,7 +251,7 @@ def test_a_request_in_words_for_a_photo_takes_the_models_search_at_lower_confide
     assert manager.read("make it a bit different")[0] == []
 
 
-# --- what a request is about (agent/request_scope.py): written for these tests, not taken from a data set ---
+# --- what a request is about (agent/language/scope.py): written for these tests, not taken from a data set ---
 
 @pytest.mark.parametrize(
     "request_, expected",

@@ -1,4 +1,4 @@
-"""The window's conversation state without a window: agent.session and the manager's GUI-facing turns."""
+"""The window's conversation state without a window: agent.dialogue.session and the manager's GUI-facing turns."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from agent.commands import Crop
-from agent.dialogue import DialogueManager, UndoStep
-from agent.session import Session
+from agent.dialogue.manager import DialogueManager, UndoStep
+from agent.dialogue.session import Session
+from agent.grammar.commands import Crop
 from editor import traces as trace_store
 from editor.document import Document
 from editor.store import Store
@@ -27,7 +27,7 @@ def session(tmp_path, rgb_small) -> Session:
 
 
 def test_the_session_loads_no_qt():
-    probe = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import agent.session, agent.dialogue; "
+    probe = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import agent.dialogue.session, agent.dialogue.manager; "
              "print('QT' if any(m.startswith('PySide6') for m in sys.modules) else 'NO-QT')")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "NO-QT", out.stderr

@@ -1,4 +1,4 @@
-"""The relational speaker model (agent/speaker.py), its training data and metrics."""
+"""The relational speaker model (agent/learned/speaker.py), its training data and metrics."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from agent.speaker import RelationalSpeaker, SpeakerConfig, load_speaker, save_speaker
+from agent.learned.speaker import RelationalSpeaker, SpeakerConfig, load_speaker, save_speaker
 from editor.models import ModelMissingError
 
 VOCAB = ["<pad>", "<bos>", "<eos>", "<unk>", "make", "it", "brighter", "darker", "flip", "the", "image"]
@@ -116,7 +116,7 @@ def test_caption_metrics_perfect_and_wrong():
 def test_cnn_features_load_offline(no_network):
     from skimage import data
 
-    from agent.speaker import image_features
+    from agent.learned.speaker import image_features
 
     f = image_features([data.astronaut(), data.coffee()[:, :, :3]])
     assert f.shape == (2, 49, 1280)
@@ -125,8 +125,8 @@ def test_cnn_features_load_offline(no_network):
 
 @pytest.mark.slow
 def test_chat_can_phrase_with_the_speaker(tmp_path, monkeypatch):
-    import agent.speaker as sp
-    from agent.dialogue import DialogueManager
+    import agent.learned.speaker as sp
+    from agent.dialogue.manager import DialogueManager
     from agent.explain import register
     from editor.document import Document
     from editor.store import Store
@@ -153,7 +153,7 @@ def test_chat_can_phrase_with_the_speaker(tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_committed_checkpoint_loads_offline(no_network):
-    from agent.speaker import DEFAULT_CHECKPOINT, describe_edit
+    from agent.learned.speaker import DEFAULT_CHECKPOINT, describe_edit
 
     if not DEFAULT_CHECKPOINT.is_file():
         pytest.skip("no trained speaker in resources/speaker")

@@ -9,17 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from agent.trace_caption import (
-    Caption,
-    caption_trace,
-    clean_detections,
-    describe_region,
-    locate,
-    parse_phrases,
-    position_words,
-    register,
-)
-from agent.traces import (
+from agent.describe.caption import Caption, caption_trace, describe_region, locate, position_words, register
+from agent.describe.traces import (
     TraceError,
     load_trace,
     segment_trace,
@@ -28,6 +19,7 @@ from agent.traces import (
     validate_trace,
     window_boxes,
 )
+from agent.perception.things import clean_detections, parse_phrases
 
 ROOT = Path(__file__).resolve().parent.parent
 W, H = 480, 320
@@ -240,7 +232,7 @@ def test_locate_finds_boxes_in_caption_order(scene):
 
 
 def test_clean_detections_drops_duplicates():
-    from agent.perception import Detection
+    from agent.perception.models import Detection
 
     dets = [Detection("cup", 0.9, (10, 10, 50, 50)), Detection("bowl", 0.8, (11, 10, 50, 52)),
             Detection("cup", 0.5, (12, 12, 40, 40)), Detection("cat", 0.7, (60, 60, 90, 90))]
@@ -252,7 +244,7 @@ def test_clean_detections_drops_duplicates():
 
 @pytest.mark.slow
 def test_describe_handler(scene, tmp_path):
-    from agent.dialogue import DialogueManager
+    from agent.dialogue.manager import DialogueManager
     from editor.document import Document
     from editor.store import Store
 
@@ -314,7 +306,7 @@ def test_cli_caption_and_locate(scene, tmp_path):
 
 @pytest.mark.slow
 def test_describe_image_without_objects_reads_regions_top_down():
-    from agent.trace_caption import describe_image
+    from agent.describe.caption import describe_image
 
     img = np.zeros((120, 160, 3), np.uint8)
     img[:60] = (130, 190, 235)
@@ -331,7 +323,7 @@ def test_describe_image_without_objects_reads_regions_top_down():
 
 
 def test_absurdly_long_trace_is_refused():
-    from agent.traces import MAX_POINTS
+    from agent.describe.traces import MAX_POINTS
 
     with pytest.raises(TraceError, match="more than"):
         validate_trace([[{"x": 0.5, "y": 0.5, "t": 0.0}] * (MAX_POINTS + 1)])
@@ -361,9 +353,9 @@ def test_a_thing_over_a_wooden_table_is_not_named_by_what_is_beside_it():
 
 
 def test_a_piece_of_a_named_thing_looked_at_again_is_that_thing():
-    from agent.caption_words import compose
-    from agent.naming import Named
-    from agent.traces import TraceSegment
+    from agent.describe.traces import TraceSegment
+    from agent.describe.words import compose
+    from agent.perception.naming import Named
 
     rgb = np.full((H, W, 3), 128, np.uint8)
     first = TraceSegment(points=np.array([[0.2, 0.2, 0.0], [0.3, 0.45, 0.5], [0.22, 0.4, 1.0]]), region=-1)
@@ -378,8 +370,8 @@ def test_pieces_of_one_loop_cut_by_a_straight_side_are_named_together():
     # a loop round a rocket whose straight side looked like the pen travelling away: two pieces a
     # fifth of their size apart (bench/trace.py's development set: 0.10-0.22; dwells on two
     # things 0.41 and more)
-    from agent.trace_pieces import _touching_runs
-    from agent.traces import TraceSegment
+    from agent.describe.pieces import _touching_runs
+    from agent.describe.traces import TraceSegment
 
     def piece(y0, t0, region):
         pts = np.array([[0.2, y0, t0], [0.4, y0 + 0.05, t0 + 0.2], [0.3, y0 + 0.16, t0 + 0.4]])
@@ -395,8 +387,8 @@ def test_a_quick_pen_lift_to_a_far_place_is_a_new_dwell():
     # Found under Xvfb: three loops (a ladybird, then two flowers) with the pen lifted 0.59 s in
     # between were one "beetle" whose box took in both flowers: a gap shorter than the pause was
     # read as one dwell cut in two, however far the pen was put down.
-    from agent.trace_pieces import _touching_runs
-    from agent.traces import TraceSegment
+    from agent.describe.pieces import _touching_runs
+    from agent.describe.traces import TraceSegment
 
     def loop(cx, cy, t0):
         a = np.linspace(0, 2 * np.pi, 20)
@@ -432,7 +424,7 @@ def test_dwell_on_the_flag_in_the_astronauts_box_is_not_the_person():
     """The person's box takes in the flag behind her shoulder: a dwell there is not "a person"."""
     from skimage import data
 
-    from agent.perception import Detection
+    from agent.perception.models import Detection
 
     img = data.astronaut()
     person = Detection("person", 0.81, (11, 10, 370, 510))
@@ -447,9 +439,9 @@ def test_dwell_on_the_flag_in_the_astronauts_box_is_not_the_person():
 def test_split_needs_room_around_the_box_and_a_small_dwell():
     from skimage import data
 
-    from agent.off_object import split_off_object
-    from agent.perception import Detection
-    from agent.traces import TraceSegment
+    from agent.describe.off_object import split_off_object
+    from agent.describe.traces import TraceSegment
+    from agent.perception.models import Detection
 
     img = data.coffee()
     h, w = img.shape[:2]
@@ -470,7 +462,7 @@ def test_what_the_classifier_sees_beside_a_detected_cup_is_that_cup():
     is said once, not twice, and the saucer is not a cup."""
     from skimage import data
 
-    from agent.perception import Detection
+    from agent.perception.models import Detection
 
     img = data.coffee()
     cup = Detection("cup", 0.95, (173, 13, 412, 240))
@@ -521,7 +513,7 @@ def test_things_behind_a_motorcycle_inside_its_box_are_not_the_motorcycle():
     """The bench's back and a box on the shelf (off its mask), and a red bin GrabCut took for part
     of the red motorcycle (on its mask, but no "motorbike" to the classifier), are not "a
     motorcycle"; a loop on its engine, which its mask misses, is."""
-    from agent.perception import Detection
+    from agent.perception.models import Detection
 
     img = _photo("moto_left")
     moto = Detection("motorcycle", 0.99, (103, 65, 680, 445))
@@ -540,7 +532,7 @@ def test_a_thing_on_a_table_that_fills_the_photo_is_not_the_table():
     object", one on the bare table top is still the table."""
     from skimage import data
 
-    from agent.perception import Detection
+    from agent.perception.models import Detection
 
     img = data.coffee()
     dets = [Detection("cup", 0.95, (173, 13, 412, 240)), Detection("dining table", 0.76, (3, 0, 597, 398))]
@@ -554,8 +546,8 @@ def test_a_run_of_a_thing_and_a_place_is_not_one_thing():
     """Background dwells near each other, mostly on nothing (the grass) and briefly on a thing the
     classifier names (a tripod): two places, not one "tripod"; a short piece on nothing in a loop
     round a thing, and pieces that are all "an object", are still named together."""
-    from agent.naming import Named
-    from agent.trace_pieces import _run_name
+    from agent.describe.pieces import _run_name
+    from agent.perception.naming import Named
 
     tripod = Named("tripod", "grey tripod", "grey", "classifier", 0.9)
     thing = Named("object", "grey object", "grey", "none", 0.2)
@@ -572,9 +564,9 @@ def test_a_linger_between_two_things_behind_a_person_is_not_the_person():
     over her whole body, as large, is hers."""
     from skimage import data
 
-    from agent.off_object import split_off_object
-    from agent.perception import Detection
-    from agent.traces import TraceSegment
+    from agent.describe.off_object import split_off_object
+    from agent.describe.traces import TraceSegment
+    from agent.perception.models import Detection
 
     img = data.astronaut()
     h, w = img.shape[:2]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from agent.mitr import BOS, EOS, MITR, MITRConfig, Vocab, load, save
+from agent.learned.mitr import BOS, EOS, MITR, MITRConfig, Vocab, load, save
 from training.caption_metrics import caption_scores
 from training.mitr_data import load_features, load_ln_jsonl, make_batch, synthetic_set
 

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agent.commands import CommandError, command_type, parse_command
+from agent.grammar.commands import CommandError, command_type, parse_command
 
 DATA_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "caise"
 if not DATA_DIR.exists():  # worktrees live in /work/wt/NAME, the data in /work/shared

@@ -2,7 +2,7 @@
 
 Localized Narratives records (one JSON object a line) need ``image_id``, ``caption`` and ``traces``
 (``[[{"x", "y", "t"}, ...], ...]``); other keys (``timed_caption``, ``annotator_id``...) are ignored.
-A trace becomes a sequence of boxes, one per ``window`` seconds (:func:`agent.traces.window_boxes`).
+A trace becomes a sequence of boxes, one per ``window`` seconds (:func:`agent.describe.traces.window_boxes`).
 
 Region features are supplied by the user as ``.npz`` or ``.safetensors``: key ``<image_id>`` holds an
 (R, F) array of R region features (or (F,) for one global feature); optional key
@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agent.mitr import PAD, Vocab
-from agent.traces import TraceError, synthetic_trace, to_ln, validate_trace, window_boxes
+from agent.describe.traces import TraceError, synthetic_trace, to_ln, validate_trace, window_boxes
+from agent.learned.mitr import PAD, Vocab
 
 
 @dataclass
@@ -93,7 +93,7 @@ def load_features(path: str | Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 def make_batch(examples: list[Example], feats: dict, vocab: Vocab, max_words: int,
                max_regions: int) -> dict[str, torch.Tensor]:
-    """Pad a list of examples into the tensors :meth:`agent.mitr.MITR.forward` takes."""
+    """Pad a list of examples into the tensors :meth:`agent.learned.mitr.MITR.forward` takes."""
     b = len(examples)
     fdim = next(iter(feats.values()))[0].shape[1]
     nr = min(max_regions, max(len(feats[e.image_id][0]) for e in examples))

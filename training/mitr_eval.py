@@ -16,7 +16,7 @@ import json
 import numpy as np
 import torch
 
-from agent.mitr import load
+from agent.learned.mitr import load
 from training.caption_metrics import caption_scores
 from training.metrics_lbm import lbm
 from training.mitr_data import load_features, load_ln_jsonl, make_batch

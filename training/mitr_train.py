@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agent.mitr import MITR, MITRConfig, Vocab, save
+from agent.learned.mitr import MITR, MITRConfig, Vocab, save
 from training.mitr_data import load_features, load_ln_jsonl, make_batch, synthetic_set
 
 

@@ -406,7 +406,7 @@ def synthetic_examples(n: int, seed: int = 0, concept_pool: list[list[str]] | No
 
 
 # -- the edits real requests ask for beyond CAISE's six (issue 17) ---------------------------------
-# Magnitudes follow the request rules' convention (agent/requests.py): slightly 15/20/12, plain 30/40/25,
+# Magnitudes follow the request rules' convention (agent/language/reader.py): slightly 15/20/12, plain 30/40/25,
 # a lot 60/80/50 for saturation/sharpness/warmth.
 
 _STEP = {"saturation": (15, 30, 60), "sharpness": (20, 40, 80), "warmth": (12, 25, 50)}

@@ -1,4 +1,4 @@
-"""Fit the referent-colour ranker (:mod:`agent.referent_colour`) on CAISE's train split:
+"""Fit the referent-colour ranker (:mod:`agent.learned.referent_colour`) on CAISE's train split:
 ``python -m training train-referent-colour [--train md_train.json] [--valid md_valid.json]``.
 
 1. The command model (shipped weights, no rules) reads every request; where the request names its
@@ -44,8 +44,8 @@ def colour_queries(examples, preds: dict[str, dict]):
     """(query, gold colour, example) for every example whose request names its colour by a thing
     and whose gold command carries one colour (adjust_color, or a search with one colour word)."""
     from agent.command_model import history_words, words_of
-    from agent.referent_colour import SEARCH_PALETTE
-    from agent.referent_colour import gate as colour_gate
+    from agent.learned.referent_colour import SEARCH_PALETTE
+    from agent.learned.referent_colour import gate as colour_gate
 
     out = []
     for ex in examples:
@@ -92,8 +92,8 @@ def fit_weights(xs: list[tuple[np.ndarray, int]], l2: float = 1.0) -> np.ndarray
 def fit_ranker(queries, embed, l2: float = 1.0, smoothing: float = 2.0):
     """A ranker fitted on (query, answer, example) triples: the referent-word table and colour priors
     counted on them, the weights fitted with the table's word feature computed leave-one-out."""
-    from agent.lexicon import noun_key as _noun_key
-    from agent.referent_colour import FEATURES, ReferentColourModel
+    from agent.language.lexicon import noun_key as _noun_key
+    from agent.learned.referent_colour import FEATURES, ReferentColourModel
 
     word_counts: dict[str, Counter] = {}
     priors: dict[str, Counter] = {"edit": Counter(), "search": Counter()}
@@ -135,8 +135,8 @@ def readings(model_path, examples, batch_size: int = 64) -> dict[str, dict]:
 
 def main(args: argparse.Namespace) -> int:
     from agent.command_model import colour_of_referent, history_words
-    from agent.library import text_encoder
-    from agent.referent_colour import DEFAULT_PATH
+    from agent.learned.referent_colour import DEFAULT_PATH
+    from agent.perception.text import text_encoder
     from training.commands_data import find_concepts, load_caise
 
     t0 = time.time()

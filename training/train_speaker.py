@@ -1,4 +1,4 @@
-"""Train and evaluate the relational speaker (agent/speaker.py) on synthesised edit pairs.
+"""Train and evaluate the relational speaker (agent/learned/speaker.py) on synthesised edit pairs.
 
     python -m training train-speaker [--train 1600] [--val 240] [--epochs 20] [--out resources/speaker]
     python -m training evaluate-speaker [--checkpoint resources/speaker/speaker.safetensors]
@@ -27,7 +27,16 @@ from pathlib import Path
 
 import torch
 
-from agent.speaker import BOS, EOS, PAD, UNK, RelationalSpeaker, SpeakerConfig, image_features, save_speaker
+from agent.learned.speaker import (
+    BOS,
+    EOS,
+    PAD,
+    UNK,
+    RelationalSpeaker,
+    SpeakerConfig,
+    image_features,
+    save_speaker,
+)
 from training.metrics import caption_scores
 from training.speaker_data import instructions, load_bases, make_pairs
 
@@ -191,7 +200,7 @@ def _print_scores(report: dict) -> None:
 
 
 def add_evaluate_args(ap: argparse.ArgumentParser) -> None:
-    from agent.speaker import DEFAULT_CHECKPOINT
+    from agent.learned.speaker import DEFAULT_CHECKPOINT
 
     ap.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT)
     ap.add_argument("--val", type=int, default=240)
@@ -200,7 +209,7 @@ def add_evaluate_args(ap: argparse.ArgumentParser) -> None:
 
 
 def evaluate_main(args: argparse.Namespace) -> int:
-    from agent.speaker import load_speaker
+    from agent.learned.speaker import load_speaker
 
     torch.set_num_threads(1)
     model = load_speaker(args.checkpoint)

@@ -1,10 +1,10 @@
 """The command grammar as the decoder sees it: the output words and what may follow what.
 
 :func:`allowed` is the constraint the beam search applies at every step (:mod:`.decode`), so every
-decoded command parses (:mod:`agent.commands`). A new command word goes into ``COMMAND_WORDS`` (and
+decoded command parses (:mod:`agent.grammar.commands`). A new command word goes into ``COMMAND_WORDS`` (and
 the model's vocabulary, which a retraining builds from it) and gets a branch in :func:`allowed`.
 The command names, attributes and their ranges, axes, background modes and aspects come from the one
-grammar, :mod:`agent.commands`; what is decided here is only how a command is spelled in decoder
+grammar, :mod:`agent.grammar.commands`; what is decided here is only how a command is spelled in decoder
 words (a signed number is a direction and a magnitude; free words are copied like a search's).
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from agent.commands import ASPECTS, ATTR_RANGES, BACKGROUND_MODES, FLIP_AXES, GRAMMAR
+from agent.grammar.commands import ASPECTS, ATTR_RANGES, BACKGROUND_MODES, FLIP_AXES, GRAMMAR
 from editor.colors import COLORS
 
 PAD, UNK, EOS = "<pad>", "<unk>", "<eos>"

@@ -3,7 +3,7 @@
 This is the one place where the hand rules (:mod:`.rules`) meet the model's beams (:mod:`.decode`):
 :func:`read` applies the rules that are on to one beam under its :class:`RuleContext` and then
 computes the confidence from the model's probabilities and what the rules decided.
-:class:`CommandModelParser` is the :class:`agent.dialogue.CommandParser` the dialogue manager uses.
+:class:`CommandModelParser` is the :class:`agent.dialogue.manager.CommandParser` the dialogue manager uses.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from agent.command_model.features import Features, collate, featurize
 from agent.command_model.model import CommandEnsemble, CommandModel, get_tokenizer
 from agent.command_model.rules import RULE_NAMES, RuleContext, apply_rules, decode_forbid, select_rules
 from agent.command_model.tokens import tokens_to_command
-from agent.commands import CommandError, parse_command
-from agent.dialogue import Prediction
+from agent.grammar.commands import CommandError, parse_command
+from agent.grammar.turns import Prediction
 from editor.models import lazy
 
 
@@ -141,7 +141,7 @@ def decode_batch(model: CommandModel | CommandEnsemble, feats: list[Features], h
 
 
 class CommandModelParser:
-    """:class:`agent.dialogue.CommandParser` backed by the learned model."""
+    """:class:`agent.dialogue.manager.CommandParser` backed by the learned model."""
 
     def __init__(self, model: CommandModel | CommandEnsemble, beam: int = 3):
         self.model = model

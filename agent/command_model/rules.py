@@ -26,10 +26,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from agent import referent_colour
 from agent.command_model.grammar import LEFT, MINUS, PLUS, RIGHT, is_number
 from agent.command_model.tokens import words_of
-from agent.lexicon import (
+from agent.language.lexicon import (
     AGAIN,
     ARTICLES,
     CAISE_SPELLING,
@@ -51,6 +50,7 @@ from agent.lexicon import (
     VAGUE,
     noun_key,
 )
+from agent.learned import referent_colour
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ def colour_of_referent(request: list[str], concepts: list[str], kind: str = "sea
     The first of the first ``max_referents`` referent words that a concept names decides; among
     its concepts the most frequent colour wins, unless ``prefer`` (the model's own colour) is one of them.
     ``kind`` ('search' or 'edit') is the palette the colour must be in
-    (:func:`agent.referent_colour.concept_colour`).
+    (:func:`agent.learned.referent_colour.concept_colour`).
     """
     if not COLOUR_NOUNS & set(request):
         return None
@@ -457,7 +457,7 @@ def colour_referent(tokens: list[str], ctx: RuleContext) -> Fix | None:
 
 
 def referent_colour_ranker(tokens: list[str], ctx: RuleContext) -> Fix | None:
-    """The learned referent-colour ranker (:mod:`agent.referent_colour`) chooses the colour of
+    """The learned referent-colour ranker (:mod:`agent.learned.referent_colour`) chooses the colour of
     'the colour of the X' from the model's own reading, when a fitted ranker is installed
     (``EASEL_REFERENT_COLOUR``); its probability replaces the decoder's in the confidence.
 
@@ -471,7 +471,7 @@ def referent_colour_ranker(tokens: list[str], ctx: RuleContext) -> Fix | None:
                              split=words_of, slot=ctx.slot) if ranker else None
     if q is None:
         return None
-    from agent.library import text_encoder
+    from agent.perception.text import text_encoder
 
     colour, p = ranker.rank(q, text_encoder().encode)[0]
     probability = {ctx.model_tokens.index(q.model_colour, 1): p}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from agent.command_model.grammar import EOS, LEFT, MINUS, NONE, PLUS, RIGHT, UNK
-from agent.commands import CommandError, parse_command
+from agent.grammar.commands import CommandError, parse_command
 
 _DIRECTION_WORDS = {LEFT: "left", RIGHT: "right", PLUS: "plus", MINUS: "minus"}
 

@@ -25,21 +25,22 @@ The comparison is the current version (the head) against the picture before the 
 (its parent, or an earlier version when that request made several), unless
 ``manager.context.compare_with`` holds a version id or the question names a version.
 ``manager.context.explain_phrasing = "speaker"`` starts each first answer with the learned
-relational speaker's one-sentence phrasing (:mod:`agent.speaker`), when its checkpoint is installed.
+relational speaker's one-sentence phrasing (:mod:`agent.learned.speaker`), when its checkpoint is installed.
 The last
 comparison is kept in ``manager.context.explain`` (version ids, the findings, which of them were
 mentioned and which the follow-ups refer to), so "where?" and "how much?" refer to the previous
 answer. Replies carry ``data["overlays"]`` (boxes on the "before" and "current" images) and
 ``data["segments"]`` (the reply in coloured pieces matching the boxes), as documented in
-:mod:`agent.dialogue`, plus ``data["findings"]`` and ``data["compare"]``.
+:mod:`agent.dialogue.manager`, plus ``data["findings"]`` and ``data["compare"]``.
 """
 
 from __future__ import annotations
 
 import re
 
-from agent.commands import Command
-from agent.explain.engine import LOCAL_KINDS, Explanation, Finding, explain_images
+from agent.explain.engine import explain_images
+from agent.explain.types import LOCAL_KINDS, Explanation, Finding
+from agent.grammar.commands import Command
 
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324")
 FIRST_ANSWER = 3  # findings in the first answer; the rest wait for "anything else?"
@@ -147,7 +148,7 @@ def _label(doc, vid: str) -> str:
 
 def handle_explain(manager, command: Command):
     """Answer one ``explain`` turn (see the module docstring for the questions it takes)."""
-    from agent.dialogue import TurnResult
+    from agent.grammar.turns import TurnResult
 
     utterance = _last_user_text(manager) or command.format()
     q = (getattr(command, "target", "") or "").strip().lower() or utterance.lower()
@@ -190,7 +191,7 @@ def handle_explain(manager, command: Command):
 
 def _speaker_pieces(state: dict) -> list:
     """The learned speaker's one-sentence phrasing, when it is selected and installed."""
-    from agent.speaker import describe_edit
+    from agent.learned.speaker import describe_edit
     from editor.models import ModelMissingError
 
     if "speaker" not in state:
@@ -518,7 +519,7 @@ def _what_it_is(f: Finding) -> str:
 
 
 def _common(state: dict, q: str) -> list:
-    from agent.perception import color_name, detect_objects
+    from agent.perception.models import color_name, detect_objects
 
     exp: Explanation = state["exp"]
     if exp.findings[0].kind == "identical":

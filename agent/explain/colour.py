@@ -251,9 +251,9 @@ def _colour_model(wf: np.ndarray, af: np.ndarray, mask: np.ndarray, a: float, b:
 
 def _family_finding(name: str, m: dict):
     """The finding of a fitted family, or None when it is too small to tell or outside Easel's
-    own range for it (``agent.commands.ATTR_RANGES``): an amount no operation can make means the
+    own range for it (``agent.grammar.commands.ATTR_RANGES``): an amount no operation can make means the
     family is the wrong model, and the caller falls back to a curve or "its colours were changed"."""
-    from agent.commands import ATTR_RANGES
+    from agent.grammar.commands import ATTR_RANGES
 
     if name == "saturation":
         p = round((m["k"] - 1) * 100, 1)

@@ -27,7 +27,7 @@ a pair of 12-megapixel photos takes well under a second:
    whose grey structure survives but whose colour changed is *recoloured*; one that gained detail
    in *after* is an *added* object, one that lost it (as an inpainted hole does) a *removed* one;
    a removed and an added region with the same content are one *moved* object. Objects are named
-   with :func:`agent.perception.detect_objects` where the detector recognises them, else by
+   with :func:`agent.perception.models.detect_objects` where the detector recognises them, else by
    colour.
 
 Boxes are ``[x1, y1, x2, y2]`` pixels (``x2``, ``y2`` exclusive) of the full-size image they
@@ -37,7 +37,6 @@ belong to; a local finding has a box in both images (where the change is, or whe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -68,79 +67,21 @@ from agent.explain.fill import filled_or_pasted
 from agent.explain.objects import find_content, inside, name_findings
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
 from agent.explain.tone import _fit_tone, clip_to_piles, tone_changes
+from agent.explain.types import KINDS, Box, Explanation, Finding
 from agent.explain.words import _local_sentence, _rotation_sentence, unnamed_difference, where_phrase
-from agent.perception import box_iou
+from agent.perception.models import box_iou
 
 __all__ = ["Explanation", "Finding", "explain_images", "KINDS", "WORK_SIDE"]
 
 WORK_SIDE = 640  # side of the working copies; alignment and change maps are computed at this size
 
-KINDS = (
-    "identical", "unnamed", "rotate", "flip", "scale", "crop", "brightness", "contrast", "color_tint",
-    "saturation", "warmth", "hue", "grayscale", "tone_curve", "color_changed", "sharpness",
-    "background_removed", "background_replaced", "background_blurred", "reshoot", "object_added", "object_removed", "object_moved", "object_recolored",
-    "region_changed",
-)
-GLOBAL_KINDS = KINDS[:KINDS.index("object_added")]
-LOCAL_KINDS = KINDS[KINDS.index("object_added"):]
-
-Box = list[int]
 
 
-@dataclass
-class Finding:
-    """One change: its kind, measured parameters, boxes in both images and a sentence."""
-
-    kind: str
-    params: dict = field(default_factory=dict)
-    before_box: Box | None = None
-    after_box: Box | None = None
-    sentence: str = ""
-
-    @property
-    def is_local(self) -> bool:
-        return self.kind in LOCAL_KINDS
-
-    def as_json(self) -> dict:
-        return {"kind": self.kind, "params": _jsonable(self.params), "before_box": self.before_box,
-                "after_box": self.after_box, "sentence": self.sentence}
 
 
-@dataclass
-class Explanation:
-    """The findings for one pair of images and the answer built from them."""
-
-    findings: list[Finding]
-    text: str
-    before_size: tuple[int, int]  # (width, height)
-    after_size: tuple[int, int]
-    matrix: list[list[float]] | None = None  # 2x3, before pixel -> after pixel; None if not aligned
-    unchanged_fraction: float = 0.0  # of the after image's area explained by the global model
-    aligned: bool = True
-
-    def kinds(self) -> list[str]:
-        return [f.kind for f in self.findings]
-
-    def as_json(self) -> dict:
-        return {
-            "findings": [f.as_json() for f in self.findings],
-            "text": self.text,
-            "before_size": list(self.before_size),
-            "after_size": list(self.after_size),
-            "matrix": self.matrix,
-            "unchanged_fraction": round(float(self.unchanged_fraction), 4),
-            "aligned": self.aligned,
-        }
 
 
-def _jsonable(v):
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
+
 
 
 def _check(image: np.ndarray, name: str) -> None:
@@ -699,7 +640,7 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
     # Colours for recoloured regions, measured on the small copies.
     for fd in out:
         if fd.kind == "object_recolored":
-            from agent.perception import color_name
+            from agent.perception.models import color_name
 
             sb = _box_small(fd.after_box, Sa, as_size)
             sub = next((r["mask"] for r in found if r["box"] == sb), None)

@@ -2,7 +2,7 @@
 
 Used by :mod:`agent.explain.engine`'s local changes: :func:`find_content` finds a region's grey
 content in the other image (``cv2.matchTemplate``), and :func:`name_findings` names local findings
-with the COCO detector, confirmed or corrected by the ImageNet classifier (:mod:`agent.naming`),
+with the COCO detector, confirmed or corrected by the ImageNet classifier (:mod:`agent.perception.naming`),
 and by colour.
 """
 
@@ -15,10 +15,10 @@ import cv2
 import numpy as np
 
 from agent.explain.align import _grey, _small
-from agent.perception import box_iou
+from agent.perception.models import box_iou
 
 if TYPE_CHECKING:
-    from agent.explain.engine import Finding
+    from agent.explain.types import Finding
 
 Box = list[int]
 
@@ -49,7 +49,7 @@ def inside(a: Box, b: Box, pad: int = 4) -> bool:
 
 def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray) -> None:
     """Attach a COCO label (``params["object"]``) and a colour name to local findings."""
-    from agent.perception import color_name, detect_objects
+    from agent.perception.models import color_name, detect_objects
 
     try:
         import editor.models as _m  # noqa: F401  (ModelMissingError lives there)
@@ -80,7 +80,7 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
         for d in dets:
             dw, dh = d.box[2] - d.box[0], d.box[3] - d.box[1]
             if dw * dh > 0.2 * pw * ph:
-                # the classifier confirms or corrects the detector's label (agent.naming)
+                # the classifier confirms or corrects the detector's label (agent.perception.naming)
                 noun = confirm_name(patch, d)
                 if noun is not None:
                     fd.params["object"] = noun
@@ -92,8 +92,8 @@ def confirm_name(patch: np.ndarray, d) -> str | None:
     """The detector's label as the ImageNet classifier confirms or corrects it; None when
     neither is sure (then the change is "an object" of its colour)."""
     try:
-        from agent.naming import classify_crops, decide_noun, word_probs
-        from agent.perception import to_rgb8
+        from agent.perception.models import to_rgb8
+        from agent.perception.naming import classify_crops, decide_noun, word_probs
 
         words = word_probs(classify_crops(to_rgb8(patch), [d.box])[0])
     except Exception:  # a missing classifier leaves the detector's word

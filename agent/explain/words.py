@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from agent.explain.engine import Finding
+    from agent.explain.types import Finding
 
 Box = list[int]
 

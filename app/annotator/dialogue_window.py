@@ -2,7 +2,7 @@
 assistant's (a tool panel for every command, crop by dragging, search results, chat).
 
 Windows only talk to the hub through a :class:`~app.annotator.net.Link` and draw what it sends; the
-tool panel builds each command with :mod:`agent.commands`, so what is recorded is exactly the command
+tool panel builds each command with :mod:`agent.grammar.commands`, so what is recorded is exactly the command
 line the hub executed.
 """
 
@@ -27,7 +27,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent.commands import AdjustAttr, AdjustColor, Command, Crop, Flip, ImageCutout, Redo, Rotate, Undo
+from agent.grammar.commands import (
+    AdjustAttr,
+    AdjustColor,
+    Command,
+    Crop,
+    Flip,
+    ImageCutout,
+    Redo,
+    Rotate,
+    Undo,
+)
 from app.annotator.net import Link
 from app.annotator.widgets import ChatPane, ImageView, pixmap_from_b64
 from editor.colors import COLORS

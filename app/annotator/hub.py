@@ -3,7 +3,7 @@
 Both annotator windows (user and assistant, in this process or across the network) send it
 *requests* (``chat``, ``command``, ``search``, ``load``, ``end``, ``new``) and draw what it sends back
 (``state``, ``event``, ``image``, ``results``, ``error``, ``peer``). The hub checks each request,
-executes commands at full resolution (:func:`agent.executor.execute` on a
+executes commands at full resolution (:func:`agent.edits.run.execute` on a
 :class:`~editor.document.Document`), records every event through the
 :class:`~editor.annotations.Recorder` (one committed transaction each) and answers with the messages
 to deliver. It has no Qt and no sockets, so the transports (:mod:`app.annotator.net`) stay thin and
@@ -26,8 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from agent.commands import Command, CommandError, Redo, Search, Undo, parse_command
-from agent.executor import execute
+from agent.edits.run import execute
+from agent.grammar.commands import Command, CommandError, Redo, Search, Undo, parse_command
 from editor.annotations import AnnotationStore, Event, Recorder
 from editor.document import Document
 from editor.imageio import ImageFileError, read_image

@@ -310,7 +310,7 @@ def _export_dialogue_images(args) -> int:
 
 def image_concepts(pixels) -> list[str]:
     """CAISE-style concept phrases ("white cat") for the objects detected in an image."""
-    from agent.perception import color_name, detect_objects
+    from agent.perception.models import color_name, detect_objects
 
     phrases: list[str] = []
     for det in detect_objects(pixels):

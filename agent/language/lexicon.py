@@ -1,5 +1,5 @@
 """Word lists shared by the command model's rules (:mod:`agent.command_model.rules`) and the
-referent-colour ranker (:mod:`agent.referent_colour`).
+referent-colour ranker (:mod:`agent.learned.referent_colour`).
 
 They live here, below both, so neither has to import the other's private names. Plain data and one
 helper (:func:`noun_key`); no torch, no models.

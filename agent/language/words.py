@@ -1,14 +1,14 @@
 """The words of real requests: politeness to strip, amounts, directions, what each kind of edit is
 called, colours, where one request ends and the next begins, and which words a command's kind needs.
 
-:mod:`agent.requests` reads requests with these; nothing here decides what to run.
+:mod:`agent.language.reader` reads requests with these; nothing here decides what to run.
 """
 
 from __future__ import annotations
 
 import re
 
-from agent.commands import Command, command_type
+from agent.grammar.commands import Command, command_type
 from editor.colors import COLORS
 
 POLITE = re.compile(

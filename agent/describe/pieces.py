@@ -1,7 +1,7 @@
 """Pieces of a trace that belong together: one thing traced in two strokes (:func:`_continued`),
 background dwells that follow one another and touch (:func:`_touching_runs`), joined into one
 segment (:func:`_join_segments`) and named as one thing or each on its own (:func:`_run_name`).
-Used by :func:`agent.trace_caption.caption_trace`."""
+Used by :func:`agent.describe.caption.caption_trace`."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def _touching_runs(segs, pause: float) -> list[list[int]]:
     """Indices of ``segs`` grouped into runs: a segment that is not on a detection and follows
     one that is not either, with dwell boxes that overlap or touch (a gap under :data:`TOUCHING`
     of the larger box's side) or in the same dwell (the grid cut it, the pointer did not travel away:
-    :func:`agent.traces.segment_trace`), joins its run; every other segment is a run of its own."""
+    :func:`agent.describe.traces.segment_trace`), joins its run; every other segment is a run of its own."""
     runs: list[list[int]] = []
     for i, s in enumerate(segs):
         if s.region < 0 and runs and segs[i - 1].region < 0:
@@ -97,7 +97,7 @@ def _touching_runs(segs, pause: float) -> list[list[int]]:
 
 def _join_segments(parts):
     """One background segment from consecutive ones (their points in time order)."""
-    from agent.traces import TraceSegment
+    from agent.describe.traces import TraceSegment
 
     if len(parts) == 1:
         return parts[0]

@@ -1,7 +1,7 @@
 """Captions controlled by a mouse trace, and the inverse: where is what a caption talks about.
 
 :func:`caption_trace` follows the trace in time order: the trace is cut into segments that dwell on
-one region (:mod:`agent.traces`); a stroke that goes on where the pen was lifted continues the
+one region (:mod:`agent.describe.traces`); a stroke that goes on where the pen was lifted continues the
 segment before it (one thing traced in two strokes), and pieces of one dwell off the detections are
 named together. Each segment is grounded to the object the detector found under it
 (or, where there is none, to a region described by its position and colour, with sky and ground
@@ -17,12 +17,13 @@ region, and a trace in Localized Narratives form is drawn through the boxes in t
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from agent.caption_words import (  # noqa: F401  (re-exported: callers import them from here)
+from agent.describe.pieces import _continued, _join_segments, _run_name, _touching_runs, _union
+from agent.describe.traces import segment_trace, synthetic_trace, to_ln, validate_trace
+from agent.describe.words import (  # noqa: F401  (re-exported: callers import them from here)
     PALETTE,
     Caption,
     Segment,
@@ -35,105 +36,37 @@ from agent.caption_words import (  # noqa: F401  (re-exported: callers import th
     describe_scene,
     position_words,
 )
-from agent.perception import Detection, box_iou, detect_objects, to_rgb8
-from agent.trace_pieces import (
-    _continued,
-    _join_segments,
-    _run_name,
-    _touching_runs,
-    _union,
+from agent.perception.models import Detection, to_rgb8
+from agent.perception.things import (  # SPLIT
+    MIN_SCORE,
+    REGION_NOUNS,
+    Phrase,
+    _detect_in,
+    _inside_share,
+    _overlaps_known,
+    clean_detections,
+    detect,
+    parse_phrases,
 )
-from agent.traces import segment_trace, synthetic_trace, to_ln, validate_trace
 
-MIN_SCORE = 0.35
 MAX_SECOND_LOOKS = 6
 
-# Words people use for COCO classes (the label itself always works, plurals too).
-SYNONYMS: dict[str, str] = {
-    "kitten": "cat", "kitty": "cat", "puppy": "dog", "doggy": "dog",
-    "man": "person", "woman": "person", "men": "person", "women": "person", "people": "person",
-    "boy": "person", "girl": "person", "child": "person", "kid": "person", "lady": "person",
-    "guy": "person", "astronaut": "person", "player": "person", "someone": "person",
-    "baby": "person", "human": "person",
-    "mug": "cup", "coffee": "cup", "teacup": "cup", "saucer": "cup",
-    "motorbike": "motorcycle", "scooter": "motorcycle", "bike": "bicycle", "cycle": "bicycle",
-    "automobile": "car", "taxi": "car", "sofa": "couch", "television": "tv", "monitor": "tv",
-    "phone": "cell phone", "mobile": "cell phone", "cellphone": "cell phone", "smartphone": "cell phone",
-    "table": "dining table", "plant": "potted plant", "ball": "sports ball", "glass": "wine glass",
-    "teddy": "teddy bear", "doughnut": "donut", "ship": "boat", "plane": "airplane",
-    "aeroplane": "airplane", "puppies": "dog", "bag": "handbag", "purse": "handbag",
-}
-# Regions that are not COCO objects: where they usually are (normalised y band).
-REGION_NOUNS: dict[str, tuple[float, float]] = {
-    "sky": (0.0, 0.4), "clouds": (0.0, 0.4), "cloud": (0.0, 0.4),
-    "grass": (0.6, 1.0), "ground": (0.6, 1.0), "floor": (0.6, 1.0), "road": (0.6, 1.0),
-    "field": (0.5, 1.0), "water": (0.5, 1.0), "sand": (0.6, 1.0),
-    "wall": (0.0, 1.0), "background": (0.0, 1.0),
-}
-COLOR_WORDS = {"red", "orange", "yellow", "green", "blue", "skyblue", "purple", "pink", "brown",
-               "black", "white", "grey", "gray", "beige"}
 
 
-def _labels() -> set[str]:
-    from agent.perception import COCO_LABELS
-
-    return set(COCO_LABELS.values())
 
 
 
 # -- perception helpers ------------------------------------------------------------------------------
 
 
-def _inside_share(a, b) -> float:
-    """Share of box a's area inside box b."""
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    area = (a[2] - a[0]) * (a[3] - a[1])
-    return ix * iy / area if area > 0 else 0.0
 
 
-def clean_detections(dets: list[Detection]) -> list[Detection]:
-    """Non-maximum suppression: one detection per object (SSD often reports a part or a twin label)."""
-    kept: list[Detection] = []
-    for d in sorted(dets, key=lambda d: -d.score):
-        same = any(d.label == k.label and (box_iou(d.box, k.box) > 0.4 or _inside_share(d.box, k.box) > 0.8)
-                   for k in kept)
-        # the same thing under two labels (cup and bowl): keep the surer
-        twin = any(box_iou(d.box, k.box) > 0.7 for k in kept)
-        if not (same or twin):
-            kept.append(d)
-    return kept
 
 
-def detect(pixels: np.ndarray, *, min_score: float = MIN_SCORE) -> list[Detection]:
-    """Detections of the image after suppression of duplicates."""
-    return clean_detections(detect_objects(pixels, min_score=min_score))
 
 
-def _detect_in(pixels: np.ndarray, box: tuple[int, int, int, int], min_score: float,
-               pad: float = 1.0) -> list[Detection]:
-    """Detect within a crop around ``box`` grown by ``pad`` times its size on each side (small
-    objects vanish when the whole image is shrunk to 300x300)."""
-    h, w = pixels.shape[:2]
-    bw, bh = box[2] - box[0], box[3] - box[1]
-    px, py = max(pad * bw, 32), max(pad * bh, 32)
-    x1, y1 = max(0, int(box[0] - px)), max(0, int(box[1] - py))
-    x2, y2 = min(w, int(box[2] + px)), min(h, int(box[3] + py))
-    if x2 - x1 < 16 or y2 - y1 < 16:
-        return []
-    crop = pixels[y1:y2, x1:x2]
-    out = []
-    for d in detect_objects(crop, min_score=min_score):
-        b = d.box
-        out.append(Detection(d.label, d.score, (b[0] + x1, b[1] + y1, b[2] + x1, b[3] + y1)))
-    return out
 
 
-def _overlaps_known(d: Detection, known: list[Detection]) -> bool:
-    """A second-look detection that is a piece of an object already found (a close crop of a cup
-    finds the cup again, a little differently) is not a new object."""
-    return any(box_iou(d.box, k.box) > 0.2 or _inside_share(d.box, k.box) > 0.5
-               or _inside_share(k.box, d.box) > 0.5 for k in known)
 
 
 
@@ -149,7 +82,7 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
     pixels : ndarray
         The image (any Easel image: grey or RGB(A), 8 or 16 bit).
     trace : Localized Narratives trace
-        ``[[{"x", "y", "t"}, ...], ...]`` (validated; :class:`agent.traces.TraceError` if wrong).
+        ``[[{"x", "y", "t"}, ...], ...]`` (validated; :class:`agent.describe.traces.TraceError` if wrong).
     detections : list of Detection, optional
         Objects already detected in ``pixels`` (else the detector runs).
 
@@ -203,8 +136,8 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
     found = _second_looks_kept(rgb, dwells, dets)
     dets = clean_detections(dets + found) if found else dets
     segs = _continued(segment_trace(strokes, regions=[norm(d.box) for d in dets], pause=pause), pause)
-    from agent.naming import name_objects, name_regions
-    from agent.off_object import split_off_object
+    from agent.describe.off_object import split_off_object
+    from agent.perception.naming import name_objects, name_regions
 
     # a dwell in a box but off its object (the flag behind the astronaut's shoulder) is not the object
     segs = split_off_object(segs, rgb, dets)
@@ -255,10 +188,10 @@ FILLS = 0.8
 def _off_the_place(segs, rgb: np.ndarray, dets: list[Detection]) -> list:
     """``segs`` with each small dwell (a fifth of the box at most) on a detection that fills the
     picture (:data:`FILLS`) given to the background when it shows a thing of its own, one the
-    classifier names or that stands out (:func:`agent.naming.name_regions`): a saucer on a
+    classifier names or that stands out (:func:`agent.perception.naming.name_regions`): a saucer on a
     table whose box is the whole photo is "a red object", not "a red table"
     (bench/trace.py --photos 60). A dwell on the table top itself stays the table's."""
-    from agent.naming import name_regions
+    from agent.perception.naming import name_regions
 
     h, w = rgb.shape[:2]
     todo, boxes = [], []
@@ -287,16 +220,16 @@ def _second_looks_kept(rgb: np.ndarray, dwells: list, known: list[Detection] = (
     A second look is a crop the detector was not made for: it calls a rocket a "boat" at 0.66.
     What it finds is kept when the classifier agrees, when it is a person (the classifier has no
     word for people), when the detector is sure or sure on a closer look
-    (:func:`agent.naming.name_objects`); not when neither model names it (a patch of gravel the
+    (:func:`agent.perception.naming.name_objects`); not when neither model names it (a patch of gravel the
     detector half-sees is "an object" to nobody). Where the classifier renames it, the name must
-    be what the dwell itself shows (:func:`agent.naming.name_regions`): over a wooden table the
+    be what the dwell itself shows (:func:`agent.perception.naming.name_regions`): over a wooden table the
     detector saw a "dining table" or a "laptop" around a rocket, which the classifier, shown that
     box with the table or the cat beside it, called a "cat" or a "syringe" (bench/trace.py's dev
     part 3). A dwell on a small part of a holder (a "bed" that is a wooden table) where nothing
     was kept is the thing the classifier names the dwell, if it does. ``known`` are the things
     found before: a word for one of them beside the dwell names that one, not the dwell (a table
     beside a cup called "cup")."""
-    from agent.naming import DETECTOR_SURE, PERSON_CLOSER_LOOK, name_objects, name_regions
+    from agent.perception.naming import DETECTOR_SURE, PERSON_CLOSER_LOOK, name_objects, name_regions
 
     hits = [d for _, _, d in dwells if d is not None]
     names = iter(name_objects(rgb, hits, context=known))
@@ -381,15 +314,15 @@ def reading_order_trace(pixels: np.ndarray, dets: list[Detection] | None = None)
 
 def describe_image(pixels: np.ndarray) -> Caption:
     """What ``describe`` says with no trace drawn: the main subject and up to four other things
-    with where they are (:func:`agent.caption_words.describe_scene`); with no objects, the image's
+    with where they are (:func:`agent.describe.words.describe_scene`); with no objects, the image's
     regions top to bottom, one sentence each."""
-    from agent.naming import name_objects
+    from agent.perception.naming import name_objects
 
     rgb = to_rgb8(pixels)
     dets = detect(rgb)
     if dets:
         return describe_scene(rgb, dets, name_objects(rgb, dets))
-    from agent.naming import whole_image_thing
+    from agent.perception.naming import whole_image_thing
 
     return describe_regions(rgb, whole_image_thing(rgb))
 
@@ -397,118 +330,18 @@ def describe_image(pixels: np.ndarray) -> Caption:
 # -- locate: from a caption to boxes and a trace ---------------------------------------------------------
 
 
-@dataclass
-class Phrase:
-    """A noun phrase read from a caption: its words, its noun's label, and its modifiers."""
-
-    text: str
-    label: str  # a COCO label or a region noun
-    kind: str  # "object" or "region"
-    colour: str | None = None
-    position: str | None = None  # absolute: "left", "top right", ...
-    relation: str | None = None  # relative to the previous phrase: "left", "right", "above", "below"
 
 
-def _noun(tok: str, labels: set[str]) -> bool:
-    return (tok in labels or tok in SYNONYMS or tok in REGION_NOUNS or tok.rstrip("s") in labels
-            or tok.rstrip("s") in SYNONYMS or any(lab.startswith(tok + " ") for lab in labels))
 
 
-_TOKEN = re.compile(r"[a-z]+|[;,.]")
-_STOP_BEFORE = {"of", "on", "in", "at", "to", "the", "a", "an", "there", "is", "are", "and", "with"}
 
 
-def _noun_at(toks: list[str], i: int, labels: set[str]) -> tuple[str | None, int]:
-    """The label of a noun starting at token i and its length in tokens, or (None, 1)."""
-    tok = toks[i]
-    if tok in COLOR_WORDS and i + 1 < len(toks) and _noun(toks[i + 1], labels):
-        return None, 1  # "orange cup": a colour here, not the fruit
-    if tok in COLOR_WORDS and (toks[i - 1:i] == ["in"] or toks[i - 2:i] in (["in", "a"], ["in", "an"])):
-        return None, 1  # "a person in orange", "in an orange suit": what someone wears
-    if tok in ("cup", "cups") and toks[i + 1:i + 3] == ["of", "coffee"]:
-        return "cup", 3
-    if tok in ("object", "objects", "thing", "things"):
-        return "object", 1
-    two = " ".join(toks[i:i + 2])
-    if two in labels:
-        return two, 2
-    if tok in labels:
-        return tok, 1
-    if tok in SYNONYMS:
-        return SYNONYMS[tok], 1
-    if tok.endswith("s") and tok[:-1] in labels:
-        return tok[:-1], 1
-    if tok.endswith("s") and tok[:-1] in SYNONYMS:
-        return SYNONYMS[tok[:-1]], 1
-    if tok in REGION_NOUNS:
-        return tok, 1
-    if tok in _everyday():  # what the classifier names beyond COCO: "tiger", "rocket"
-        return tok, 1
-    return None, 1
 
 
-def _everyday() -> set[str]:
-    from agent.vocabulary import caption_nouns
-
-    return caption_nouns()
 
 
-# Words that end what can be said after a noun about that noun ("a cat on the left, then ...").
-_BREAKS = {";", ",", ".", "and", "then", "while", "next", "beside", "behind", "near", "with"}
 
 
-def parse_phrases(caption: str) -> list[Phrase]:
-    """The noun phrases of a caption in order, each with its colour and position words.
-
-    Colour and position words before a noun, and position words after it up to the next comma,
-    "and" or "then", belong to it; "to its right", "below it" are relations to the previous phrase.
-
-    >>> [(p.label, p.colour, p.position) for p in parse_phrases("On the left a grey cat, then a white mug")]
-    [('cat', 'grey', 'left'), ('cup', 'white', None)]
-    >>> [(p.label, p.position, p.relation) for p in parse_phrases("a cup at the top left and a cat to its right")]
-    [('cup', 'top left', None), ('cat', None, 'right')]
-    """
-    labels = _labels()
-    toks = _TOKEN.findall(caption.lower())
-    nouns: list[tuple[int, int, str]] = []
-    i = 0
-    while i < len(toks):
-        label, n = _noun_at(toks, i, labels)
-        if label is not None:
-            nouns.append((i, n, label))
-        i += n
-    phrases: list[Phrase] = []
-    start = 0
-    for k, (i, n, label) in enumerate(nouns):
-        nxt = nouns[k + 1][0] if k + 1 < len(nouns) else len(toks)
-        after = i + n
-        while after < nxt and toks[after] not in _BREAKS:
-            after += 1
-        before = toks[start:i]
-        ctx = before + toks[i + n:after]
-        colour = next((t for t in reversed(before) if t in COLOR_WORDS), None)
-        after_noun = toks[i + n:after]
-        if colour is None and "in" in after_noun:  # "a person in orange", "in an orange suit"
-            colour = next((t for t in after_noun[after_noun.index("in"):] if t in COLOR_WORDS), None)
-        colour = "grey" if colour == "gray" else colour
-        relative = "its" in ctx or "it" in ctx
-        row = next((t for t in ctx if t in ("top", "upper", "bottom", "lower", "above", "below")), None)
-        col = next((t for t in ctx if t in ("left", "right")), None)
-        centre = any(t in ("middle", "centre", "center") for t in ctx)
-        position = relation = None
-        if relative:
-            relation = col or {"above": "above", "below": "below", "top": "above",
-                               "bottom": "below"}.get(row or "")
-        else:
-            r = {"upper": "top", "lower": "bottom", "above": "top", "below": "bottom"}.get(row or "", row)
-            position = " ".join(x for x in (r, col) if x) or ("centre" if centre else None)
-        kind = "region" if label in REGION_NOUNS else "object"
-        words = toks[start:after]
-        while words and words[0] in _BREAKS:  # "and the table": the phrase is "the table"
-            words = words[1:]
-        phrases.append(Phrase(" ".join(words).strip(" ;,."), label, kind, colour, position, relation))
-        start = after
-    return phrases
 
 
 _TARGETS = {"left": (0.2, None), "right": (0.8, None), "top": (None, 0.2), "bottom": (None, 0.8),
@@ -598,7 +431,7 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
             prev = box
             continue
         if named is None:  # what captions call each detection (a "bowl" that is a cup)
-            from agent.naming import name_objects
+            from agent.perception.naming import name_objects
 
             named = [n.noun for n in name_objects(rgb, dets)]
         cands = [i for i, d in enumerate(dets) if d.label == p.label
@@ -621,8 +454,8 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
             cx, cy = (d.box[0] + d.box[2]) / 2 / w, (d.box[1] + d.box[3]) / 2 / h
             score = d.score - (0.6 if i in used else 0.0)
             if p.colour:
-                if i not in colours:  # the colour a caption gives it (agent.naming)
-                    from agent.naming import object_colour
+                if i not in colours:  # the colour a caption gives it (agent.perception.naming)
+                    from agent.perception.naming import object_colour
 
                     colours[i] = object_colour(rgb, d.box, d.label)
                 score += 0.4 if colours[i] == p.colour else 0.0
@@ -658,8 +491,8 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
 def describe_handler(manager, command):
     """``describe``: caption the user's trace if one is drawn (``manager.context.trace``), else the
     whole image in reading order; overlays and coloured segments go in ``TurnResult.data``."""
-    from agent.dialogue import TurnResult
-    from agent.traces import TraceError
+    from agent.describe.traces import TraceError
+    from agent.grammar.turns import TurnResult
 
     utterance = command.format()
     if manager.document is None:
@@ -684,7 +517,7 @@ def describe_handler(manager, command):
 
 
 def register(manager) -> None:
-    """Install the ``describe`` handler on a :class:`agent.dialogue.DialogueManager`."""
+    """Install the ``describe`` handler on a :class:`agent.dialogue.manager.DialogueManager`."""
     manager.handlers["describe"] = describe_handler
 
 

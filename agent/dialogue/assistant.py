@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from agent.dialogue import CommandParser, DialogueManager, GrammarParser
+from agent.dialogue.manager import CommandParser, DialogueManager, GrammarParser
 from editor.document import Document
 
 
@@ -31,9 +31,10 @@ def build_manager(document: Document | None = None, *, parser: CommandParser | N
     by search opens as a new document in ``store`` (default: the current document's). The parser is
     loaded here unless given; pass one to share a loaded model between conversations.
     """
-    from agent import explain, trace_caption
-    from agent.library import register_path
-    from agent.perception import document_concepts
+    from agent import explain
+    from agent.describe import caption as trace_caption
+    from agent.perception.concepts import document_concepts
+    from agent.search.library import register_path
 
     manager = DialogueManager(document, parser=parser or load_parser(), concepts=document_concepts)
     register_path(manager, library_path, sample=sample, **({"store": store} if store is not None else {}))

@@ -4,7 +4,7 @@ Every command is a frozen dataclass that parses from and formats to one line of 
 everything else that is said or done about it: its usage line, its meaning (the README's table is
 generated from these, and a test keeps the two equal), the reply after it ran ("Brightened by 20
 points."), its history label ("Brighter +20") and how it changes pixels (:meth:`Command.apply`,
-which calls :mod:`editor.ops` or, for operations that must find objects first, :mod:`agent.objects`).
+which calls :mod:`editor.ops` or, for operations that must find objects first, :mod:`agent.edits.objects`).
 Adding an operation means adding one class here (decorated with :func:`command`) plus its op.
 
 ::
@@ -434,7 +434,7 @@ class CropTo(Command):
         return f"Crop {self.target}"
 
     def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from agent import objects
+        from agent.edits import objects
 
         if self.aspect:
             return objects.crop_aspect(pixels, self.aspect)
@@ -561,7 +561,7 @@ class Remove(Command):
         return f"Remove {self.words}"
 
     def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from agent import objects
+        from agent.edits import objects
 
         return objects.remove_objects(pixels, self.words)
 
@@ -611,7 +611,7 @@ class Background(Command):
         return f"Background {self.mode}" + (f" behind {self.keep}" if self.keep else "")
 
     def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from agent import objects
+        from agent.edits import objects
 
         return objects.background(pixels, self.mode, self.keep)
 
@@ -699,5 +699,5 @@ def command_type(command: Command | str) -> str:
     return command.name
 
 
-if __name__ == "__main__":  # python -m agent.commands --readme: the README's table of commands
+if __name__ == "__main__":  # python -m agent.grammar.commands --readme: the README's table of commands
     print(readme_table() if "--readme" in __import__("sys").argv else usage())

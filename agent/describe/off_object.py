@@ -101,7 +101,7 @@ def _pixel_box(points: np.ndarray, w: int, h: int) -> tuple[int, int, int, int]:
 def _room_around(box, w: int, h: int) -> bool:
     """Whether GrabCut's crop around ``box`` (a 15% margin) has enough outside the box to learn the
     background from (:data:`ROOM`)."""
-    from agent.naming import crop_box
+    from agent.perception.naming import crop_box
 
     c = crop_box(box, (h, w), pad=0.15)
     crop = (c[2] - c[0]) * (c[3] - c[1])
@@ -137,8 +137,8 @@ def _support(rgb: np.ndarray, box, label: str) -> float | None:
     """The classifier's support for ``label`` in the dwell's crop (grown by a quarter, not
     squared: a long dwell squared is mostly what is around it); None where it has no word for
     the label (people: ImageNet has no class for them, a dwell on a face gets no support)."""
-    from agent.naming import _classifier_knows, classify_crops, crop_box, word_probs
-    from agent.vocabulary import agrees
+    from agent.perception.naming import _classifier_knows, classify_crops, crop_box, word_probs
+    from agent.perception.vocabulary import agrees
 
     if label == "person" or not _classifier_knows(label):
         return None
@@ -147,11 +147,11 @@ def _support(rgb: np.ndarray, box, label: str) -> float | None:
 
 
 def split_off_object(segs, rgb: np.ndarray, dets) -> list:
-    """``segs`` (:class:`agent.traces.TraceSegment`, ``region`` indexing ``dets``) with the dwells
+    """``segs`` (:class:`agent.describe.traces.TraceSegment`, ``region`` indexing ``dets``) with the dwells
     off each object cut out into background segments (``region`` -1)."""
-    from agent.naming import grabcut_mask, name_regions
-    from agent.traces import TraceSegment
-    from agent.vocabulary import agrees
+    from agent.describe.traces import TraceSegment
+    from agent.perception.naming import grabcut_mask, name_regions
+    from agent.perception.vocabulary import agrees
 
     h, w = rgb.shape[:2]
     masks: dict[int, np.ndarray | None] = {}

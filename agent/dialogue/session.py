@@ -1,7 +1,7 @@
 """One window's conversation, without Qt: what the GUI state needs beyond the dialogue itself.
 
 The app's controller keeps a :class:`Session` and only wires widgets to it and to the
-:class:`~agent.dialogue.DialogueManager`; the rules of that state live here, where tests drive them
+:class:`~agent.dialogue.manager.DialogueManager`; the rules of that state live here, where tests drive them
 without a window:
 
 - **busy**: a turn runs in a worker; the document and the store are its own until it returns, so a
@@ -19,7 +19,7 @@ without a window:
 
 from __future__ import annotations
 
-from agent.dialogue import DialogueManager, UndoStep
+from agent.dialogue.manager import DialogueManager, UndoStep
 from editor import traces as trace_store
 from editor.document import Document, Version
 

@@ -1,6 +1,6 @@
-"""Run an image-editing :class:`~agent.commands.Command` on pixels.
+"""Run an image-editing :class:`~agent.grammar.commands.Command` on pixels.
 
-Each command declares how it changes pixels (:meth:`agent.commands.Command.apply`); this module is
+Each command declares how it changes pixels (:meth:`agent.grammar.commands.Command.apply`); this module is
 the one entry point the dialogue manager, the CLI and the annotator call.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agent.commands import Command, Crop
+from agent.grammar.commands import Command, Crop
 
 
 def execute(command: Command, pixels: np.ndarray) -> np.ndarray:
@@ -40,6 +40,6 @@ def crop_note(command: Command, shape: tuple[int, ...]) -> str | None:
 def replay(line: str, pixels: np.ndarray) -> np.ndarray:
     """Run a stored command line on ``pixels`` again (:attr:`editor.store.Store.replay`, which
     makes a lost version file again from its parent)."""
-    from agent.commands import parse_command
+    from agent.grammar.commands import parse_command
 
     return execute(parse_command(line), pixels)

@@ -179,7 +179,7 @@ _STD = np.array([0.229, 0.224, 0.225], np.float32)
 
 
 def _backbone():
-    from agent.perception import efficientnet  # one copy of the network for the app
+    from agent.perception.models import efficientnet  # one copy of the network for the app
 
     return efficientnet()
 
@@ -188,7 +188,7 @@ def image_features(images: list[np.ndarray]) -> torch.Tensor:
     """EfficientNet-Lite0 feature maps, (N, 49, 1280), of Easel images resized to 224x224."""
     import cv2
 
-    from agent.perception import to_rgb8
+    from agent.perception.models import to_rgb8
 
     batch = []
     for img in images:

@@ -9,7 +9,7 @@ the distance to the nearest edge (:func:`edge_distances`) is at most 10 for 16 o
 sky, the meadow, the leaves, the planks, a floor, table tops) and for no thing the detector misses
 but a blurred guardrail (8.4) and a thin tower (7.0, already a region by its low contrast); the
 cat, a person and a motorcycle (7.8-10.9) are found by the detector. Of those 16, only 2 (the sky
-over the dunes, a floor) stood out by :func:`agent.naming.contrast_with_surroundings`; on the
+over the dunes, a floor) stood out by :func:`agent.perception.naming.contrast_with_surroundings`; on the
 traces of bench/trace.py --photos2 the test turned more region dwells from "an object" into an
 area (a band of sea, a road, leaves behind raindrops). The same distances tell the sky (up to the
 top edge, something else below) from planks that fill a photo, and ground under a horizon from

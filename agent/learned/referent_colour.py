@@ -21,7 +21,7 @@ hand-written rule (:func:`agent.command_model.rules.colour_of_referent`) chose t
 than the ranker (57.0 % against 55.3 % of 179 requests), though the ranker was better on train under
 cross-validation (65.2 % against 60.7 %). Where a fitted file is at ``EASEL_REFERENT_COLOUR`` or at
 ``resources/command_model/referent_colour.json``, the command model uses it instead of the rule.
-Everything here is plain Python and numpy; the MiniLM encoder is :func:`agent.library.text_encoder`.
+Everything here is plain Python and numpy; the MiniLM encoder is :func:`agent.perception.text.text_encoder`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agent.lexicon import CAISE_SPELLING, COLOUR_NOUNS, EDIT_PALETTE, SEARCH_PALETTE, noun_key
+from agent.language.lexicon import CAISE_SPELLING, COLOUR_NOUNS, EDIT_PALETTE, SEARCH_PALETTE, noun_key
 
 log = logging.getLogger(__name__)
 
@@ -293,6 +293,6 @@ def warm() -> None:
     """Load the ranker and its MiniLM encoder now (the app does this in its model-loading worker),
     so the first 'the colour of the X' request does not wait for them."""
     if default_model() is not None:
-        from agent.library import text_encoder
+        from agent.perception.text import text_encoder
 
         text_encoder().encode(["warm up"])

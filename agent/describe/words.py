@@ -1,7 +1,7 @@
 """The words of trace captions and image descriptions, from grounded pieces of a trace.
 
-:func:`compose` turns the segments of a trace (:mod:`agent.traces`), grounded to named objects
-(:mod:`agent.naming`) or to regions, into one clause each, in trace order: the first says where
+:func:`compose` turns the segments of a trace (:mod:`agent.describe.traces`), grounded to named objects
+(:mod:`agent.perception.naming`) or to regions, into one clause each, in trace order: the first says where
 ("On the left there is a grey cat"), the next ones say where from the one before ("to its right a
 white cup"). A trace that goes back and forth over things already named is summarised: each thing
 is said once, where the trace first dwelt on it. A region with no object is said as a region with
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agent.perception import Detection, color_name
-from agent.region_evidence import fills_the_picture, sky_shaped
+from agent.perception.models import Detection, color_name
+from agent.perception.region_evidence import fills_the_picture, sky_shaped
 
 # Display colours for phrases and their trace pieces (distinct on photos; cycled).
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
@@ -104,9 +104,9 @@ def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
     """A name for an area with no detected object: ``(noun phrase, short label)``.
 
     Sky: smooth and blue, white or grey in the upper part of the image, going up to the top edge
-    and not down to the bottom one (:func:`agent.region_evidence.sky_shaped`); grass: green in the lower
+    and not down to the bottom one (:func:`agent.perception.region_evidence.sky_shaped`); grass: green in the lower
     part; ground: brown, beige or grey in the lower part, not a texture that fills the picture
-    (:func:`agent.region_evidence.fills_the_picture`), grained and going on down to the bottom
+    (:func:`agent.perception.region_evidence.fills_the_picture`), grained and going on down to the bottom
     (:func:`_ground_like`); otherwise "a <colour> area".
     """
     h, w = rgb.shape[:2]
@@ -231,7 +231,7 @@ def _detected_as(noun: str, box, dets: list[Detection], skip: int = -1) -> int |
     "vase", and the dining table beside a cup, which the classifier called "coffee" because the cup
     is in their crops; that cup is said once, not three times. Two things the detector itself named
     alike (two cats side by side) are not joined: only a name given by the classifier is."""
-    from agent.vocabulary import agrees
+    from agent.perception.vocabulary import agrees
 
     for j, d in enumerate(dets):
         if j == skip or not agrees(noun, d.label):
@@ -245,11 +245,11 @@ def _detected_as(noun: str, box, dets: list[Detection], skip: int = -1) -> int |
 def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) -> Caption:
     """One clause per thing the trace dwells on, in the order it first dwells on it.
 
-    ``segs`` are :class:`agent.traces.TraceSegment` (``region`` indexes ``dets``, negative for the
-    background), ``names`` the :class:`agent.naming.Named` of each detection, ``things`` the names
+    ``segs`` are :class:`agent.describe.traces.TraceSegment` (``region`` indexes ``dets``, negative for the
+    background), ``names`` the :class:`agent.perception.naming.Named` of each detection, ``things`` the names
     of background segments the classifier recognised (by segment index).
     """
-    from agent.vocabulary import agrees
+    from agent.perception.vocabulary import agrees
 
     h, w = rgb.shape[:2]
     things = things or {}
@@ -350,7 +350,7 @@ def _salience(d: Detection, n, w: int, h: int, dets=()) -> float:
 def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int = 4) -> Caption:
     """Sentences about the photo: the main subject first ("The photo shows a grey cat on the
     left."), then up to ``others`` more things with where they are ("On the right there is a white
-    cup."), most salient first. ``names`` are the :class:`agent.naming.Named` of ``dets``."""
+    cup."), most salient first. ``names`` are the :class:`agent.perception.naming.Named` of ``dets``."""
     h, w = rgb.shape[:2]
     order = sorted(range(len(dets)), key=lambda i: -_salience(dets[i], names[i], w, h, dets))
     order = order[: others + 1]

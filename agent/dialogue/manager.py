@@ -14,7 +14,7 @@ edits (search, explain, describe) are handled by functions registered in
 the manager knowing them. :attr:`DialogueManager.context` (a :class:`TurnContext`) carries what the
 GUI knows that the words do not (the last mouse trace, the version picked to compare against, the
 phrasing of explanations, what undo means in the window's undo stack) and what one turn leaves for
-the next. :mod:`agent.session` keeps the rest of a window's conversation state, without Qt.
+the next. :mod:`agent.dialogue.session` keeps the rest of a window's conversation state, without Qt.
 
 Grounded answers put what the GUI should draw in ``TurnResult.data``:
 
@@ -34,9 +34,10 @@ from typing import Protocol
 
 import numpy as np
 
-from agent import requests
-from agent.commands import Command, CommandError, Redo, Undo, parse_command
-from agent.executor import crop_note, execute
+from agent.edits.run import crop_note, execute
+from agent.grammar.commands import Command, CommandError, Redo, Undo, parse_command
+from agent.grammar.turns import Prediction, TurnResult  # SPLIT
+from agent.language import reader as requests
 from editor.document import Document, Version
 from editor.models import ModelMissingError
 
@@ -47,13 +48,6 @@ CAPABILITIES = (
 )
 
 
-@dataclass
-class Prediction:
-    """A parser's reading of the last request."""
-
-    text: str | None  # a command line, or None when the parser has no reading
-    confidence: float = 1.0
-    alternatives: list[str] = field(default_factory=list)
 
 
 class CommandParser(Protocol):
@@ -73,30 +67,6 @@ class GrammarParser:
             return Prediction(None, 0.0)
 
 
-@dataclass
-class TurnResult:
-    utterance: str
-    reply: str
-    command: Command | None = None
-    version: Version | None = None  # the head after the turn, when the turn changed it
-    ok: bool = True
-    data: dict = field(default_factory=dict)
-    commands: list[Command] = field(default_factory=list)  # every command the turn ran, in order
-
-    def __post_init__(self) -> None:
-        if self.command is not None and not self.commands:
-            self.commands = [self.command]
-
-    def as_json(self) -> dict:
-        return {
-            "utterance": self.utterance,
-            "command": self.command.format() if self.command else None,
-            "commands": [c.format() for c in self.commands],
-            "reply": self.reply,
-            "ok": self.ok,
-            "version": self.version.id if self.version else None,
-            **({"data": self.data} if self.data else {}),
-        }
 
 
 Handler = Callable[["DialogueManager", Command], TurnResult]

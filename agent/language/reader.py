@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from agent.commands import (
+from agent.grammar.commands import (
     BACKGROUND_COLOURS,
     GRAMMAR,
     AdjustAttr,
@@ -46,7 +46,7 @@ from agent.commands import (
     Undo,
     parse_command,
 )
-from agent.request_scope import (
+from agent.language.scope import (
     ASKS_SEARCH,
     PARTS,
     bare_part,
@@ -55,7 +55,7 @@ from agent.request_scope import (
     negated,
     removal_head,
 )
-from agent.request_words import (
+from agent.language.words import (
     ATTR_PATTERNS,
     COLOR_RE,
     COLOR_WORD,
@@ -208,7 +208,7 @@ def keep_rest(utterance: str) -> list[Command] | None:
                      r"everything around (?:it|him|her|them))\b.*)", c)
     if not m:
         return None
-    from agent.objects import names_object
+    from agent.perception.things import names_object
 
     if not names_object(m.group(1)):
         return None
@@ -393,7 +393,7 @@ def _crop(c: str) -> RuleResult:
         what = re.sub(r"^(?:only|just)\s+", "", m.group(1)).strip()
         what = re.split(r"[?!.(:;\"]|,", what)[0].strip()
         what = re.sub(r"\s+(?:only|please|a (?:tiny |little )?bit|a little|slightly)$", "", what)
-        from agent.objects import names_object  # the detector's words; loads no model
+        from agent.perception.things import names_object  # the detector's words; loads no model
 
         if names_object(what):
             return [CropTo(what)]

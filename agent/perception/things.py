@@ -1,0 +1,253 @@
+"""Things the detector can find, named in words: COCO labels and the words people use for them, the
+detector run with duplicates suppressed (:func:`detect`), and noun phrases read from a caption or a
+request (:func:`parse_phrases`, :func:`names_object`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from agent.perception.models import Detection, box_iou, detect_objects
+
+MIN_SCORE = 0.35
+
+
+# Words people use for COCO classes (the label itself always works, plurals too).
+SYNONYMS: dict[str, str] = {
+    "kitten": "cat", "kitty": "cat", "puppy": "dog", "doggy": "dog",
+    "man": "person", "woman": "person", "men": "person", "women": "person", "people": "person",
+    "boy": "person", "girl": "person", "child": "person", "kid": "person", "lady": "person",
+    "guy": "person", "astronaut": "person", "player": "person", "someone": "person",
+    "baby": "person", "human": "person",
+    "mug": "cup", "coffee": "cup", "teacup": "cup", "saucer": "cup",
+    "motorbike": "motorcycle", "scooter": "motorcycle", "bike": "bicycle", "cycle": "bicycle",
+    "automobile": "car", "taxi": "car", "sofa": "couch", "television": "tv", "monitor": "tv",
+    "phone": "cell phone", "mobile": "cell phone", "cellphone": "cell phone", "smartphone": "cell phone",
+    "table": "dining table", "plant": "potted plant", "ball": "sports ball", "glass": "wine glass",
+    "teddy": "teddy bear", "doughnut": "donut", "ship": "boat", "plane": "airplane",
+    "aeroplane": "airplane", "puppies": "dog", "bag": "handbag", "purse": "handbag",
+}
+
+
+# Regions that are not COCO objects: where they usually are (normalised y band).
+REGION_NOUNS: dict[str, tuple[float, float]] = {
+    "sky": (0.0, 0.4), "clouds": (0.0, 0.4), "cloud": (0.0, 0.4),
+    "grass": (0.6, 1.0), "ground": (0.6, 1.0), "floor": (0.6, 1.0), "road": (0.6, 1.0),
+    "field": (0.5, 1.0), "water": (0.5, 1.0), "sand": (0.6, 1.0),
+    "wall": (0.0, 1.0), "background": (0.0, 1.0),
+}
+
+
+COLOR_WORDS = {"red", "orange", "yellow", "green", "blue", "skyblue", "purple", "pink", "brown",
+               "black", "white", "grey", "gray", "beige"}
+
+
+def _labels() -> set[str]:
+    from agent.perception.models import COCO_LABELS
+
+    return set(COCO_LABELS.values())
+
+
+def _inside_share(a, b) -> float:
+    """Share of box a's area inside box b."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    area = (a[2] - a[0]) * (a[3] - a[1])
+    return ix * iy / area if area > 0 else 0.0
+
+
+def clean_detections(dets: list[Detection]) -> list[Detection]:
+    """Non-maximum suppression: one detection per object (SSD often reports a part or a twin label)."""
+    kept: list[Detection] = []
+    for d in sorted(dets, key=lambda d: -d.score):
+        same = any(d.label == k.label and (box_iou(d.box, k.box) > 0.4 or _inside_share(d.box, k.box) > 0.8)
+                   for k in kept)
+        # the same thing under two labels (cup and bowl): keep the surer
+        twin = any(box_iou(d.box, k.box) > 0.7 for k in kept)
+        if not (same or twin):
+            kept.append(d)
+    return kept
+
+
+def detect(pixels: np.ndarray, *, min_score: float = MIN_SCORE) -> list[Detection]:
+    """Detections of the image after suppression of duplicates."""
+    return clean_detections(detect_objects(pixels, min_score=min_score))
+
+
+def _detect_in(pixels: np.ndarray, box: tuple[int, int, int, int], min_score: float,
+               pad: float = 1.0) -> list[Detection]:
+    """Detect within a crop around ``box`` grown by ``pad`` times its size on each side (small
+    objects vanish when the whole image is shrunk to 300x300)."""
+    h, w = pixels.shape[:2]
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    px, py = max(pad * bw, 32), max(pad * bh, 32)
+    x1, y1 = max(0, int(box[0] - px)), max(0, int(box[1] - py))
+    x2, y2 = min(w, int(box[2] + px)), min(h, int(box[3] + py))
+    if x2 - x1 < 16 or y2 - y1 < 16:
+        return []
+    crop = pixels[y1:y2, x1:x2]
+    out = []
+    for d in detect_objects(crop, min_score=min_score):
+        b = d.box
+        out.append(Detection(d.label, d.score, (b[0] + x1, b[1] + y1, b[2] + x1, b[3] + y1)))
+    return out
+
+
+def _overlaps_known(d: Detection, known: list[Detection]) -> bool:
+    """A second-look detection that is a piece of an object already found (a close crop of a cup
+    finds the cup again, a little differently) is not a new object."""
+    return any(box_iou(d.box, k.box) > 0.2 or _inside_share(d.box, k.box) > 0.5
+               or _inside_share(k.box, d.box) > 0.5 for k in known)
+
+
+@dataclass
+class Phrase:
+    """A noun phrase read from a caption: its words, its noun's label, and its modifiers."""
+
+    text: str
+    label: str  # a COCO label or a region noun
+    kind: str  # "object" or "region"
+    colour: str | None = None
+    position: str | None = None  # absolute: "left", "top right", ...
+    relation: str | None = None  # relative to the previous phrase: "left", "right", "above", "below"
+
+
+def _noun(tok: str, labels: set[str]) -> bool:
+    return (tok in labels or tok in SYNONYMS or tok in REGION_NOUNS or tok.rstrip("s") in labels
+            or tok.rstrip("s") in SYNONYMS or any(lab.startswith(tok + " ") for lab in labels))
+
+
+_TOKEN = re.compile(r"[a-z]+|[;,.]")
+
+
+_STOP_BEFORE = {"of", "on", "in", "at", "to", "the", "a", "an", "there", "is", "are", "and", "with"}
+
+
+def _noun_at(toks: list[str], i: int, labels: set[str]) -> tuple[str | None, int]:
+    """The label of a noun starting at token i and its length in tokens, or (None, 1)."""
+    tok = toks[i]
+    if tok in COLOR_WORDS and i + 1 < len(toks) and _noun(toks[i + 1], labels):
+        return None, 1  # "orange cup": a colour here, not the fruit
+    if tok in COLOR_WORDS and (toks[i - 1:i] == ["in"] or toks[i - 2:i] in (["in", "a"], ["in", "an"])):
+        return None, 1  # "a person in orange", "in an orange suit": what someone wears
+    if tok in ("cup", "cups") and toks[i + 1:i + 3] == ["of", "coffee"]:
+        return "cup", 3
+    if tok in ("object", "objects", "thing", "things"):
+        return "object", 1
+    two = " ".join(toks[i:i + 2])
+    if two in labels:
+        return two, 2
+    if tok in labels:
+        return tok, 1
+    if tok in SYNONYMS:
+        return SYNONYMS[tok], 1
+    if tok.endswith("s") and tok[:-1] in labels:
+        return tok[:-1], 1
+    if tok.endswith("s") and tok[:-1] in SYNONYMS:
+        return SYNONYMS[tok[:-1]], 1
+    if tok in REGION_NOUNS:
+        return tok, 1
+    if tok in _everyday():  # what the classifier names beyond COCO: "tiger", "rocket"
+        return tok, 1
+    return None, 1
+
+
+def _everyday() -> set[str]:
+    from agent.perception.vocabulary import caption_nouns
+
+    return caption_nouns()
+
+
+# Words that end what can be said after a noun about that noun ("a cat on the left, then ...").
+_BREAKS = {";", ",", ".", "and", "then", "while", "next", "beside", "behind", "near", "with"}
+
+
+def parse_phrases(caption: str) -> list[Phrase]:
+    """The noun phrases of a caption in order, each with its colour and position words.
+
+    Colour and position words before a noun, and position words after it up to the next comma,
+    "and" or "then", belong to it; "to its right", "below it" are relations to the previous phrase.
+
+    >>> [(p.label, p.colour, p.position) for p in parse_phrases("On the left a grey cat, then a white mug")]
+    [('cat', 'grey', 'left'), ('cup', 'white', None)]
+    >>> [(p.label, p.position, p.relation) for p in parse_phrases("a cup at the top left and a cat to its right")]
+    [('cup', 'top left', None), ('cat', None, 'right')]
+    """
+    labels = _labels()
+    toks = _TOKEN.findall(caption.lower())
+    nouns: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(toks):
+        label, n = _noun_at(toks, i, labels)
+        if label is not None:
+            nouns.append((i, n, label))
+        i += n
+    phrases: list[Phrase] = []
+    start = 0
+    for k, (i, n, label) in enumerate(nouns):
+        nxt = nouns[k + 1][0] if k + 1 < len(nouns) else len(toks)
+        after = i + n
+        while after < nxt and toks[after] not in _BREAKS:
+            after += 1
+        before = toks[start:i]
+        ctx = before + toks[i + n:after]
+        colour = next((t for t in reversed(before) if t in COLOR_WORDS), None)
+        after_noun = toks[i + n:after]
+        if colour is None and "in" in after_noun:  # "a person in orange", "in an orange suit"
+            colour = next((t for t in after_noun[after_noun.index("in"):] if t in COLOR_WORDS), None)
+        colour = "grey" if colour == "gray" else colour
+        relative = "its" in ctx or "it" in ctx
+        row = next((t for t in ctx if t in ("top", "upper", "bottom", "lower", "above", "below")), None)
+        col = next((t for t in ctx if t in ("left", "right")), None)
+        centre = any(t in ("middle", "centre", "center") for t in ctx)
+        position = relation = None
+        if relative:
+            relation = col or {"above": "above", "below": "below", "top": "above",
+                               "bottom": "below"}.get(row or "")
+        else:
+            r = {"upper": "top", "lower": "bottom", "above": "top", "below": "bottom"}.get(row or "", row)
+            position = " ".join(x for x in (r, col) if x) or ("centre" if centre else None)
+        kind = "region" if label in REGION_NOUNS else "object"
+        words = toks[start:after]
+        while words and words[0] in _BREAKS:  # "and the table": the phrase is "the table"
+            words = words[1:]
+        phrases.append(Phrase(" ".join(words).strip(" ;,."), label, kind, colour, position, relation))
+        start = after
+    return phrases
+
+
+
+class ObjectNotFound(ValueError):
+    """The phrase names nothing that could be found in the image (or nothing Easel can look for)."""
+
+
+# Words the phrase reader does not know, rewritten to ones it does (plurals stay plural).
+_REWRITE = {"children": "people", "child": "person", "folks": "people", "ladies": "people",
+            "guys": "people", "everyone": "people", "everybody": "people", "puppies": "dogs",
+            "kittens": "cats", "leftmost": "on the left", "rightmost": "on the right"}
+
+
+def _phrase(words: str):
+    if not isinstance(words, str) or not words.strip():
+        raise ObjectNotFound("no object was named")
+    text = words.lower()
+    for word, replacement in _REWRITE.items():
+        text = re.sub(rf"\b{word}\b", replacement, text)
+    phrases = [p for p in parse_phrases(text) if p.kind == "object"]
+    if not phrases:
+        raise ObjectNotFound(f"I can't tell which object {words.strip()!r} means; I can find people, "
+                             "animals, vehicles and everyday things (the 80 COCO classes)")
+    return phrases[0], text
+
+
+def names_object(words: str) -> bool:
+    """Whether ``words`` name something :func:`find_objects` can look for ("the dog", "the two people":
+    yes; "my son", "her": no)."""
+    try:
+        _phrase(words)
+    except ObjectNotFound:
+        return False
+    return True
+

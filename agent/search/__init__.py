@@ -1,0 +1,1 @@
+"""The photo library: indexing folders and searching them by words."""
