@@ -25,12 +25,12 @@ def held_out_bases() -> dict[str, np.ndarray]:
     from skimage import data
     from sklearn.datasets import load_sample_images
 
-    from training.speaker_data import _fit
+    from training.speaker_data import fit_pair
 
     china, flower = load_sample_images().images
     bases = {"china": china, "flower": flower, "cat": data.cat(), "colorwheel": data.colorwheel(),
              "moon": data.moon(), "grass": data.grass()}
-    return {k: _fit(v) for k, v in bases.items()}
+    return {k: fit_pair(v) for k, v in bases.items()}
 
 
 def _amount(rng, lo, hi):

@@ -32,6 +32,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from agent.perception import concepts  # noqa: E402
 from agent.perception import models as perception  # noqa: E402
 from agent.perception.text import text_encoder  # noqa: E402
 from agent.search.library import SAMPLE_DIR, SAMPLE_PERCEPTION, Library  # noqa: E402
@@ -48,7 +49,7 @@ def _warm_up() -> None:
     from editor.imageio import read_image
 
     with tempfile.TemporaryDirectory() as tmp:
-        perception.perceive(read_image(_images()[0]).pixels, ocr=True, db=Path(tmp) / "w.db", use_cache=False)
+        concepts.perceive(read_image(_images()[0]).pixels, ocr=True, db=Path(tmp) / "w.db", use_cache=False)
     text_encoder().encode(["warm up"])
 
 
@@ -62,7 +63,7 @@ def bench_indexing() -> None:
             photos.mkdir()
             for p in _images():
                 shutil.copy(p, photos / p.name)
-            perception.clear_memory_cache()
+            concepts.clear_memory_cache()
             lib = Library(Path(tmp) / "library.db")
             t = time.perf_counter()
             report = lib.index([photos], ocr=ocr, progress=False)
@@ -83,7 +84,7 @@ _OBJECTS = ["person", "cat", "dog", "car", "bus", "bicycle", "cup", "bottle", "c
 
 
 def _synthetic(n: int, rng: np.random.Generator) -> tuple[list[dict], np.ndarray]:
-    _, names = perception._efficientnet()
+    _, names = perception.classifier_and_labels()
     labels = [name.split(",")[0] for name in names]
     rows = []
     for i in range(n):
@@ -178,8 +179,8 @@ def bench_quality() -> None:
                 shutil.copy(p, dst)
                 alias[str(dst)] = p.name
             db = Path(tmp) / "library.db"
-            perception.clear_memory_cache()
-            perception.seed_cache([{**s, "text": s["text"] if ocr else None} for s in seeds], db=db)
+            concepts.clear_memory_cache()
+            concepts.seed_cache([{**s, "text": s["text"] if ocr else None} for s in seeds], db=db)
             lib = Library(db)
             lib.index([photos], ocr=ocr, progress=False)
             for method in ("rrf", "weighted", "text", "vector"):
@@ -198,7 +199,7 @@ def bench_quality() -> None:
                 if method == "rrf":
                     print(f"      missed at 5: {'; '.join(misses)}")
             lib.close()
-    perception.clear_memory_cache()
+    concepts.clear_memory_cache()
 
 
 def main() -> int:

@@ -79,10 +79,10 @@ def main() -> int:
 
 
 def _best(img: np.ndarray, box: tuple, as_is: bool) -> tuple[str, float]:
-    from agent.perception.naming import _shape_word
+    from agent.perception.naming import shape_word
 
     ways = [classify_crops(img, [box], square=True)[0]]
-    if as_is and _shape_word(box) == "":
+    if as_is and shape_word(box) == "":
         ways.append(classify_crops(img, [box])[0])
     return max((max(word_probs(p).items(), key=lambda kv: kv[1]) for p in ways), key=lambda wp: wp[1])
 

@@ -104,39 +104,10 @@ def score(commands: list, ops: set[str]) -> str:
     return "right" if all(labelled) else "partly" if any(labelled) else "wrong"
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", default=str(GIER))
-    ap.add_argument("--show", choices=["wrong", "partly", "refused", "right"], help="print these readings")
-    ap.add_argument("--limit", type=int, default=0, help="only the first N pairs")
-    ap.add_argument("--no-model", action="store_true", help="rules only, no learned command model")
-    ap.add_argument("--json", help="write every reading to this file")
-    args = ap.parse_args()
-    if not Path(args.data).exists():
-        print(f"GIER's validation split is not at {args.data}", file=sys.stderr)
-        return 2
-    import torch
+def evaluate(pairs, photo, parser, show=None):
+    """Read every request of ``pairs`` in a fresh one-turn conversation; counts, kinds, rows, times."""
+    from agent.dialogue.manager import DialogueManager
 
-    torch.set_num_threads(2)
-    from agent.dialogue.assistant import load_parser
-    from agent.dialogue.manager import DialogueManager, GrammarParser
-
-    t0 = time.perf_counter()
-    parser = GrammarParser() if args.no_model else load_parser()
-    load_s = time.perf_counter() - t0
-    import tempfile
-
-    import numpy as np
-
-    from editor.document import Document
-    from editor.store import Store
-
-    # GIER's photos are not included: the conversations are about a grey stand-in, opened as a user would.
-    photo = Document.create(Store(Path(tempfile.mkdtemp(prefix="easel-gier-")) / "bench.db"),
-                            np.full((64, 64, 3), 128, np.uint8), title="stand-in")
-    pairs = json.loads(Path(args.data).read_text())
-    if args.limit:
-        pairs = pairs[: args.limit]
     counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     by_kind: collections.Counter = collections.Counter()
     rows, times = [], []
@@ -162,9 +133,66 @@ def main() -> int:
             row = {"request": request, "ops": sorted(ops), "commands": [c.format() for c in commands],
                    "reply": reply, "outcome": outcome, "label_noise": noise}
             rows.append(row)
-            if args.show == outcome:
+            if show == outcome:
                 print(f"[{outcome}] {request!r}\n    expert: {', '.join(sorted(ops))}\n    easel: "
                       f"{'; '.join(row['commands']) or reply[:120]}")
+    return counts, by_kind, rows, times
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", default=str(GIER))
+    ap.add_argument("--show", choices=["wrong", "partly", "refused", "right"], help="print these readings")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N pairs")
+    ap.add_argument("--no-model", action="store_true", help="rules only, no learned command model")
+    ap.add_argument("--json", help="write every reading to this file")
+    ap.add_argument("--rules", default=None,
+                    help="the request reader's rules on, by name: 'a,b' only those, '-a,-b' all but those")
+    ap.add_argument("--ablate", action="store_true",
+                    help="each request rule's worth: right and wrong with that one rule off, against all on")
+    args = ap.parse_args()
+    if not Path(args.data).exists():
+        print(f"GIER's validation split is not at {args.data}", file=sys.stderr)
+        return 2
+    import torch
+
+    torch.set_num_threads(2)
+    from agent.dialogue.assistant import load_parser
+    from agent.dialogue.manager import GrammarParser
+
+    t0 = time.perf_counter()
+    parser = GrammarParser() if args.no_model else load_parser()
+    load_s = time.perf_counter() - t0
+    import tempfile
+
+    import numpy as np
+
+    from editor.document import Document
+    from editor.store import Store
+
+    # GIER's photos are not included: the conversations are about a grey stand-in, opened as a user would.
+    photo = Document.create(Store(Path(tempfile.mkdtemp(prefix="easel-gier-")) / "bench.db"),
+                            np.full((64, 64, 3), 128, np.uint8), title="stand-in")
+    pairs = json.loads(Path(args.data).read_text())
+    if args.limit:
+        pairs = pairs[: args.limit]
+    from agent.language import reader
+
+    if args.ablate:
+        base = evaluate(pairs, photo, parser)[0]["all"]
+        print(f"request rules, GIER validation ({base['n']} requests): all on {base['right']} right, "
+              f"{base['wrong']} wrong; each rule off:")
+        for name in reader.RULE_NAMES:
+            reader.use_rules(f"-{name}")
+            c = evaluate(pairs, photo, parser)[0]["all"]
+            print(f"  {name:18s} right {c['right'] - base['right']:+5d}   wrong {c['wrong'] - base['wrong']:+5d}   "
+                  f"refused {c['refused'] - base['refused']:+5d}")
+        reader.use_rules(None)
+        return 0
+    on = reader.use_rules(args.rules)
+    if args.rules:
+        print(f"request rules on: {', '.join(n for n in reader.RULE_NAMES if n in on) or 'none'}")
+    counts, by_kind, rows, times = evaluate(pairs, photo, parser, args.show)
     print(f"\nGIER validation: {len(pairs)} pairs, {counts['all']['n']} requests; model load {load_s:.1f} s; "
           f"reading a request: median {sorted(times)[len(times) // 2] * 1000:.1f} ms")
     print(f"{'':28s}{'n':>6s}{'right':>9s}{'partly':>9s}{'wrong':>9s}{'refused':>9s}")

@@ -28,7 +28,7 @@ import math
 import cv2
 import numpy as np
 
-from editor.ops import _apply_tables, _check_range, _full_scale, _per_channel_affine, check_image
+from editor.ops import apply_tables, check_image, check_range, full_scale, per_channel_affine
 
 __all__ = [
     "adjust_hue",
@@ -51,7 +51,7 @@ def _round_clip(values: np.ndarray, m: int, dtype) -> np.ndarray:
 
 def _colour_map(image: np.ndarray, fn) -> np.ndarray:
     """Apply ``fn(rgb float64 (h, w, 3)) -> float64 (h, w, 3)`` strip by strip; alpha passes through."""
-    m = _full_scale(image)
+    m = full_scale(image)
     out = image.copy()
     for y in range(0, image.shape[0], _STRIP):
         rgb = image[y:y + _STRIP, :, :3].astype(np.float64)
@@ -104,7 +104,7 @@ def adjust_saturation(image: np.ndarray, *, amount: float) -> np.ndarray:
     array([[[238,  88,  13]]], dtype=uint8)
     """
     check_image(image)
-    amount = _check_range("saturation", amount, -100, 100)
+    amount = check_range("saturation", amount, -100, 100)
     if amount == 0 or image.ndim == 2:
         return image.copy()
     if amount == -100:
@@ -131,13 +131,13 @@ def adjust_warmth(image: np.ndarray, *, amount: float) -> np.ndarray:
     array([[[110, 102,  90]]], dtype=uint8)
     """
     check_image(image)
-    amount = _check_range("warmth", amount, -100, 100)
+    amount = check_range("warmth", amount, -100, 100)
     if amount == 0:
         return image.copy()
     if image.ndim == 2:
         image = np.repeat(image[:, :, None], 3, axis=2)
     t = amount / 100
-    return _per_channel_affine(image, [1 + 0.2 * t, 1 + 0.04 * t, 1 - 0.2 * t], [0.0, 0.0, 0.0])
+    return per_channel_affine(image, [1 + 0.2 * t, 1 + 0.04 * t, 1 - 0.2 * t], [0.0, 0.0, 0.0])
 
 
 def hue_matrix(degrees: float) -> np.ndarray:
@@ -165,7 +165,7 @@ def adjust_hue(image: np.ndarray, *, degrees: float) -> np.ndarray:
     array([[[  0, 255,   0]]], dtype=uint8)
     """
     check_image(image)
-    degrees = _check_range("hue", degrees, -180, 180)
+    degrees = check_range("hue", degrees, -180, 180)
     if degrees == 0 or image.ndim == 2:
         return image.copy()
     mat = hue_matrix(degrees)
@@ -211,10 +211,10 @@ def adjust_sharpness(image: np.ndarray, *, amount: float) -> np.ndarray:
     array([  1,  15,  77, 178, 240, 254], dtype=uint8)
     """
     check_image(image)
-    amount = _check_range("sharpness", amount, -100, 100)
+    amount = check_range("sharpness", amount, -100, 100)
     if amount == 0:
         return image.copy()
-    m = _full_scale(image)
+    m = full_scale(image)
     s = detail_scale(image.shape)
     colour = image if image.ndim == 2 else image[:, :, :3]
     if amount > 0:
@@ -237,7 +237,7 @@ _STATS_SIDE = 512  # statistics from a small copy: fast on 12-MP photos and dete
 
 def enhance_curves(image: np.ndarray) -> list[np.ndarray]:
     """The per-channel curves :func:`auto_enhance` applies, as float64 arrays over ``0..M``."""
-    m = _full_scale(image)
+    m = full_scale(image)
     rgb = image if image.ndim == 3 else image[:, :, None]
     rgb = rgb[:, :, : min(3, rgb.shape[2])].astype(np.float32) / m
     h, w = rgb.shape[:2]
@@ -293,4 +293,4 @@ def auto_enhance(image: np.ndarray) -> np.ndarray:
     """
     check_image(image)
     curves = enhance_curves(image)
-    return _apply_tables(image, [_round_clip(c, _full_scale(image), image.dtype) for c in curves])
+    return apply_tables(image, [_round_clip(c, full_scale(image), image.dtype) for c in curves])

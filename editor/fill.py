@@ -32,7 +32,7 @@ import threading
 import cv2
 import numpy as np
 
-from editor.ops import _full_scale, check_image
+from editor.ops import check_image, full_scale
 
 __all__ = ["hole_psnr", "inpaint"]
 
@@ -382,7 +382,7 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray
         raise ValueError("the mask leaves too little of the image to fill it from")
     est, lv, sy, sx = _patch_fill(work, work_hole, rng)
     filled = est if scale == 1 else _upsample(vals, sub_hole, est, lv, sy, sx)
-    m = _full_scale(image)
+    m = full_scale(image)
     res = np.clip(np.floor(filled[sub_hole] + 0.5), 0, m).astype(image.dtype)
     out = image.copy()
     region = out[y1:y2, x1:x2]
@@ -392,7 +392,7 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray
 
 def hole_psnr(result: np.ndarray, clean: np.ndarray, hole: np.ndarray) -> float:
     """PSNR (dB) of ``result`` against ``clean`` over the ``hole`` pixels only."""
-    m = _full_scale(clean)
+    m = full_scale(clean)
     diff = result[hole].astype(np.float64) - clean[hole].astype(np.float64)
     mse = float(np.mean(diff ** 2))
     return math.inf if mse == 0 else 10 * math.log10(m * m / mse)

@@ -23,7 +23,7 @@ The formulas are Easel's contract (DESIGN.md), written with ``M`` the full scale
 Alpha is never changed by the point operations. Brightness is a saturating integer add; contrast
 and colour are per-channel affine maps whose exact result is a lookup table per channel, run with
 OpenCV's SIMD ``transform`` once it has been checked to reproduce those tables (see
-:func:`_per_channel_affine`).
+:func:`per_channel_affine`).
 """
 
 from __future__ import annotations
@@ -64,11 +64,11 @@ def check_image(image: np.ndarray) -> None:
         raise ValueError(f"the image has no pixels (shape {image.shape})")
 
 
-def _full_scale(image: np.ndarray) -> int:
+def full_scale(image: np.ndarray) -> int:
     return int(np.iinfo(image.dtype).max)
 
 
-def _check_range(name: str, value: float, lo: float, hi: float) -> float:
+def check_range(name: str, value: float, lo: float, hi: float) -> float:
     try:
         value = float(value)
     except (TypeError, ValueError):
@@ -88,13 +88,13 @@ def _table(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return np.clip(np.floor(values + 0.5 + 1e-9), 0, m).astype(dtype)
 
 
-def _apply_tables(image: np.ndarray, tables: list[np.ndarray]) -> np.ndarray:
+def apply_tables(image: np.ndarray, tables: list[np.ndarray]) -> np.ndarray:
     """Apply one lookup table per colour channel; alpha (a 4th channel) passes through."""
     if image.ndim == 2:
         (t,) = tables[:1]
         return cv2.LUT(image, t) if image.dtype == np.uint8 else t[image]
     n = image.shape[2]
-    identity = np.arange(_full_scale(image) + 1, dtype=image.dtype)
+    identity = np.arange(full_scale(image) + 1, dtype=image.dtype)
     tables = list(tables) + [identity] * (n - len(tables))
     if image.dtype == np.uint8:
         lut = np.stack(tables, axis=-1).reshape(256, 1, n)
@@ -105,7 +105,7 @@ def _apply_tables(image: np.ndarray, tables: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-def _per_channel_affine(image: np.ndarray, gains: list[float], offsets: list[float]) -> np.ndarray:
+def per_channel_affine(image: np.ndarray, gains: list[float], offsets: list[float]) -> np.ndarray:
     """``out[c] = round_half_up(gains[c]*in[c] + offsets[c])``, clipped; alpha passes through.
 
     The exact answer is a lookup table per channel. OpenCV's ``transform`` computes the same map
@@ -114,7 +114,7 @@ def _per_channel_affine(image: np.ndarray, gains: list[float], offsets: list[flo
     depends on that channel's value alone, so checking every value on a ramp checks every image).
     Otherwise the tables are applied.
     """
-    m = _full_scale(image)
+    m = full_scale(image)
     x = np.arange(m + 1, dtype=np.float64)
     tables = [_table(g * x + o, image.dtype) for g, o in zip(gains, offsets)]
     n = 1 if image.ndim == 2 else image.shape[2]
@@ -131,7 +131,7 @@ def _per_channel_affine(image: np.ndarray, gains: list[float], offsets: list[flo
             mat[c, n] = offsets[c] + nudge if c < len(offsets) else 0.0
         if np.array_equal(cv2.transform(ramp_img, mat).reshape(want.shape), want):
             return cv2.transform(image, mat).reshape(image.shape)
-    return _apply_tables(image, tables)
+    return apply_tables(image, tables)
 
 
 def adjust_brightness(image: np.ndarray, *, amount: float) -> np.ndarray:
@@ -150,8 +150,8 @@ def adjust_brightness(image: np.ndarray, *, amount: float) -> np.ndarray:
     array([[ 36, 255]], dtype=uint8)
     """
     check_image(image)
-    amount = _check_range("brightness", amount, -100, 100)
-    m = _full_scale(image)
+    amount = check_range("brightness", amount, -100, 100)
+    m = full_scale(image)
     # in is an integer, so round_half_up(in + d) = in + round_half_up(d): a saturating integer add.
     k = int(math.floor(amount / 100 * m + 0.5))
     n = 1 if image.ndim == 2 else image.shape[2]
@@ -170,11 +170,11 @@ def adjust_contrast(image: np.ndarray, *, amount: float) -> np.ndarray:
     array([[ 86, 236]], dtype=uint8)
     """
     check_image(image)
-    amount = _check_range("contrast", amount, -100, 100)
-    m = _full_scale(image)
+    amount = check_range("contrast", amount, -100, 100)
+    m = full_scale(image)
     g = 1 + amount / 100
     n = 1 if image.ndim == 2 else 3
-    return _per_channel_affine(image, [g] * n, [m / 2 * (1 - g)] * n)
+    return per_channel_affine(image, [g] * n, [m / 2 * (1 - g)] * n)
 
 
 def adjust_color(image: np.ndarray, *, color: str, intensity: float) -> np.ndarray:
@@ -191,12 +191,12 @@ def adjust_color(image: np.ndarray, *, color: str, intensity: float) -> np.ndarr
     check_image(image)
     if color not in COLORS:
         raise ValueError(f"unknown colour {color!r}; valid colours: {', '.join(COLORS)}")
-    intensity = _check_range("colour intensity", intensity, 0, 1)
+    intensity = check_range("colour intensity", intensity, 0, 1)
     if image.ndim == 2:
         image = np.repeat(image[:, :, None], 3, axis=2)
-    m = _full_scale(image)
+    m = full_scale(image)
     target = np.array(COLORS[color], dtype=np.float64) * (m / 255)
-    return _per_channel_affine(image, [1 - intensity] * 3, [intensity * t for t in target])
+    return per_channel_affine(image, [1 - intensity] * 3, [intensity * t for t in target])
 
 
 def flip(image: np.ndarray, *, axis: str) -> np.ndarray:
@@ -232,8 +232,8 @@ def crop(image: np.ndarray, *, box: tuple[int, int, int, int]) -> np.ndarray:
     return image[ya:yb, xa:xb].copy()
 
 
-def _with_alpha(image: np.ndarray) -> np.ndarray:
-    m = _full_scale(image)
+def with_alpha(image: np.ndarray) -> np.ndarray:
+    m = full_scale(image)
     if image.ndim == 2:
         image = np.repeat(image[:, :, None], 3, axis=2)
     if image.shape[2] == 4:
@@ -255,13 +255,13 @@ def rotate(image: np.ndarray, *, degrees: float) -> np.ndarray:
            [1, 3]], dtype=uint8)
     """
     check_image(image)
-    degrees = _check_range("rotation", degrees, 0, 360)
+    degrees = check_range("rotation", degrees, 0, 360)
     quarter = degrees / 90
     if abs(quarter - round(quarter)) < 1e-9:
         k = int(round(quarter)) % 4
         codes = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
         return image.copy() if k == 0 else cv2.rotate(image, codes[k])
-    src = _with_alpha(image)
+    src = with_alpha(image)
     h, w = src.shape[:2]
     rad = math.radians(degrees)
     c, s = abs(math.cos(rad)), abs(math.sin(rad))
@@ -347,7 +347,7 @@ def image_cutout(image: np.ndarray, *, mask: np.ndarray | None = None) -> np.nda
     :class:`editor.models.ModelMissingError` if the u2netp model file is not installed.
     """
     check_image(image)
-    m = _full_scale(image)
+    m = full_scale(image)
     if mask is None:
         alpha = _predict_mask(image)
         if image.dtype == np.uint16:
@@ -356,7 +356,7 @@ def image_cutout(image: np.ndarray, *, mask: np.ndarray | None = None) -> np.nda
         if mask.shape != image.shape[:2]:
             raise ValueError(f"mask shape {mask.shape} does not match image {image.shape[:2]}")
         alpha = np.floor(np.clip(mask, 0, 1) * m + 0.5).astype(image.dtype)
-    src = _with_alpha(image)
+    src = with_alpha(image)
     channels = list(cv2.split(src))
     alpha = cv2.min(alpha, channels[3])
     # cv2.multiply rounds and saturates: out = round(c * alpha / M), exact in integers.

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from editor.colors import COLORS
-from editor.ops import _check_range, _full_scale, _with_alpha, check_image, crop
+from editor.ops import check_image, check_range, crop, full_scale, with_alpha
 
 __all__ = ["BACKGROUND_COLORS", "crop_aspect", "crop_to_box", "replace_background", "aspect_ratio"]
 
@@ -97,9 +97,9 @@ def replace_background(image: np.ndarray, *, mask: np.ndarray, mode: str) -> np.
         raise ValueError(f"unknown background {mode!r}; use blur, transparent or a colour: "
                          f"{', '.join(BACKGROUND_COLORS)}")
     m_f = _check_mask(mask, image)
-    top = _full_scale(image)
+    top = full_scale(image)
     if mode == "transparent":
-        out = _with_alpha(image).copy()
+        out = with_alpha(image).copy()
         alpha = np.floor(m_f * top + 0.5).astype(image.dtype)
         out[:, :, 3] = np.minimum(out[:, :, 3], alpha)
         return out
@@ -144,7 +144,7 @@ def crop_to_box(image: np.ndarray, *, box, margin: float = 0.1) -> np.ndarray:
     (12, 24)
     """
     check_image(image)
-    margin = _check_range("crop margin", margin, 0, 1)
+    margin = check_range("crop margin", margin, 0, 1)
     x1, y1, x2, y2 = _check_box(box)
     dx, dy = (x2 - x1) * margin, (y2 - y1) * margin
     grown = (math.floor(x1 - dx), math.floor(y1 - dy), math.ceil(x2 + dx), math.ceil(y2 + dy))

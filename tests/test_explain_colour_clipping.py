@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agent.explain import explain_images
-from agent.explain.tone import _fit_tone
+from agent.explain.tone import fit_tone
 from editor import adjust, ops, regions
 
 
@@ -49,7 +49,7 @@ def test_a_pile_clipped_by_an_earlier_step_is_left_out_of_the_fit(coffee):
     the range: those pixels are not on the line and pulled the slope (contrast +36 for +53, and a
     green tint)."""
     after = ops.adjust_brightness(ops.adjust_contrast(coffee, amount=53), amount=-59)
-    a, b, _ = _fit_tone(coffee.astype(np.float32), after.astype(np.float32), np.ones(coffee.shape[:2], bool))
+    a, b, _ = fit_tone(coffee.astype(np.float32), after.astype(np.float32), np.ones(coffee.shape[:2], bool))
     assert abs(a - 1.53) < 0.03
     assert float(np.ptp(b)) < 3
     exp = explain(coffee, after)
@@ -78,9 +78,9 @@ def test_a_blurred_background_on_a_flat_photo_is_seen():
     told as identical (a false statement)."""
     from skimage import data
 
-    from training.speaker_data import _fit
+    from training.speaker_data import fit_pair
 
-    clock = _fit(data.clock())
+    clock = fit_pair(data.clock())
     h, w = clock.shape[:2]
     mask = np.zeros((h, w), np.float32)
     cv2.ellipse(mask, (w // 2, h // 2), (w // 5, h // 4), 0, 0, 360, 1.0, -1)
@@ -101,9 +101,9 @@ def test_recompression_is_no_blurred_background(coffee):
 def camera() -> np.ndarray:
     from skimage import data
 
-    from training.speaker_data import _fit, _rgb
+    from training.speaker_data import fit_pair, rgb8_of
 
-    return _rgb(_fit(data.camera()))
+    return rgb8_of(fit_pair(data.camera()))
 
 
 def test_a_move_whose_old_place_is_partly_filled_like_the_background_is_a_move(camera):
@@ -123,9 +123,9 @@ def test_a_coloured_patch_over_a_grey_page_is_an_addition():
     fill of a grey page makes colour."""
     from skimage import data
 
-    from training.speaker_data import _fit, _rgb
+    from training.speaker_data import fit_pair, rgb8_of
 
-    page = _rgb(_fit(data.page()))
+    page = rgb8_of(fit_pair(data.page()))
     after = page.copy()
     after[38:91, 249:362] = (205, 150, 90)
     after[38:91, 249:362] += np.random.default_rng(0).integers(0, 12, (53, 113, 3), dtype=np.uint8)

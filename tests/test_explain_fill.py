@@ -45,9 +45,9 @@ def test_a_pasted_patch_is_still_an_addition(astronaut, coffee):
 def test_a_background_blurred_behind_a_soft_mask_is_found():
     """Where the subject's mask is soft the kept pixels blend some blur in: the rest is not "unchanged", and
     the blur was told as 'they differ in a way I cannot name'."""
-    from training.speaker_data import _synthetic
+    from training.speaker_data import synthetic_photo
 
-    img = _synthetic(2)  # faint fine texture behind shapes; u2netp's mask is soft on some of them
+    img = synthetic_photo(2)  # faint fine texture behind shapes; u2netp's mask is soft on some of them
     after = objects.background(img, "blur")
     exp = explain(img, after)
     assert exp.kinds() == ["background_blurred"], exp.text

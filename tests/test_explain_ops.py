@@ -8,8 +8,8 @@ import pytest
 
 from agent.explain import explain_images
 from agent.explain.align import same_frame
-from agent.explain.colour import _family_finding
-from agent.explain.tone import _fit_tone
+from agent.explain.colour import family_finding
+from agent.explain.tone import fit_tone
 from agent.grammar.commands import ATTR_RANGES
 from editor import ops
 from editor.regions import BACKGROUND_COLORS
@@ -81,9 +81,9 @@ def test_no_amount_outside_easels_range_is_said(coffee):
             v = f.params.get(key)
             if v is not None and f.kind in ATTR_RANGES:
                 assert abs(v) <= ATTR_RANGES[f.kind], exp.text
-    assert _family_finding("warmth", {"t": -1.05}) is None
-    assert _family_finding("warmth", {"t": 0.5})[1] == {"amount": 50.0}
-    assert _family_finding("saturation", {"k": 2.4}) is None
+    assert family_finding("warmth", {"t": -1.05}) is None
+    assert family_finding("warmth", {"t": 0.5})[1] == {"amount": 50.0}
+    assert family_finding("saturation", {"k": 2.4}) is None
 
 
 def test_a_fit_pulled_by_a_local_change_gives_way_to_no_change():
@@ -92,7 +92,7 @@ def test_a_fit_pulled_by_a_local_change_gives_way_to_no_change():
     src = rng.uniform(20, 230, (100, 100, 3)).astype(np.float32)
     dst = src.copy()
     dst[:40] = np.clip(dst[:40] * 0.5 + np.array([120, 40, 10], np.float32), 0, 255)
-    a, b, _ = _fit_tone(src, dst, np.ones((100, 100), bool))
+    a, b, _ = fit_tone(src, dst, np.ones((100, 100), bool))
     assert a == 1.0 and not np.any(b)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agent.perception import concepts
 from agent.perception import models as perception
 from agent.search.library import SAMPLE_DIR, Library, exif_date, register
 from editor.library import LibraryIndex, fts_query, path_words
@@ -41,7 +42,7 @@ def _no_models(monkeypatch):
     def boom(*a, **k):
         raise AssertionError("a vision model ran")
 
-    perception.clear_memory_cache()
+    concepts.clear_memory_cache()
     monkeypatch.setattr(perception, "detect_objects", boom)
     monkeypatch.setattr(perception, "classify", boom)
 

@@ -17,9 +17,9 @@ from agent.perception.vocabulary import agrees, everyday_words
 
 
 def test_vocabulary_maps_fine_classes_to_everyday_words():
-    from agent.perception.models import _efficientnet
+    from agent.perception.models import classifier_and_labels
 
-    _, labels = _efficientnet()
+    _, labels = classifier_and_labels()
     words = everyday_words(labels)
     by_name = {name.split(",")[0]: words[i] for i, name in enumerate(labels)}
     assert by_name["tabby"] == by_name["Egyptian cat"] == by_name["Persian cat"] == "cat"
@@ -251,10 +251,10 @@ def test_a_long_dwell_is_not_named_by_its_square_crop_alone():
 def test_classes_a_person_calls_by_one_word_add_up():
     """The Summer Palace's tower is spread over bell cote, palace, church, castle and stupa, each
     unsure: summed as "building" it is named, and no background of the photo becomes one."""
-    from agent.perception.models import _efficientnet
+    from agent.perception.models import classifier_and_labels
     from agent.perception.naming import name_regions
 
-    _, labels = _efficientnet()
+    _, labels = classifier_and_labels()
     words = everyday_words(labels)
     by_name = {name.split(",")[0]: words[i] for i, name in enumerate(labels)}
     assert by_name["palace"] == by_name["bell cote"] == by_name["stupa"] == by_name["church"] == "building"
@@ -307,12 +307,12 @@ def test_a_word_from_one_view_only_is_not_taken():
 
 def test_a_renaming_word_that_does_not_hold_reframed_is_not_taken(monkeypatch):
     import agent.perception.naming as naming
-    from agent.perception.models import Detection, _efficientnet
+    from agent.perception.models import Detection, classifier_and_labels
 
     # what the classifier said of mate-backgrounds' water splash (bench/trace.py -v): a
     # "strainer" at 0.49 in the detection's square crop, 0.16 and 0.04 in the square crops of its
     # inner part and of the box grown; the detector said "motorcycle" at 0.58
-    words = everyday_words(_efficientnet()[1])
+    words = everyday_words(classifier_and_labels()[1])
     strainer = words.index("strainer")
     box = (100, 60, 220, 180)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from agent.perception import concepts
 from agent.perception import models as perception
 from agent.perception.concepts import Perception, perceive
 from agent.perception.models import COLOR_NAMES_RGB, color_name
@@ -22,7 +23,7 @@ def test_every_model_loads_from_packages_without_network(no_network, monkeypatch
     # Forget any model an earlier test loaded, so that loading happens here, under the guard.
     from agent.search import library
 
-    for model in (perception._ssd, perception.efficientnet, perception._efficientnet, perception._rapidocr):
+    for model in (perception._ssd, perception.efficientnet, perception.classifier_and_labels, perception._rapidocr):
         monkeypatch.setattr(model, "_value", None)
     monkeypatch.setattr(library.text_encoder, "_value", None)
     small = coffee[::4, ::4]
@@ -49,7 +50,7 @@ def test_coffee_is_a_cup(coffee, tmp_path):
     assert {"espresso", "cup", "coffee mug"} & {name for name, _ in p.labels[:3]}
     cup = next(o for o in p.objects if o.label == "cup")
     assert cup.color in COLOR_NAMES_RGB
-    assert f"{perception._CONCEPT_COLOR.get(cup.color, cup.color)} cup" in p.concepts
+    assert f"{concepts.CONCEPT_COLOR.get(cup.color, cup.color)} cup" in p.concepts
 
 
 def test_concepts_are_attribute_object_phrases(chelsea, coffee, astronaut, tmp_path):
@@ -94,9 +95,9 @@ def test_grey_16bit_and_alpha_images(chelsea, tmp_path):
 
 def test_results_are_cached_in_memory_and_in_the_database(chelsea, tmp_path, monkeypatch):
     db = tmp_path / "cache.db"
-    perception.clear_memory_cache()
+    concepts.clear_memory_cache()
     first = perceive(chelsea, db=db)
-    perception.clear_memory_cache()
+    concepts.clear_memory_cache()
 
     def boom(*a, **k):
         raise AssertionError("a model ran although the result was cached")

@@ -370,7 +370,7 @@ def test_pieces_of_one_loop_cut_by_a_straight_side_are_named_together():
     # a loop round a rocket whose straight side looked like the pen travelling away: two pieces a
     # fifth of their size apart (bench/trace.py's development set: 0.10-0.22; dwells on two
     # things 0.41 and more)
-    from agent.describe.pieces import _touching_runs
+    from agent.describe.pieces import touching_runs
     from agent.describe.traces import TraceSegment
 
     def piece(y0, t0, region):
@@ -378,16 +378,16 @@ def test_pieces_of_one_loop_cut_by_a_straight_side_are_named_together():
         return TraceSegment(points=pts, region=region)
 
     top, bottom = piece(0.2, 0.0, -1), piece(0.4, 0.45, -10)  # 0.04 apart, 0.2 across
-    assert _touching_runs([top, bottom], 0.6) == [[0, 1]]
+    assert touching_runs([top, bottom], 0.6) == [[0, 1]]
     far = piece(0.6, 0.45, -10)  # 0.24 apart: another thing
-    assert _touching_runs([top, far], 0.6) == [[0], [1]]
+    assert touching_runs([top, far], 0.6) == [[0], [1]]
 
 
 def test_a_quick_pen_lift_to_a_far_place_is_a_new_dwell():
     # Found under Xvfb: three loops (a ladybird, then two flowers) with the pen lifted 0.59 s in
     # between were one "beetle" whose box took in both flowers: a gap shorter than the pause was
     # read as one dwell cut in two, however far the pen was put down.
-    from agent.describe.pieces import _touching_runs
+    from agent.describe.pieces import touching_runs
     from agent.describe.traces import TraceSegment
 
     def loop(cx, cy, t0):
@@ -396,11 +396,11 @@ def test_a_quick_pen_lift_to_a_far_place_is_a_new_dwell():
                             region=-1)
 
     first, second = loop(0.75, 0.5, 0.0), loop(0.16, 0.28, 2.4)  # 0.6 s later, 0.6 away
-    assert _touching_runs([first, second], 0.6) == [[0], [1]]
+    assert touching_runs([first, second], 0.6) == [[0], [1]]
     again = loop(0.75, 0.5, 0.0)
     again.points[:, :2] = first.points[-1, :2] + (again.points[:, :2] - again.points[0, :2])
     again.points[:, 2] += 2.4  # put down where it was lifted: the same dwell
-    assert _touching_runs([first, again], 0.6) == [[0, 1]]
+    assert touching_runs([first, again], 0.6) == [[0, 1]]
 
 
 # -- whole photos: dwells off the object in its box, things the classifier sees beside a detection ------
@@ -546,16 +546,16 @@ def test_a_run_of_a_thing_and_a_place_is_not_one_thing():
     """Background dwells near each other, mostly on nothing (the grass) and briefly on a thing the
     classifier names (a tripod): two places, not one "tripod"; a short piece on nothing in a loop
     round a thing, and pieces that are all "an object", are still named together."""
-    from agent.describe.pieces import _run_name
+    from agent.describe.pieces import run_name
     from agent.perception.naming import Named
 
     tripod = Named("tripod", "grey tripod", "grey", "classifier", 0.9)
     thing = Named("object", "grey object", "grey", "none", 0.2)
-    assert _run_name([tripod, None, tripod], [1, 2], [2.2, 0.7]) is None  # the grass, then the tripod
-    assert _run_name([tripod, None, tripod], [1, 2], [0.5, 0.6]) is tripod  # the sky beside a rocket
-    assert _run_name([tripod, thing, tripod], [1, 2], [2.2, 0.7]) is tripod
-    assert _run_name([thing, None, None], [1, 2], [1.0, 1.0]) is thing
-    assert _run_name([tripod], [], []) is tripod
+    assert run_name([tripod, None, tripod], [1, 2], [2.2, 0.7]) is None  # the grass, then the tripod
+    assert run_name([tripod, None, tripod], [1, 2], [0.5, 0.6]) is tripod  # the sky beside a rocket
+    assert run_name([tripod, thing, tripod], [1, 2], [2.2, 0.7]) is tripod
+    assert run_name([thing, None, None], [1, 2], [1.0, 1.0]) is thing
+    assert run_name([tripod], [], []) is tripod
 
 
 def test_a_linger_between_two_things_behind_a_person_is_not_the_person():

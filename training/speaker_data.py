@@ -27,7 +27,7 @@ from editor.colors import COLORS
 MAX_SIDE = 640
 
 
-def _fit(img: np.ndarray) -> np.ndarray:
+def fit_pair(img: np.ndarray) -> np.ndarray:
     if img.dtype == bool:
         img = img.astype(np.uint8) * 255
     h, w = img.shape[:2]
@@ -37,7 +37,7 @@ def _fit(img: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(img)
 
 
-def _synthetic(seed: int) -> np.ndarray:
+def synthetic_photo(seed: int) -> np.ndarray:
     """A composite: a gradient, textured noise and a few coloured shapes."""
     rng = np.random.default_rng(seed)
     h, w = 420, 560
@@ -65,15 +65,15 @@ def load_bases() -> dict[str, np.ndarray]:
         "rocket": data.rocket(), "motorcycle": data.stereo_motorcycle()[0], "camera": data.camera(),
         "hubble": data.hubble_deep_field(), "retina": data.retina(), "page": data.page(),
         "coins": data.coins(), "immunohistochemistry": data.immunohistochemistry(),
-        "clock": data.clock(), "synthetic1": _synthetic(1), "synthetic2": _synthetic(2),
+        "clock": data.clock(), "synthetic1": synthetic_photo(1), "synthetic2": synthetic_photo(2),
     }
-    return {k: _fit(v) for k, v in bases.items()}
+    return {k: fit_pair(v) for k, v in bases.items()}
 
 
 # --- edits with their truth -------------------------------------------------------------------
 
 
-def _rgb(img: np.ndarray) -> np.ndarray:
+def rgb8_of(img: np.ndarray) -> np.ndarray:
     return np.repeat(img[:, :, None], 3, axis=2) if img.ndim == 2 else img[:, :, :3]
 
 
@@ -81,7 +81,7 @@ def _texture_box(rng, img: np.ndarray, frac: tuple[float, float], tries: int = 1
                  avoid: list | None = None) -> list[int]:
     """A random box of the given size fraction, the most textured of a few candidates."""
     h, w = img.shape[:2]
-    g = cv2.cvtColor(_rgb(img), cv2.COLOR_RGB2GRAY).astype(np.float32)
+    g = cv2.cvtColor(rgb8_of(img), cv2.COLOR_RGB2GRAY).astype(np.float32)
     mag = np.abs(cv2.Laplacian(g, cv2.CV_32F))
     best, score = None, -1.0
     for _ in range(tries):
@@ -110,16 +110,16 @@ def _ellipse_mask(shape, box) -> np.ndarray:
 
 
 def _paste(img, patch, box):
-    out = _rgb(img).copy()
+    out = rgb8_of(img).copy()
     x1, y1, x2, y2 = box
-    out[y1:y2, x1:x2] = cv2.resize(_rgb(patch), (x2 - x1, y2 - y1), interpolation=cv2.INTER_AREA)
+    out[y1:y2, x1:x2] = cv2.resize(rgb8_of(patch), (x2 - x1, y2 - y1), interpolation=cv2.INTER_AREA)
     return out
 
 
 def edit_added(rng, img, others):
     donor = others[int(rng.integers(len(others)))]
     pb = _texture_box(rng, donor, (0.2, 0.4))
-    patch = _rgb(donor)[pb[1]:pb[3], pb[0]:pb[2]]
+    patch = rgb8_of(donor)[pb[1]:pb[3], pb[0]:pb[2]]
     h, w = img.shape[:2]
     bw, bh = int(w * rng.uniform(0.15, 0.3)), int(h * rng.uniform(0.15, 0.3))
     x, y = int(rng.integers(0, w - bw)), int(rng.integers(0, h - bh))
@@ -130,7 +130,7 @@ def edit_added(rng, img, others):
 def edit_removed(rng, img, others):
     box = _texture_box(rng, img, (0.15, 0.3))
     m = _ellipse_mask(img.shape, box)
-    out = cv2.inpaint(_rgb(img).copy(), m, 5, cv2.INPAINT_TELEA)
+    out = cv2.inpaint(rgb8_of(img).copy(), m, 5, cv2.INPAINT_TELEA)
     return out, {"object_removed": {"before_box": box, "after_box": box}}
 
 
@@ -145,7 +145,7 @@ def edit_moved(rng, img, others):
             break
     else:
         return None
-    rgb = _rgb(img)
+    rgb = rgb8_of(img)
     patch = rgb[src[1]:src[3], src[0]:src[2]].copy()
     m = np.zeros(img.shape[:2], np.uint8)
     m[src[1]:src[3], src[0]:src[2]] = 255
@@ -156,7 +156,7 @@ def edit_moved(rng, img, others):
 
 def edit_recolored(rng, img, others):
     box = _texture_box(rng, img, (0.15, 0.3))
-    rgb = _rgb(img)
+    rgb = rgb8_of(img)
     x1, y1, x2, y2 = box
     mean = rgb[y1:y2, x1:x2].reshape(-1, 3).mean(axis=0)
     far = sorted(COLORS, key=lambda c: -np.linalg.norm(np.array(COLORS[c]) - mean))[:4]
@@ -369,5 +369,5 @@ def load_folder(folder: str | Path, limit: int = 50) -> dict[str, np.ndarray]:
             continue
         if img.dtype == np.uint16:
             img = (img >> 8).astype(np.uint8)
-        out[p.stem] = _fit(img[..., :3] if img.ndim == 3 else img)
+        out[p.stem] = fit_pair(img[..., :3] if img.ndim == 3 else img)
     return out

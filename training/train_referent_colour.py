@@ -92,7 +92,7 @@ def fit_weights(xs: list[tuple[np.ndarray, int]], l2: float = 1.0) -> np.ndarray
 def fit_ranker(queries, embed, l2: float = 1.0, smoothing: float = 2.0):
     """A ranker fitted on (query, answer, example) triples: the referent-word table and colour priors
     counted on them, the weights fitted with the table's word feature computed leave-one-out."""
-    from agent.language.lexicon import noun_key as _noun_key
+    from agent.grammar.lexicon import noun_key as _noun_key
     from agent.learned.referent_colour import FEATURES, ReferentColourModel
 
     word_counts: dict[str, Counter] = {}

@@ -91,9 +91,9 @@ from agent.command_model.tokens import (
     tokens_to_command,
     words_of,
 )
-from agent.language.lexicon import COLOUR_NOUNS as _COLOUR_NOUNS  # noqa: F401  (former private name)
-from agent.language.lexicon import SEARCH_COLOURS
-from agent.language.lexicon import noun_key as _noun_key  # noqa: F401  (former private name)
+from agent.grammar.lexicon import COLOUR_NOUNS as _COLOUR_NOUNS  # noqa: F401  (former private name)
+from agent.grammar.lexicon import SEARCH_COLOURS
+from agent.grammar.lexicon import noun_key as _noun_key  # noqa: F401  (former private name)
 
 __all__ = [
     "ARGUMENT_WORDS", "ATTRIBUTES", "AXES",

@@ -16,7 +16,7 @@ import torch
 
 from agent.command_model.grammar import EOS, STRUCTURAL, UNK, allowed
 from agent.command_model.model import CommandEnsemble, CommandModel
-from agent.language.lexicon import SEARCH_COLOURS
+from agent.grammar.lexicon import SEARCH_COLOURS
 
 # (prefix, next word) -> True when the word must not follow
 Forbid = Callable[[list[str], str], bool]

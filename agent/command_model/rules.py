@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from agent.command_model.grammar import LEFT, MINUS, PLUS, RIGHT, is_number
 from agent.command_model.tokens import words_of
-from agent.language.lexicon import (
+from agent.grammar.lexicon import (
     AGAIN,
     ARTICLES,
     CAISE_SPELLING,
@@ -36,6 +36,7 @@ from agent.language.lexicon import (
     CLOCKWISE,
     COLOUR_NOUNS,
     COUNTERCLOCKWISE,
+    DEFAULT_AMOUNTS,
     DETERMINERS,
     DOWN,
     EVALUATIVE,
@@ -50,6 +51,7 @@ from agent.language.lexicon import (
     VAGUE,
     noun_key,
 )
+from agent.grammar.registry import select_names
 from agent.learned import referent_colour
 
 
@@ -314,7 +316,9 @@ def attr_direction(tokens: list[str], ctx: RuleContext) -> Fix | None:
 
 def attr_amount(tokens: list[str], ctx: RuleContext) -> Fix | None:
     """adjust_attr without any number in the request: 'a bit more'/'again' after the same attribute
-    repeats the previous amount; otherwise 'a bit'/'slightly' is 10, 'much'/'a lot' 40, plain 20.
+    repeats the previous amount; otherwise the lexicon's default amounts for that attribute
+    (:data:`agent.grammar.lexicon.DEFAULT_AMOUNTS`, as the request reader uses: brightness 'a bit'
+    10, plain 20, 'much' 40; sharpness 20, 40, 80).
 
     'make it a bit brighter' is ``adjust_attr brightness 10`` whatever amount the model leaned to.
     Worth on validation: +0 (732 right without it, +0 alone); on train: -13
@@ -325,20 +329,21 @@ def attr_amount(tokens: list[str], ctx: RuleContext) -> Fix | None:
     same, d = _attr_context(tokens, ctx)
     request = set(ctx.request)
     out = list(tokens)
+    small, normal, large = DEFAULT_AMOUNTS.get(tokens[1], DEFAULT_AMOUNTS["brightness"])
     if ctx.again and same and (d is None or d == ctx.previous[2]) and not (SMALL | LARGE) & request - {"bit", "little"}:
         out[3] = ctx.previous[3]
     elif SMALL & request:
-        out[3] = "10"
+        out[3] = f"{small:g}"
     elif LARGE & request:
-        out[3] = "40"
+        out[3] = f"{large:g}"
     else:
-        out[3] = "20"
+        out[3] = f"{normal:g}"
     return Fix(out, frozenset({3}))
 
 
 def colour_amount(tokens: list[str], ctx: RuleContext) -> Fix | None:
-    """adjust_color without a number in the request: intensity 0.1 for 'a bit'/'slightly', 0.4 for
-    'much'/'a lot', else 0.2.
+    """adjust_color without a number in the request: the lexicon's tint amounts, 0.1 for 'a bit'/'slightly',
+    0.35 for 'much'/'a lot', else 0.2.
 
     'make it slightly more purple' is ``adjust_color purple 0.1``.
     Worth on validation: +0 (732 right without it, +0 alone); on train: +0
@@ -347,7 +352,8 @@ def colour_amount(tokens: list[str], ctx: RuleContext) -> Fix | None:
     if not (len(tokens) >= 3 and tokens[0] == "adjust_color") or ctx.numbers:
         return None
     small, large = SMALL & set(ctx.request), LARGE & set(ctx.request)
-    amount = "0.1" if small and not large else "0.4" if large and not small else "0.2"
+    low, normal, high = DEFAULT_AMOUNTS["tint"]
+    amount = f"{low:g}" if small and not large else f"{high:g}" if large and not small else f"{normal:g}"
     return Fix([*tokens[:2], amount], frozenset({2}))
 
 
@@ -521,22 +527,8 @@ CONCEPT_RULES = ("search_drop_evaluative", "search_requested_phrase", "search_gr
 
 
 def select_rules(spec: str | Iterable[str] | bool | None) -> frozenset[str]:
-    """The names of the rules on: True/None/'all' all, False/'none' none, 'a,b' those, '-a,-b' all
-    but those. Unknown names raise ValueError (a typo must not silently measure nothing)."""
-    if spec is None or spec is True or spec == "all":
-        return frozenset(RULE_NAMES)
-    if spec is False or spec == "none" or spec == "":
-        return frozenset()
-    names = [n.strip() for n in spec.split(",")] if isinstance(spec, str) else list(spec)
-    names = [n for n in names if n]
-    unknown = sorted({n.lstrip("-") for n in names} - set(RULE_NAMES))
-    if unknown:
-        raise ValueError(f"unknown rule(s) {', '.join(unknown)}; the rules are {', '.join(RULE_NAMES)}")
-    if names and all(n.startswith("-") for n in names):
-        return frozenset(RULE_NAMES) - {n[1:] for n in names}
-    if any(n.startswith("-") for n in names):
-        raise ValueError("either name the rules to switch on, or only '-name's to switch off")
-    return frozenset(names)
+    """The names of the rules on (:func:`agent.grammar.registry.select_names` over :data:`RULE_NAMES`)."""
+    return select_names(spec, RULE_NAMES)
 
 
 def decode_forbid(ctx: RuleContext, enabled: Iterable[str] = RULE_NAMES) -> Callable[[list[str], str], bool] | None:

@@ -21,31 +21,31 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agent.describe.pieces import _continued, _join_segments, _run_name, _touching_runs, _union
+from agent.describe.pieces import continued, join_segments, run_name, touching_runs, union
 from agent.describe.traces import segment_trace, synthetic_trace, to_ln, validate_trace
 from agent.describe.words import (  # noqa: F401  (re-exported: callers import them from here)
     PALETTE,
     Caption,
     Segment,
-    _article,
-    _relation,
-    _where,
+    article,
     compose,
     describe_region,
     describe_regions,
     describe_scene,
     position_words,
+    relation_words,
+    where_clause,
 )
 from agent.perception.models import Detection, to_rgb8
 from agent.perception.things import (  # SPLIT
     MIN_SCORE,
     REGION_NOUNS,
     Phrase,
-    _detect_in,
-    _inside_share,
-    _overlaps_known,
     clean_detections,
     detect,
+    detect_in,
+    inside_share,
+    overlaps_known,
     parse_phrases,
 )
 
@@ -128,14 +128,14 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
         # a one-stroke trace draws is left out of the dwell)
         hit = None
         for pad in (0.4, 1.0):
-            hit = next((d for d in sorted(_detect_in(rgb, pbox, MIN_SCORE, pad), key=lambda d: -d.score)
-                        if _share_inside(xy, d.box) >= 0.5 and not _overlaps_known(d, known)), None)
+            hit = next((d for d in sorted(detect_in(rgb, pbox, MIN_SCORE, pad), key=lambda d: -d.score)
+                        if _share_inside(xy, d.box) >= 0.5 and not overlaps_known(d, known)), None)
             if hit is not None:
                 break
         dwells.append((pbox, s.region >= 0, hit))
     found = _second_looks_kept(rgb, dwells, dets)
     dets = clean_detections(dets + found) if found else dets
-    segs = _continued(segment_trace(strokes, regions=[norm(d.box) for d in dets], pause=pause), pause)
+    segs = continued(segment_trace(strokes, regions=[norm(d.box) for d in dets], pause=pause), pause)
     from agent.describe.off_object import split_off_object
     from agent.perception.naming import name_objects, name_regions
 
@@ -148,18 +148,18 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
     # Background pieces that follow one another and touch (one thing traced in two strokes, or
     # a dwell the grid cut in two) are first named together: when together they are a thing,
     # they are one piece of trace; else each piece is named on its own.
-    runs = _touching_runs(segs, pause)
+    runs = touching_runs(segs, pause)
     background = [run for run in runs if segs[run[0]].region < 0]
     # each run is named as a whole and by its parts, the surest name of a thing winning (the
     # classifier may know a rocket from one half of it better than from the whole)
-    parts = [[_union([segs[i].box for i in run])]
+    parts = [[union([segs[i].box for i in run])]
              + [b for i in run for b in ([segs[i].box] if len(run) > 1 else []) + getattr(segs[i], "parts", [])]
              for run in background]
     flat = name_regions(rgb, [_pixel_box(b, w, h) for ps in parts for b in ps], known=dets)
     pieces = [list(np.cumsum([1] + [1 + len(getattr(segs[i], "parts", [])) for i in run[:-1]])) if len(run) > 1 else []
               for run in background]
     durations = [[segs[i].t1 - segs[i].t0 for i in run] for run in background]
-    names = iter(_run_name(flat[k - len(ps):k], at, ts)
+    names = iter(run_name(flat[k - len(ps):k], at, ts)
                  for ps, at, ts, k in zip(parts, pieces, durations, np.cumsum([len(ps) for ps in parts])))
     merged: list = []
     things = {}
@@ -168,7 +168,7 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
         n = next(names) if segs[run[0]].region < 0 else None
         if n is not None:
             things[len(merged)] = n
-            merged.append(_join_segments([segs[i] for i in run]))
+            merged.append(join_segments([segs[i] for i in run]))
         elif segs[run[0]].region >= 0:
             merged.append(segs[run[0]])
         else:
@@ -283,7 +283,7 @@ def _small_part_of_holder(s, dets: list[Detection], w: int, h: int) -> bool:
     if s.region < 0:
         return False
     d = dets[s.region]
-    if not any(o is not d and _inside_share(o.box, d.box) > 0.7 for o in dets):
+    if not any(o is not d and inside_share(o.box, d.box) > 0.7 for o in dets):
         return False
     b = s.box
     dwell = (b[2] - b[0]) * w * (b[3] - b[1]) * h

@@ -137,10 +137,10 @@ def _support(rgb: np.ndarray, box, label: str) -> float | None:
     """The classifier's support for ``label`` in the dwell's crop (grown by a quarter, not
     squared: a long dwell squared is mostly what is around it); None where it has no word for
     the label (people: ImageNet has no class for them, a dwell on a face gets no support)."""
-    from agent.perception.naming import _classifier_knows, classify_crops, crop_box, word_probs
+    from agent.perception.naming import classifier_knows, classify_crops, crop_box, word_probs
     from agent.perception.vocabulary import agrees
 
-    if label == "person" or not _classifier_knows(label):
+    if label == "person" or not classifier_knows(label):
         return None
     words = word_probs(classify_crops(rgb, [crop_box(box, rgb.shape, pad=0.25)])[0])
     return sum(p for word, p in words.items() if agrees(word, label))

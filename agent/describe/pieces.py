@@ -1,6 +1,6 @@
-"""Pieces of a trace that belong together: one thing traced in two strokes (:func:`_continued`),
-background dwells that follow one another and touch (:func:`_touching_runs`), joined into one
-segment (:func:`_join_segments`) and named as one thing or each on its own (:func:`_run_name`).
+"""Pieces of a trace that belong together: one thing traced in two strokes (:func:`continued`),
+background dwells that follow one another and touch (:func:`touching_runs`), joined into one
+segment (:func:`join_segments`) and named as one thing or each on its own (:func:`run_name`).
 Used by :func:`agent.describe.caption.caption_trace`."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 CONTINUES = 0.08
 
 
-def _continued(segs, pause: float):
+def continued(segs, pause: float):
     """Join a piece of trace to the one before it when the pen was lifted (or paused) and put
     down again where it left off, and at least one of the two is off every detection: one thing
     traced in two strokes, whose halves the detection box may not both hold (a rocket's box is
@@ -23,14 +23,14 @@ def _continued(segs, pause: float):
         if (p is not None and (p.region < 0 or s.region < 0) and s.t0 - p.t1 > pause
                 and float(np.linalg.norm(s.points[0, :2] - p.points[-1, :2])) <= CONTINUES):
             region = max(p.region, s.region)
-            out[-1] = _join_segments([p, s])
+            out[-1] = join_segments([p, s])
             out[-1].region = region
             continue
         out.append(s)
     return out
 
 
-def _run_name(named: list, pieces: list[int], durations: list[float] = ()):
+def run_name(named: list, pieces: list[int], durations: list[float] = ()):
     """The name of a run of background pieces from ``named`` (the whole run first, then its
     pieces and their parts; ``pieces`` the positions of the run's pieces, ``durations`` how long
     each piece lasts, in seconds): None (each piece is named on its own) when the pieces that are
@@ -54,12 +54,12 @@ def _surest(named: list):
     return best or named[0]
 
 
-def _union(boxes):
+def union(boxes):
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
             max(b[3] for b in boxes))
 
 
-# See _run_name.
+# See run_name.
 MOSTLY_NOTHING = 2.0
 
 # Two background dwells one after the other this near (a share of the larger box's side) are one
@@ -69,7 +69,7 @@ MOSTLY_NOTHING = 2.0
 TOUCHING = 0.25
 
 
-def _touching_runs(segs, pause: float) -> list[list[int]]:
+def touching_runs(segs, pause: float) -> list[list[int]]:
     """Indices of ``segs`` grouped into runs: a segment that is not on a detection and follows
     one that is not either, with dwell boxes that overlap or touch (a gap under :data:`TOUCHING`
     of the larger box's side) or in the same dwell (the grid cut it, the pointer did not travel away:
@@ -84,7 +84,7 @@ def _touching_runs(segs, pause: float) -> list[list[int]]:
             if s.t0 - p.t1 <= pause and near and (-1 - s.region) // 9 == (-1 - p.region) // 9:
                 runs[-1].append(i)
                 continue
-            a, b = _union([segs[j].box for j in runs[-1]]), s.box
+            a, b = union([segs[j].box for j in runs[-1]]), s.box
             gx = max(0.0, max(a[0], b[0]) - min(a[2], b[2]))
             gy = max(0.0, max(a[1], b[1]) - min(a[3], b[3]))
             size = max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
@@ -95,7 +95,7 @@ def _touching_runs(segs, pause: float) -> list[list[int]]:
     return runs
 
 
-def _join_segments(parts):
+def join_segments(parts):
     """One background segment from consecutive ones (their points in time order)."""
     from agent.describe.traces import TraceSegment
 

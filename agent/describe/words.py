@@ -84,7 +84,7 @@ def position_words(cx: float, cy: float) -> str:
     return " ".join(w for w in (row, col) if w) or "centre"
 
 
-def _where(pos: str) -> str:
+def where_clause(pos: str) -> str:
     if pos == "centre":
         return "In the middle"
     if pos in ("left", "right"):
@@ -130,7 +130,7 @@ def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
     if (low and colour in ("brown", "beige", "grey") and not fills_the_picture(rgb, (x1, y1, x2, y2))
             and _ground_like(rgb, (x1, y1, x2, y2))):
         return "the ground", "ground"
-    return f"{_article(colour)} {colour} area", f"{colour} area"
+    return f"{article(colour)} {colour} area", f"{colour} area"
 
 
 # Fine texture (mean absolute difference from a blur of 1.5 pixels, grey levels, at most 256
@@ -169,11 +169,11 @@ def _goes_on_below(rgb: np.ndarray, box, far: float = 12.0) -> bool:
     return float(np.linalg.norm(np.median(here, 0).astype(float) - np.median(there, 0))) <= far
 
 
-def _article(word: str) -> str:
+def article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
-def _relation(prev_box, box, w: int, h: int) -> str:
+def relation_words(prev_box, box, w: int, h: int) -> str:
     pcx, pcy = (prev_box[0] + prev_box[2]) / 2 / w, (prev_box[1] + prev_box[3]) / 2 / h
     cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
     dx, dy = cx - pcx, cy - pcy
@@ -186,7 +186,7 @@ def _relation(prev_box, box, w: int, h: int) -> str:
 
 def where_words(pos: str) -> str:
     """"on the left", "at the top right", "in the middle": a position as words inside a sentence."""
-    return _where(pos)[0].lower() + _where(pos)[1:]
+    return where_clause(pos)[0].lower() + where_clause(pos)[1:]
 
 
 def region_phrase(noun: str, box, w: int, h: int) -> str:
@@ -200,7 +200,7 @@ def _place(box, w: int, h: int) -> str:
 
 
 def _a(phrase: str) -> str:
-    return phrase if phrase.startswith(("a ", "an ", "the ")) else f"{_article(phrase)} {phrase}"
+    return phrase if phrase.startswith(("a ", "an ", "the ")) else f"{article(phrase)} {phrase}"
 
 
 _ONE_OF_A_KIND = {"sky", "grass", "ground"}
@@ -313,9 +313,9 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
             phrase = region_phrase(g["noun"], box, w, h)
             words = phrase[0].upper() + phrase[1:] if i == 0 else f"then {phrase}"
         elif i == 0:
-            words = f"{_where(position_words(cx, cy))} there is {_a(g['noun'])}"
+            words = f"{where_clause(position_words(cx, cy))} there is {_a(g['noun'])}"
         else:
-            words = f"{_relation(said[i - 1]['box'], box, w, h)} {_a(g['noun'])}"
+            words = f"{relation_words(said[i - 1]['box'], box, w, h)} {_a(g['noun'])}"
         pts = g["points"]
         segments.append(Segment(
             words=words, box=box, t0=float(pts[0, 2]), t1=float(pts[-1, 2]),
@@ -364,9 +364,9 @@ def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int
         if k == 0:
             words = f"The photo shows {_a(n.phrase)} {where_words(where)}"
         elif n.phrase in said:
-            words = f"{_where(where)} there is another {n.phrase}"
+            words = f"{where_clause(where)} there is another {n.phrase}"
         else:
-            words = f"{_where(where)} there is {_a(n.phrase)}"
+            words = f"{where_clause(where)} there is {_a(n.phrase)}"
         said[n.phrase] = said.get(n.phrase, 0) + 1
         segments.append(Segment(words, box, 0.0, 0.0, PALETTE[k % len(PALETTE)], n.noun, "object"))
     return Caption(". ".join(s.words for s in segments) + ".", segments, sep=". ")

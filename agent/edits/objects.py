@@ -22,8 +22,8 @@ from agent.perception.models import color_name, to_rgb8
 from agent.perception.things import (  # SPLIT
     COLOR_WORDS,
     ObjectNotFound,
-    _phrase,
     detect,
+    object_phrase,
 )
 from editor import ops, regions
 from editor.fill import inpaint
@@ -110,7 +110,7 @@ def find_objects(pixels: np.ndarray, words: str) -> list[Box]:
 
 
 def _find_one(rgb: np.ndarray, words: str) -> list[Box]:
-    phrase, text = _phrase(words)
+    phrase, text = object_phrase(words)
     h, w = rgb.shape[:2]
     dets = [d for d in detect(rgb, min_score=MIN_SCORE) if d.label == phrase.label]
     if not dets:  # small or unusual objects score low; look again before saying no

@@ -16,7 +16,7 @@ import numpy as np
 # --- preparing working copies -----------------------------------------------------------------
 
 
-def _small(image: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray | None]:
+def small_copy(image: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray | None]:
     """RGB uint8 and alpha (or None) copies resized to ``size = (w, h)``."""
     h, w = image.shape[:2]
     arr = image
@@ -35,25 +35,25 @@ def _small(image: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.nda
     return np.ascontiguousarray(arr), None
 
 
-def _scale_matrix(full: tuple[int, int], small: tuple[int, int]) -> np.ndarray:
+def scale_matrix(full: tuple[int, int], small: tuple[int, int]) -> np.ndarray:
     """3x3 map from full-size pixel coordinates to the small copy's (pixel centres aligned)."""
     fx, fy = small[0] / full[0], small[1] / full[1]
     return np.array([[fx, 0, 0.5 * fx - 0.5], [0, fy, 0.5 * fy - 0.5], [0, 0, 1]], np.float64)
 
 
-def _chanmax(x: np.ndarray) -> np.ndarray:
+def chanmax(x: np.ndarray) -> np.ndarray:
     """Per-pixel maximum over the three channels (much faster than ``max(axis=2)``)."""
     return np.maximum(np.maximum(x[..., 0], x[..., 1]), x[..., 2])
 
 
-def _grey(rgb: np.ndarray) -> np.ndarray:
+def grey_of(rgb: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
 
 
 # --- alignment --------------------------------------------------------------------------------
 
 
-def _dihedral(k: int, flip: bool, w: int, h: int) -> np.ndarray:
+def dihedral_matrix(k: int, flip: bool, w: int, h: int) -> np.ndarray:
     """3x3 matrix of "mirror left-right (if flip), then turn k quarter turns counter-clockwise"."""
     m = np.eye(3)
     if flip:
@@ -66,12 +66,12 @@ def _dihedral(k: int, flip: bool, w: int, h: int) -> np.ndarray:
     return m
 
 
-def _apply_dihedral(img: np.ndarray, k: int, flip: bool) -> np.ndarray:
+def apply_dihedral(img: np.ndarray, k: int, flip: bool) -> np.ndarray:
     out = img[:, ::-1] if flip else img
     return np.ascontiguousarray(np.rot90(out, k))
 
 
-def _corr(a: np.ndarray, b: np.ndarray) -> float:
+def corr(a: np.ndarray, b: np.ndarray) -> float:
     a = a.astype(np.float32).ravel()
     b = b.astype(np.float32).ravel()
     a = a - a.mean()
@@ -80,7 +80,7 @@ def _corr(a: np.ndarray, b: np.ndarray) -> float:
     return float((a * b).sum() / d) if d > 1e-6 else (1.0 if not a.any() and not b.any() else 0.0)
 
 
-def _try_dihedral(bfull: tuple[int, int], afull: tuple[int, int], bg: np.ndarray, ag: np.ndarray,
+def try_dihedral(bfull: tuple[int, int], afull: tuple[int, int], bg: np.ndarray, ag: np.ndarray,
                   a_alpha: np.ndarray | None = None) -> tuple[np.ndarray, float] | None:
     """Best exact square transform whose size fits, as (3x3 full-size matrix, correlation).
 
@@ -99,19 +99,19 @@ def _try_dihedral(bfull: tuple[int, int], afull: tuple[int, int], bg: np.ndarray
             size = (wb, hb) if k % 2 == 0 else (hb, wb)
             if size != afull:
                 continue
-            t = _apply_dihedral(bgb, k, flip)
+            t = apply_dihedral(bgb, k, flip)
             if t.shape != ag.shape:
                 t = cv2.resize(t, (ag.shape[1], ag.shape[0]), interpolation=cv2.INTER_LINEAR)
-            c = _corr(t if shown is None else t[shown], agb)
+            c = corr(t if shown is None else t[shown], agb)
             if best is None or c > best[1] + 1e-3:
-                best = (_dihedral(k, flip, wb, hb), c)
+                best = (dihedral_matrix(k, flip, wb, hb), c)
     return best
 
 
 _orb = None
 
 
-def _features(grey: np.ndarray, mask: np.ndarray | None = None, sift: bool = False):
+def keypoint_features(grey: np.ndarray, mask: np.ndarray | None = None, sift: bool = False):
     global _orb
     if _orb is None:
         _orb = cv2.ORB_create(nfeatures=1500, scaleFactor=1.2, nlevels=8, fastThreshold=12)
@@ -121,7 +121,7 @@ def _features(grey: np.ndarray, mask: np.ndarray | None = None, sift: bool = Fal
     return det.detectAndCompute(eq, mask)
 
 
-def _match_similarity(kp_des_b, kp_des_a) -> tuple[np.ndarray, int] | None:
+def match_similarity(kp_des_b, kp_des_a) -> tuple[np.ndarray, int] | None:
     """Similarity (2x3, small before -> small after) fitted by RANSAC on feature matches, with inliers."""
     kb, db = kp_des_b
     ka, da = kp_des_a
@@ -151,7 +151,7 @@ def _match_similarity(kp_des_b, kp_des_a) -> tuple[np.ndarray, int] | None:
     return m, n
 
 
-def _refine_ecc(M: np.ndarray, bg: np.ndarray, ag: np.ndarray, Sb: np.ndarray, Sa: np.ndarray) -> np.ndarray:
+def refine_ecc(M: np.ndarray, bg: np.ndarray, ag: np.ndarray, Sb: np.ndarray, Sa: np.ndarray) -> np.ndarray:
     """Polish a feature-based similarity by ECC (intensity alignment, robust to gain and offset).
 
     Features pin a transform to about a working pixel; ECC brings it to a small fraction of one,
@@ -195,7 +195,7 @@ def _refine_ecc(M: np.ndarray, bg: np.ndarray, ag: np.ndarray, Sb: np.ndarray, S
     return np.linalg.inv(Sa) @ new_s @ Sb
 
 
-def _locate_crop(bg: np.ndarray, ag: np.ndarray) -> tuple[float, float] | None:
+def locate_crop(bg: np.ndarray, ag: np.ndarray) -> tuple[float, float] | None:
     """Where ``ag`` sits inside ``bg`` (small-copy pixels) if it is a plain crop of it."""
     hb, wb = bg.shape
     ha, wa = ag.shape
@@ -216,22 +216,22 @@ def _locate_crop(bg: np.ndarray, ag: np.ndarray) -> tuple[float, float] | None:
     return loc[0] / g, loc[1] / g
 
 
-def _refine_translation(before: np.ndarray, after: np.ndarray, tx: float, ty: float, radius: int
+def refine_translation(before: np.ndarray, after: np.ndarray, tx: float, ty: float, radius: int
                         ) -> tuple[int, int] | None:
     """Exact integer offset (x, y) of ``after`` inside ``before`` near (tx, ty), at full size."""
     hb, wb = before.shape[:2]
     ha, wa = after.shape[:2]
     p = min(96, ha, wa)
     ax, ay = (wa - p) // 2, (ha - p) // 2
-    tpl = _small(after[ay:ay + p, ax:ax + p], (p, p))[0]
+    tpl = small_copy(after[ay:ay + p, ax:ax + p], (p, p))[0]
     x0 = int(round(tx)) + ax - radius
     y0 = int(round(ty)) + ay - radius
     x1, y1 = x0 + p + 2 * radius, y0 + p + 2 * radius
     x0c, y0c, x1c, y1c = max(0, x0), max(0, y0), min(wb, x1), min(hb, y1)
     if x1c - x0c < p or y1c - y0c < p:
         return None
-    win = _small(before[y0c:y1c, x0c:x1c], (x1c - x0c, y1c - y0c))[0]
-    tg, wg = _grey(tpl), _grey(win)
+    win = small_copy(before[y0c:y1c, x0c:x1c], (x1c - x0c, y1c - y0c))[0]
+    tg, wg = grey_of(tpl), grey_of(win)
     if tg.std() < 2:  # a flat patch cannot pin the offset down
         return None
     res = cv2.matchTemplate(wg, tg, cv2.TM_CCOEFF_NORMED)
@@ -244,13 +244,13 @@ def _refine_translation(before: np.ndarray, after: np.ndarray, tx: float, ty: fl
     return ox, oy
 
 
-def _box_to_full(box: list[int], S: np.ndarray) -> list[int]:
+def box_to_full(box: list[int], S: np.ndarray) -> list[int]:
     """A small-copy box to full-size pixels (S maps full -> small)."""
     fx, fy = S[0, 0], S[1, 1]
     return [int(round(box[0] / fx)), int(round(box[1] / fy)), int(round(box[2] / fx)), int(round(box[3] / fy))]
 
 
-def _map_box(box: list[int], M: np.ndarray, size: tuple[int, int]) -> list[int]:
+def map_box(box: list[int], M: np.ndarray, size: tuple[int, int]) -> list[int]:
     """Bounding box of ``box`` mapped through 3x3 ``M``, clipped to ``size = (w, h)``."""
     x1, y1, x2, y2 = box
     pts = np.array([[x1, y1, 1], [x2, y1, 1], [x1, y2, 1], [x2, y2, 1]], np.float64).T

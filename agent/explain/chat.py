@@ -253,9 +253,9 @@ def _follow_order(exp: Explanation, commands: list[str]) -> None:
     b, c = found.get("brightness"), found.get("contrast")
     if b is None or c is None or not c.params.get("slope"):
         return
-    from agent.explain.tone import _brightness
+    from agent.explain.tone import brightness_finding
 
-    _, params, sentence = _brightness(b.params["amount"] / c.params["slope"])
+    _, params, sentence = brightness_finding(b.params["amount"] / c.params["slope"])
     b.params.update(params)
     b.sentence = sentence
     exp.text = " ".join(f.sentence for f in exp.findings)
@@ -535,7 +535,7 @@ def _common(state: dict, q: str) -> list:
 
 def _common_objects(state: dict, detect_objects, color_name) -> str:
     # Objects and the dominant colour of each version, from perception; best effort.
-    from agent.explain.engine import _small
+    from agent.explain.engine import small_copy
 
     try:
         doc_pixels = state.get("_pixels")
@@ -544,8 +544,8 @@ def _common_objects(state: dict, detect_objects, color_name) -> str:
         before, after = doc_pixels
         lb = {d.label for d in detect_objects(before)}
         la = {d.label for d in detect_objects(after)}
-        cb = color_name(_small(before, (64, 64))[0])
-        ca = color_name(_small(after, (64, 64))[0])
+        cb = color_name(small_copy(before, (64, 64))[0])
+        ca = color_name(small_copy(after, (64, 64))[0])
     except Exception:  # a missing model must not spoil the answer
         return ""
     out = ""

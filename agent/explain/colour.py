@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agent.explain.tone import MID, _brightness, _contrast
+from agent.explain.tone import MID, brightness_finding, contrast_finding
 
 LUMA = np.array([0.299, 0.587, 0.114])
 WARM = np.array([0.2, 0.04, -0.2])
@@ -91,9 +91,9 @@ def _tone_of(g: float, s: float) -> list:
     contrast = (g - 1) * 100
     bright = (s - MID * (1 - g)) / 2.55
     if abs(bright) >= 2:
-        out.append(_brightness(bright))
+        out.append(brightness_finding(bright))
     if abs(contrast) >= 3:
-        out.append(_contrast(contrast, g))
+        out.append(contrast_finding(contrast, g))
     return out
 
 
@@ -233,7 +233,7 @@ def _colour_model(wf: np.ndarray, af: np.ndarray, mask: np.ndarray, a: float, b:
     curve_r = None
     if scored and scored[0][0] <= 1.3 * r_full + 0.75 and chroma > 4:
         r, name, m = scored[0]
-        found = _family_finding(name, m)
+        found = family_finding(name, m)
         if found is not None:
             return ColourModel([found, *_tone_of(m["g"], m["s"])], m["matrix"], m["offset"])
     # Per-channel curves (auto_enhance is one): better than any linear map?
@@ -249,7 +249,7 @@ def _colour_model(wf: np.ndarray, af: np.ndarray, mask: np.ndarray, a: float, b:
     return None
 
 
-def _family_finding(name: str, m: dict):
+def family_finding(name: str, m: dict):
     """The finding of a fitted family, or None when it is too small to tell or outside Easel's
     own range for it (``agent.grammar.commands.ATTR_RANGES``): an amount no operation can make means the
     family is the wrong model, and the caller falls back to a curve or "its colours were changed"."""

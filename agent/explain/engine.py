@@ -42,23 +42,23 @@ import cv2
 import numpy as np
 
 from agent.explain import background as _bg
-from agent.explain.align import (  # noqa: F401  (_small is also used by agent.explain.chat)
-    _apply_dihedral,
-    _box_to_full,
-    _chanmax,
-    _corr,
-    _dihedral,
-    _features,
-    _grey,
-    _locate_crop,
-    _map_box,
-    _match_similarity,
-    _refine_ecc,
-    _refine_translation,
-    _scale_matrix,
-    _small,
-    _try_dihedral,
+from agent.explain.align import (  # noqa: F401  (small_copy is also used by agent.explain.chat)
+    apply_dihedral,
+    box_to_full,
+    chanmax,
+    corr,
+    dihedral_matrix,
+    grey_of,
+    keypoint_features,
+    locate_crop,
+    map_box,
+    match_similarity,
+    refine_ecc,
+    refine_translation,
     same_frame,
+    scale_matrix,
+    small_copy,
+    try_dihedral,
 )
 from agent.explain.background import blur_explains, kept_box, matte_edge, replaced_background, unblended
 from agent.explain.colour import colour_model
@@ -66,9 +66,9 @@ from agent.explain.detail import detail_change, unclipped
 from agent.explain.fill import filled_or_pasted
 from agent.explain.objects import find_content, inside, name_findings
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
-from agent.explain.tone import _fit_tone, clip_to_piles, tone_changes
+from agent.explain.tone import clip_to_piles, fit_tone, tone_changes
 from agent.explain.types import KINDS, Box, Explanation, Finding
-from agent.explain.words import _local_sentence, _rotation_sentence, unnamed_difference, where_phrase
+from agent.explain.words import local_sentence, rotation_sentence, unnamed_difference, where_phrase
 from agent.perception.models import box_iou
 
 __all__ = ["Explanation", "Finding", "explain_images", "KINDS", "WORK_SIDE"]
@@ -146,21 +146,21 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     f = min(1.0, max(f, min(200 / smallest, 2 * WORK_SIDE / biggest)))
     bs_size = (max(2, round(wb * f)), max(2, round(hb * f)))
     as_size = (max(2, round(wa * f)), max(2, round(ha * f)))
-    b_rgb, b_alpha = _small(before, bs_size)
-    a_rgb, a_alpha = _small(after, as_size)
-    Sb, Sa = _scale_matrix(bsize, bs_size), _scale_matrix(asize, as_size)
-    bg, ag = _grey(b_rgb), _grey(a_rgb)
+    b_rgb, b_alpha = small_copy(before, bs_size)
+    a_rgb, a_alpha = small_copy(after, as_size)
+    Sb, Sa = scale_matrix(bsize, bs_size), scale_matrix(asize, as_size)
+    bg, ag = grey_of(b_rgb), grey_of(a_rgb)
 
     # -- 1. align
     M = None  # 3x3 full-size before -> after
     exact = False
     weak = False  # an alignment assumed, not found
     loc = None
-    dih = _try_dihedral(bsize, asize, bg, ag, a_alpha)
+    dih = try_dihedral(bsize, asize, bg, ag, a_alpha)
     if dih is not None and dih[1] > 0.8:
         M, exact = dih[0], True
     else:
-        loc = _locate_crop(bg, ag)
+        loc = locate_crop(bg, ag)
         if loc is not None:  # translation only, refined to the exact pixel below
             ms = np.array([[1, 0, -loc[0]], [0, 1, -loc[1]], [0, 0, 1]], np.float64)
             M = np.linalg.inv(Sa) @ ms @ Sb
@@ -173,15 +173,15 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
             for sift in (False, True):  # SIFT when ORB finds too little (flat or saturated images)
                 if cands and cands[0][0] >= 15:
                     break
-                a_feat = _features(ag, amask, sift)
+                a_feat = keypoint_features(ag, amask, sift)
                 for flipped in (False, True):
                     if cands and cands[0][0] >= 60:  # a clear match without the mirror
                         break
                     src = bg[:, ::-1].copy() if flipped else bg
                     smask = None if bmask is None else (bmask[:, ::-1].copy() if flipped else bmask)
-                    r = _match_similarity(_features(src, smask, sift), a_feat)
+                    r = match_similarity(keypoint_features(src, smask, sift), a_feat)
                     if r is not None:
-                        Fs = _dihedral(0, flipped, *bs_size)
+                        Fs = dihedral_matrix(0, flipped, *bs_size)
                         ms = np.vstack([r[0], [0, 0, 1]]) @ Fs
                         cands.append((r[1], flipped, np.linalg.inv(Sa) @ ms @ Sb))
                 cands.sort(key=lambda c: -c[0])
@@ -197,14 +197,14 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         return _unrelated(bsize, asize)
 
     if not exact and loc is None:
-        M = _refine_ecc(M, bg, ag, Sb, Sa)
+        M = refine_ecc(M, bg, ag, Sb, Sa)
         if same_frame(M, dih, bg, ag, Sb, Sa):
             M, exact = dih[0], True
 
     # -- 2. geometry
     lin = M[:2, :2]
     flipped = np.linalg.det(lin) < 0
-    Fb = _dihedral(0, True, wb, hb)
+    Fb = dihedral_matrix(0, True, wb, hb)
     R = M @ Fb if flipped else M  # the rotation-and-scale part, applied after the mirror
     scale = float(math.hypot(R[0, 0], R[0, 1]))
     angle = math.degrees(math.atan2(R[0, 1], R[0, 0])) % 360.0
@@ -223,7 +223,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     pure_shift = not flipped and angle == 0.0 and scale == 1.0 and not exact
     if pure_shift:
         tx, ty = -M[0, 2], -M[1, 2]
-        off = _refine_translation(before, after, tx, ty, radius=int(math.ceil(3 / f)) + 2)
+        off = refine_translation(before, after, tx, ty, radius=int(math.ceil(3 / f)) + 2)
         if off is not None:
             M = np.array([[1, 0, -off[0]], [0, 1, -off[1]], [0, 0, 1]], np.float64)
         else:
@@ -239,7 +239,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     if angle:
         a_r = round(angle, 1)
         findings.append(Finding("rotate", {"degrees": a_r, "clockwise_degrees": round((360 - a_r) % 360, 1)},
-                                [0, 0, wb, hb], [0, 0, wa, ha], _rotation_sentence(a_r)))
+                                [0, 0, wb, hb], [0, 0, wa, ha], rotation_sentence(a_r)))
     if scale != 1.0:
         findings.append(Finding("scale", {"factor": round(scale, 3)}, [0, 0, wb, hb], [0, 0, wa, ha],
                                 f"It was {'enlarged' if scale > 1 else 'shrunk'} to {scale * 100:.0f}% "
@@ -264,7 +264,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         mirror = flip_axis is not None
         if flip_axis == "vertical":  # vertical mirror = horizontal mirror then a half turn
             k = (k + 2) % 4
-        warped = _apply_dihedral(b_rgb, k, mirror)
+        warped = apply_dihedral(b_rgb, k, mirror)
         if warped.shape[:2] != a_rgb.shape[:2]:
             warped = cv2.resize(warped, as_size, interpolation=cv2.INTER_LINEAR)
         valid = np.ones(a_rgb.shape[:2], bool)
@@ -275,10 +275,10 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
                               flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
         valid = cv2.erode(foot, np.ones((5, 5), np.uint8)) > 0
     if b_alpha is not None:  # transparent parts of before carry no colour to compare
-        wal = (_apply_dihedral(b_alpha, 0, False) if not exact else None)
+        wal = (apply_dihedral(b_alpha, 0, False) if not exact else None)
         if exact:
             k = int(round(angle / 90)) % 4
-            wal = _apply_dihedral(b_alpha, (k + 2) % 4 if flip_axis == "vertical" else k,
+            wal = apply_dihedral(b_alpha, (k + 2) % 4 if flip_axis == "vertical" else k,
                                   flip_axis is not None)
             if wal.shape != a_rgb.shape[:2]:
                 wal = cv2.resize(wal, as_size, interpolation=cv2.INTER_NEAREST)
@@ -303,22 +303,22 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         from editor.adjust import detail_scale
 
         sc = as_size[0] / wa
-        detail = detail_change(_grey(warped).astype(np.float32), _grey(a_rgb).astype(np.float32),
+        detail = detail_change(grey_of(warped).astype(np.float32), grey_of(a_rgb).astype(np.float32),
                                valid & unclipped(warped, a_rgb), detail_scale(before.shape) * sc, sc)
         if detail is not None:  # from here on, "before" is the before picture sharpened or blurred
             wf = np.clip(detail[3](wf), 0, 255)
             warped = np.clip(wf + 0.5, 0, 255).astype(np.uint8)
     # First tone fit over everything aligned: black background pixels are clipped (0) and so
     # left out already, and the robust fit ignores the rest of what changed.
-    a, b, sigma = _fit_tone(wf, af, valid)
+    a, b, sigma = fit_tone(wf, af, valid)
     # Saturation, warmth, hue, black and white, curves: a colour map the tone model cannot fit.
     cmodel = None if reshoot else colour_model(wf, af, valid, a, b, warped)
     if a_alpha is not None:
         dark = a_alpha < 128
     else:
         # Black where the tone change alone would have left something visible.
-        pred0 = _chanmax(cmodel.apply(wf) if cmodel else a * wf + b.astype(np.float32)[None, None, :])
-        dark = (_chanmax(a_rgb) <= 6) & (pred0 > 30)
+        pred0 = chanmax(cmodel.apply(wf) if cmodel else a * wf + b.astype(np.float32)[None, None, :])
+        dark = (chanmax(a_rgb) <= 6) & (pred0 > 30)
     bg_mask = dark & valid
     bg_frac = float(bg_mask.sum()) / max(1, int(valid.sum()))
     if bg_frac > 0.05 and a_alpha is None:
@@ -344,7 +344,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         if fit_mask.sum() < 0.02 * valid.size:
             fit_mask = valid & plain & (dist > 4)
         if fit_mask.any():
-            a, b, sigma = _fit_tone(wf, af, fit_mask)
+            a, b, sigma = fit_tone(wf, af, fit_mask)
             cmodel = cmodel and colour_model(wf, af, fit_mask, a, b, warped)
             if cmodel and not bg_colour and cmodel.findings[0][0] in ("tone_curve", "color_changed"):
                 cmodel = None  # the cutout's soft matte bends the tones near it: not a curve of its own
@@ -355,7 +355,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         # between two shots; means and spreads of the common part do not.
         sel = valid & ~bg_mask
         mb, ma = wf[sel].mean(axis=0), af[sel].mean(axis=0)
-        a = float(np.clip(_grey(a_rgb)[sel].std() / max(1e-3, float(_grey(warped)[sel].std())), 0.5, 2.0))
+        a = float(np.clip(grey_of(a_rgb)[sel].std() / max(1e-3, float(grey_of(warped)[sel].std())), 0.5, 2.0))
         b = (ma - a * mb).astype(np.float64)
     tone = [Finding(kind, params, [0, 0, wb, hb], [0, 0, wa, ha], sentence)
             for kind, params, sentence in (cmodel.findings if cmodel else tone_changes(a, b, has_bg))]
@@ -371,7 +371,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         tone.append(Finding(detail[0], detail[1], [0, 0, wb, hb], [0, 0, wa, ha], detail[2]))
     findings += tone
     if has_bg:
-        shown = (a_alpha >= 128) if a_alpha is not None else (_chanmax(a_rgb) > 6)
+        shown = (a_alpha >= 128) if a_alpha is not None else (chanmax(a_rgb) > 6)
         keep = (valid & shown).astype(np.uint8)
         n, lab, stats, _ = cv2.connectedComponentsWithStats(keep, 8)
         big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.01 * keep.size]
@@ -379,8 +379,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         sb = kept_box(valid, bg_mask) if bg_colour else (
             [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1] if len(xs) else None)
         if sb:
-            ab = _box_to_full(sb, Sa)
-            bb = _map_box(ab, Minv, bsize)
+            ab = box_to_full(sb, Sa)
+            bb = map_box(ab, Minv, bsize)
         else:
             ab, bb = None, None
         if bg_colour:
@@ -402,9 +402,9 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
                 findings, a, b = [fd for fd in findings if fd not in tone], 1.0, np.zeros(3)
             bg_mask = blurred
             sb = _bg.blurred_subject_box(np.clip(a * wf + b.astype(np.float32), 0, 255), af, valid, blurred)
-            ab = _box_to_full(sb, Sa) if sb else None
+            ab = box_to_full(sb, Sa) if sb else None
             findings.append(Finding("background_blurred", {"blurred_fraction": round(float(blurred.mean()), 3)},
-                                    _map_box(ab, Minv, bsize) if ab else None, ab,
+                                    map_box(ab, Minv, bsize) if ab else None, ab,
                                     "The background was blurred; the main subject is kept sharp."))
 
     # -- 4. local changes
@@ -419,13 +419,13 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         diff = tolerant_diff(abl, pb, max(2, int(0.025 * max(as_size))))
     # Where the model clips, full-size pixels clipped inside one working pixel: not trustworthy.
     diff[((pb > 240) & (abl > 235)) | ((pb < 15) & (abl < 20))] = 0
-    res = _chanmax(diff)
+    res = chanmax(diff)
     if a < 1:  # compare in before's units: lower contrast shrinks every difference
         res = res / max(a, 0.3)
     region_mask = valid & ~cv2.dilate(bg_mask.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
     if has_bg and not bg_colour:
         # The matte's soft edge only darkens (colour times alpha): not a change of its own.
-        region_mask &= _chanmax(af - pred) > 6
+        region_mask &= chanmax(af - pred) > 6
     elif bg_colour or "background_blurred" in [fd.kind for fd in findings]:  # ... or blends toward
         region_mask &= ~matte_edge(pred, af, bg_colour)  # the new background (a colour, the blur)
     rs = res[region_mask]
@@ -451,7 +451,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     if local and name_objects:
         name_findings(local, before, after)
     for fnd in local:
-        _local_sentence(fnd, bsize, asize)
+        local_sentence(fnd, bsize, asize)
     findings += local
 
     if not findings:
@@ -547,7 +547,7 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
     if piles_of is not None:  # channels clipped by an earlier step of a combined edit
         pred = clip_to_piles(pred, a_rgb.astype(np.float32), warped.astype(np.float32), piles_of)
     pred = pred.astype(np.uint8)
-    pg, ag = _grey(pred), _grey(a_rgb)
+    pg, ag = grey_of(pred), grey_of(a_rgb)
     plab = cv2.cvtColor(pred, cv2.COLOR_RGB2LAB).astype(np.float32)
     alab = cv2.cvtColor(a_rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
     found = []
@@ -625,15 +625,15 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
     for _i, j, sim, src_box in moves:
         q = found[j]
         # The object's box: where it was in before (mapped back) and where it is now.
-        bbox = _map_box(_box_to_full(src_box, Sa), Minv, bsize)
-        abox = _box_to_full(q["box"], Sa)
+        bbox = map_box(box_to_full(src_box, Sa), Minv, bsize)
+        abox = box_to_full(q["box"], Sa)
         out.append(Finding("object_moved", {"similarity": round(sim, 3),
                                             "area_fraction": q["info"]["area_fraction"]}, bbox, abox))
     for i, r in enumerate(found):
         if i in used:
             continue
-        abox = _box_to_full(r["box"], Sa)
-        bbox = _map_box(abox, Minv, bsize)
+        abox = box_to_full(r["box"], Sa)
+        bbox = map_box(abox, Minv, bsize)
         out.append(Finding(r["kind"], dict(r["info"]), bbox, abox))
     out.sort(key=lambda fd: -((fd.after_box[2] - fd.after_box[0]) * (fd.after_box[3] - fd.after_box[1])))
     out = out[:max_local]

@@ -48,9 +48,9 @@ def fill_evidence(pred: np.ndarray, a_rgb: np.ndarray, box: list[int], mask: np.
     the ratio of their typical distances to the nearest patch outside. Positive: the region was
     filled in from its surroundings (a removal); negative: new content came from elsewhere (an
     addition). None when the region has too little texture or too little surroundings to tell."""
-    from agent.explain.align import _grey
+    from agent.explain.align import grey_of
 
-    pg, ag = _grey(pred).astype(np.float32), _grey(a_rgb).astype(np.float32)
+    pg, ag = grey_of(pred).astype(np.float32), grey_of(a_rgb).astype(np.float32)
     h, w = mask.shape
     r = PATCH // 2
     inner = cv2.erode(mask.astype(np.uint8), np.ones((PATCH, PATCH), np.uint8)).astype(bool)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from agent.explain.align import _grey, _small
+from agent.explain.align import grey_of, small_copy
 from agent.perception.models import box_iou
 
 if TYPE_CHECKING:
@@ -26,12 +26,12 @@ Box = list[int]
 def find_content(img1: np.ndarray, box1: Box, img2: np.ndarray, near: Box) -> tuple[Box, float] | None:
     """Where box1's content of img1 best matches in img2 around box ``near``: (box, correlation)."""
     x1, y1, x2, y2 = box1
-    p = _grey(img1[y1:y2, x1:x2])
+    p = grey_of(img1[y1:y2, x1:x2])
     ph, pw = p.shape
     H, W = img2.shape[:2]
     X1, Y1 = max(0, near[0] - pw), max(0, near[1] - ph)
     X2, Y2 = min(W, near[2] + pw), min(H, near[3] + ph)
-    win = _grey(img2[Y1:Y2, X1:X2])
+    win = grey_of(img2[Y1:Y2, X1:X2])
     if win.shape[0] < ph or win.shape[1] < pw or p.size < 16 or p.std() < 1:
         return None
     res = cv2.matchTemplate(win, p, cv2.TM_CCOEFF_NORMED)
@@ -67,7 +67,7 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
         crop = [max(0, box[0] - mx), max(0, box[1] - my), min(w, box[2] + mx), min(h, box[3] + my)]
         patch = img[crop[1]:crop[3], crop[0]:crop[2]]
         # Colour from a small copy of the patch (fast at any size).
-        ps = _small(patch, (max(2, min(96, patch.shape[1])), max(2, min(96, patch.shape[0]))))[0]
+        ps = small_copy(patch, (max(2, min(96, patch.shape[1])), max(2, min(96, patch.shape[0]))))[0]
         with contextlib.suppress(ValueError):
             fd.params["color"] = color_name(ps)
         if n >= 3:  # the detector costs ~70 ms a call; the largest changes are named

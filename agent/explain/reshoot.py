@@ -93,7 +93,7 @@ def real_change(kind: str, box_small: list[int], pred: np.ndarray, a_rgb: np.nda
     rather than the re-shoot's parallax: away from the frame's edges, and its content (after's
     for an added thing, before's for a removed one) not found in the other photo within
     ``radius`` of the frame around it."""
-    from agent.explain.engine import _grey
+    from agent.explain.align import grey_of
 
     if kind not in ("object_added", "object_removed"):
         return False
@@ -103,12 +103,12 @@ def real_change(kind: str, box_small: list[int], pred: np.ndarray, a_rgb: np.nda
     if x1 <= edge or y1 <= edge or x2 >= w - edge or y2 >= h - edge:
         return False  # what enters or leaves at the frame's edge is the camera moving
     src, dst = (a_rgb, pred) if kind == "object_added" else (pred, a_rgb)
-    patch = _grey(src[y1:y2, x1:x2])
+    patch = grey_of(src[y1:y2, x1:x2])
     if patch.size < 64 or patch.std() < 3:
         return False
     h, w = dst.shape[:2]
     r = int(radius * max(h, w))
-    win = _grey(dst[max(0, y1 - r):min(h, y2 + r), max(0, x1 - r):min(w, x2 + r)])
+    win = grey_of(dst[max(0, y1 - r):min(h, y2 + r), max(0, x1 - r):min(w, x2 + r)])
     if win.shape[0] < patch.shape[0] or win.shape[1] < patch.shape[1]:
         return True
     best = float(cv2.matchTemplate(win, patch, cv2.TM_CCOEFF_NORMED).max())

@@ -1,7 +1,7 @@
 """Tone changes between two aligned images: brightness, contrast and colour tint, with amounts.
 
 The aligned pixels are fitted with ``after = a*before + b_c`` (one slope, an offset per channel;
-:func:`_fit_tone`). Easel's operations are all of that form (with ``m`` = 127.5):
+:func:`fit_tone`). Easel's operations are all of that form (with ``m`` = 127.5):
 
 - tint toward colour ``C`` at intensity ``i``: ``a = 1 - i``, ``b = i*C``;
 - contrast ``c`` (a fraction): ``a = 1 + c``, ``b = -c*m``; brightness ``p``: ``b = 2.55*p``.
@@ -27,7 +27,7 @@ from editor.colors import COLORS
 MID = 127.5
 
 
-def _fit_tone(src: np.ndarray, dst: np.ndarray, mask: np.ndarray) -> tuple[float, np.ndarray, float]:
+def fit_tone(src: np.ndarray, dst: np.ndarray, mask: np.ndarray) -> tuple[float, np.ndarray, float]:
     """Robust fit of ``dst = a*src + b_c`` over ``mask``; returns (a, b[3], residual sigma).
 
     Clipping is judged per channel, not per pixel: a strong contrast or brightness change clips
@@ -220,13 +220,13 @@ def hue_name(offsets: np.ndarray) -> str:
     return "red"
 
 
-def _brightness(points: float) -> tuple[str, dict, str]:
+def brightness_finding(points: float) -> tuple[str, dict, str]:
     p = round(points, 1)
     return ("brightness", {"amount": p},
             f"It is {'brighter' if p > 0 else 'darker'} by about {abs(p):.0f} points (brightness {p:+.0f}).")
 
 
-def _contrast(amount: float, slope: float) -> tuple[str, dict, str]:
+def contrast_finding(amount: float, slope: float) -> tuple[str, dict, str]:
     c = round(amount, 1)
     return ("contrast", {"amount": c, "slope": round(slope, 4)},
             f"It has {'more' if c > 0 else 'less'} contrast, by about {abs(c):.0f} points (contrast {c:+.0f}).")
@@ -259,10 +259,10 @@ def tone_changes(a: float, b: np.ndarray, has_bg: bool = False) -> list[tuple[st
         fname, k, s, _ = _tint_free(b)
         contrast = (a + k - 1) * 100
         out.append(_tint(fname, k / (a + k), (b - s) / k))
-        out.append(_contrast(contrast, a))
+        out.append(contrast_finding(contrast, a))
         bright = (s + contrast / 100 * MID) / 2.55
         if abs(bright) >= b_min:
-            out.append(_brightness(bright))
+            out.append(brightness_finding(bright))
     elif spread > 6 and a < a_max:
         i = 1 - a
         cname, offset, err = _tint_and_offset(b, i)
@@ -272,13 +272,13 @@ def tone_changes(a: float, b: np.ndarray, has_bg: bool = False) -> list[tuple[st
             # A tint with a contrast change: k = i(1 + c), a = (1 - i)(1 + c).
             i = k / (a + k)
             out.append(_tint(fname, i, (b - s) / k))
-            out.append(_contrast(contrast, a))
+            out.append(contrast_finding(contrast, a))
             bright = (s + contrast / 100 * MID) / 2.55
         else:
             out.append(_tint(cname, i, (b - offset) / i))
             bright = offset / 2.55
         if abs(bright) >= b_min:  # a brightness change before or after the tint
-            out.append(_brightness(bright))
+            out.append(brightness_finding(bright))
     elif spread > 12:
         cname = hue_name(b)
         out.append(("color_tint", {"color": cname, "intensity": None,
@@ -288,8 +288,8 @@ def tone_changes(a: float, b: np.ndarray, has_bg: bool = False) -> list[tuple[st
         contrast = (a - 1) * 100
         bright = (float(b.mean()) - MID * (1 - a)) / 2.55
         if abs(contrast) >= c_min:
-            out.append(_contrast(contrast, a))
+            out.append(contrast_finding(contrast, a))
         if abs(bright) >= b_min:
-            out.append(_brightness(bright))
+            out.append(brightness_finding(bright))
     out.sort(key=lambda t: t[0] != "brightness")
     return out

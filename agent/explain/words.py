@@ -30,13 +30,13 @@ def _fmt(v: float) -> str:
     return f"{v:.0f}" if abs(v - round(v)) < 0.05 else f"{v:.1f}"
 
 
-def _rotation_sentence(deg: float) -> str:
+def rotation_sentence(deg: float) -> str:
     if deg <= 180:
         return f"It was rotated {_fmt(deg)}° counter-clockwise."
     return f"It was rotated {_fmt(360 - deg)}° clockwise."
 
 
-def _local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) -> None:
+def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) -> None:
     obj = fd.params.get("object")
     col = fd.params.get("color")
     thing = f"a {obj}" if obj else (f"a {col} object" if col else "an object")

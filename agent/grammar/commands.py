@@ -38,8 +38,6 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import ClassVar
 
-import numpy as np
-
 from editor.colors import COLORS
 from editor.regions import BACKGROUND_COLORS
 
@@ -137,10 +135,6 @@ class Command:
         """A short name for the version it made (the history panel)."""
         return self.format()
 
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        """The new pixels this command makes from ``pixels`` (left unchanged)."""
-        raise ValueError(f"{self.format()!r} does not edit an image")
-
 
 @command
 @dataclass(frozen=True)
@@ -208,11 +202,6 @@ class Rotate(Command):
         deg, way = self._turn()
         return f"Rotate {_amount(deg)}° {'CW' if way == 'clockwise' else 'CCW'}"
 
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from editor import ops
-
-        return ops.rotate(pixels, degrees=self.degrees)
-
 
 @command
 @dataclass(frozen=True)
@@ -247,25 +236,17 @@ class AdjustColor(Command):
     def label(self) -> str:
         return f"Tint {self.color} {_amount(round(self.intensity * 100, 1))}%"
 
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from editor import ops
 
-        return ops.adjust_color(pixels, color=self.color, intensity=self.intensity)
-
-
-# (reply when raised, reply when lowered, label word, label word when lowered, op name in editor.ops)
+# (reply when raised, reply when lowered, label word, label word when lowered)
 _ATTR_WORDS = {
-    "brightness": ("Brightened by {} points.", "Darkened by {} points.", "Brighter", "Darker",
-                   "adjust_brightness"),
+    "brightness": ("Brightened by {} points.", "Darkened by {} points.", "Brighter", "Darker"),
     "contrast": ("Raised the contrast by {} points.", "Lowered the contrast by {} points.", "Contrast",
-                 "Contrast", "adjust_contrast"),
+                 "Contrast"),
     "saturation": ("Made the colours more vivid by {} points.", "Made the colours duller by {} points.",
-                   "Saturation", "Saturation", "adjust_saturation"),
-    "sharpness": ("Sharpened by {} points.", "Softened (blurred) by {} points.", "Sharper", "Softer",
-                  "adjust_sharpness"),
-    "warmth": ("Made it warmer by {} points.", "Made it cooler by {} points.", "Warmer", "Cooler",
-               "adjust_warmth"),
-    "hue": ("Shifted the hues by {}°.", "Shifted the hues by -{}°.", "Hue", "Hue", "adjust_hue"),
+                   "Saturation", "Saturation"),
+    "sharpness": ("Sharpened by {} points.", "Softened (blurred) by {} points.", "Sharper", "Softer"),
+    "warmth": ("Made it warmer by {} points.", "Made it cooler by {} points.", "Warmer", "Cooler"),
+    "hue": ("Shifted the hues by {}°.", "Shifted the hues by -{}°.", "Hue", "Hue"),
 }
 
 
@@ -314,18 +295,10 @@ class AdjustAttr(Command):
         return (up if self.amount > 0 else down).format(_amount(abs(self.amount)))
 
     def label(self) -> str:
-        _, _, more, less, _ = _ATTR_WORDS[self.attr]
+        _, _, more, less = _ATTR_WORDS[self.attr]
         sign = "+" if self.amount >= 0 else "-"
         unit = "°" if self.attr == "hue" else ""
         return f"{more if self.amount >= 0 else less} {sign}{_amount(abs(self.amount))}{unit}"
-
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from editor import adjust, ops
-
-        op = getattr(ops if self.attr in ("brightness", "contrast") else adjust, _ATTR_WORDS[self.attr][4])
-        if self.attr == "hue":
-            return op(pixels, degrees=self.amount)
-        return op(pixels, amount=self.amount)
 
 
 @command
@@ -343,11 +316,6 @@ class ImageCutout(Command):
 
     def label(self) -> str:
         return "Cut out subject"
-
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from editor import ops
-
-        return ops.image_cutout(pixels)
 
 
 @command
@@ -392,11 +360,6 @@ class Crop(Command):
     def label(self) -> str:
         return f"Crop {abs(self.x2 - self.x1)}×{abs(self.y2 - self.y1)}"
 
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from editor import ops
-
-        return ops.crop(pixels, box=(self.x1, self.y1, self.x2, self.y2))
-
 
 @command
 @dataclass(frozen=True)
@@ -432,13 +395,6 @@ class CropTo(Command):
 
     def label(self) -> str:
         return f"Crop {self.target}"
-
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from agent.edits import objects
-
-        if self.aspect:
-            return objects.crop_aspect(pixels, self.aspect)
-        return objects.crop_object(pixels, self.target)
 
 
 @command
@@ -485,11 +441,6 @@ class Flip(Command):
     def label(self) -> str:
         return "Mirror" if self.axis == "horizontal" else "Flip upside down"
 
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from editor import ops
-
-        return ops.flip(pixels, axis=self.axis)
-
 
 @command
 @dataclass(frozen=True)
@@ -504,11 +455,6 @@ class Grayscale(Command):
 
     def label(self) -> str:
         return "Black and white"
-
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from editor import adjust
-
-        return adjust.grayscale(pixels)
 
 
 @command
@@ -525,11 +471,6 @@ class AutoEnhance(Command):
 
     def label(self) -> str:
         return "Auto enhance"
-
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from editor import adjust
-
-        return adjust.auto_enhance(pixels)
 
 
 @command
@@ -559,11 +500,6 @@ class Remove(Command):
 
     def label(self) -> str:
         return f"Remove {self.words}"
-
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from agent.edits import objects
-
-        return objects.remove_objects(pixels, self.words)
 
 
 @command
@@ -609,11 +545,6 @@ class Background(Command):
 
     def label(self) -> str:
         return f"Background {self.mode}" + (f" behind {self.keep}" if self.keep else "")
-
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
-        from agent.edits import objects
-
-        return objects.background(pixels, self.mode, self.keep)
 
 
 @command

@@ -14,13 +14,16 @@ reading is kept only when the clause has words of that command's kind (:func:`ha
 model trained on CAISE reads "tell me a joke" as a search and "sharpen it" as something else, and a
 wrong edit is worse than no edit.
 
-Rules are tried in order, the first that matches a clause wins; each is one function with an example.
+Rules are tried in order, the first that matches a clause wins. They form one registry,
+:data:`RULES`: each is named, carries examples that run as tests (``tests/test_request_rules.py``)
+and its measured worth on GIER's validation split, and can be switched off by name
+(:func:`use_rules`; ``bench/requests.py --rules -tint``, ``--ablate``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from agent.grammar.commands import (
@@ -46,6 +49,8 @@ from agent.grammar.commands import (
     Undo,
     parse_command,
 )
+from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
+from agent.grammar.registry import select_names
 from agent.language.scope import (
     ASKS_SEARCH,
     PARTS,
@@ -58,8 +63,6 @@ from agent.language.scope import (
 from agent.language.words import (
     ATTR_PATTERNS,
     COLOR_RE,
-    COLOR_WORD,
-    DEFAULTS,
     DOWN,
     HUE,
     VERB_DOWN,
@@ -75,6 +78,7 @@ from agent.language.words import (
     split_clauses,
     strip_polite,
 )
+from agent.perception.things import detector_words
 
 NEAREST = ("I can change the light, colours and sharpness, remove objects, replace or blur the background, "
            "crop, rotate and flip.")
@@ -252,7 +256,7 @@ def _background(c: str) -> RuleResult:
         return [Background("transparent")]
     if re.search(r"\bblur\w*|\bout of focus|\bsoft(?:en|er)?\b|\bbokeh\b|\bdepth of field\b", c):
         return [Background("blur")]
-    colours = "|".join(sorted({*BACKGROUND_COLOURS, "gray", *(w for w in COLOR_WORD if " " not in w)},
+    colours = "|".join(sorted({*BACKGROUND_COLOURS, "gray", *(w for w in COLOUR_WORD if " " not in w)},
                               key=len, reverse=True))
     m = re.search(rf"\b({colours})\s+(?:\w+\s+)?(?:background|backdrop|bg)\b|\b(?:background|backdrop|bg)\b"
                   rf"(?:(?:\s+\w+){{0,3}}?\s+(?:to|into|with|in|be|is|as))?(?:\s+(?:completely|all|just|totally|entirely|"
@@ -262,7 +266,7 @@ def _background(c: str) -> RuleResult:
                        rf"simple|clean|completely|all|just|totally)\s+)*({colours})\b", c)
     if m:
         word = target.group(1) if target else m.group(1) or m.group(2)  # "the green background to grey"
-        mode = "grey" if word == "gray" else word if word in BACKGROUND_COLOURS else COLOR_WORD[word]
+        mode = "grey" if word == "gray" else word if word in BACKGROUND_COLOURS else COLOUR_WORD[word]
         if re.search(rf"\b(?:remove|delete|get rid of|erase)\b.*\b{word}\b.*\bbackground\b", c) and not \
                 re.search(r"\b(?:make|to|with|into)\b", c):
             return [ImageCutout()]  # "remove the pink background": the colour names what goes
@@ -297,28 +301,8 @@ _REMOVED = re.compile(r"\b(?:edit|photoshop|photo shop|shop|take|cut|clone|paint
                       r"^(.+?) (?:is|are) (?:removed|erased|deleted|taken out|gone)\b|\b(?:need|want|have|get|like)\s+"
                       r"(.+?)\s+(?:to be )?(?:removed|erased|deleted|gone)\b|\b(?:make|let)\s+(.+?)\s+(?:disappear|go away|"
                       r"vanish)\b|^(?:no|without)\s+(.+)$")
-_PEOPLE = ("person people man men woman women guy guys girl girls boy boys kid kids child children lady ladies baby "
-           "priest priests photographer photographers officer officers soldier soldiers bride groom mother father "
-           "mom dad son daughter brother sister grandma grandpa husband wife boyfriend girlfriend swimmer swimmers "
-           "surfer surfers skier skiers runner runners cyclist cyclists rider riders fan fans spectators audience "
-           "seagull seagulls gull gulls duck ducks pigeon pigeons goose geese kitten pony eagle hawk crow crows "
-           "cousin cousins uncle aunt niece nephew grandmother grandfather fiance fiancee ex guest guests "
-           "drinker onlooker onlookers cameraman human humans female male females males vet lifeguard "
-           "parent parents "
-           "ship ships yacht kayak canoe stool stools seat seats "
-           "babies gentleman gentlemen someone somebody everyone everybody tourist tourists crowd photobomber "
-           "photobombers stranger strangers adult adults couple family friend friends player players bystander "
-           "bystanders pedestrian pedestrians worker workers dude dudes individual individuals figure figures")
-# Things the detector can find (COCO's classes and the words people use for them): a removal names one.
-DETECTABLE = set((_PEOPLE + " bicycle bicycles bike bikes car cars motorcycle motorcycles motorbike scooter airplane "
-                  "plane planes bus buses train truck trucks van vans vehicle vehicles boat boats traffic light sign "
-                  "hydrant meter bench benches bird birds cat cats dog dogs puppy horse horses sheep cow cows "
-                  "elephant bear zebra giraffe animal animals backpack umbrella umbrellas handbag bag bags purse tie "
-                  "suitcase luggage frisbee skis snowboard ball kite bat glove skateboard surfboard racket bottle "
-                  "bottles glass glasses cup cups mug fork knife spoon bowl banana apple sandwich orange broccoli "
-                  "carrot pizza donut cake chair chairs couch sofa plant plants bed table toilet tv television "
-                  "laptop mouse remote keyboard phone microwave oven toaster sink fridge refrigerator book books "
-                  "clock vase scissors teddy toothbrush drink drinks").split())
+# Things the detector can find: one list, the detector's own (agent.perception.things).
+DETECTABLE = detector_words()
 
 
 def _remove(c: str) -> RuleResult:
@@ -337,7 +321,7 @@ def _remove(c: str) -> RuleResult:
     if re.search(r"\bshadows?\b", removal_head(what)) and not attribute_words(c[:m.start()]):
         # "remove the shadows" (but "brighten it to remove the shadows" is a brightening)
         raise Refusal("I can't remove a shadow on its own. I can brighten the whole picture, which lifts the "
-                      "shadows. Should I do that?", [AdjustAttr("brightness", DEFAULTS["brightness"][1])])
+                      "shadows. Should I do that?", [AdjustAttr("brightness", DEFAULT_AMOUNTS["brightness"][1])])
     if re.search(rf"\b(?:color|tint|tone|ton|cast|hue|saturation|brightness|contrast|shadows?|highlights?|redness|"
                  rf"yellowness|blueness|greenness|darkness|shading)\b|^(?:the |some |all )?(?:{COLOR_RE})$", what):
         return None  # "remove the blue tint" is a colour correction
@@ -412,7 +396,7 @@ def _hue_swap(c: str) -> RuleResult:
                   rf"(?:image|picture|photo)\s+)?(?:(?:in)?to|with|for)\s+(?:a\s+)?(?:\w+\s+)?({COLOR_RE})\b", c)
     if not m:
         return None
-    a, b = COLOR_WORD[m.group(1)], COLOR_WORD[m.group(2)]
+    a, b = COLOUR_WORD[m.group(1)], COLOUR_WORD[m.group(2)]
     delta = (HUE[b] - HUE[a] + 180) % 360 - 180
     if delta == 0:
         return None
@@ -429,7 +413,7 @@ def _tint(c: str) -> RuleResult:
     m = re.search(rf"\b({COLOR_RE})\b", c)
     if not m:
         return None
-    colour = COLOR_WORD[m.group(1)]
+    colour = COLOUR_WORD[m.group(1)]
     thing = re.match(r"\s+([a-z]+)", c[m.end():])
     if thing and thing.group(1) != "light" and (thing.group(1) in DETECTABLE | PARTS) and not re.search(
             r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|glow|look|feel|overlay|wash)\b", c):
@@ -438,15 +422,15 @@ def _tint(c: str) -> RuleResult:
     if part is not None and re.search(r"\b(?:make|turn|color|paint|change|add|give|put|apply|(?:to|should|must|"
                                       r"needs?|could) be)\b", c):  # "I'd like the sky to be bluer"
         raise Refusal(f"I can only tint the whole picture toward {colour}, not just the {part}. Should I do that?",
-                      [AdjustColor(colour, DEFAULTS["tint"][1])])
+                      [AdjustColor(colour, DEFAULT_AMOUNTS["tint"][1])])
     if re.fullmatch(rf"(?:make|turn|change|color) (?:it |this |all |everything |the (?:whole )?(?:image|picture|photo) )?"
                     rf"(?:more |a bit |slightly |to |into )?(?:a )?({COLOR_RE})(?: colou?r| and white)?", c):
-        return [AdjustColor(colour, DEFAULTS["tint"][1])]
+        return [AdjustColor(colour, DEFAULT_AMOUNTS["tint"][1])]
     if not re.search(r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|light|glow|look|feel|overlay|wash|"
                      r"more|bit|slightly|add|make it|make the (?:image|picture|photo)|turn it|give it|"
                      r"redder|bluer|greener|yellower|pinker|\w+ish)\b", c):
         return None
-    small, normal, large = DEFAULTS["tint"]
+    small, normal, large = DEFAULT_AMOUNTS["tint"]
     intensity = {"small": small, "normal": normal, "large": large}[size_of(c)]
     n = explicit_number(c, "percent")
     if n is not None and 0 < n <= 100:
@@ -552,10 +536,70 @@ def _describe_explain(c: str) -> RuleResult:
     return None
 
 
-RULES: list[Callable[[str], RuleResult]] = [
-    _undo_redo, _describe_explain, _unsupported, _grayscale, _background, _cutout, _hue_swap, _remove, _crop,
-    _rotate_flip, _hue, _tint, _attributes, _enhance,
-]
+@dataclass(frozen=True)
+class RequestRule:
+    """One named rule of the reader: what it reads, examples that run as tests, and its measured worth.
+
+    ``examples`` pairs a clause with what the rule makes of it: the command lines joined by "; ",
+    or "refuse" for a :class:`Refusal`. ``worth`` is the change in GIER validation requests read
+    right (and run wrong) when the rule is switched off, from ``bench/requests.py --ablate``.
+    """
+
+    name: str
+    read: Callable[[str], RuleResult]
+    examples: tuple[tuple[str, str], ...]
+    worth: str = ""
+
+
+# In order: the first rule that reads a clause wins.
+RULES: tuple[RequestRule, ...] = (
+    RequestRule("undo_redo", _undo_redo, (("undo that", "undo"), ("go back", "undo"), ("redo", "redo"))),
+    RequestRule("describe_explain", _describe_explain, (
+        ("what changed?", "explain what changed"), ("describe it", "describe"),
+        ("what is in this picture?", "describe"))),
+    RequestRule("unsupported", _unsupported, (
+        ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
+        ("add a rainbow", "refuse"))),
+    RequestRule("grayscale", _grayscale, (
+        ("make it black and white", "grayscale"), ("convert to grayscale", "grayscale"),
+        ("remove all the colour", "grayscale"))),
+    RequestRule("background", _background, (
+        ("make the background white", "background white"), ("blur the background", "background blur"),
+        ("remove the background", "image_cutout"),
+        ("make the background transparent", "background transparent"))),
+    RequestRule("cutout", _cutout, (("cut out the dog", "image_cutout"), ("isolate the subject", "image_cutout"))),
+    RequestRule("hue_swap", _hue_swap, (("turn the reds into blue", "adjust_attr hue -120"),)),
+    RequestRule("remove", _remove, (
+        ("remove the person on the left", "remove the person on the left"),
+        ("edit the priest out", "remove the priest"), ("get rid of the seagulls", "remove the seagulls"))),
+    RequestRule("crop", _crop, (
+        ("crop it square", "crop square"), ("crop to the dog", "crop the dog"),
+        ("zoom in on the girl", "crop the girl"))),
+    RequestRule("rotate_flip", _rotate_flip, (
+        ("rotate it 90 degrees clockwise", "rotate 270"), ("turn it upside down", "rotate 180"),
+        ("mirror it", "flip horizontal"))),
+    RequestRule("hue", _hue, (("shift the hue by 30 degrees", "adjust_attr hue 30"),)),
+    RequestRule("tint", _tint, (
+        ("add a yellow tone", "adjust_color yellow 0.2"), ("make it bluer", "adjust_color blue 0.2"),
+        ("remove the blue tint", "auto_enhance"))),
+    RequestRule("attributes", _attributes, (
+        ("brighten it a bit", "adjust_attr brightness 10"), ("more contrast", "adjust_attr contrast 20"),
+        ("sharpen it", "adjust_attr sharpness 40"), ("make it warmer", "adjust_attr warmth 25"),
+        ("increase the saturation", "adjust_attr saturation 30"))),
+    RequestRule("enhance", _enhance, (
+        ("make it look better", "auto_enhance"), ("fix the lighting", "auto_enhance"),
+        ("enhance the photo", "auto_enhance"))),
+)
+RULE_NAMES: tuple[str, ...] = tuple(r.name for r in RULES)
+_enabled: frozenset[str] = frozenset(RULE_NAMES)
+
+
+def use_rules(spec: str | Iterable[str] | bool | None = None) -> frozenset[str]:
+    """Switch the reader's rules on or off by name for this process (benches and evaluations: the app
+    never does): ``use_rules("-tint")`` all but one, ``use_rules(None)`` all again. Returns the names on."""
+    global _enabled
+    _enabled = select_names(spec, RULE_NAMES)
+    return _enabled
 
 
 _SEARCH = re.compile(r"^(?:find|search(?: for)?|look for|looking for|show me|get me|pull up|fetch|do you have|"
@@ -580,7 +624,9 @@ def read_clause(clause: str) -> RuleResult:
     if _SEARCH.search(c) and not (_REMOVE.search(c) or _REMOVED.search(c)):
         return None
     for rule in RULES:
-        out = rule(c)
+        if rule.name not in _enabled:
+            continue
+        out = rule.read(c)
         if out is not None:
             return out
     if isinstance(command, (Remove, CropTo)):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from agent.grammar.commands import Command, command_type
+from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
 from editor.colors import COLORS
 
 POLITE = re.compile(
@@ -190,10 +191,6 @@ ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
         r"cool|cold|too warm|too yellow|too orange",
     ),
 }
-DEFAULTS = {  # (small, normal, large) amounts when the request gives none
-    "brightness": (10, 20, 40), "contrast": (10, 20, 40), "saturation": (15, 30, 60),
-    "sharpness": (20, 40, 80), "warmth": (12, 25, 50), "tint": (0.1, 0.2, 0.35),
-}
 
 
 def attribute_words(clause: str) -> list[str]:
@@ -228,16 +225,11 @@ def amount_of(clause: str, attr: str, unit: str = "percent") -> float:
     n = explicit_number(clause, unit)
     if n is not None and abs(n) > 0:
         return min(abs(n), 100.0)
-    small, normal, large = DEFAULTS[attr]
+    small, normal, large = DEFAULT_AMOUNTS[attr]
     return {"small": small, "normal": normal, "large": large}[size_of(clause)]
 
 
-COLOR_WORD = {**{c: c for c in COLORS}, "sky blue": "skyblue", "light blue": "skyblue", "violet": "purple",
-               "magenta": "pink", "gold": "yellow", "golden": "orange", "sepia": "brown", "teal": "skyblue",
-               "cyan": "skyblue", "redder": "red", "bluer": "blue", "greener": "green", "yellower": "yellow",
-               "pinker": "pink", "reddish": "red", "bluish": "blue", "greenish": "green", "yellowish": "yellow",
-               "pinkish": "pink", "orangey": "orange", "orangish": "orange", "purplish": "purple", "brownish": "brown"}
-COLOR_RE = "|".join(sorted((re.escape(w) for w in COLOR_WORD), key=len, reverse=True))
+COLOR_RE = "|".join(sorted((re.escape(w) for w in COLOUR_WORD), key=len, reverse=True))
 HUE = {"red": 0, "orange": 30, "yellow": 60, "green": 120, "skyblue": 197, "blue": 240, "purple": 285,
         "pink": 330, "brown": 10}
 
@@ -248,13 +240,14 @@ def has_evidence(command: Command, clause: str, *, photo_open: bool = False) -> 
     The learned model is kept only where they could: "sharpen it" read as a search, or "tell me a joke"
     read as a rotation, is dropped. With a photo open, a search (which replaces it with another photo)
     needs words that ask for one ("find", "show me", "a picture of"); a tint needs its colour named
-    or a colour referred to ("the colour of the jacket").
+    or a colour referred to ("the colour of the jacket"). Keyed by command type: a type not listed
+    here is refused, whatever it is.
     """
     c = clean_text(clause)
     kind = command_type(command)
     if kind == "adjust_color" and not re.search(rf"\b{command.color}|\b(?:same|like|match\w*|of the|that|color of|"
                                                 rf"in-?lin\w*|similar|again|by)\b", c):
-        names = {w for w, colour in COLOR_WORD.items() if colour == command.color}
+        names = {w for w, colour in COLOUR_WORD.items() if colour == command.color}
         if not any(re.search(rf"\b{re.escape(w)}", c) for w in names):
             return False
     strict_search = (r"find|search|look(?:ing)? for|show me|(?:picture|photo|image|pic|photograph)s? (?:of|with|where|"
@@ -275,6 +268,13 @@ def has_evidence(command: Command, clause: str, *, photo_open: bool = False) -> 
         "redo": r"redo|again|back|forward",
         "explain": r"change|differ|compare|what|where|how|anything|which|why|original",
         "describe": r"describe|caption|what|see|tell|about|who|where|show",
+        # once missing, so any reading of these kinds ran: "tell me a joke" read as `background white` would
+        "remove": r"remov|eras|delet|rid|take (?:\w+ )*(?:out|away|off)|out$|disappear|vanish|go away|hide|without|"
+                  r"no |clean|clear|photobomb",
+        "background": r"background|backdrop|behind|bokeh|transparent|surround|the rest|everything (?:else|but|except)",
+        "auto_enhance": r"enhanc|improv|better|fix|correct|balanc|auto|expos|light|quality|nicer|good|pop|"
+                        r"professional|touch ?up|tone|colou?r",
+        "hue": r"hues?|colou?rs?|shift|swap|into|invert",
     }
     if kind in ATTR_PATTERNS:
         name = ATTR_PATTERNS[kind][0]
@@ -282,6 +282,6 @@ def has_evidence(command: Command, clause: str, *, photo_open: bool = False) -> 
                                                                    r"bit|little|lot|another|too|increas\w*|decreas\w*|"
                                                                    r"reduc\w*|rais\w*|lower\w*|boost\w*)\b", c))
     pattern = patterns.get(kind)
-    return pattern is None or bool(re.search(rf"\b(?:{pattern})", c))
+    return pattern is not None and bool(re.search(rf"\b(?:{pattern})", c))  # a kind not listed has no evidence
 
 

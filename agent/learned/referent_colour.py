@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agent.language.lexicon import CAISE_SPELLING, COLOUR_NOUNS, EDIT_PALETTE, SEARCH_PALETTE, noun_key
+from agent.grammar.lexicon import CAISE_SPELLING, COLOUR_NOUNS, EDIT_PALETTE, SEARCH_PALETTE, noun_key
 
 log = logging.getLogger(__name__)
 

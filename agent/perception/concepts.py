@@ -26,7 +26,7 @@ PERCEPTION_VERSION = 2
 
 
 # The colour words of CAISE's concepts: "gray" as CAISE spells it, "light blue" for skyblue.
-_CONCEPT_COLOR = {"grey": "gray", "skyblue": "light blue"}
+CONCEPT_COLOR = {"grey": "gray", "skyblue": "light blue"}
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class ObjectInfo:
         # colour kept for a person is their clothes' ("person in orange" is for captions).
         if self.label == "person" or self.color is None:
             return self.label
-        return f"{_CONCEPT_COLOR.get(self.color, self.color)} {self.label}"
+        return f"{CONCEPT_COLOR.get(self.color, self.color)} {self.label}"
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ class Perception:
         if names:
             parts.append("It looks like " + _join([_a(n) for n in names[:3]]) + ".")
         if self.colors:
-            parts.append("Mostly " + _join([_CONCEPT_COLOR.get(c, c) for c in self.colors], "and") + ".")
+            parts.append("Mostly " + _join([CONCEPT_COLOR.get(c, c) for c in self.colors], "and") + ".")
         if self.text:
             parts.append("Text: " + " ".join(self.text) + ".")
         return " ".join(parts)
@@ -161,7 +161,7 @@ def _concepts(objects: list[ObjectInfo], labels: list[tuple[str, float]], colors
         if p < 0.3:
             break
         short = name.split(",")[0].strip()
-        concepts.append(short if " " in short else f"{_CONCEPT_COLOR.get(colors[0], colors[0])} {short}")
+        concepts.append(short if " " in short else f"{CONCEPT_COLOR.get(colors[0], colors[0])} {short}")
     return concepts
 
 

