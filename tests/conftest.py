@@ -68,3 +68,13 @@ def coffee() -> np.ndarray:
 def rgb_small() -> np.ndarray:
     rng = np.random.default_rng(0)
     return rng.integers(0, 256, (7, 9, 3), dtype=np.uint8)
+
+
+def missing_shared_data(what: str) -> None:
+    """Skip a test whose ../shared data is not beside this checkout, except in CI, which has it:
+    there a missing file is a failure, not a silent skip."""
+    import os
+
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is missing, and CI runs with ../shared beside the checkout")
+    pytest.skip(f"{what} is not beside this checkout")

@@ -4,6 +4,7 @@ import json
 import re
 
 import pytest
+from conftest import missing_shared_data
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -42,7 +43,7 @@ def caise_command_lines() -> list[str]:
 def test_every_caise_command_round_trips():
     lines = caise_command_lines()
     if not lines:
-        pytest.skip("CAISE data not found beside the checkout")
+        missing_shared_data("CAISE data (../shared/data/caise)")
     assert len(lines) > 10_000
     for line in lines:
         cmd = parse_command(line)

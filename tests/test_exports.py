@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import missing_shared_data
 
 from agent.grammar.commands import parse_command
 from editor import exports
@@ -16,8 +17,13 @@ _ROOT = Path(__file__).resolve().parent.parent
 # /work/main/../shared in the main checkout, /work/wt/<name>/../../shared in a worktree
 CAISE = next((p / "shared" / "data" / "caise" for p in (_ROOT.parent, _ROOT.parent.parent)
               if (p / "shared" / "data" / "caise" / "md_valid.json").exists()), _ROOT.parent / "shared")
-needs_caise = pytest.mark.skipif(not (CAISE / "md_valid.json").exists(),
-                                 reason="CAISE's md_valid.json is not at ../shared/data/caise")
+@pytest.fixture
+def needs_caise_data():
+    if not (CAISE / "md_valid.json").exists():
+        missing_shared_data("CAISE's md_valid.json (../shared/data/caise)")
+
+
+needs_caise = pytest.mark.usefixtures("needs_caise_data")
 
 
 @pytest.fixture

@@ -108,7 +108,11 @@ RuleResult = list[Command] | None
 def _unsupported(c: str) -> RuleResult:
     """Requests no operation of Easel's can serve: say so, name the nearest thing.
 
-    >>> _unsupported("replace the sky with a sunset")  # raises Refusal
+    >>> try:
+    ...     _unsupported("replace the sky with a sunset")
+    ... except Refusal as refusal:
+    ...     print(str(refusal).split(".")[0])
+    I can't replace the sky
     """
     checks = [
         (r"\b(?:replace|swap|change) (?:the |her |his |their )?sky\b|\bsunset\b|\bnew sky\b",
