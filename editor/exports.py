@@ -36,6 +36,7 @@ from editor.annotations import (
     command_type,
     word_times,
 )
+from editor.files import check_output, write_atomic
 
 FORMATS = ("caise", "ln", "ier")
 _UTTERANCE = {"user_text": "user_text: ", "assistant_text": "assistant_text: "}
@@ -402,11 +403,18 @@ def import_ier(ann: AnnotationStore, data: list[dict] | str | Path, *, annotator
 # -- files -------------------------------------------------------------------------------------------
 
 def export(ann: AnnotationStore, fmt: str, path: str | Path, *, only_done: bool = False,
-           all_commands: bool = False) -> int:
+           all_commands: bool = False, overwrite: bool = False) -> int:
     """Write one format to ``path``; returns the number of instances/records written.
 
     ``all_commands`` (CAISE only): every executed command of a recorded dialogue is an instance,
-    crop, undo, redo and flip included (default: CAISE's target types only)."""
+    crop, undo, redo and flip included (default: CAISE's target types only). An existing ``path``
+    is replaced only with ``overwrite=True``; the database being exported, any file in the profile
+    folder and any SQLite file are never written over (:func:`editor.files.check_output`, raising
+    :class:`~editor.files.OutputError`); the file is written atomically.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}; formats: {', '.join(FORMATS)}")
+    check_output(path, overwrite=overwrite, db=ann.store.path)  # before the work, and again below
     if fmt == "caise":
         items = caise_instances(ann, only_done=only_done, all_commands=all_commands)
         text = dumps_caise(items)
@@ -418,10 +426,7 @@ def export(ann: AnnotationStore, fmt: str, path: str | Path, *, only_done: bool 
         text = dumps_ier(items)
     else:
         raise ValueError(f"unknown export format {fmt!r}; formats: {', '.join(FORMATS)}")
-    path = Path(path)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, text, overwrite=overwrite, db=ann.store.path)
     return len(items)
 
 

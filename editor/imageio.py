@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
+
+from editor.files import OutputError, check_output, write_atomic
 
 MAX_PIXELS = 200_000_000
 FORMATS = {  # Pillow format name -> file suffixes we read and write
@@ -258,13 +259,6 @@ def _encode_16bit(arr: np.ndarray, fmt: str) -> bytes:
     return buf.tobytes()
 
 
-def _umask() -> int:
-    """The process umask (reading it means setting it, so it is put straight back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def write_image(
     path: str | os.PathLike,
     pixels: np.ndarray,
@@ -272,32 +266,22 @@ def write_image(
     meta: ImageMeta | None = None,
     quality: int = 95,
     overwrite: bool = False,
+    db: str | os.PathLike | None = None,
 ) -> Path:
     """Write ``pixels`` to ``path`` atomically; the format follows the suffix.
 
     An existing file is replaced only with ``overwrite=True``: originals are never overwritten
-    unless the caller has asked the person.
+    unless the caller has asked the person. Nothing is ever written inside the profile folder or
+    over a database (:func:`editor.files.check_output`; ``db``: a database in use elsewhere).
     """
     path = Path(path)
     fmt = format_for_path(path)
-    if path.exists() and not overwrite:
-        raise ImageFileError(f"{path} exists; choose another name or allow overwriting it")
-    if not path.parent.exists():
-        raise ImageFileError(f"{path.parent}: no such folder")
-    data = encode_image(pixels, fmt, meta=meta, quality=quality)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".easel-", suffix=path.suffix)
     try:
-        # mkstemp makes the file private (0600); the image gets what a plain open() would give it,
-        # or the mode of the file it replaces.
-        mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fchmod(f.fileno(), mode)
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+        check_output(path, overwrite=overwrite, db=db)
+    except OutputError as exc:
+        raise ImageFileError(str(exc)) from None
+    data = encode_image(pixels, fmt, meta=meta, quality=quality)
+    try:
+        return write_atomic(path, data, overwrite=overwrite, checked=True)
+    except OutputError as exc:  # the file appeared while the pixels were encoded
+        raise ImageFileError(str(exc)) from None

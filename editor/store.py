@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import threading
 import time
 import uuid
@@ -31,6 +30,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import sqlite_utils
+
+from editor.files import clean_partials, partial_name
 
 # 2: turns.commands, the JSON list of command lines a turn ran (a turn may run several).
 SCHEMA_VERSION = 2
@@ -147,10 +148,17 @@ class Store:
         ok, buf = cv2.imencode(".png", arr, [cv2.IMWRITE_PNG_COMPRESSION, 1])
         if not ok:
             raise OSError(f"could not encode version {digest}")
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-        with os.fdopen(fd, "wb") as f:
-            f.write(buf.tobytes())
-        os.replace(tmp, path)
+        # a hidden name with our process id: a kill or a full disk between here and the rename
+        # leaves a file the next start removes (collect_garbage, editor.files.clean_partials)
+        tmp = partial_name(path)
+        try:
+            with open(tmp, "xb") as f:
+                f.write(buf.tobytes())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
         return digest
 
     def collect_garbage(self, grace: float | None = None) -> int:
@@ -164,9 +172,13 @@ class Store:
         cutoff = time.time() - grace
         used = {r[0] for r in self.db.conn.execute("select distinct pixels from versions")}
         removed = 0
+        for folder in [self.path.parent, *self.blobs.glob("??")]:  # partials of dead writers
+            removed += clean_partials(folder)
         for f in self.blobs.glob("??/*"):
             if f.suffix == ".png" and (f.stem in used or not _HEX64.fullmatch(f.stem)):
                 continue  # named by a version, or not a file this store wrote
+            if f.name.startswith("."):
+                continue  # a partial file of ours: clean_partials decides by its writer
             if f.suffix not in (".png", ".part"):
                 continue
             try:
