@@ -363,6 +363,8 @@ def cmd_import(args) -> int:
         return 2
     print(f"imported {result.sessions} session(s), {result.events} event(s); "
           f"{result.skipped} already there")
+    if result.messages:
+        print(f"completed {len(result.messages)} session(s) an interrupted import had left half done")
     return 0
 
 
