@@ -24,12 +24,17 @@ import contextlib
 import os
 import re
 import secrets
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
 PARTIAL_PREFIX = ".easel-"
 PARTIAL_SUFFIX = ".part"
 _PARTIAL = re.compile(r"^\.easel-(\d+)-[0-9a-f]+.*\.part$")
+# what writers before pid-named partials left (tempfile.mkstemp(prefix=".easel-")): no owner to
+# ask, so only those older than LEGACY_GRACE_S go
+_LEGACY = re.compile(r"^\.easel-[a-z0-9_]{8}\.[A-Za-z]+$")
+LEGACY_GRACE_S = 3600.0
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -175,7 +180,13 @@ def clean_partials(folder: str | os.PathLike, *, recursive: bool = False) -> int
         candidates = folder.rglob(f"{PARTIAL_PREFIX}*") if recursive else folder.glob(f"{PARTIAL_PREFIX}*")
         for f in candidates:
             m = _PARTIAL.match(f.name)
-            if not m or int(m.group(1)) == os.getpid() or _pid_alive(int(m.group(1))):
+            if m is None:
+                with contextlib.suppress(OSError):
+                    if _LEGACY.match(f.name) and f.stat().st_mtime < time.time() - LEGACY_GRACE_S:
+                        f.unlink()
+                        removed += 1
+                continue
+            if int(m.group(1)) == os.getpid() or _pid_alive(int(m.group(1))):
                 continue
             with contextlib.suppress(OSError):
                 f.unlink()

@@ -98,6 +98,7 @@ class Store:
         self.db = sqlite_utils.Database(connect(self.path))
         self._create_tables()
         with contextlib.suppress(OSError):  # a read-only or vanishing file is not worth failing for
+            self.prune_empty_documents()
             self.collect_garbage()
 
     def close(self) -> None:
@@ -160,6 +161,27 @@ class Store:
                 os.unlink(tmp)
             raise
         return digest
+
+    def prune_empty_documents(self, grace: float | None = None) -> int:
+        """Delete documents a full disk or a kill left empty: no turn, nothing but the original
+        version, and the original's pixel file never written; returns how many.
+
+        Only documents older than ``grace`` seconds (default :data:`GARBAGE_GRACE_S`) go: another
+        process may still be writing a new document's first file. Their pixel files, if any
+        appear later, are then collected as garbage.
+        """
+        cutoff = time.time() - (GARBAGE_GRACE_S if grace is None else grace)
+        rows = self.db.conn.execute(
+            "select d.id, min(v.pixels) from documents d join versions v on v.document_id = d.id "
+            "where d.created < ? and not exists (select 1 from turns t where t.document_id = d.id) "
+            "group by d.id having count(v.id) = 1", [cutoff]).fetchall()
+        empty = [doc_id for doc_id, digest in rows if not self._blob_path(digest).exists()]
+        if empty:
+            marks = ", ".join("?" for _ in empty)
+            with _immediate(self.db.conn):
+                self.db.conn.execute(f"delete from versions where document_id in ({marks})", empty)
+                self.db.conn.execute(f"delete from documents where id in ({marks})", empty)
+        return len(empty)
 
     def collect_garbage(self, grace: float | None = None) -> int:
         """Delete pixel files no version names (left by a crash between the pixels and the rows),
