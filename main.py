@@ -41,15 +41,23 @@ def _fail(message: str, code: int = 2) -> int:
     return code
 
 
-def _check_output(path: str, *, overwrite: bool, input_path: str | None = None) -> str | None:
-    """What is wrong with an output path, found before any work is done (None: nothing)."""
+def _check_output(path: str, *, overwrite: bool, input_path: str | None = None,
+                  db: str | None = None) -> str | None:
+    """What is wrong with an output path, found before any work is done (None: nothing).
+
+    Besides the checks below, a file in the profile folder, the ``--db`` database and any SQLite
+    file are refused whatever ``overwrite`` says (:func:`editor.files.check_output`)."""
+    from editor.files import OutputError, check_not_protected, is_sqlite
     from editor.imageio import ImageFileError, format_for_path
 
     out = Path(path)
     try:
         format_for_path(out)
-    except ImageFileError as exc:
+        check_not_protected(out, db=db)
+    except (ImageFileError, OutputError) as exc:
         return str(exc)
+    if out.is_file() and is_sqlite(out):
+        return f"{out} is an SQLite database (perhaps a profile); Easel never writes over one"
     if out.is_dir():
         return f"{out} is a folder; give a file name, e.g. {out / 'edited.png'}"
     if not out.parent.is_dir():
@@ -64,7 +72,8 @@ def _check_output(path: str, *, overwrite: bool, input_path: str | None = None) 
 def _check_output_args(args) -> str | None:
     if not 1 <= args.quality <= 100:
         return f"--quality must be from 1 to 100, got {args.quality}"
-    return _check_output(args.output, overwrite=args.overwrite, input_path=args.input)
+    return _check_output(args.output, overwrite=args.overwrite, input_path=args.input,
+                         db=getattr(args, "db", None))
 
 
 def _save(pixels, meta, args) -> int:
@@ -75,7 +84,7 @@ def _save(pixels, meta, args) -> int:
         return _fail(problem)
     try:
         write_image(Path(args.output), pixels, meta=meta, quality=args.quality,
-                    overwrite=args.overwrite)
+                    overwrite=args.overwrite, db=getattr(args, "db", None))
     except (ImageFileError, OSError) as exc:
         return _fail(str(exc))
     return 0
@@ -193,11 +202,11 @@ def cmd_edit(args: argparse.Namespace) -> int:
     return code or (1 if failed else 0)
 
 
-def _write_drawing(path: str, pixels) -> int:
+def _write_drawing(path: str, pixels, overwrite: bool) -> int:
     from editor.imageio import ImageFileError, write_image
 
     try:
-        write_image(Path(path), pixels, overwrite=True)
+        write_image(Path(path), pixels, overwrite=overwrite)
     except ImageFileError as exc:
         return _fail(str(exc))
     return 0
@@ -209,7 +218,7 @@ def cmd_caption(args: argparse.Namespace) -> int:
     from editor.imageio import ImageFileError, read_image
     from editor.models import ModelMissingError
 
-    if args.draw and (problem := _check_output(args.draw, overwrite=True)):
+    if args.draw and (problem := _check_output(args.draw, overwrite=args.overwrite)):
         return _fail(problem)
     try:
         img = read_image(args.input)
@@ -226,7 +235,7 @@ def cmd_caption(args: argparse.Namespace) -> int:
     if args.draw:
         return _write_drawing(args.draw, draw(img.pixels, [s.box for s in cap.segments],
                                               [s.color for s in cap.segments],
-                                              [s.points for s in cap.segments]))
+                                              [s.points for s in cap.segments]), args.overwrite)
     return 0
 
 
@@ -235,7 +244,7 @@ def cmd_locate(args: argparse.Namespace) -> int:
     from editor.imageio import ImageFileError, read_image
     from editor.models import ModelMissingError
 
-    if args.draw and (problem := _check_output(args.draw, overwrite=True)):
+    if args.draw and (problem := _check_output(args.draw, overwrite=args.overwrite)):
         return _fail(problem)
     try:
         img = read_image(args.input)
@@ -251,7 +260,7 @@ def cmd_locate(args: argparse.Namespace) -> int:
             print("(the caption names nothing I can look for)")
     if args.draw:
         return _write_drawing(args.draw, draw(img.pixels, found.boxes, found.colors,
-                                              found.strokes_by_phrase()))
+                                              found.strokes_by_phrase()), args.overwrite)
     return 0 if found.found_boxes or not found.phrases else 1
 
 
@@ -362,6 +371,7 @@ def build_parser(annotate: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--trace", help="a trace in Localized Narratives form (JSON); default: the whole image")
     p.add_argument("--json", action="store_true", help="the caption and its segments as JSON")
     p.add_argument("--draw", metavar="OUT", help="write the image with the boxes and trace drawn")
+    p.add_argument("--overwrite", action="store_true", help="replace the --draw file if it exists")
     p.set_defaults(func=cmd_caption)
 
     p = sub.add_parser("locate", help="find what a caption names, in order, and a trace through it")
@@ -369,6 +379,7 @@ def build_parser(annotate: bool = True) -> argparse.ArgumentParser:
     p.add_argument("caption")
     p.add_argument("--json", action="store_true", help="phrases, boxes and the trace as JSON")
     p.add_argument("--draw", metavar="OUT", help="write the image with the boxes and trace drawn")
+    p.add_argument("--overwrite", action="store_true", help="replace the --draw file if it exists")
     p.set_defaults(func=cmd_locate)
 
     p = sub.add_parser("explain", help="say what changed between two images")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
+from editor.files import write_atomic
 from editor.store import process_alive
 
 MAX_RECENT = 10
@@ -117,9 +118,7 @@ class SessionMarker:
 
     def write(self, document_id: str | None) -> None:
         info = {"pid": os.getpid(), "document_id": document_id, "time": time.time()}
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(info))
-        os.replace(tmp, self.path)
+        write_atomic(self.path, json.dumps(info), overwrite=True, checked=True)
 
     def remove(self) -> None:
         self.path.unlink(missing_ok=True)

@@ -190,6 +190,60 @@ class AnnotationStore:
             "select distinct session_id from ann_events where annotator = ?", [annotator]).fetchall()}
         return [s for s in self.sessions(kind) if s.id in ids]
 
+    def write_imported(self, sessions: list[tuple[str, str, str, dict, list[tuple]]]) -> list[str]:
+        """Store imported sessions ``(kind, item, name, meta, events)`` in ONE transaction.
+
+        Returns, per session, ``"new"`` (written), ``"completed"`` (its row was there without all its
+        events, left so by an import killed before this one committed each dialogue whole; the
+        events are written now) or ``"there"`` (already complete: skipped). Events are
+        ``(kind, text, role, annotator, data, t)`` tuples as for :meth:`Recorder.record_many`; a
+        session whose last event is ``end`` is marked done. Killed at any moment, the database
+        holds each of these sessions either whole or not at all.
+        """
+        conn = self.db.conn
+        out: list[str] = []
+        if conn.in_transaction:
+            conn.commit()
+        conn.execute("begin immediate")
+        try:
+            for kind, item, name, meta, events in sessions:
+                if kind not in KINDS:
+                    raise ValueError(f"session kind must be one of {', '.join(KINDS)}, got {kind!r}")
+                row = conn.execute("select id from ann_sessions where kind = ? and name = ? "
+                                   "order by rowid limit 1", [kind, name]).fetchone()
+                now = time.time()
+                if row is not None:
+                    sid = row[0]
+                    have = conn.execute("select count(*) from ann_events where session_id = ?",
+                                        [sid]).fetchone()[0]
+                    if have >= len(events):
+                        out.append("there")
+                        continue
+                    conn.execute("delete from ann_events where session_id = ?", [sid])
+                    out.append("completed")
+                else:
+                    sid = new_id()
+                    conn.execute(
+                        "insert into ann_sessions (id, kind, item, name, status, created, updated, meta) "
+                        "values (?, ?, ?, ?, 'open', ?, ?, ?)",
+                        [sid, kind, item, name, now, now, json.dumps(meta or {})])
+                    out.append("new")
+                last_t = now
+                for seq, (ekind, text, role, annotator, data, t) in enumerate(events):
+                    last_t = now if t is None else float(t)
+                    conn.execute(
+                        "insert into ann_events (session_id, seq, t, role, annotator, kind, text, data) "
+                        "values (?, ?, ?, ?, ?, ?, ?, ?)",
+                        [sid, seq, last_t, role, annotator, ekind, text, json.dumps(data) if data else None])
+                status = "done" if events and events[-1][0] == "end" else "open"
+                conn.execute("update ann_sessions set updated = ?, status = ? where id = ?",
+                             [last_t, status, sid])
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        return out
+
     def find(self, kind: str, name: str) -> Session | None:
         rows = list(self.db["ann_sessions"].rows_where("kind = ? and name = ?", [kind, name], limit=1))
         return Session.from_row(rows[0]) if rows else None

@@ -36,6 +36,7 @@ from editor.annotations import (
     command_type,
     word_times,
 )
+from editor.files import check_output, write_atomic
 
 FORMATS = ("caise", "ln", "ier")
 _UTTERANCE = {"user_text": "user_text: ", "assistant_text": "assistant_text: "}
@@ -166,17 +167,24 @@ def import_caise(ann: AnnotationStore, data: list[dict] | str | Path, *, annotat
         dialogues.setdefault(m.group(1), []).append((int(m.group(2)), inst))
     result = ImportResult()
     for name, items in dialogues.items():
-        if ann.find("dialogue", name) is not None:
-            result.skipped += 1
-            continue
         items.sort(key=lambda t: t[0])
         rows = _caise_dialogue_events(name, [inst for _, inst in items], annotator)
-        rec = ann.open_session("dialogue", item=name, name=name,
-                               meta={"source": source, "format": "caise"})
-        rec.record_many(rows)
-        result.sessions += 1
-        result.events += len(rows)
+        # one transaction per dialogue: its row and events together, and a row a killed import
+        # left without its events is completed here
+        (status,) = ann.write_imported([("dialogue", name, name, {"source": source, "format": "caise"},
+                                         rows)])
+        _count(result, status, len(rows), name)
     return result
+
+
+def _count(result: ImportResult, status: str, n_events: int, name: str) -> None:
+    if status == "there":
+        result.skipped += 1
+        return
+    result.sessions += 1
+    result.events += n_events
+    if status == "completed":
+        result.messages.append(f"{name}: completed what an interrupted import left half done")
 
 
 def _caise_dialogue_events(name: str, instances: list[dict], annotator: str) -> list[tuple]:
@@ -309,18 +317,12 @@ def import_ln(ann: AnnotationStore, data: list[dict] | str | Path, *, source: st
     result = ImportResult()
     for rec in data:
         key = f"{rec.get('dataset_id', '')}/{rec['image_id']}/{rec.get('annotator_id', '')}"
-        if ann.find("narrative", key) is not None:
-            result.skipped += 1
-            continue
-        r = ann.open_session("narrative", item=str(rec["image_id"]), name=key,
-                             meta={"source": source, "format": "ln"})
         annotator = str(rec.get("annotator_id", "ln"))
-        r.record_many([
-            ("imported", rec["caption"], "annotator", annotator, {"record": rec}, None),
-            ("end", rec["caption"], "annotator", annotator, None, None),
-        ])
-        result.sessions += 1
-        result.events += 2
+        rows = [("imported", rec["caption"], "annotator", annotator, {"record": rec}, None),
+                ("end", rec["caption"], "annotator", annotator, None, None)]
+        (status,) = ann.write_imported([("narrative", str(rec["image_id"]), key,
+                                         {"source": source, "format": "ln"}, rows)])
+        _count(result, status, len(rows), key)
     return result
 
 
@@ -378,35 +380,46 @@ def import_ier(ann: AnnotationStore, data: list[dict] | str | Path, *, annotator
     result = ImportResult()
     for rec in data:
         uid = pair_uid(rec)
-        if ann.sessions("pair", item=uid):
-            result.skipped += 1
-            continue
         pair = {"img0": rec["img0"], "img1": rec["img1"], "uid": uid}
         sents = rec.get("sents") or []
+        meta = {"source": source, "format": "ier"}
+        specs = []
         for i, sent in enumerate(sents):
-            r = ann.open_session("pair", item=uid, name=f"{uid}#{i}", meta={"source": source, "format": "ier"})
             who = f"{annotator}:{i}"
-            r.record_many([("pair", None, "annotator", who, pair, None),
+            specs.append(("pair", uid, f"{uid}#{i}", meta,
+                          [("pair", None, "annotator", who, pair, None),
                            ("instruction", sent, "annotator", who, None, None),
-                           ("end", None, "annotator", who, None, None)])
-            result.sessions += 1
-            result.events += 3
+                           ("end", None, "annotator", who, None, None)]))
         if not sents:
-            r = ann.open_session("pair", item=uid, name=uid, meta={"source": source, "format": "ier"})
-            r.record("pair", role="annotator", data=pair)
-            result.sessions += 1
-            result.events += 1
+            specs.append(("pair", uid, uid, meta, [("pair", None, "annotator", None, pair, None)]))
+        if any(s.meta.get("format") != "ier" for s in ann.sessions("pair", item=uid)):
+            result.skipped += 1  # annotated here already: the pair is not the file's to extend
+            continue
+        statuses = ann.write_imported(specs)  # every sentence of a pair in one transaction
+        if all(s == "there" for s in statuses):
+            result.skipped += 1
+            continue
+        for status, spec in zip(statuses, specs):
+            if status != "there":
+                _count(result, status, len(spec[4]), spec[2])
     return result
 
 
 # -- files -------------------------------------------------------------------------------------------
 
 def export(ann: AnnotationStore, fmt: str, path: str | Path, *, only_done: bool = False,
-           all_commands: bool = False) -> int:
+           all_commands: bool = False, overwrite: bool = False) -> int:
     """Write one format to ``path``; returns the number of instances/records written.
 
     ``all_commands`` (CAISE only): every executed command of a recorded dialogue is an instance,
-    crop, undo, redo and flip included (default: CAISE's target types only)."""
+    crop, undo, redo and flip included (default: CAISE's target types only). An existing ``path``
+    is replaced only with ``overwrite=True``; the database being exported, any file in the profile
+    folder and any SQLite file are never written over (:func:`editor.files.check_output`, raising
+    :class:`~editor.files.OutputError`); the file is written atomically.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}; formats: {', '.join(FORMATS)}")
+    check_output(path, overwrite=overwrite, db=ann.store.path)  # before the work, and again below
     if fmt == "caise":
         items = caise_instances(ann, only_done=only_done, all_commands=all_commands)
         text = dumps_caise(items)
@@ -418,10 +431,7 @@ def export(ann: AnnotationStore, fmt: str, path: str | Path, *, only_done: bool 
         text = dumps_ier(items)
     else:
         raise ValueError(f"unknown export format {fmt!r}; formats: {', '.join(FORMATS)}")
-    path = Path(path)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, text, overwrite=overwrite, db=ann.store.path)
     return len(items)
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
+
+from editor.files import OutputError, check_output, write_atomic
 
 MAX_PIXELS = 200_000_000
 FORMATS = {  # Pillow format name -> file suffixes we read and write
@@ -98,12 +99,53 @@ def _is_16bit(im: Image.Image, data: bytes) -> bool:
     return False
 
 
-def _pil_to_array(im: Image.Image) -> np.ndarray:
+def to_supported_dtype(arr: np.ndarray, name: str = "image") -> np.ndarray:
+    """Pixels of any numeric type as uint8 or uint16, converted without losing what they mean,
+    or :class:`ImageFileError` saying why not.
+
+    - uint8 and uint16 are kept; bool becomes 0/255;
+    - floats are read as 0..1 (the TIFF/EXR convention) and scaled to 16 bits; floats that are
+      whole numbers within 0..65535 are taken as counts (16 bits, or 8 when all are below 256);
+      NaN, infinity, negative values and other ranges are refused (no guess would be right);
+    - other integers within 0..255 become uint8, within 0..65535 uint16; others are refused.
+    """
+    if arr.dtype in (np.uint8, np.uint16):
+        return arr
+    if arr.dtype == np.bool_:
+        return arr.astype(np.uint8) * 255
+    if arr.dtype.kind not in "fiu":
+        raise ImageFileError(f"{name}: pixels of type {arr.dtype} cannot be read")
+    if arr.size == 0:
+        raise ImageFileError(f"{name}: the image has no pixels")
+    if arr.dtype.kind == "f":
+        if not np.isfinite(arr).all():
+            raise ImageFileError(f"{name}: a {arr.dtype} image with NaN or infinite pixels; "
+                                 "Easel cannot tell what they should look like")
+        lo, hi = float(arr.min()), float(arr.max())
+        if lo >= 0.0 and hi <= 1.0:
+            return np.round(arr.astype(np.float64) * 65535.0).astype(np.uint16)
+        if lo >= 0.0 and hi <= 65535.0 and np.array_equal(arr, np.round(arr)):
+            return arr.astype(np.uint8 if hi <= 255 else np.uint16)
+        raise ImageFileError(f"{name}: a {arr.dtype} image with values from {lo:g} to {hi:g}; "
+                             "Easel reads floating-point images scaled 0..1 (convert it to 8 or "
+                             "16 bits first)")
+    lo, hi = int(arr.min()), int(arr.max())
+    if lo >= 0 and hi <= 255:
+        return arr.astype(np.uint8)
+    if lo >= 0 and hi <= 65535:
+        return arr.astype(np.uint16)
+    raise ImageFileError(f"{name}: a {arr.dtype} image with values from {lo} to {hi}, outside 0..65535; "
+                         "Easel edits 8- and 16-bit images (convert it first)")
+
+
+def _pil_to_array(im: Image.Image, name: str = "image") -> np.ndarray:
     mode = im.mode
     if mode in ("RGB", "RGBA", "L"):
         return np.asarray(im).copy()
     if mode in ("I;16", "I;16B", "I;16L"):
         return np.asarray(im.convert("I")).astype(np.uint16)
+    if mode in ("F", "I") or mode.startswith(("I;", "F;")):  # 32-bit float or int: never clip to 8 bits
+        return to_supported_dtype(np.asarray(im), name)
     has_alpha = mode in ("LA", "PA", "RGBa", "La") or (
         mode == "P" and "transparency" in im.info
     )
@@ -145,6 +187,8 @@ def decode_image(data: bytes, *, name: str = "image") -> LoadedImage:
             warnings.simplefilter("ignore")
             im = Image.open(io.BytesIO(data))
     except UnidentifiedImageError:
+        if data[:4] in (b"II*\x00", b"MM\x00*"):  # a TIFF Pillow cannot read: float or signed RGB
+            return _decode_tiff_opencv(data, name)
         raise ImageFileError(
             f"{name}: not an image Easel can read (JPEG, PNG, WebP, TIFF or BMP)"
         ) from None
@@ -179,12 +223,65 @@ def decode_image(data: bytes, *, name: str = "image") -> LoadedImage:
         if pixels is None:
             raise ImageFileError(f"{name}: the 16-bit image data is corrupt")
     else:
-        pixels = _pil_to_array(im)
+        pixels = _pil_to_array(im, name)
+    pixels = _channels(to_supported_dtype(pixels, name), name)
     pixels = _apply_orientation(pixels, orientation)
     if exif is not None and orientation != 1:
         exif = _upright_exif(exif)
     meta = ImageMeta(format=im.format, exif=exif, icc_profile=im.info.get("icc_profile"), source=name)
     return LoadedImage(pixels=pixels, meta=meta)
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from a TIFF's first directory (read before any pixel is decoded)."""
+    import struct
+
+    bo = "<" if data[:2] == b"II" else ">"
+    try:
+        (ifd,) = struct.unpack_from(bo + "I", data, 4)
+        (n,) = struct.unpack_from(bo + "H", data, ifd)
+        size = {}
+        for i in range(min(n, 4096)):
+            tag, typ, _count = struct.unpack_from(bo + "HHI", data, ifd + 2 + 12 * i)
+            if tag in (256, 257):
+                fmt = "H" if typ == 3 else "I"
+                (size[tag],) = struct.unpack_from(bo + fmt, data, ifd + 2 + 12 * i + 8)
+        return size[256], size[257]
+    except (struct.error, KeyError):
+        return None
+
+
+def _decode_tiff_opencv(data: bytes, name: str) -> LoadedImage:
+    size = _tiff_size(data)
+    if size is None:
+        raise ImageFileError(f"{name}: a TIFF file whose size cannot be read")
+    w, h = size
+    if w * h > MAX_PIXELS:
+        raise ImageFileError(f"{name}: {w}x{h} is {w * h / 1e6:.0f} megapixels, more than the "
+                             f"{MAX_PIXELS / 1e6:.0f}-megapixel limit")
+    arr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+    if arr is None:
+        raise ImageFileError(f"{name}: a TIFF file Easel cannot decode (its pixel type or "
+                             "compression is not supported)")
+    if arr.ndim == 3 and arr.shape[2] == 3:
+        arr = arr[:, :, ::-1]
+    elif arr.ndim == 3 and arr.shape[2] == 4:
+        arr = arr[:, :, [2, 1, 0, 3]]
+    pixels = _channels(to_supported_dtype(np.ascontiguousarray(arr), name), name)
+    return LoadedImage(pixels=pixels, meta=ImageMeta(format="TIFF", source=name))
+
+
+def _channels(pixels: np.ndarray, name: str) -> np.ndarray:
+    """Grey, RGB or RGBA; grey+alpha becomes RGBA; anything else is refused."""
+    if pixels.ndim == 2 or (pixels.ndim == 3 and pixels.shape[2] in (3, 4)):
+        return pixels
+    if pixels.ndim == 3 and pixels.shape[2] == 1:
+        return pixels[:, :, 0].copy()
+    if pixels.ndim == 3 and pixels.shape[2] == 2:
+        g, a = pixels[:, :, 0], pixels[:, :, 1]
+        return np.stack([g, g, g, a], axis=2)
+    raise ImageFileError(f"{name}: an image with {pixels.shape[2] if pixels.ndim == 3 else '?'} "
+                         "channels; Easel edits grey, RGB and RGBA images")
 
 
 def _upright_exif(exif: bytes) -> bytes:
@@ -258,13 +355,6 @@ def _encode_16bit(arr: np.ndarray, fmt: str) -> bytes:
     return buf.tobytes()
 
 
-def _umask() -> int:
-    """The process umask (reading it means setting it, so it is put straight back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def write_image(
     path: str | os.PathLike,
     pixels: np.ndarray,
@@ -272,32 +362,22 @@ def write_image(
     meta: ImageMeta | None = None,
     quality: int = 95,
     overwrite: bool = False,
+    db: str | os.PathLike | None = None,
 ) -> Path:
     """Write ``pixels`` to ``path`` atomically; the format follows the suffix.
 
     An existing file is replaced only with ``overwrite=True``: originals are never overwritten
-    unless the caller has asked the person.
+    unless the caller has asked the person. Nothing is ever written inside the profile folder or
+    over a database (:func:`editor.files.check_output`; ``db``: a database in use elsewhere).
     """
     path = Path(path)
     fmt = format_for_path(path)
-    if path.exists() and not overwrite:
-        raise ImageFileError(f"{path} exists; choose another name or allow overwriting it")
-    if not path.parent.exists():
-        raise ImageFileError(f"{path.parent}: no such folder")
-    data = encode_image(pixels, fmt, meta=meta, quality=quality)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".easel-", suffix=path.suffix)
     try:
-        # mkstemp makes the file private (0600); the image gets what a plain open() would give it,
-        # or the mode of the file it replaces.
-        mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fchmod(f.fileno(), mode)
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+        check_output(path, overwrite=overwrite, db=db)
+    except OutputError as exc:
+        raise ImageFileError(str(exc)) from None
+    data = encode_image(pixels, fmt, meta=meta, quality=quality)
+    try:
+        return write_atomic(path, data, overwrite=overwrite, checked=True)
+    except OutputError as exc:  # the file appeared while the pixels were encoded
+        raise ImageFileError(str(exc)) from None

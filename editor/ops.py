@@ -20,6 +20,11 @@ The formulas are Easel's contract (DESIGN.md), written with ``M`` the full scale
 - image_cutout: the main subject kept, the background black, the subject mask as alpha.
 - crop, flip: exact copies of pixels.
 
+Sizes: no operation takes or makes an image above :data:`~editor.imageio.MAX_PIXELS` (the limit a
+file is opened with): :func:`check_image` refuses larger inputs and :func:`check_result_size`
+refuses a result before a byte of it is allocated (a 45-degree turn of a 100000x2 strip would be
+70712x70712, 5 gigapixels, 20 GB).
+
 Alpha is never changed by the point operations. Brightness is a saturating integer add; contrast
 and colour are per-channel affine maps whose exact result is a lookup table per channel, run with
 OpenCV's SIMD ``transform`` once it has been checked to reproduce those tables (see
@@ -35,6 +40,7 @@ import cv2
 import numpy as np
 
 from editor.colors import COLORS
+from editor.imageio import MAX_PIXELS
 from editor.models import ModelMissingError, lazy, model_path
 
 __all__ = [
@@ -62,6 +68,37 @@ def check_image(image: np.ndarray) -> None:
         raise ValueError(f"expected an (H, W), (H, W, 3) or (H, W, 4) image, got shape {image.shape}")
     if image.shape[0] == 0 or image.shape[1] == 0:
         raise ValueError(f"the image has no pixels (shape {image.shape})")
+    h, w = image.shape[:2]
+    if h * w > MAX_PIXELS:
+        raise ValueError(f"the image is {w}x{h}, {w * h / 1e6:.0f} megapixels, more than the "
+                         f"{MAX_PIXELS / 1e6:.0f}-megapixel limit Easel edits")
+
+
+def check_result_size(width: int, height: int, what: str) -> None:
+    """Raise ``ValueError`` if ``what`` would make a ``width`` x ``height`` image above the limit
+    (called before the result is computed)."""
+    if width * height > MAX_PIXELS:
+        raise ValueError(f"{what} would make a {width}x{height} image ({width * height / 1e6:,.0f} "
+                         f"megapixels), more than the {MAX_PIXELS / 1e6:.0f}-megapixel limit Easel "
+                         "opens and edits; crop or shrink the image first")
+
+
+def crop_kept(shape: tuple[int, ...], box) -> tuple[int, int, int, int]:
+    """The part of an image of ``shape`` that :func:`crop` keeps for ``box``: ``(x1, y1, x2, y2)``
+    clipped to the image, corners in order (what a reply should report, not the box asked for).
+    Raises ``ValueError`` when the box holds no part of the image."""
+    try:
+        x1, y1, x2, y2 = (int(v) for v in box)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"crop box must be four whole numbers x1 y1 x2 y2, got {box!r}") from None
+    h, w = shape[:2]
+    xa, xb = sorted((x1, x2))
+    ya, yb = sorted((y1, y2))
+    xa, xb = max(0, xa), min(w, xb)
+    ya, yb = max(0, ya), min(h, yb)
+    if xb <= xa or yb <= ya:
+        raise ValueError(f"crop box {x1} {y1} {x2} {y2} holds no part of the {w}x{h} image")
+    return xa, ya, xb, yb
 
 
 def full_scale(image: np.ndarray) -> int:
@@ -216,19 +253,7 @@ def crop(image: np.ndarray, *, box: tuple[int, int, int, int]) -> np.ndarray:
     clipped to the image, and a box with nothing of the image inside raises ``ValueError``.
     """
     check_image(image)
-    try:
-        x1, y1, x2, y2 = (int(v) for v in box)
-    except (TypeError, ValueError):
-        raise ValueError(f"crop box must be four whole numbers x1 y1 x2 y2, got {box!r}") from None
-    h, w = image.shape[:2]
-    xa, xb = sorted((x1, x2))
-    ya, yb = sorted((y1, y2))
-    xa, xb = max(0, xa), min(w, xb)
-    ya, yb = max(0, ya), min(h, yb)
-    if xb <= xa or yb <= ya:
-        raise ValueError(
-            f"crop box {x1} {y1} {x2} {y2} holds no part of the {w}x{h} image"
-        )
+    xa, ya, xb, yb = crop_kept(image.shape, box)
     return image[ya:yb, xa:xb].copy()
 
 
@@ -261,12 +286,13 @@ def rotate(image: np.ndarray, *, degrees: float) -> np.ndarray:
         k = int(round(quarter)) % 4
         codes = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
         return image.copy() if k == 0 else cv2.rotate(image, codes[k])
-    src = with_alpha(image)
-    h, w = src.shape[:2]
+    h, w = image.shape[:2]
     rad = math.radians(degrees)
     c, s = abs(math.cos(rad)), abs(math.sin(rad))
     new_w = int(math.ceil(w * c + h * s - 1e-6))
     new_h = int(math.ceil(w * s + h * c - 1e-6))
+    check_result_size(new_w, new_h, f"rotating the {w}x{h} image by {degrees:g} degrees")
+    src = with_alpha(image)
     mat = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), degrees, 1.0)
     mat[0, 2] += (new_w - w) / 2
     mat[1, 2] += (new_h - h) / 2

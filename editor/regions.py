@@ -127,7 +127,7 @@ def replace_background(image: np.ndarray, *, mask: np.ndarray, mode: str) -> np.
 def _check_box(box) -> tuple[int, int, int, int]:
     try:
         x1, y1, x2, y2 = (int(round(float(v))) for v in box)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"box must be four numbers x1 y1 x2 y2, got {box!r}") from None
     return min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)
 

@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import threading
 import time
 import uuid
@@ -31,6 +30,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import sqlite_utils
+
+from editor.files import clean_partials, default_profile_dir, partial_name
 
 # 2: turns.commands, the JSON list of command lines a turn ran (a turn may run several).
 SCHEMA_VERSION = 2
@@ -54,14 +55,6 @@ _SCHEMA = (
     "create index if not exists idx_turns_document_id_seq on turns (document_id, seq)",
     "create table if not exists meta (key text primary key, value text)",
 )
-
-
-def default_profile_dir() -> Path:
-    """``$EASEL_HOME`` or ``$XDG_DATA_HOME/easel`` (``~/.local/share/easel``)."""
-    if os.environ.get("EASEL_HOME"):
-        return Path(os.environ["EASEL_HOME"])
-    base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
-    return base / "easel"
 
 
 def pixel_hash(pixels: np.ndarray) -> str:
@@ -97,6 +90,7 @@ class Store:
         self.db = sqlite_utils.Database(connect(self.path))
         self._create_tables()
         with contextlib.suppress(OSError):  # a read-only or vanishing file is not worth failing for
+            self.prune_empty_documents()
             self.collect_garbage()
 
     def close(self) -> None:
@@ -147,11 +141,39 @@ class Store:
         ok, buf = cv2.imencode(".png", arr, [cv2.IMWRITE_PNG_COMPRESSION, 1])
         if not ok:
             raise OSError(f"could not encode version {digest}")
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-        with os.fdopen(fd, "wb") as f:
-            f.write(buf.tobytes())
-        os.replace(tmp, path)
+        # a hidden name with our process id: a kill or a full disk between here and the rename
+        # leaves a file the next start removes (collect_garbage, editor.files.clean_partials)
+        tmp = partial_name(path)
+        try:
+            with open(tmp, "xb") as f:
+                f.write(buf.tobytes())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
         return digest
+
+    def prune_empty_documents(self, grace: float | None = None) -> int:
+        """Delete documents a full disk or a kill left empty: no turn, nothing but the original
+        version, and the original's pixel file never written; returns how many.
+
+        Only documents older than ``grace`` seconds (default :data:`GARBAGE_GRACE_S`) go: another
+        process may still be writing a new document's first file. Their pixel files, if any
+        appear later, are then collected as garbage.
+        """
+        cutoff = time.time() - (GARBAGE_GRACE_S if grace is None else grace)
+        rows = self.db.conn.execute(
+            "select d.id, min(v.pixels) from documents d join versions v on v.document_id = d.id "
+            "where d.created < ? and not exists (select 1 from turns t where t.document_id = d.id) "
+            "group by d.id having count(v.id) = 1", [cutoff]).fetchall()
+        empty = [doc_id for doc_id, digest in rows if not self._blob_path(digest).exists()]
+        if empty:
+            marks = ", ".join("?" for _ in empty)
+            with _immediate(self.db.conn):
+                self.db.conn.execute(f"delete from versions where document_id in ({marks})", empty)
+                self.db.conn.execute(f"delete from documents where id in ({marks})", empty)
+        return len(empty)
 
     def collect_garbage(self, grace: float | None = None) -> int:
         """Delete pixel files no version names (left by a crash between the pixels and the rows),
@@ -164,9 +186,13 @@ class Store:
         cutoff = time.time() - grace
         used = {r[0] for r in self.db.conn.execute("select distinct pixels from versions")}
         removed = 0
+        for folder in [self.path.parent, *self.blobs.glob("??")]:  # partials of dead writers
+            removed += clean_partials(folder)
         for f in self.blobs.glob("??/*"):
             if f.suffix == ".png" and (f.stem in used or not _HEX64.fullmatch(f.stem)):
                 continue  # named by a version, or not a file this store wrote
+            if f.name.startswith("."):
+                continue  # a partial file of ours: clean_partials decides by its writer
             if f.suffix not in (".png", ".part"):
                 continue
             try:
@@ -353,23 +379,6 @@ class Store:
             except ValueError:
                 r["commands"] = [r["command"]] if r.get("command") else []
         return rows
-
-
-def process_alive(pid: int) -> bool:
-    """Whether process ``pid`` still runs (a crash marker's or a temporary folder's owner). A killed
-    process its parent has not reaped yet is a zombie: gone all the same."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return True
 
 
 def connect(path: str | os.PathLike):

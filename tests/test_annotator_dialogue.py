@@ -164,6 +164,8 @@ def test_windows_in_one_process_record_a_dialogue(qtbot, ann, library):
 
 @pytest.mark.timeout(60)
 def test_two_ends_over_tcp_on_loopback(qtbot, ann, library, no_network):
+    from PySide6.QtNetwork import QAbstractSocket
+
     from app.annotator.dialogue_window import AssistantWindow, UserWindow
     from app.annotator.net import HubServer, TcpLink
 
@@ -195,10 +197,17 @@ def test_two_ends_over_tcp_on_loopback(qtbot, ann, library, no_network):
     intruder.connect_to("127.0.0.1", port)
     qtbot.waitUntil(lambda: bool(errors), timeout=10000)
     assert errors[0]["type"] == "error" and "already taken" in errors[0]["text"]
+    # the refused connection is closed: nothing it sends afterwards is read (issue 32)
+    qtbot.waitUntil(lambda: intruder.socket.state() == QAbstractSocket.SocketState.UnconnectedState,
+                    timeout=10000)
     # garbage on the wire gets an error, not a crash
-    intruder.socket.write(b"this is not json\n")
+    other = TcpLink()
+    other.received.connect(errors.append)
+    other.opened.connect(lambda: other.socket.write(b"this is not json\n"))
+    other.connect_to("127.0.0.1", port)
     qtbot.waitUntil(lambda: len(errors) >= 2, timeout=10000)
     assert errors[1]["type"] == "error"
+    other.close()
 
     link.close()
     qtbot.waitUntil(lambda: assistant.peers == ["assistant"], timeout=10000)

@@ -64,6 +64,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     q.add_argument("--format", choices=["caise", "ln", "ier"], required=True)
     q.add_argument("output")
     q.add_argument("--db", help="profile database (default: $EASEL_HOME/easel.db)")
+    q.add_argument("--overwrite", action="store_true",
+                   help="replace OUTPUT (and --images/--concepts files) if they exist; the profile "
+                        "folder and databases are never written over")
     q.add_argument("--done-only", action="store_true", help="leave out dialogues/narratives still open")
     q.add_argument("--all-commands", action="store_true",
                    help="CAISE: make every executed command an instance, crop/undo/flip included "

@@ -30,6 +30,7 @@ from agent.edits.run import execute
 from agent.grammar.commands import Command, CommandError, Redo, Search, Undo, parse_command
 from editor.annotations import AnnotationStore, Event, Recorder
 from editor.document import Document
+from editor.files import write_atomic
 from editor.imageio import ImageFileError, read_image
 from editor.models import ModelMissingError
 
@@ -117,9 +118,8 @@ class ImageLibrary:
                 changed = True
             out[name] = cache.get(key, [])
         if changed and self.cache_path is not None:
-            tmp = self.cache_path.with_name(self.cache_path.name + ".part")
-            tmp.write_text(json.dumps(cache))
-            tmp.replace(self.cache_path)
+            # the cache lives in the profile (our own file): written atomically, never half
+            write_atomic(self.cache_path, json.dumps(cache), overwrite=True, checked=True)
         self._phrases = out
         return out
 

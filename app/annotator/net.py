@@ -17,12 +17,22 @@ only :data:`HELLO_MAX_LINE` bytes and must say hello within :data:`HELLO_TIMEOUT
 requests are at most :data:`REQUEST_MAX_LINE` bytes (a chat line or a command, never an image). At
 most :data:`MAX_CONNECTIONS` sockets are served at once, a peer that stops reading is dropped once
 :data:`MAX_UNSENT` bytes wait for it, and a closed connection's buffers are freed at once. A line
-that is too long or not a JSON object is dropped with a logged reason (and an ``error`` answer);
-it never stops the session.
+that is too long, nests deeper than :data:`~app.annotator.seal.MAX_DEPTH` or is not a JSON object
+is dropped with a logged reason (and an ``error`` answer); it never stops the session.
+
+A host with a session code (``--lan``) encrypts the session (:mod:`app.annotator.seal`): the code
+never travels, and a line that does not open with the key derived from it is refused. A refused
+hello ends the connection at once: nothing sent behind it on the same connection is read. Refused
+hellos are counted by :class:`HelloGuard`: each address backs off (doubling waits) and is locked
+out after :data:`FAILS_PER_ADDRESS`; after :data:`FAILS_OVERALL` from everyone the host accepts no
+new partner at all (restart it for a new code); the log reports every lockout. When all
+:data:`MAX_CONNECTIONS` places are taken, the oldest connection still without a hello makes room,
+so idle strangers never keep the partner out.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import logging
@@ -34,13 +44,20 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from PySide6.QtNetwork import QAbstractSocket, QHostAddress, QTcpServer, QTcpSocket
 
 from app.annotator.hub import ROLES, DialogueHub, Outgoing
+from app.annotator.seal import MAX_DEPTH, Channel, HostKey, SealError, client_channel, too_deep
 
 log = logging.getLogger("easel.annotator")
 
 MAX_LINE = 64 * 2**20  # what a window accepts from the host: a 1024-pixel PNG preview is a few MB
 REQUEST_MAX_LINE = 256 * 2**10  # what the host accepts from a window: chat, commands, names
 HELLO_MAX_LINE = 4 * 2**10  # before the hello: a hello is a hundred bytes
-HELLO_TIMEOUT_MS = 10_000
+HELLO_TIMEOUT_MS = 3_000  # a window says hello within milliseconds of connecting
+GREETING_TIMEOUT_MS = 10_000  # a client with a code waits this long for the host's sealed greeting
+FAILS_PER_ADDRESS = 10  # refused hellos before an address is locked out
+FAILS_OVERALL = 100  # refused hellos from everyone before the host takes no new partner
+BACKOFF_S = 0.5  # an address's wait after its first refused hello; doubles with each one
+MAX_BACKOFF_S = 30.0
+LOCKOUT_S = 900.0
 MAX_CONNECTIONS = 8  # two windows and their reconnects; more is someone else
 MAX_UNSENT = 64 * 2**20  # bytes queued for a peer that does not read
 MAX_ERRORS = 20  # bad lines from one connection before it is dropped
@@ -57,6 +74,26 @@ def encode(msg: dict) -> bytes:
     return json.dumps(msg, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
+def parse_line(line: bytes, opener: Callable[[bytes], bytes] | None = None) -> dict | ValueError:
+    """One line -> a message, or the ValueError saying why it is refused (never raises)."""
+    if opener is not None:
+        try:
+            line = opener(line)
+        except SealError as exc:
+            return exc
+    if too_deep(line):
+        return ValueError(f"message nested deeper than {MAX_DEPTH} levels dropped")
+    try:
+        msg = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return ValueError(f"not a JSON line: {exc}")
+    except RecursionError:  # too_deep missed it (cannot happen; belt and braces)
+        return ValueError("message nested too deep dropped")
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        return ValueError("a message is a JSON object with a 'type'")
+    return msg
+
+
 class LineBuffer:
     """Splits a byte stream into JSON messages; bad lines come out as ``ValueError`` items."""
 
@@ -66,7 +103,11 @@ class LineBuffer:
         self.skipping = False  # inside a line too long to keep: drop bytes up to its newline
 
     def feed(self, data: bytes) -> list[dict | ValueError]:
-        out: list[dict | ValueError] = []
+        return [x if isinstance(x, ValueError) else parse_line(x) for x in self.feed_raw(data)]
+
+    def feed_raw(self, data: bytes) -> list[bytes | ValueError]:
+        """The complete lines in ``data`` (without their newline), or why one was dropped."""
+        out: list[bytes | ValueError] = []
         if self.skipping:
             i = data.find(b"\n")
             if i < 0:
@@ -89,15 +130,57 @@ class LineBuffer:
             if len(line) > self.max_line:
                 out.append(ValueError(f"message longer than {self.max_line} bytes dropped"))
                 continue
-            try:
-                msg = json.loads(line.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                out.append(ValueError(f"not a JSON line: {exc}"))
-                continue
-            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                out.append(ValueError("a message is a JSON object with a 'type'"))
-                continue
-            out.append(msg)
+            out.append(line)
+
+
+class HelloGuard:
+    """Counts refused hellos (wrong or missing session codes) per address and overall.
+
+    After a refusal an address must wait :data:`BACKOFF_S`, doubling with every further one (at
+    most :data:`MAX_BACKOFF_S`); connections it opens meanwhile are closed before anything is
+    checked. At :data:`FAILS_PER_ADDRESS` it is locked out for :data:`LOCKOUT_S`; at
+    :data:`FAILS_OVERALL` refusals from everyone no new connection is admitted until the host
+    restarts (with a new code). Lockouts are logged as errors. The limits are read from the module
+    when used, so tests can lower them.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self.clock = clock
+        self.fails: dict[str, int] = {}
+        self.wait_until: dict[str, float] = {}
+        self.total = 0
+        self.burned = False
+
+    def admit(self, address: str) -> str | None:
+        """None if ``address`` may try a hello now, else why not (said to the connection)."""
+        if self.burned:
+            return ("this host has refused too many wrong session codes and takes no new partner; "
+                    "ask the host to restart it (a new code)")
+        left = self.wait_until.get(address, 0.0) - self.clock()
+        if left > 0:
+            if self.fails.get(address, 0) >= FAILS_PER_ADDRESS:
+                return f"too many wrong session codes from {address}; locked out for {left:.0f} s"
+            return f"a wrong session code came from {address} just now; try again in {left:.1f} s"
+        return None
+
+    def failed(self, address: str) -> None:
+        n = self.fails[address] = self.fails.get(address, 0) + 1
+        self.total += 1
+        if n >= FAILS_PER_ADDRESS:
+            self.wait_until[address] = self.clock() + LOCKOUT_S
+            if n == FAILS_PER_ADDRESS:
+                log.error("locked out %s for %.0f s after %d wrong session codes", address,
+                          LOCKOUT_S, n)
+        else:
+            self.wait_until[address] = self.clock() + min(BACKOFF_S * 2 ** (n - 1), MAX_BACKOFF_S)
+        if self.total >= FAILS_OVERALL and not self.burned:
+            self.burned = True
+            log.error("%d wrong session codes from %d address(es): no new partner is admitted any "
+                      "more; restart the host for a new code", self.total, len(self.fails))
+
+    def succeeded(self, address: str) -> None:
+        self.fails.pop(address, None)
+        self.wait_until.pop(address, None)
 
 
 class Link(QObject):
@@ -147,7 +230,14 @@ class LocalLink(Link):
 
 
 class TcpLink(Link):
-    """A JSON-lines connection over a QTcpSocket (client side, or a server's accepted socket)."""
+    """A JSON-lines connection over a QTcpSocket (client side, or a server's accepted socket).
+
+    With a session ``code`` (client) the link waits for the host's sealed greeting before it
+    says it is open, and then seals everything it sends; a host's accepted socket is given its
+    :class:`~app.annotator.seal.Channel` by the server (``channel``).
+    """
+
+    unopened = Signal(str)  # host side: a line that does not open with the session key
 
     def __init__(self, socket: QTcpSocket | None = None, parent: QObject | None = None, *,
                  reconnect_ms: int = 0, code: str | None = None, max_line: int = MAX_LINE):
@@ -157,11 +247,16 @@ class TcpLink(Link):
         self.max_line = max_line
         self.lines = LineBuffer(max_line)
         self.reconnect_ms = reconnect_ms  # a client keeps trying, so a restarted host is rejoined
-        self.code = code  # the host's session code, added to this end's hello
+        self.code = code  # the host's session code: the session is sealed with a key made from it
+        self.channel: Channel | None = None
+        self.authenticated = False  # host side: a line opened (the peer holds the code)
+        self._greeted = False  # client side: the host's greeting came
+        self._host_spoke = False  # client side: a sealed line from the host opened
+        self.stopped = False  # refused: nothing more is read from this connection
         self.errors = 0
         self.target: tuple[str, int] | None = None
         self.socket.readyRead.connect(self._read)
-        self.socket.connected.connect(self.opened.emit)
+        self.socket.connected.connect(self._connected)
         self.socket.disconnected.connect(self._lost)
         self.socket.errorOccurred.connect(self._error)
 
@@ -173,7 +268,21 @@ class TcpLink(Link):
         if self.target is not None and \
                 self.socket.state() == QAbstractSocket.SocketState.UnconnectedState:
             self.lines = LineBuffer(self.max_line)
+            self.channel, self._greeted, self._host_spoke, self.stopped = None, False, False, False
             self.socket.connectToHost(*self.target)
+
+    def _connected(self) -> None:
+        if not self.code:
+            self.opened.emit()
+            return
+        # the host's greeting first; a host that sends none is not the one that printed the code
+        QTimer.singleShot(GREETING_TIMEOUT_MS, self, self._greeting_late)
+
+    def _greeting_late(self) -> None:
+        if not self._greeted and self.socket.state() == QAbstractSocket.SocketState.ConnectedState:
+            self.received.emit({"type": "error", "text": "the host did not offer an encrypted session: "
+                                "is it an Easel host started with --lan?"})
+            self.socket.abort()
 
     def _lost(self) -> None:
         self.closed.emit("disconnected")
@@ -181,33 +290,98 @@ class TcpLink(Link):
             QTimer.singleShot(self.reconnect_ms, self._retry)
 
     def send(self, msg: dict) -> None:
-        if self.socket.state() == QAbstractSocket.SocketState.ConnectedState:
-            if msg.get("type") == "hello" and self.code:
-                msg = {**msg, "code": self.code}
+        if self.code and self.channel is None:
+            return  # nothing travels in the clear from a client that holds a code
+        data = encode(msg)
+        if self.channel is not None:
+            data = self.channel.seal(data[:-1]) + b"\n"
+        self._write(data)
+
+    def send_plain(self, msg: dict) -> None:
+        """An unsealed line (the host's greeting and refusals, for a peer without the key)."""
+        self._write(encode(msg))
+
+    def _write(self, data: bytes) -> None:
+        try:
+            if self.socket.state() != QAbstractSocket.SocketState.ConnectedState:
+                return
             if self.socket.bytesToWrite() > MAX_UNSENT:  # the peer stopped reading: let it go
                 log.warning("dropping %s: %d bytes unsent", self.peer_name(), self.socket.bytesToWrite())
                 self.socket.abort()
                 return
-            self.socket.write(encode(msg))
+            self.socket.write(data)
+        except RuntimeError:  # the Qt socket is already deleted: the connection is gone
+            pass
 
     def close(self) -> None:
         self.target = None
-        self.socket.disconnectFromHost()
+        with contextlib.suppress(RuntimeError):
+            self.socket.disconnectFromHost()
+
+    def stop(self) -> None:
+        """Read nothing more from this connection (its hello was refused)."""
+        self.stopped = True
+        self.lines = LineBuffer(0)
 
     def peer_name(self) -> str:
-        return f"{self.socket.peerAddress().toString()}:{self.socket.peerPort()}"
+        try:
+            return f"{self.socket.peerAddress().toString()}:{self.socket.peerPort()}"
+        except RuntimeError:
+            return "a closed connection"
 
     def set_max_line(self, n: int) -> None:
         self.max_line = self.lines.max_line = n
 
+    def _parse(self, line: bytes) -> dict | ValueError | None:
+        """One raw line under this link's sealing state (None: consumed here)."""
+        if self.code and not self._greeted:  # client: the host's plaintext greeting or refusal
+            msg = parse_line(line)
+            if isinstance(msg, dict) and msg.get("type") == "sealed":
+                try:
+                    self.channel = client_channel(self.code, msg)
+                except ValueError as exc:
+                    return exc
+                self._greeted = True
+                self.opened.emit()
+                return None
+            if isinstance(msg, dict) and msg.get("type") != "error":
+                return ValueError("the host did not offer an encrypted session")
+            return msg
+        if self.channel is None:
+            return parse_line(line)
+        msg = parse_line(line, self.channel.open)
+        if isinstance(msg, SealError):
+            if self.code and not self._host_spoke:  # a refusal the host could not seal for us
+                plain = parse_line(line)
+                if isinstance(plain, dict) and plain.get("type") == "error":
+                    return plain
+            elif not self.code and not self.authenticated:
+                self.unopened.emit(str(msg))
+                return None
+        elif isinstance(msg, dict):
+            self._host_spoke = True
+            self.authenticated = True
+        return msg
+
     def _read(self) -> None:
-        for item in self.lines.feed(bytes(self.socket.readAll().data())):
+        try:
+            data = bytes(self.socket.readAll().data())
+        except RuntimeError:
+            return
+        for raw in self.lines.feed_raw(data):
+            if self.stopped:
+                return  # refused: whatever was pipelined behind the hello is never read
+            item = raw if isinstance(raw, ValueError) else self._parse(raw)
+            if item is None:
+                continue
             if isinstance(item, ValueError):
                 self.errors += 1
                 log.warning("dropped a message from %s: %s", self.peer_name(), item)
-                self.send({"type": "error", "text": str(item)})
+                reply = self.send if self.authenticated or self.channel is None else self.send_plain
+                reply({"type": "error", "text": str(item)})
                 if self.errors >= MAX_ERRORS:
                     log.warning("closing %s after %d bad messages", self.peer_name(), self.errors)
+                    self.stop()
                     self.socket.abort()
                     return
             else:
@@ -273,12 +447,16 @@ class HubServer(QObject):
     _request = Signal(str, object)
 
     def __init__(self, hub: DialogueHub | None = None, parent: QObject | None = None, *,
-                 factory: Callable[[], DialogueHub] | None = None, code: str | None = None):
+                 factory: Callable[[], DialogueHub] | None = None, code: str | None = None,
+                 sealed: bool = True):
         super().__init__(parent)
         if (hub is None) == (factory is None):
             raise ValueError("give a hub or a factory that makes one")
         self.hub = hub
-        self.code = code  # required in every TCP hello when set (see listen)
+        self.code = code  # required of every TCP peer when set (see listen)
+        self.sealed = sealed  # with a code: the session is encrypted with a key made from it
+        self.key: HostKey | None = None
+        self.guard = HelloGuard()
         self.server: QTcpServer | None = None
         self.roles: dict[Link, str] = {}
         self.links: list[Link] = []
@@ -310,6 +488,8 @@ class HubServer(QObject):
         """
         if not QHostAddress(host).isLoopback() and not self.code:
             self.code = new_session_code()
+        if self.code and self.sealed and self.key is None:
+            self.key = HostKey(self.code)
         self.server = QTcpServer(self)
         self.server.setMaxPendingConnections(MAX_CONNECTIONS)
         self.server.newConnection.connect(self._accept)
@@ -334,16 +514,35 @@ class HubServer(QObject):
     def _accept(self) -> None:
         while self.server.hasPendingConnections():
             socket = self.server.nextPendingConnection()
-            tcp = sum(isinstance(x, TcpLink) for x in self.links)
-            if tcp >= MAX_CONNECTIONS:
-                log.warning("refused %s:%d: already %d connections", socket.peerAddress().toString(),
-                            socket.peerPort(), tcp)
-                socket.abort()
-                socket.deleteLater()
-                continue
+            address = socket.peerAddress().toString()
+            tcp = [x for x in self.links if isinstance(x, TcpLink)]
+            if len(tcp) >= MAX_CONNECTIONS:
+                waiting = [x for x in self._arrived if x in self.links and x not in self.roles]
+                if waiting:  # the oldest connection without a hello makes room
+                    oldest = min(waiting, key=self._arrived.__getitem__)
+                    log.warning("closing %s: the oldest of %d connections without a hello, to make "
+                                "room", _name(oldest), len(waiting))
+                    self._drop(oldest)
+                else:
+                    log.warning("refused %s:%d: already %d connections", address,
+                                socket.peerPort(), len(tcp))
+                    socket.abort()
+                    socket.deleteLater()
+                    continue
             link = TcpLink(socket, max_line=HELLO_MAX_LINE)
             socket.setReadBufferSize(REQUEST_MAX_LINE)  # Qt's own buffer: bounded too
             self.attach(link, trusted=not self.code)
+            link.unopened.connect(lambda reason, link=link: self._refuse(link, "wrong session code", reason))
+            if self.code:
+                why = self.guard.admit(address)
+                if why is not None:  # backing off or locked out: nothing is checked
+                    log.warning("refused %s: %s", _name(link), why)
+                    link.send_plain({"type": "error", "fatal": True, "reason": "locked", "text": why})
+                    self._drop(link)
+                    continue
+            if self.key is not None:
+                greeting, link.channel = self.key.greet()
+                link.send_plain(greeting)
             self._arrived[link] = time.monotonic()
             if not self._sweeper.isActive():
                 self._sweeper.start()
@@ -363,33 +562,58 @@ class HubServer(QObject):
 
     def _drop(self, link: Link) -> None:
         if isinstance(link, TcpLink):
-            link.socket.abort()  # emits disconnected -> _closed
+            link.stop()
+            try:
+                link.socket.flush()
+                link.socket.abort()  # emits disconnected -> _closed
+            except RuntimeError:
+                pass
         self._closed(link)
 
+    def _refuse(self, link: Link, what: str, detail: str = "") -> None:
+        """A hello without the session code: counted, answered in the clear, and the connection
+        closed before anything behind it is read."""
+        if link not in self.links:
+            return
+        address = link.socket.peerAddress().toString() if isinstance(link, TcpLink) else "local"
+        log.warning("refused %s: %s%s", _name(link), what, f" ({detail})" if detail else "")
+        self.guard.failed(address)
+        msg = {"type": "error", "fatal": True, "reason": "code",
+               "text": "this host needs its session code: join with --code CODE (the host printed it)"}
+        if isinstance(link, TcpLink):
+            link.send_plain(msg)
+        else:
+            link.send(msg)
+        self._drop(link)
+
     def _message(self, link: Link, msg: dict) -> None:
-        if link not in self.trusted:  # only a hello with the session code gets in
-            code = msg.get("code") if msg.get("type") == "hello" else None
-            if not isinstance(code, str) or not hmac.compare_digest(
-                    code.encode("utf-8", "replace"), self.code.encode("utf-8")):
-                log.warning("refused %s: %s", _name(link),
-                            "wrong session code" if code is not None else "no session code")
-                link.send({"type": "error", "fatal": True, "reason": "code",
-                           "text": "this host needs its session code: join with --code CODE "
-                                   "(the host printed it)"})
-                if isinstance(link, TcpLink):
-                    link.socket.flush()
-                self._drop(link)
+        if link not in self.links:
+            return  # closed: a line that was already on its way is not acted on
+        if link not in self.trusted:  # only the session code gets in
+            if isinstance(link, TcpLink) and link.channel is not None:
+                ok = link.authenticated  # the line opened with the key made from the code
+            else:
+                code = msg.get("code") if msg.get("type") == "hello" else None
+                ok = isinstance(code, str) and hmac.compare_digest(
+                    code.encode("utf-8", "replace"), self.code.encode("utf-8"))
+            if not ok or msg.get("type") != "hello":
+                self._refuse(link, "no session code" if msg.get("code") is None else "wrong session code")
                 return
             self.trusted.add(link)
+            if isinstance(link, TcpLink):
+                self.guard.succeeded(link.socket.peerAddress().toString())
         if msg.get("type") == "hello":
             role = msg.get("role")
+            problem = None
             if role not in ROLES:
-                link.send({"type": "error", "fatal": True,
-                           "text": f"role must be user or assistant, got {str(role)[:40]!r}"})
-                return
-            if role in self.roles.values() and self.roles.get(link) != role:
-                link.send({"type": "error", "fatal": True,
-                           "text": f"the {role} role is already taken on this host"})
+                problem = f"role must be user or assistant, got {str(role)[:40]!r}"
+            elif role in self.roles.values() and self.roles.get(link) != role:
+                problem = f"the {role} role is already taken on this host"
+            if problem:
+                link.send({"type": "error", "fatal": True, "text": problem})
+                if isinstance(link, TcpLink):  # refused: nothing behind this hello is read
+                    log.warning("refused %s: %s", _name(link), problem)
+                    self._drop(link)
                 return
             self.roles[link] = role
             if isinstance(link, TcpLink):  # a window now: requests may be longer than a hello
@@ -412,9 +636,12 @@ class HubServer(QObject):
             # Its buffers go now, not when the server goes: Qt's socket is deleted and the line
             # buffer replaced (the small link object stays: deleting it under PySide6 while its
             # lambdas are connected crashed the event loop).
-            link.lines = LineBuffer(0)
-            link.socket.abort()
-            link.socket.deleteLater()
+            link.stop()
+            try:
+                link.socket.abort()
+                link.socket.deleteLater()
+            except RuntimeError:
+                pass
         role = self.roles.pop(link, None)
         if role is not None and role not in self.roles.values():
             self._call("disconnect", role)
@@ -422,6 +649,8 @@ class HubServer(QObject):
     def _route(self, outs: list[Outgoing]) -> None:
         for out in outs:
             for link, role in list(self.roles.items()):
+                if link not in self.links:  # closed since: its role was freed in _closed
+                    continue
                 if out.to is None or out.to == role:
                     link.send(out.msg)
 

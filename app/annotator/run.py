@@ -252,36 +252,58 @@ def cmd_pairs(args) -> int:
     return app.exec()
 
 
-def cmd_export(args) -> int:
-    from editor.exports import export
+def _export_targets(args, ann: AnnotationStore) -> list[Path]:
+    """Every file an export will write (the output, the images, the concept files)."""
+    targets = [Path(args.output)]
+    if args.format == "caise" and args.images:
+        from editor.exports import dialogue_images
 
+        targets += [Path(args.images) / f"{image_id}.png" for image_id in dialogue_images(ann)]
+    if args.format == "caise" and args.concepts:
+        folder = Path(args.output).resolve().parent
+        targets += [folder / "image_concept.json", folder / "image_h5_id2idx.json"]
+    return targets
+
+
+def cmd_export(args) -> int:
+    """Check every file the export will write before writing any: an existing one is refused
+    without --overwrite, one in the profile folder or a database always."""
+    from editor.exports import export
+    from editor.files import OutputError, check_not_protected, check_output
+
+    ann = _annotations(args)
+    if args.format == "caise" and args.images and Path(args.images).exists() \
+            and not Path(args.images).is_dir():
+        print(f"easel: --images {args.images} is not a folder", file=sys.stderr)
+        return 2
     try:
-        n = export(_annotations(args), args.format, args.output, only_done=args.done_only,
-                   all_commands=args.all_commands)
-    except OSError as exc:
+        for target in _export_targets(args, ann):
+            if not target.parent.exists():  # the --images folder, made later
+                check_not_protected(target, db=ann.store.path)
+            else:
+                check_output(target, overwrite=args.overwrite, db=ann.store.path)
+        n = export(ann, args.format, args.output, only_done=args.done_only,
+                   all_commands=args.all_commands, overwrite=args.overwrite)
+    except (OutputError, OSError) as exc:
         print(f"easel: cannot write {args.output}: {exc}", file=sys.stderr)
         return 2
     print(f"wrote {n} {'instances' if args.format == 'caise' else 'records'} to {args.output}")
     if args.format == "caise" and (args.images or args.concepts):
-        return _export_dialogue_images(args)
+        return _export_dialogue_images(args, ann)
     return 0
 
 
-def _export_dialogue_images(args) -> int:
+def _export_dialogue_images(args, ann: AnnotationStore) -> int:
     """The pictures behind history_img ids, and what is in them (objects with their colour)."""
     from editor.exports import dialogue_images
-    from editor.imageio import write_image
+    from editor.files import OutputError, write_atomic
+    from editor.imageio import ImageFileError, write_image
     from editor.models import ModelMissingError
 
-    ann = _annotations(args)
     images = dialogue_images(ann)
     concepts: dict[str, list[str]] = {}
     folder = Path(args.output).resolve().parent
     concept_files = (folder / "image_concept.json", folder / "image_h5_id2idx.json")
-    if args.concepts and any(p.exists() for p in concept_files):
-        print(f"easel: {folder} already has image_concept.json or image_h5_id2idx.json; export the "
-              "concepts to another folder", file=sys.stderr)
-        return 2
     if args.images:
         Path(args.images).mkdir(parents=True, exist_ok=True)
     for image_id, digest in images.items():
@@ -291,7 +313,12 @@ def _export_dialogue_images(args) -> int:
             print(f"easel: {image_id}: {exc}", file=sys.stderr)
             continue
         if args.images:
-            write_image(Path(args.images) / f"{image_id}.png", pixels, overwrite=True)
+            try:
+                write_image(Path(args.images) / f"{image_id}.png", pixels, overwrite=args.overwrite,
+                            db=ann.store.path)
+            except ImageFileError as exc:
+                print(f"easel: {exc}", file=sys.stderr)
+                return 2
         if args.concepts:
             try:
                 concepts[image_id] = image_concepts(pixels)
@@ -302,8 +329,14 @@ def _export_dialogue_images(args) -> int:
         print(f"wrote {len(images)} images to {args.images}")
     if args.concepts:
         ids = list(concepts)
-        concept_files[0].write_text(json.dumps([concepts[i] for i in ids]))
-        concept_files[1].write_text(json.dumps({i: k for k, i in enumerate(ids)}))
+        try:
+            write_atomic(concept_files[0], json.dumps([concepts[i] for i in ids]),
+                         overwrite=args.overwrite, db=ann.store.path)
+            write_atomic(concept_files[1], json.dumps({i: k for k, i in enumerate(ids)}),
+                         overwrite=args.overwrite, db=ann.store.path)
+        except OutputError as exc:
+            print(f"easel: {exc}", file=sys.stderr)
+            return 2
         print(f"wrote the concepts of {len(ids)} images to {concept_files[0]} and {concept_files[1]}")
     return 0
 
@@ -330,6 +363,8 @@ def cmd_import(args) -> int:
         return 2
     print(f"imported {result.sessions} session(s), {result.events} event(s); "
           f"{result.skipped} already there")
+    if result.messages:
+        print(f"completed {len(result.messages)} session(s) an interrupted import had left half done")
     return 0
 
 
