@@ -647,7 +647,8 @@ def refine_to_edges(image: np.ndarray, rough: np.ndarray, *, reach: float = 0.0)
 
 # --- the sky --------------------------------------------------------------------------------------
 
-SKY_SIDE = 320  # the sky is found on a copy this size on its long side, then upsampled
+SKY_SIDE = 320  # the sky is found on a copy this size on its long side
+SKY_EDGE_SIDE = 1280  # ... and its edge drawn again by colour on one this size
 SKY_SMOOTH = 0.012  # seed pixels: mean luma gradient (per pixel of the copy) at most this
 SKY_GROW_SMOOTH = 0.02  # grown pixels: at most this
 SKY_MIN_AREA = 0.01  # a sky smaller than this share of the picture is no sky
@@ -656,6 +657,9 @@ SKY_NEUTRAL = -0.03  # grey sky: blue minus red at least this (not warm: wood, s
 SKY_GREY_MIN = 0.5  # ... and luma at least this
 SKY_COLOUR_SHARE = 0.5  # a sky region is at least this share sky-coloured
 SKY_HORIZON_MARGIN = 0.02  # ... and begins this share of the height above the horizon
+SKY_CLOUD_MIN = 0.7  # clouds: luma at least this,
+SKY_CLOUD_TEX = 0.03  # ... mean texture at most this (twice it at most anywhere),
+SKY_CLOUD_GAP = 4  # ... within this many pixels of the sky
 SKY_BAND = 3  # pixels within this many of the sky's edge are decided by colour
 SKY_COLOUR_DIST = 0.1  # a piece cut off by a bar or branches: mean colour this close to the sky's
 
@@ -663,7 +667,6 @@ SKY_COLOUR_DIST = 0.1  # a piece cut off by a bar or branches: mean colour this 
 def _sky_small(rgb: np.ndarray) -> np.ndarray:
     """The sky as a bool mask of the small float RGB copy ``rgb`` (values 0..1)."""
     h, w = rgb.shape[:2]
-    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
     lum = rgb @ np.array([0.299, 0.587, 0.114], np.float32)
     # Texture: the largest colour gradient of the three channels, averaged over 5x5. A colour
     # edge stops the sky even where brightness does not change (a blue sea under a blue sky).
@@ -674,11 +677,7 @@ def _sky_small(rgb: np.ndarray) -> np.ndarray:
         gy = cv2.Scharr(ch, cv2.CV_32F, 0, 1) / 32
         grad = np.maximum(grad, cv2.magnitude(gx, gy))
     tex = cv2.blur(grad, (5, 5))
-    br, bg = b - r, b - g
-    grey = (br >= SKY_NEUTRAL) & (lum >= SKY_GREY_MIN)  # overcast, haze, clouds
-    blue = (br >= 0.05) & (b >= 0.35)  # a daylight blue sky
-    dusk = (br >= 0.1) & (bg >= 0.05) & (b >= 0.12)  # a dark blue evening sky
-    colour = grey | blue | dusk
+    grey, colour = _sky_colours(rgb, lum)
     seed = colour & (tex <= SKY_SMOOTH)
     grow = (tex <= SKY_GROW_SMOOTH).astype(np.uint8)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(grow, connectivity=4)
@@ -703,8 +702,23 @@ def _sky_small(rgb: np.ndarray) -> np.ndarray:
         part = lab == i
         if _row_colour_gap(rgb[y:y + a], part[y:y + a], sky[y:y + a]) <= SKY_COLOUR_DIST:
             sky |= part
-    sky = _fill_small_holes(sky, 0.01 * h * w)
-    return _snap_band(rgb, sky, colour)
+    sky = _snap_band(rgb, _fill_small_holes(sky, 0.01 * h * w), colour)
+    # Clouds: white, fluffy (their texture cuts them off from the blue at their fringe), near
+    # the sky and beginning above the horizon (snow fields lie below it).
+    sat = (rgb.max(axis=2) - rgb.min(axis=2)) / np.maximum(rgb.max(axis=2), 1e-3)
+    white = ((lum >= SKY_CLOUD_MIN) & (sat <= 0.3) & (tex <= 2 * SKY_CLOUD_TEX) & ~sky).astype(np.uint8)
+    nc, clab, cst, _ = cv2.connectedComponentsWithStats(white, connectivity=8)
+    added = False
+    if nc > 1:
+        gap = 2 * SKY_CLOUD_GAP + 1
+        touch = np.bincount(clab[cv2.dilate(sky.astype(np.uint8), np.ones((gap, gap), np.uint8)) > 0], minlength=nc)
+        ctex = np.bincount(clab.ravel(), weights=tex.ravel(), minlength=nc) / np.maximum(cst[:, cv2.CC_STAT_AREA], 1)
+        for i in range(1, nc):
+            if (touch[i] and ctex[i] <= SKY_CLOUD_TEX and cst[i, cv2.CC_STAT_TOP] <= horizon
+                    and cst[i, cv2.CC_STAT_AREA] >= 0.002 * h * w):
+                sky |= clab == i
+                added = True
+    return _snap_band(rgb, _fill_small_holes(sky, 0.01 * h * w), colour) if added else sky
 
 
 def _snap_band(rgb: np.ndarray, sky: np.ndarray, colour: np.ndarray) -> np.ndarray:
@@ -716,16 +730,62 @@ def _snap_band(rgb: np.ndarray, sky: np.ndarray, colour: np.ndarray) -> np.ndarr
     band = (cv2.dilate(s8, k) > 0) & ~(cv2.erode(s8, k) > 0)
     if not band.any():
         return sky
+    ws, ms, mn = _local_means(rgb, sky)
+    ds = np.abs(rgb - ms).sum(axis=2)
+    dn = np.abs(rgb - mn).sum(axis=2)
+    out = sky.copy()
+    out[band] = (colour & (ds < dn) & (ws > 1e-3))[band]
+    return out
+
+
+def _sky_colours(rgb: np.ndarray, lum: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(grey, any)``: pixels of an overcast or white sky's colour, and of any sky's colour
+    (grey, daylight blue or dark evening blue), of a float RGB image in 0..1."""
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    if lum is None:
+        lum = rgb @ np.array([0.299, 0.587, 0.114], np.float32)
+    br = b - r
+    grey = (br >= SKY_NEUTRAL) & (lum >= SKY_GREY_MIN)  # overcast, haze, clouds
+    blue = (br >= 0.05) & (b >= 0.35)  # a daylight blue sky
+    dusk = (br >= 0.1) & (b - g >= 0.05) & (b >= 0.12)  # a dark blue evening sky
+    return grey, grey | blue | dusk
+
+
+def _local_means(rgb: np.ndarray, sky: np.ndarray):
+    """``(ws, ms, mn)``: how much sky is near each pixel, and the mean colours of the sky and of
+    the rest near it (Gaussian weights of 2*SKY_BAND pixels)."""
     sig = 2.0 * SKY_BAND
     sf = sky.astype(np.float32)
     ws = cv2.GaussianBlur(sf, (0, 0), sig)
     wn = cv2.GaussianBlur(1 - sf, (0, 0), sig)
     ms = cv2.GaussianBlur(rgb * sf[..., None], (0, 0), sig) / np.maximum(ws, 1e-6)[..., None]
     mn = cv2.GaussianBlur(rgb * (1 - sf)[..., None], (0, 0), sig) / np.maximum(wn, 1e-6)[..., None]
-    ds = np.abs(rgb - ms).sum(axis=2)
-    dn = np.abs(rgb - mn).sum(axis=2)
-    out = sky.copy()
-    out[band] = (colour & (ds < dn) & (ws > 1e-3))[band]
+    return ws, ms, mn
+
+
+def _edge(rgb: np.ndarray, sky_small: np.ndarray, rgb_small: np.ndarray) -> np.ndarray:
+    """The sky found on the small copy, on ``rgb`` (a larger copy, float 0..1): pixels where the
+    upsampled mask is neither 0 nor 1 (and one pixel around) are decided by colour against the
+    mean colours of the sky and of the rest near them, as :func:`_snap_band` does."""
+    h, w = rgb.shape[:2]
+    ws, ms, mn = _local_means(rgb_small, sky_small)
+    up = cv2.resize(sky_small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    band = ((up > 0) & (up < 1)).astype(np.uint8)
+    k = 2 * int(math.ceil(w / sky_small.shape[1])) + 1
+    band = cv2.dilate(band, np.ones((k, k), np.uint8)).astype(bool)
+    out = up >= 0.5
+    if not band.any():
+        return out
+    ys, xs = np.nonzero(band)
+    sy, sx = sky_small.shape[0] / h, sky_small.shape[1] / w
+    # the small copy's local means at the band's pixels (nearest small pixel is enough: they are smooth)
+    iy = np.minimum(((ys + 0.5) * sy).astype(np.int32), sky_small.shape[0] - 1)
+    ix = np.minimum(((xs + 0.5) * sx).astype(np.int32), sky_small.shape[1] - 1)
+    px = rgb[ys, xs]
+    ds = np.abs(px - ms[iy, ix]).sum(axis=1)
+    dn = np.abs(px - mn[iy, ix]).sum(axis=1)
+    _, colour = _sky_colours(px[None])
+    out[ys, xs] = colour[0] & (ds < dn) & (ws[iy, ix] > 1e-3)
     return out
 
 
@@ -781,8 +841,9 @@ def sky_mask(image: np.ndarray) -> np.ndarray:
        :data:`SKY_MAX_BOTTOM` of the bottom edge (a smooth blue wall, water or bokeh down to the
        bottom is not a sky); holes under 1% of the picture are filled (a bird);
     6. pixels within :data:`SKY_BAND` of the edge are decided by colour (nearer the sky around them
-       or the rest), then the mask is upsampled to full resolution with an edge about one
-       copy-pixel wide (12 pixels on a 4000-pixel photo).
+       or the rest), and again on a copy :data:`SKY_EDGE_SIDE` pixels on its long side for the
+       pixels the upsampled edge leaves between 0 and 1; the result is upsampled to full
+       resolution with an edge about 2 pixels wide on that copy (6 on a 4000-pixel photo).
 
     Not handled: fluffy clouds in front of mountains (their texture cuts them off), night skies,
     and a sky of a grey that matches a wall under it. bench/regions.py measures it.
@@ -807,7 +868,12 @@ def sky_mask(image: np.ndarray) -> np.ndarray:
     sky = _sky_small(small)
     if not sky.any():
         return np.zeros((h, w), np.float32)
-    soft = cv2.GaussianBlur(sky.astype(np.float32), (0, 0), 0.7)
+    # The edge is drawn again on a copy SKY_EDGE_SIDE pixels on its long side, by colour.
+    fe = min(1.0, SKY_EDGE_SIDE / max(h, w))
+    esize = (max(8, round(w * fe)), max(8, round(h * fe)))
+    mid = cv2.resize(np.ascontiguousarray(rgb), esize, interpolation=cv2.INTER_AREA)
+    edge = _edge(mid.astype(np.float32) / np.float32(_full_scale(image)), sky, small)
+    soft = cv2.GaussianBlur(edge.astype(np.float32), (0, 0), 0.7)
     out = cv2.resize(soft, (w, h), interpolation=cv2.INTER_LINEAR)
     out[out < 1e-3] = 0
     out[out > 1 - 1e-3] = 1
