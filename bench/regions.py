@@ -35,6 +35,37 @@ outside changed (``strict``: none did). Printed: right/total per kind of region,
 fraction outside, the sky's IoU per photo (the mask at 0.5 against the label, pixels within 2 of a
 label's edge not counted), and the time of a regional brightness edit on a 12-megapixel photo
 (mask and blend) for each kind, with the whole-picture edit's time from the same run.
+
+Figures when it was written (right/total over the three operations; changed fraction outside):
+
+=================  ==================  ==================
+kind               dev                 held-out
+=================  ==================  ==================
+geometric          156/156, 0          156/156, 0
+tonal              36/36, 0            36/36, 0
+sky (photos)       6/15, 0.013         9/15, 0.039
+sky (no sky)       24/27, 0.003        33/42, 0.039
+sky (composite)    60/60, 0.000        30/45, 0.111
+box (refined)      57/60, 0.0003       60/60, 0.0006
+loop (refined)     48/60, 0.0065       57/60, 0.0019
+scribble           60/60, 0.0003       57/60, 0.0007
+box (not refined)  0/60, 0.040         0/60, 0.032
+=================  ==================  ==================
+
+Sky IoU: dev camera 0.961, china 0.950, Dune 0.919, Picos de Europa 0.942, Bridge 0.944 (mean
+with composites 0.989; 1 of 9 sky-less photos with more than 1% found: a pale wall in
+moto_left, 2.7%); held-out aitzgorri 0.995, Storm 0.994, sunset 0.953, rocket 0.909, Dragonfly
+0.733 (mean with composites 0.909; 3 of 14 sky-less photos: moto_right 2.6%, a white wooden
+wall (friends) 29%, grey concrete (Picture_0B) 22%; composites over Kleiber's blurred bright
+background 0.54-0.70). Most "not right" real-sky cases change 1.2-3% of the pixels outside,
+along a horizon whose haze the label and the detector place a few pixels apart; the held-out
+rocket's 19% are sky inside lattice towers that the label leaves out. The held-out part was
+run twice: before and after one change made for a development photo (no clouds beside a grey
+sky: the camera man's white dome); its figures did not move.
+
+12 megapixels, median of 3 on the shared 2-core machine: whole-picture brightness 0.012 s;
+shadows 0.26 s, midtones 0.35 s, left 0.15 s, top left 0.15 s, sky 0.31 s, a box refined by
+GrabCut 0.8-1.0 s (targets: 1 s tonal and geometric, 2 s sky and objects).
 """
 
 from __future__ import annotations
@@ -340,7 +371,7 @@ def figure(path: str) -> None:
     """Six photos with the sky, shadows and left-gradient masks overlaid."""
     names = ["china", "picosdeeuropa_by_Aitzol_Berasategi", "Storm", "sunset_by_Aitzol_Berasategi", "camera", "astronaut"]
     tint = {"sky": (40, 120, 255), "shadows": (255, 60, 200), "left": (255, 200, 0)}
-    tw = 300
+    tw = 240
     rows = []
     for name in names:
         img = photo(name)

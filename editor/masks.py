@@ -660,6 +660,7 @@ SKY_HORIZON_MARGIN = 0.02  # ... and begins this share of the height above the h
 SKY_CLOUD_MIN = 0.7  # clouds: luma at least this,
 SKY_CLOUD_TEX = 0.03  # ... mean texture at most this (twice it at most anywhere),
 SKY_CLOUD_GAP = 4  # ... within this many pixels of the sky
+SKY_CLOUD_BLUE = 0.05  # ... of a sky whose mean blue minus red is at least this
 SKY_BAND = 3  # pixels within this many of the sky's edge are decided by colour
 SKY_COLOUR_DIST = 0.1  # a piece cut off by a bar or branches: mean colour this close to the sky's
 
@@ -704,12 +705,14 @@ def _sky_small(rgb: np.ndarray) -> np.ndarray:
             sky |= part
     sky = _snap_band(rgb, _fill_small_holes(sky, 0.01 * h * w), colour)
     # Clouds: white, fluffy (their texture cuts them off from the blue at their fringe), near
-    # the sky and beginning above the horizon (snow fields lie below it).
+    # the sky and beginning above the horizon (snow fields lie below it). Only beside a blue sky:
+    # under a grey one a white building is as much a cloud as anything (the camera man's dome).
+    blue_sky = float((rgb[..., 2] - rgb[..., 0])[sky].mean()) >= SKY_CLOUD_BLUE
     sat = (rgb.max(axis=2) - rgb.min(axis=2)) / np.maximum(rgb.max(axis=2), 1e-3)
     white = ((lum >= SKY_CLOUD_MIN) & (sat <= 0.3) & (tex <= 2 * SKY_CLOUD_TEX) & ~sky).astype(np.uint8)
     nc, clab, cst, _ = cv2.connectedComponentsWithStats(white, connectivity=8)
     added = False
-    if nc > 1:
+    if nc > 1 and blue_sky:
         gap = 2 * SKY_CLOUD_GAP + 1
         touch = np.bincount(clab[cv2.dilate(sky.astype(np.uint8), np.ones((gap, gap), np.uint8)) > 0], minlength=nc)
         ctex = np.bincount(clab.ravel(), weights=tex.ravel(), minlength=nc) / np.maximum(cst[:, cv2.CC_STAT_AREA], 1)
@@ -836,7 +839,9 @@ def sky_mask(image: np.ndarray) -> np.ndarray:
        studio wall with a few neutral pixels is not);
     4. regions cut off from the top by a bar, cables or branches are added when they begin above
        the horizon (the sky's lowest row, less :data:`SKY_HORIZON_MARGIN`) and have the sky's
-       colour in the rows they share (:data:`SKY_COLOUR_DIST`);
+       colour in the rows they share (:data:`SKY_COLOUR_DIST`); beside a blue sky, white
+       low-texture regions within :data:`SKY_CLOUD_GAP` pixels of it that begin above the
+       horizon are clouds and are added too;
     5. no sky when it covers under :data:`SKY_MIN_AREA` of the picture, or more than
        :data:`SKY_MAX_BOTTOM` of the bottom edge (a smooth blue wall, water or bokeh down to the
        bottom is not a sky); holes under 1% of the picture are filled (a bird);
@@ -845,8 +850,10 @@ def sky_mask(image: np.ndarray) -> np.ndarray:
        pixels the upsampled edge leaves between 0 and 1; the result is upsampled to full
        resolution with an edge about 2 pixels wide on that copy (6 on a 4000-pixel photo).
 
-    Not handled: fluffy clouds in front of mountains (their texture cuts them off), night skies,
-    and a sky of a grey that matches a wall under it. bench/regions.py measures it.
+    Not handled: the textured fringe of clouds, the glare around a low sun (warm and textured),
+    night skies, sky seen through foliage, and smooth white or grey surfaces joined to the top
+    edge (a white wall, concrete, a blurred bright background) that pass for an overcast sky.
+    bench/regions.py measures it.
 
     Examples
     --------
