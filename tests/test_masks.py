@@ -381,3 +381,16 @@ def test_region_mask_names():
     for bad in ("selection", "the cat", "", None):
         with pytest.raises(ValueError):
             masks.region_mask(img, bad)
+
+
+def test_every_region_name_on_grey_rgba_and_16_bit_images():
+    img, truth = _landscape(120, 160)
+    grey = img[:, :, 1].copy()
+    rgba = np.concatenate([img, np.full(img.shape[:2] + (1,), 200, np.uint8)], axis=2)
+    for im in (grey, rgba, img.astype(np.uint16) * 257):
+        for name in masks.REGION_NAMES:
+            m = masks.region_mask(im, name)
+            assert m.shape == truth.shape and m.dtype == np.float32
+            out = masks.apply_in_region(im, m, lambda x: ops.adjust_brightness(x, amount=10))
+            assert out.dtype == im.dtype and out.shape == im.shape
+    assert _iou(masks.sky_mask(rgba) >= 0.5, truth) > 0.95
