@@ -66,7 +66,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from editor.ops import _check_range, _full_scale, check_image
+from editor.ops import check_image, check_range, full_scale
 
 __all__ = [
     "CENTER_FULL",
@@ -214,7 +214,7 @@ def _like(image: np.ndarray, result: np.ndarray) -> np.ndarray:
         raise ValueError(f"the operation turned {n_in} channels into {n_out}; cannot blend them in a region")
     src = np.repeat(image[:, :, None], 3, axis=2) if n_in == 1 else image[:, :, :3]
     if n_out == 4:
-        alpha = image[:, :, 3:] if n_in == 4 else np.full(image.shape[:2] + (1,), _full_scale(image), image.dtype)
+        alpha = image[:, :, 3:] if n_in == 4 else np.full(image.shape[:2] + (1,), full_scale(image), image.dtype)
         src = np.concatenate([src, alpha], axis=2)
     return src
 
@@ -370,7 +370,7 @@ def luminance(image: np.ndarray) -> np.ndarray:
     """``L = (0.299 R + 0.587 G + 0.114 B)/M`` as float32 in [0, 1] (the grey value of a grey image);
     alpha is ignored."""
     check_image(image)
-    m = np.float32(_full_scale(image))
+    m = np.float32(full_scale(image))
     if image.ndim == 2:
         return image.astype(np.float32) / m
     mat = np.array([[0.299, 0.587, 0.114]], np.float32) / m
@@ -436,7 +436,7 @@ def feather(mask: np.ndarray, px: float) -> np.ndarray:
     array([0., 0., 1., 3., 6., 8., 9., 9., 9.], dtype=float32)
     """
     m = check_mask(mask).astype(np.float32)
-    px = _check_range("feather width", px, 0, 1e6)
+    px = check_range("feather width", px, 0, 1e6)
     k = int(math.ceil(px))
     if k <= 1:
         return m
@@ -531,7 +531,7 @@ def from_stroke(shape, points, *, width: float | None = None, normalized: bool =
     if normalized:
         pts = pts * (w, h)
     diag = math.hypot(h, w)
-    width = STROKE_WIDTH * diag if width is None else _check_range("stroke width", width, 1, 2 * diag)
+    width = STROKE_WIDTH * diag if width is None else check_range("stroke width", width, 1, 2 * diag)
     out = np.zeros((h, w), np.uint8)
     shift = 4  # sub-pixel coordinates for OpenCV's drawing
     ipts = np.round((pts - 0.5) * (1 << shift)).astype(np.int32)
@@ -596,7 +596,7 @@ def refine_to_edges(image: np.ndarray, rough: np.ndarray, *, reach: float = 0.0)
     """
     check_image(image)
     r = check_mask(rough, image.shape) >= 0.5
-    reach = _check_range("reach", reach, 0, 1e6)
+    reach = check_range("reach", reach, 0, 1e6)
     h, w = image.shape[:2]
     ys, xs = np.nonzero(r.any(axis=1))[0], np.nonzero(r.any(axis=0))[0]
     if len(ys) == 0:
@@ -871,7 +871,7 @@ def sky_mask(image: np.ndarray) -> np.ndarray:
     f = min(1.0, SKY_SIDE / max(h, w))
     size = (max(8, round(w * f)), max(8, round(h * f)))
     small = cv2.resize(np.ascontiguousarray(rgb), size, interpolation=cv2.INTER_AREA)
-    small = small.astype(np.float32) / np.float32(_full_scale(image))
+    small = small.astype(np.float32) / np.float32(full_scale(image))
     sky = _sky_small(small)
     if not sky.any():
         return np.zeros((h, w), np.float32)
@@ -879,7 +879,7 @@ def sky_mask(image: np.ndarray) -> np.ndarray:
     fe = min(1.0, SKY_EDGE_SIDE / max(h, w))
     esize = (max(8, round(w * fe)), max(8, round(h * fe)))
     mid = cv2.resize(np.ascontiguousarray(rgb), esize, interpolation=cv2.INTER_AREA)
-    edge = _edge(mid.astype(np.float32) / np.float32(_full_scale(image)), sky, small)
+    edge = _edge(mid.astype(np.float32) / np.float32(full_scale(image)), sky, small)
     soft = cv2.GaussianBlur(edge.astype(np.float32), (0, 0), 0.7)
     out = cv2.resize(soft, (w, h), interpolation=cv2.INTER_LINEAR)
     out[out < 1e-3] = 0
