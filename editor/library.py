@@ -62,7 +62,7 @@ class LibraryError(RuntimeError):
 
 def default_library_path() -> Path:
     """``library.db`` in the profile folder (beside :class:`editor.store.Store`'s ``easel.db``)."""
-    from editor.store import default_profile_dir
+    from editor.files import default_profile_dir
 
     return default_profile_dir() / "library.db"
 

@@ -16,8 +16,9 @@ import pytest
 import main
 from editor import exports, files
 from editor.annotations import AnnotationStore
+from editor.files import default_profile_dir
 from editor.imageio import ImageFileError, read_image, write_image
-from editor.store import Store, default_profile_dir
+from editor.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 

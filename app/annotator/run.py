@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 from editor.annotations import AnnotationStore
-from editor.store import Store, default_profile_dir
+from editor.files import default_profile_dir
+from editor.store import Store
 
 # Sample pictures shipped with scikit-image (no download), named for what they show, so a new
 # annotator has something to search and to describe before pointing --images at a real collection.
