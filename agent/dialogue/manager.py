@@ -34,7 +34,7 @@ from typing import Protocol
 
 import numpy as np
 
-from agent.edits.run import crop_note, execute
+from agent.edits.run import execute, reply_for
 from agent.grammar.commands import Command, CommandError, Redo, Undo, parse_command
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
@@ -343,9 +343,8 @@ class DialogueManager:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
         version = self.document.apply(command.format(), pixels)
         self.history.append(command.format())
-        note = crop_note(command, before.shape)  # a box beyond the image is said, not hidden
-        reply = command.reply()
-        return TurnResult(utterance, f"{reply} {note}" if note else reply, command, version)
+        # a box beyond the image is said, not hidden, and the size is what was kept
+        return TurnResult(utterance, reply_for(command, before.shape, pixels.shape), command, version)
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
         is_undo = isinstance(command, Undo)

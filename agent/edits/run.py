@@ -72,10 +72,28 @@ def crop_note(command: c.Command, shape: tuple[int, ...]) -> str | None:
     if not isinstance(command, c.Crop):
         return None
     h, w = shape[:2]
-    (xa, xb), (ya, yb) = sorted((command.x1, command.x2)), sorted((command.y1, command.y2))
-    if xb <= w and yb <= h:
+    box = (command.x1, command.y1, command.x2, command.y2)
+    if max(box[0], box[2]) <= w and max(box[1], box[3]) <= h:
         return None
-    return f"The box reaches beyond the {w}x{h} image; kept {xa} {ya} {min(xb, w)} {min(yb, h)}."
+    try:
+        xa, ya, xb, yb = ops.crop_kept(shape, box)
+    except ValueError:
+        return None
+    return f"The box reaches beyond the {w}x{h} image; kept {xa} {ya} {xb} {yb}."
+
+
+def reply_for(command: c.Command, before_shape: tuple[int, ...], after_shape: tuple[int, ...]) -> str:
+    """What the assistant says after ``command`` turned an image of ``before_shape`` into one of
+    ``after_shape``: the command's own reply, except that a crop reports the size it really kept.
+
+    >>> reply_for(c.Crop(0, 0, 999999999, 999999999), (20, 30, 3), (20, 30, 3))
+    'Cropped to 30×20 pixels. The box reaches beyond the 30x20 image; kept 0 0 30 20.'
+    """
+    if isinstance(command, c.Crop):
+        kept = f"Cropped to {after_shape[1]}×{after_shape[0]} pixels."
+        note = crop_note(command, before_shape)
+        return f"{kept} {note}" if note else kept
+    return command.reply()
 
 
 def replay(line: str, pixels: np.ndarray) -> np.ndarray:

@@ -77,6 +77,7 @@ from agent.language.words import (
     size_of,
     split_clauses,
     strip_polite,
+    unusable_number,
 )
 from agent.perception.things import detector_words
 
@@ -457,6 +458,9 @@ def _rotate_flip(c: str) -> RuleResult:
     cw = re.search(r"\b(?:clockwise|cw|right|rightward)\b", c) and not re.search(
         r"\b(?:counter|anti)[- ]?clockwise|\bccw\b", c)
     ccw = re.search(r"\b(?:counter[- ]?clockwise|anti[- ]?clockwise|ccw|left|leftward)\b", c)
+    if not (cw or ccw) and deg is not None and deg < 0:
+        cw = True  # "rotate it -45 degrees": a negative angle turns clockwise, as in CAISE's counter-clockwise degrees
+        deg = -deg
     if not (cw or ccw):
         if deg is not None or re.search(r"\b(?:more|again|further|other way|same|back)\b", c):
             return None  # "turn by 30 more degrees": which way is in the earlier turns; the model reads them
@@ -620,6 +624,9 @@ def read_clause(clause: str) -> RuleResult:
     c = strip_polite(clean_text(clause))
     if not c:
         return None
+    bad = unusable_number(c)
+    if bad is not None:
+        raise Refusal(f"{bad} is not an amount I can use. Say one such as '20 percent' or '90 degrees'.")
     command = literal(c)
     if command is not None and is_plain_command(c):
         return [command]

@@ -6,6 +6,7 @@ called, colours, where one request ends and the next begins, and which words a c
 
 from __future__ import annotations
 
+import math
 import re
 
 from agent.grammar.commands import Command, command_type
@@ -29,7 +30,8 @@ UP = re.compile(r"\b(?:increase[sd]?|increasing|more|raise|boost|higher|add|enha
 DOWN = re.compile(r"\b(?:decrease[sd]?|decreasing|reduce[sd]?|reducing|less|lower|tone down|drop|cut|"
                    r"minimi[sz]e|weaker|fewer|down|lessen|soften|diminish|tone it down|too much|too strong|"
                    r"too high|over)\b")
-NUMBER = re.compile(r"(?<![\w.])([+-]?\d+(?:\.\d+)?)\s*(%|percent|per cent|points?|degrees?|°)?")
+# A number as people type it, exponent included: "1e309" is one number (too large), not a 1.
+NUMBER = re.compile(r"(?<![\w.])([+-]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]?\d+)?)\s*(%|percent|per cent|points?|degrees?|°)?")
 
 # Nouns that mean the whole picture; any other noun after a determiner names a part of it.
 WHOLE = {
@@ -76,6 +78,22 @@ def size_of(clause: str) -> str:
     if SMALL.search(clause):
         return "small"
     return "normal"
+
+
+def unusable_number(clause: str) -> str | None:
+    """The first number of ``clause`` that is not finite once read ("1e309", "inf"), else None.
+
+    >>> unusable_number("make it 1e309 percent brighter")
+    '1e309'
+    >>> unusable_number("make it 20 percent brighter") is None
+    True
+    """
+    if re.search(r"\b(?:inf|infinity|infinite|nan)\b", clause):
+        return re.search(r"\b(?:inf|infinity|infinite|nan)\b", clause).group(0)
+    for m in NUMBER.finditer(clause):
+        if not math.isfinite(float(m.group(1))):
+            return m.group(1)
+    return None
 
 
 def explicit_number(clause: str, unit: str | None = None) -> float | None:
