@@ -412,8 +412,13 @@ class Controller(QObject):
         def failed(message: str) -> None:
             self.chat.add_note(f"Could not reopen that conversation: {message.splitlines()[0]}")
 
+        def finished() -> None:  # a request typed while it reopens waits for it, as for an open
+            self.session.opening -= 1
+            self._drain_queue()
+
+        self.session.opening += 1
         self.statusMessage.emit("Reopening…", 0)
-        return self.workers.start(job, name="reopen", on_result=done, on_error=failed)
+        return self.workers.start(job, name="reopen", on_result=done, on_error=failed, on_finished=finished)
 
     def documents(self) -> list[dict]:
         """Earlier conversations, newest first, with their number of versions and turns."""
@@ -500,6 +505,7 @@ class Controller(QObject):
 
         self._set_busy(True)
         self.statusMessage.emit("Working…", 0)
+        self.marker.write(doc_before.id if doc_before is not None else None, pending=text)
         self._turn = self.workers.start(
             job, name="chat turn",
             on_result=lambda out: self._finish_turn(out, doc_before, head_before),
@@ -519,9 +525,14 @@ class Controller(QObject):
         if doc_before is not None and doc_before.head.id != head_before:
             doc_before.checkout(head_before)
 
+    def _turn_over(self) -> None:
+        """The request that ran is finished (done, failed or stopped): the crash marker forgets it."""
+        self._turn = None
+        self.marker.write(self.document.id if self.document is not None else None)
+
     def _turn_failed(self, message: str, doc_before, head_before) -> None:
         self._revert(doc_before, head_before)
-        self._turn = None
+        self._turn_over()
         self._set_busy(False)
         self.chat.add_reply(f"Something went wrong: {message.splitlines()[0]}", ok=False)
         self.statusMessage.emit("The request failed", 5000)
@@ -531,7 +542,7 @@ class Controller(QObject):
     def _finish_turn(self, out, doc_before, head_before) -> None:
         self.canvas.new_trace()  # the turn had the trace drawn so far; the next stroke starts another
         cancelled = self._turn is not None and self._turn.cancelled
-        self._turn = None
+        self._turn_over()
         self._set_busy(False)
         if cancelled:
             self._revert(doc_before, head_before)

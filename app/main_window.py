@@ -399,10 +399,14 @@ class MainWindow(QMainWindow):
         if row is None:
             return False
         title = row["title"]
-        if not self.ask("Restore session?", f"Easel did not close properly last time.\n"
+        pending = (info or {}).get("pending")
+        unfinished = f"\nYour request “{pending}” was not finished." if pending else ""
+        if not self.ask("Restore session?", f"Easel did not close properly last time.{unfinished}\n"
                                              f"Restore the conversation about {title}?"):
             return False
         self.controller.reopen(doc_id)
+        if pending and self.ask("Run the request again?", f"Run “{pending}” again?"):
+            self.controller.submit(pending)  # waits for the reopened photo, like any request typed now
         return True
 
     def _restore_geometry(self) -> None:

@@ -115,8 +115,11 @@ class SessionMarker:
             return None
         return info
 
-    def write(self, document_id: str | None) -> None:
-        info = {"pid": os.getpid(), "document_id": document_id, "time": time.time()}
+    def write(self, document_id: str | None, pending: str | None = None) -> None:
+        """Name the open document and, while a request runs, the request (``pending``): after a crash
+        the next start says which request was not finished and offers to run it again."""
+        info = {"pid": os.getpid(), "document_id": document_id, "time": time.time(),
+                **({"pending": pending} if pending else {})}
         write_atomic(self.path, json.dumps(info), overwrite=True, checked=True)
 
     def remove(self) -> None:

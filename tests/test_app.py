@@ -431,6 +431,30 @@ def test_after_a_crash_the_next_start_offers_the_session(qtbot, tmp_path, photo)
     assert w2.controller.document.id == doc.id and w2.controller.document.head.command == "flip vertical"
 
 
+def test_after_a_crash_mid_request_the_restore_names_it_and_runs_it_again(qtbot, tmp_path, photo):
+    w1 = make_window(qtbot, tmp_path)
+    doc = open_photo(qtbot, w1, photo)
+    say(qtbot, w1, "flip vertical")
+    assert w1.controller.store.flush(timeout=10)
+    info = json.loads(w1.controller.marker.path.read_text())
+    assert "pending" not in info  # the finished request is forgotten
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    marker = w1.controller.marker.path
+    w1.controller.marker = type(w1.controller.marker)(tmp_path / "elsewhere")
+    (tmp_path / "elsewhere").mkdir()
+    marker.write_text(json.dumps({**info, "pid": dead.pid, "pending": "flip horizontal"}))  # killed mid-turn
+
+    w2 = make_window(qtbot, tmp_path)
+    texts = []
+    w2.ask = lambda title, text: texts.append(text) or True
+    assert w2.offer_restore() is True
+    assert "“flip horizontal” was not finished" in texts[0] and texts[1] == "Run “flip horizontal” again?"
+    qtbot.waitUntil(lambda: w2.controller.document is not None
+                    and w2.controller.document.head.command == "flip horizontal", timeout=20000)
+    assert w2.controller.document.id == doc.id
+
+
 def test_drop_a_file_and_recent_files(qtbot, window, photo):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(photo))])
