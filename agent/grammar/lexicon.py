@@ -10,6 +10,8 @@ layer can import it. Plain data and one helper (:func:`noun_key`); no torch, no 
 
 from __future__ import annotations
 
+import re
+
 from editor.colors import COLORS
 
 # -- colours ------------------------------------------------------------------------------------
@@ -41,14 +43,20 @@ DOWN = {"decrease", "decreased", "reduce", "reduced", "lower", "lowered", "darke
 UP = {"increase", "increased", "raise", "brighten", "brighter", "boost", "more", "up", "lighter",
       "lighten", "plus", "add", "enhance", "higher"}
 AGAIN = {"more", "again", "further", "another", "same", "repeat", "once", "keep", "continue", "even"}
-SMALL = {"bit", "little", "slightly", "touch", "tad", "somewhat"}
+# Size words, one list for the request reader (as a pattern, with its phrases) and the command
+# model's rules (as tokens). Once two lists that disagreed ("subtle", "mild" were small for one only).
+SMALL = {"bit", "little", "slightly", "slight", "touch", "tad", "somewhat", "subtle", "subtly", "mild", "mildly",
+         "small"}
+SMALL_PHRASES = ("a few",)
+LARGE = {"much", "lot", "lots", "very", "really", "way", "significantly", "considerably", "heavily", "strongly",
+         "greatly", "dramatic", "dramatically", "super", "extremely", "drastically", "highly"}
+LARGE_PHRASES = ("a ton", "more and more")
 # (small, normal, large) amounts when a request gives none: "a bit brighter", "brighter", "much brighter".
 # adjust_attr points for each attribute, and adjust_color's intensity for a tint.
 DEFAULT_AMOUNTS = {
     "brightness": (10, 20, 40), "contrast": (10, 20, 40), "saturation": (15, 30, 60),
     "sharpness": (20, 40, 80), "warmth": (12, 25, 50), "hue": (10, 20, 40), "tint": (0.1, 0.2, 0.35),
 }
-LARGE = {"much", "lot", "way", "very", "really", "lots", "significantly", "considerably"}
 
 # -- the thing a colour refers to ---------------------------------------------------------------
 
@@ -101,3 +109,9 @@ QUANTITY = {"pair", "pairs", "bunch", "set", "group", "couple", "piece", "pieces
 # 'can' ends a phrase ('a dog can you...') unless it is the thing ('a water can')
 CAN_NOUNS = {"water", "watering", "trash", "garbage", "paint", "soda", "tin", "beer", "oil", "milk", "spray"}
 PICTURE_NOUNS = {"image", "images", "picture", "pictures", "photo", "photos", "pic", "pics"}
+
+
+def word_pattern(words, phrases=()) -> str:
+    """A regular expression matching any of ``words`` or ``phrases`` as whole words (longest first)."""
+    alternatives = sorted({*words, *phrases}, key=len, reverse=True)
+    return r"\b(?:" + "|".join(re.escape(a) for a in alternatives) + r")\b"

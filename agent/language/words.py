@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 import re
 
+from agent.grammar import lexicon
 from agent.grammar.commands import Command, command_type
-from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
+from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS, word_pattern
 from editor.colors import COLORS
 
 POLITE = re.compile(
@@ -22,9 +23,8 @@ POLITE = re.compile(
 )
 TRAILING = re.compile(r"[\s,.!?]*(?:(?:please|pls|thanks|thank you|thx|for me|if possible|thanks in advance|"
                        r"many thanks|now)[\s,.!?]*)*$")
-SMALL = re.compile(r"\b(?:slight(?:ly)?|bit|little|touch|tad|somewhat|a few|subtle|subtly|mild(?:ly)?|small)\b")
-LARGE = re.compile(r"\b(?:much|lot|lots|very|really|way|significantly|considerably|heavily|strongly|a ton|"
-                    r"greatly|dramatic(?:ally)?|super|extremely|more and more|drastically|highly)\b")
+SMALL = re.compile(word_pattern(lexicon.SMALL, lexicon.SMALL_PHRASES))
+LARGE = re.compile(word_pattern(lexicon.LARGE, lexicon.LARGE_PHRASES))
 UP = re.compile(r"\b(?:increase[sd]?|increasing|more|raise|boost|higher|add|enhance|improve|stronger|intensify|"
                  r"up|pump|bump|extra|heighten|amplify|deepen|maximi[sz]e|richer|bolder)\b")
 DOWN = re.compile(r"\b(?:decrease[sd]?|decreasing|reduce[sd]?|reducing|less|lower|tone down|drop|cut|"
