@@ -257,7 +257,9 @@ def test_deep_json_is_refused_without_recursion_error(qtbot, ann, library, no_ne
     user.send({"type": "chat", "text": "after"})
     qtbot.waitUntil(lambda: "after" in texts(ann), timeout=10000)
     assert "before" not in texts(ann)
-    assert any("nested deeper" in m.get("text", "") for m in seen if m["type"] == "error")
+    # the error goes back to the sender and may arrive after "after" was recorded: wait for it
+    qtbot.waitUntil(lambda: any("nested deeper" in m.get("text", "") for m in seen if m["type"] == "error"),
+                    timeout=10000)
     user.close()
     server.close()
 
