@@ -86,7 +86,7 @@ import numpy as np  # noqa: E402
 import sky_labels as S  # noqa: E402
 from skimage import data  # noqa: E402
 
-from editor import adjust, masks, ops  # noqa: E402
+from editor import adjust, masks, ops, sky  # noqa: E402
 
 OPS = {
     "brightness +20": lambda im: ops.adjust_brightness(im, amount=20),
@@ -189,7 +189,7 @@ def tonal_cases(part):
 
 
 def _sky_outside(truth, counted, shape):
-    px = max(1, round(2 * max(shape[:2]) / masks.SKY_SIDE))
+    px = max(1, round(2 * max(shape[:2]) / sky.SKY_SIDE))
     near = cv2.dilate(truth.astype(np.uint8), np.ones((2 * px + 1,) * 2, np.uint8)).astype(bool)
     return ~near & counted
 

@@ -1,0 +1,259 @@
+"""The sky of a photo as a soft mask, from colour, smoothness and position (:func:`sky_mask`).
+
+Split from :mod:`editor.masks`, which names it as the region ``sky``; how it is found and how well
+(IoU on hand-labelled photos, false skies on photos without one) is in ``bench/regions.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from editor.ops import check_image, full_scale
+
+__all__ = ["sky_mask"]
+
+# --- finding it --------------------------------------------------------------------------------------
+
+SKY_SIDE = 320  # the sky is found on a copy this size on its long side
+SKY_EDGE_SIDE = 1280  # ... and its edge drawn again by colour on one this size
+SKY_SMOOTH = 0.012  # seed pixels: mean luma gradient (per pixel of the copy) at most this
+SKY_GROW_SMOOTH = 0.02  # grown pixels: at most this
+SKY_MIN_AREA = 0.01  # a sky smaller than this share of the picture is no sky
+SKY_MAX_BOTTOM = 0.25  # nor one along more than this share of the bottom edge (a wall, water, bokeh)
+SKY_NEUTRAL = -0.03  # grey sky: blue minus red at least this (not warm: wood, skin, sand)
+SKY_GREY_MIN = 0.5  # ... and luma at least this
+SKY_COLOUR_SHARE = 0.5  # a sky region is at least this share sky-coloured
+SKY_HORIZON_MARGIN = 0.02  # ... and begins this share of the height above the horizon
+SKY_CLOUD_MIN = 0.7  # clouds: luma at least this,
+SKY_CLOUD_TEX = 0.03  # ... mean texture at most this (twice it at most anywhere),
+SKY_CLOUD_GAP = 4  # ... within this many pixels of the sky
+SKY_CLOUD_BLUE = 0.05  # ... of a sky whose mean blue minus red is at least this
+SKY_BAND = 3  # pixels within this many of the sky's edge are decided by colour
+SKY_COLOUR_DIST = 0.1  # a piece cut off by a bar or branches: mean colour this close to the sky's
+
+
+def _sky_small(rgb: np.ndarray) -> np.ndarray:
+    """The sky as a bool mask of the small float RGB copy ``rgb`` (values 0..1)."""
+    h, w = rgb.shape[:2]
+    lum = rgb @ np.array([0.299, 0.587, 0.114], np.float32)
+    # Texture: the largest colour gradient of the three channels, averaged over 5x5. A colour
+    # edge stops the sky even where brightness does not change (a blue sea under a blue sky).
+    grad = np.zeros((h, w), np.float32)
+    for c in range(3):
+        ch = np.ascontiguousarray(rgb[..., c])
+        gx = cv2.Scharr(ch, cv2.CV_32F, 1, 0) / 32
+        gy = cv2.Scharr(ch, cv2.CV_32F, 0, 1) / 32
+        grad = np.maximum(grad, cv2.magnitude(gx, gy))
+    tex = cv2.blur(grad, (5, 5))
+    grey, colour = _sky_colours(rgb, lum)
+    seed = colour & (tex <= SKY_SMOOTH)
+    grow = (tex <= SKY_GROW_SMOOTH).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(grow, connectivity=4)
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    n_colour = np.bincount(lab[colour], minlength=n)
+    # A smooth region joined to a top-connected seed, mostly of a sky's colour (a grey studio
+    # wall has a few neutral pixels, a sunset's orange sits under a larger blue).
+    seed_top = _touching_top(seed)
+    ok = (np.bincount(lab[seed_top], minlength=n) > 0) & (n_colour >= SKY_COLOUR_SHARE * area)
+    ok[0] = False
+    sky = ok[lab]
+    if sky.mean() < SKY_MIN_AREA or sky[-1].mean() > SKY_MAX_BOTTOM:
+        return np.zeros((h, w), bool)
+    # Sky cut off from the top by a bar, a cable or branches: smooth regions, mostly
+    # sky-coloured, that begin above the horizon (the lowest row the sky reaches, less a margin:
+    # the sea under a sky begins at the horizon), of the sky's colour in the rows they share.
+    horizon = int(np.nonzero(sky.any(axis=1))[0][-1]) - SKY_HORIZON_MARGIN * h
+    for i in np.nonzero(~ok & (n_colour >= SKY_COLOUR_SHARE * area) & (area >= 0.001 * h * w))[0]:
+        y, a = stats[i, cv2.CC_STAT_TOP], stats[i, cv2.CC_STAT_HEIGHT]
+        if i == 0 or y > horizon:
+            continue
+        part = lab == i
+        if _row_colour_gap(rgb[y:y + a], part[y:y + a], sky[y:y + a]) <= SKY_COLOUR_DIST:
+            sky |= part
+    sky = _snap_band(rgb, _fill_small_holes(sky, 0.01 * h * w), colour)
+    # Clouds: white, fluffy (their texture cuts them off from the blue at their fringe), near
+    # the sky and beginning above the horizon (snow fields lie below it). Only beside a blue sky:
+    # under a grey one a white building is as much a cloud as anything (the camera man's dome).
+    blue_sky = float((rgb[..., 2] - rgb[..., 0])[sky].mean()) >= SKY_CLOUD_BLUE
+    sat = (rgb.max(axis=2) - rgb.min(axis=2)) / np.maximum(rgb.max(axis=2), 1e-3)
+    white = ((lum >= SKY_CLOUD_MIN) & (sat <= 0.3) & (tex <= 2 * SKY_CLOUD_TEX) & ~sky).astype(np.uint8)
+    nc, clab, cst, _ = cv2.connectedComponentsWithStats(white, connectivity=8)
+    added = False
+    if nc > 1 and blue_sky:
+        gap = 2 * SKY_CLOUD_GAP + 1
+        touch = np.bincount(clab[cv2.dilate(sky.astype(np.uint8), np.ones((gap, gap), np.uint8)) > 0], minlength=nc)
+        ctex = np.bincount(clab.ravel(), weights=tex.ravel(), minlength=nc) / np.maximum(cst[:, cv2.CC_STAT_AREA], 1)
+        for i in range(1, nc):
+            if (touch[i] and ctex[i] <= SKY_CLOUD_TEX and cst[i, cv2.CC_STAT_TOP] <= horizon
+                    and cst[i, cv2.CC_STAT_AREA] >= 0.002 * h * w):
+                sky |= clab == i
+                added = True
+    return _snap_band(rgb, _fill_small_holes(sky, 0.01 * h * w), colour) if added else sky
+
+
+def _snap_band(rgb: np.ndarray, sky: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Decide the pixels near the sky's edge (within :data:`SKY_BAND` pixels; texture measures
+    blur it) by colour: sky where a sky-coloured pixel is nearer the mean colour of the sky
+    around it than to that of the rest around it."""
+    k = np.ones((2 * SKY_BAND + 1,) * 2, np.uint8)
+    s8 = sky.astype(np.uint8)
+    band = (cv2.dilate(s8, k) > 0) & ~(cv2.erode(s8, k) > 0)
+    if not band.any():
+        return sky
+    ws, ms, mn = _local_means(rgb, sky)
+    ds = np.abs(rgb - ms).sum(axis=2)
+    dn = np.abs(rgb - mn).sum(axis=2)
+    out = sky.copy()
+    out[band] = (colour & (ds < dn) & (ws > 1e-3))[band]
+    return out
+
+
+def _sky_colours(rgb: np.ndarray, lum: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(grey, any)``: pixels of an overcast or white sky's colour, and of any sky's colour
+    (grey, daylight blue or dark evening blue), of a float RGB image in 0..1."""
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    if lum is None:
+        lum = rgb @ np.array([0.299, 0.587, 0.114], np.float32)
+    br = b - r
+    grey = (br >= SKY_NEUTRAL) & (lum >= SKY_GREY_MIN)  # overcast, haze, clouds
+    blue = (br >= 0.05) & (b >= 0.35)  # a daylight blue sky
+    dusk = (br >= 0.1) & (b - g >= 0.05) & (b >= 0.12)  # a dark blue evening sky
+    return grey, grey | blue | dusk
+
+
+def _local_means(rgb: np.ndarray, sky: np.ndarray):
+    """``(ws, ms, mn)``: how much sky is near each pixel, and the mean colours of the sky and of
+    the rest near it (Gaussian weights of 2*SKY_BAND pixels)."""
+    sig = 2.0 * SKY_BAND
+    sf = sky.astype(np.float32)
+    ws = cv2.GaussianBlur(sf, (0, 0), sig)
+    wn = cv2.GaussianBlur(1 - sf, (0, 0), sig)
+    ms = cv2.GaussianBlur(rgb * sf[..., None], (0, 0), sig) / np.maximum(ws, 1e-6)[..., None]
+    mn = cv2.GaussianBlur(rgb * (1 - sf)[..., None], (0, 0), sig) / np.maximum(wn, 1e-6)[..., None]
+    return ws, ms, mn
+
+
+def _edge(rgb: np.ndarray, sky_small: np.ndarray, rgb_small: np.ndarray) -> np.ndarray:
+    """The sky found on the small copy, on ``rgb`` (a larger copy, float 0..1): pixels where the
+    upsampled mask is neither 0 nor 1 (and one pixel around) are decided by colour against the
+    mean colours of the sky and of the rest near them, as :func:`_snap_band` does."""
+    h, w = rgb.shape[:2]
+    ws, ms, mn = _local_means(rgb_small, sky_small)
+    up = cv2.resize(sky_small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    band = ((up > 0) & (up < 1)).astype(np.uint8)
+    k = 2 * int(math.ceil(w / sky_small.shape[1])) + 1
+    band = cv2.dilate(band, np.ones((k, k), np.uint8)).astype(bool)
+    out = up >= 0.5
+    if not band.any():
+        return out
+    ys, xs = np.nonzero(band)
+    sy, sx = sky_small.shape[0] / h, sky_small.shape[1] / w
+    # the small copy's local means at the band's pixels (nearest small pixel is enough: they are smooth)
+    iy = np.minimum(((ys + 0.5) * sy).astype(np.int32), sky_small.shape[0] - 1)
+    ix = np.minimum(((xs + 0.5) * sx).astype(np.int32), sky_small.shape[1] - 1)
+    px = rgb[ys, xs]
+    ds = np.abs(px - ms[iy, ix]).sum(axis=1)
+    dn = np.abs(px - mn[iy, ix]).sum(axis=1)
+    _, colour = _sky_colours(px[None])
+    out[ys, xs] = colour[0] & (ds < dn) & (ws[iy, ix] > 1e-3)
+    return out
+
+
+def _row_colour_gap(rgb: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """How far the colours of regions ``a`` and ``b`` are apart, row by row (a sky is lighter near
+    the horizon): the largest channel's mean absolute difference of their mean colours over rows
+    both have at least 3 pixels in; infinite when fewer than 3 such rows."""
+    na, nb = a.sum(axis=1), b.sum(axis=1)
+    rows = (na >= 3) & (nb >= 3)
+    if rows.sum() < 3:
+        return math.inf
+    ma = (rgb * a[..., None]).sum(axis=1)[rows] / na[rows, None]
+    mb = (rgb * b[..., None]).sum(axis=1)[rows] / nb[rows, None]
+    return float(np.abs(ma - mb).mean(axis=0).max())
+
+
+def _touching_top(m: np.ndarray) -> np.ndarray:
+    """The parts of ``m`` connected (4-way) to the top row."""
+    n, lab = cv2.connectedComponents(m.astype(np.uint8), connectivity=4)
+    top = np.unique(lab[0][m[0]])
+    return np.isin(lab, top[top > 0]) if len(top) else np.zeros_like(m, bool)
+
+
+def _fill_small_holes(m: np.ndarray, max_area: float) -> np.ndarray:
+    """``m`` with enclosed holes smaller than ``max_area`` pixels filled (a bird, a cloud's edge)."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((~m).astype(np.uint8), connectivity=4)
+    h, w = m.shape
+    out = m.copy()
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area <= max_area and x > 0 and y > 0 and x + bw < w and y + bh < h:
+            out[lab == i] = True
+    return out
+
+
+def sky_mask(image: np.ndarray) -> np.ndarray:
+    """The sky of a photo as a soft mask (all zeros when it shows none).
+
+    Found on a copy :data:`SKY_SIDE` pixels on its long side, from colour, texture and position:
+
+    1. texture is the largest of the three channels' gradients, averaged over 5x5 pixels, so a
+       colour edge stops the sky where brightness does not change (a blue sea under a blue sky);
+    2. sky colours: blue (``B - R >= 0.05``, ``B >= 0.35``), dark evening blue, or grey to white
+       and not warm (``B - R >= SKY_NEUTRAL``, luma at least :data:`SKY_GREY_MIN`);
+    3. the sky is the smooth regions (texture at most :data:`SKY_GROW_SMOOTH`) that hold a smooth
+       (:data:`SKY_SMOOTH`) sky-coloured seed connected to the top edge and are at least
+       :data:`SKY_COLOUR_SHARE` sky-coloured (a sunset's orange under its blue is kept, a grey
+       studio wall with a few neutral pixels is not);
+    4. regions cut off from the top by a bar, cables or branches are added when they begin above
+       the horizon (the sky's lowest row, less :data:`SKY_HORIZON_MARGIN`) and have the sky's
+       colour in the rows they share (:data:`SKY_COLOUR_DIST`); beside a blue sky, white
+       low-texture regions within :data:`SKY_CLOUD_GAP` pixels of it that begin above the
+       horizon are clouds and are added too;
+    5. no sky when it covers under :data:`SKY_MIN_AREA` of the picture, or more than
+       :data:`SKY_MAX_BOTTOM` of the bottom edge (a smooth blue wall, water or bokeh down to the
+       bottom is not a sky); holes under 1% of the picture are filled (a bird);
+    6. pixels within :data:`SKY_BAND` of the edge are decided by colour (nearer the sky around them
+       or the rest), and again on a copy :data:`SKY_EDGE_SIDE` pixels on its long side for the
+       pixels the upsampled edge leaves between 0 and 1; the result is upsampled to full
+       resolution with an edge about 2 pixels wide on that copy (6 on a 4000-pixel photo).
+
+    Not handled: the textured fringe of clouds, the glare around a low sun (warm and textured),
+    night skies, sky seen through foliage, and smooth white or grey surfaces joined to the top
+    edge (a white wall, concrete, a blurred bright background) that pass for an overcast sky.
+    bench/regions.py measures it.
+
+    Examples
+    --------
+    >>> img = np.zeros((60, 80, 3), np.uint8)
+    >>> img[:25] = (110, 160, 235)  # blue above
+    >>> img[25:] = np.random.default_rng(0).integers(40, 140, (35, 80, 3))  # rough ground below
+    >>> m = sky_mask(img)
+    >>> bool(m[:20].min() == 1 and m[30:].max() == 0)
+    True
+    """
+    check_image(image)
+    h, w = image.shape[:2]
+    rgb = image if image.ndim == 3 else image[:, :, None]
+    rgb = rgb[:, :, :3] if rgb.shape[2] >= 3 else np.repeat(rgb, 3, axis=2)
+    f = min(1.0, SKY_SIDE / max(h, w))
+    size = (max(8, round(w * f)), max(8, round(h * f)))
+    small = cv2.resize(np.ascontiguousarray(rgb), size, interpolation=cv2.INTER_AREA)
+    small = small.astype(np.float32) / np.float32(full_scale(image))
+    sky = _sky_small(small)
+    if not sky.any():
+        return np.zeros((h, w), np.float32)
+    # The edge is drawn again on a copy SKY_EDGE_SIDE pixels on its long side, by colour.
+    fe = min(1.0, SKY_EDGE_SIDE / max(h, w))
+    esize = (max(8, round(w * fe)), max(8, round(h * fe)))
+    mid = cv2.resize(np.ascontiguousarray(rgb), esize, interpolation=cv2.INTER_AREA)
+    edge = _edge(mid.astype(np.float32) / np.float32(full_scale(image)), sky, small)
+    soft = cv2.GaussianBlur(edge.astype(np.float32), (0, 0), 0.7)
+    out = cv2.resize(soft, (w, h), interpolation=cv2.INTER_LINEAR)
+    out[out < 1e-3] = 0
+    out[out > 1 - 1e-3] = 1
+    return out
+
+
