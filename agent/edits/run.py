@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agent.edits import objects
 from agent.grammar import commands as c
 from editor import adjust, ops
 
@@ -32,8 +31,18 @@ def _attr(cmd: c.AdjustAttr, px: np.ndarray) -> np.ndarray:
     return op(px, **{keyword: cmd.amount})
 
 
+def _objects():
+    """The object edits, imported on first use: they bring the detector's module, whose colour
+    tables cost OpenCV about half a second to set up, which no other edit needs."""
+    from agent.edits import objects
+
+    return objects
+
+
 def _crop_to(cmd: c.CropTo, px: np.ndarray) -> np.ndarray:
-    return objects.crop_aspect(px, cmd.aspect) if cmd.aspect else objects.crop_object(px, cmd.target)
+    if cmd.aspect:
+        return _objects().crop_aspect(px, cmd.aspect)
+    return _objects().crop_object(px, cmd.target)
 
 
 RUNNERS: dict[type, Callable[..., np.ndarray]] = {
@@ -46,8 +55,8 @@ RUNNERS: dict[type, Callable[..., np.ndarray]] = {
     c.Flip: lambda cmd, px: ops.flip(px, axis=cmd.axis),
     c.Grayscale: lambda cmd, px: adjust.grayscale(px),
     c.AutoEnhance: lambda cmd, px: adjust.auto_enhance(px),
-    c.Remove: lambda cmd, px: objects.remove_objects(px, cmd.words),
-    c.Background: lambda cmd, px: objects.background(px, cmd.mode, cmd.keep),
+    c.Remove: lambda cmd, px: _objects().remove_objects(px, cmd.words),
+    c.Background: lambda cmd, px: _objects().background(px, cmd.mode, cmd.keep),
 }
 
 

@@ -22,6 +22,7 @@ and its measured worth on GIER's validation split, and can be switched off by na
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -79,7 +80,6 @@ from agent.language.words import (
     strip_polite,
     unusable_number,
 )
-from agent.perception.things import detector_words
 
 NEAREST = ("I can change the light, colours and sharpness, remove objects, replace or blur the background, "
            "crop, rotate and flip.")
@@ -255,7 +255,7 @@ def _background(c: str) -> RuleResult:
                                 r"backdrop|bg)\b", removed):
         return None  # "remove the people in the background", "can the lady in the background be removed"
     after = re.search(r"\b(?:background|backdrop|bg)\s+((?:\w+\s+){0,2}?)(\w+)", removed)
-    if after and (after.group(2) in DETECTABLE or after.group(2).rstrip("s") in DETECTABLE):
+    if after and (after.group(2) in detectable() or after.group(2).rstrip("s") in detectable()):
         return None  # "remove the background people", "delete the background car": things in the background
     if re.search(r"\btransparent|\bpng\b|\balpha\b", c):
         return [Background("transparent")]
@@ -306,8 +306,14 @@ _REMOVED = re.compile(r"\b(?:edit|photoshop|photo shop|shop|take|cut|clone|paint
                       r"^(.+?) (?:is|are) (?:removed|erased|deleted|taken out|gone)\b|\b(?:need|want|have|get|like)\s+"
                       r"(.+?)\s+(?:to be )?(?:removed|erased|deleted|gone)\b|\b(?:make|let)\s+(.+?)\s+(?:disappear|go away|"
                       r"vanish)\b|^(?:no|without)\s+(.+)$")
-# Things the detector can find: one list, the detector's own (agent.perception.things).
-DETECTABLE = detector_words()
+@functools.cache
+def detectable() -> frozenset[str]:
+    """Words of things the detector can find: one list, the detector's own
+    (:func:`agent.perception.things.detector_words`), read on first use so that reading requests
+    does not load OpenCV's colour tables at start-up."""
+    from agent.perception.things import detector_words
+
+    return detector_words()
 
 
 def _remove(c: str) -> RuleResult:
@@ -348,7 +354,7 @@ def _remove(c: str) -> RuleResult:
     if not what or what in {"it", "that", "this", "them", "him", "her", "me", "us"}:
         raise Refusal("What should I remove? Name it, for example 'remove the person on the left'.")
     nouns = set(re.findall(r"[a-z]+", removal_head(what)))  # "the shadow of the car" removes a shadow
-    if not nouns & DETECTABLE and not {n.rstrip("s") for n in nouns} & DETECTABLE:
+    if not nouns & detectable() and not {n.rstrip("s") for n in nouns} & detectable():
         raise Refusal(f"I can only remove things I can recognise (people, animals, vehicles and everyday "
                       f"objects), and I can't find {what!r} that way. I can crop the picture instead.")
     return [Remove(what)]
@@ -420,7 +426,7 @@ def _tint(c: str) -> RuleResult:
         return None
     colour = COLOUR_WORD[m.group(1)]
     thing = re.match(r"\s+([a-z]+)", c[m.end():])
-    if thing and thing.group(1) != "light" and (thing.group(1) in DETECTABLE | PARTS) and not re.search(
+    if thing and thing.group(1) != "light" and (thing.group(1) in detectable() | PARTS) and not re.search(
             r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|glow|look|feel|overlay|wash)\b", c):
         return None  # "the reddish car", "the man in the blue shirt": a colour that says which thing
     part = local_part(c, {"color", "colors", "tone", "tint"}) or bare_part(c)
