@@ -66,7 +66,7 @@ def test_has_evidence_is_keyed_by_command_type(utterance, line, expected):
 
 def test_the_reader_and_the_detector_agree_on_what_can_be_found():
     words = detector_words()
-    assert words == reader.DETECTABLE
+    assert words == reader.detectable()
     for word in sorted(words):
         assert names_object(f"the {word}"), word
     for word in ("tiger", "joke", "light", "sky", "animal"):
