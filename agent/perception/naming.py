@@ -40,11 +40,35 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception.models import Detection, box_iou, classifier_and_labels, nearest_colour, to_rgb8
+from agent.perception.models import (
+    COCO_LABELS,
+    Detection,
+    box_iou,
+    classifier_and_labels,
+    nearest_colour,
+    to_rgb8,
+)
 from agent.perception.region_evidence import goes_on_to_an_edge
-from agent.perception.vocabulary import agrees, animal_words, coco_label, everyday_words
+from agent.perception.vocabulary import agrees, animal_words, class_kinds, coco_label, everyday_words
 
 _COCO_ANIMALS = {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
+_COCO_VEHICLES = {"bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat"}
+# The kind of each COCO label that has one (agent.perception.vocabulary.KIND_WORDS).
+COCO_KINDS = {**{a: "animal" for a in _COCO_ANIMALS}, **{v: "vehicle" for v in _COCO_VEHICLES}}
+_COCO_NAMES = set(COCO_LABELS.values())
+
+# A species the classifier names at least this surely wins over the detector's animal label when
+# COCO has no class for it (a "tiger", a "wolf", a "lion", a "fox"): the detector could not have
+# said it and gives its nearest class ("zebra", "dog", "cat"), so its label is no evidence against
+# the species. Same bar as any classifier name (bench/naming.py: no wrong word from 0.10 on crops
+# of things). Between two COCO animals (a "cow" the detector calls a "horse") the classifier still
+# has to be surer than the detector: a horse's black silhouette is a "horse" to the detector at
+# 0.97 and a "dog" to the classifier at 0.65-0.83 (bench/classifiers.py, bench/trace.py dev sets).
+FINE_CONFIDENCE = 0.55
+# The classes of one kind ("animal", "vehicle": WordNet, agent.perception.vocabulary.class_kinds)
+# together this sure name the kind when no species is sure: "an animal", not a wrong species and
+# not "an object".
+KIND_CONFIDENCE = 0.6
 
 # Measured by bench/naming.py (see the module docstring).
 NAME_CONFIDENCE = 0.55
@@ -183,15 +207,34 @@ def word_probs(probs: np.ndarray) -> dict[str, float]:
     return out
 
 
+def kind_probs(probs: np.ndarray) -> dict[str, float]:
+    """ImageNet probabilities summed per kind ("animal", "vehicle"; WordNet hypernyms)."""
+    _, labels = classifier_and_labels()
+    kinds = class_kinds(labels)
+    out: dict[str, float] = {}
+    for i in np.argsort(-probs)[:50]:
+        k = kinds[int(i)]
+        if k is not None:
+            out[k] = out.get(k, 0.0) + float(probs[int(i)])
+    return out
+
+
 def decide_noun(label: str, score: float, words: dict[str, float], *,
-                contains: list[str] = ()) -> tuple[str, str, float]:
+                contains: list[str] = (), kinds: dict[str, float] | None = None) -> tuple[str, str, float]:
     """``(noun, source, confidence)`` from a detection and its crop's word probabilities.
 
     ``contains`` are the nouns of other objects inside this box: a table's crop is about the cup
-    on it, so the classifier's word is not taken when it names one of them.
+    on it, so the classifier's word is not taken when it names one of them. ``kinds`` are the
+    crop's probabilities summed per kind (:func:`kind_probs`): where neither model is sure of
+    the species but the kind is sure (:data:`KIND_CONFIDENCE`) and the detector's label is of
+    that kind, the kind is said ("animal", source "both").
 
-    >>> decide_noun("zebra", 0.5, {"tiger": 0.8})
+    >>> decide_noun("zebra", 0.9, {"tiger": 0.8})
     ('tiger', 'classifier', 0.8)
+    >>> decide_noun("dog", 0.9, {"wolf": 0.6, "dog": 0.3})
+    ('wolf', 'classifier', 0.6)
+    >>> decide_noun("horse", 0.7, {"dog": 0.45, "horse": 0.01}, kinds={"animal": 0.9})
+    ('animal', 'both', 0.9)
     >>> decide_noun("cup", 0.9, {"coffee": 0.7, "cup": 0.1})
     ('cup', 'both', 0.8)
     >>> decide_noun("mouse", 0.5, {"helmet": 0.2, "loudspeaker": 0.22})
@@ -207,6 +250,10 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
         if p_best >= max(NAME_CONFIDENCE, score) and best in animal_words() and best not in contains:
             return best, "classifier", round(p_best, 4)
         return "person", "detector", score
+    if (label in _COCO_ANIMALS and best in animal_words() and best not in _COCO_NAMES
+            and p_best >= FINE_CONFIDENCE and best not in contains):
+        # a species COCO has no class for: the detector's animal label is its nearest class
+        return best, "classifier", round(p_best, 4)
     if support >= 0.15 and support >= 0.5 * p_best:
         return label, "both", round(support, 4)
     # The classifier overrides the detector only when it is surer: a horse's black silhouette
@@ -228,6 +275,11 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
     unsupported = support < 0.05 and bool(best) and best not in contains and classifier_knows(label)
     if score >= DETECTOR_CONFIDENCE and not contradicted and (score >= UNSUPPORTED_SURE or not unsupported):
         return label, "detector", score
+    kind = COCO_KINDS.get(label)
+    if kind is not None and kinds and kinds.get(kind, 0.0) >= KIND_CONFIDENCE:
+        # two animals named by two unsure models, or an animal label the classifier does not
+        # support: the kind is what both say
+        return kind, "both", round(kinds[kind], 4)
     return "object", "none", score
 
 
@@ -423,14 +475,15 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         contains = [o.label for o in others if _inside(o.box, d.box)]
         beside = neighbour_words(d.box, _square_crop(d.box, rgb.shape), others)
         inner_words = [w for w in words if any(agrees(w, c) for c in contains) or w in beside]
-        noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words)
+        kinds = kind_probs(probs[k])
+        noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words, kinds=kinds)
         # a word the classifier puts on another thing than the detector's must hold when the
         # square crop it came from moves in or out (:func:`holds_reframed`); else the next word
         for _ in range(3):
             if source != "classifier" or agrees(noun, d.label) or holds_reframed(rgb, d.box, noun):
                 break
             words = {w: p for w, p in words.items() if w != noun}
-            noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words)
+            noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words, kinds=kinds)
         if source == "classifier" and not agrees(noun, d.label) and not holds_reframed(rgb, d.box, noun):
             noun, source, conf = "object", "none", d.score
         closer = source == "classifier" or (source == "none" and d.label in _COCO_ANIMALS)
@@ -439,8 +492,11 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         # "dog" to the classifier (0.61-0.84) and a "dog" or an unsure "horse" to the detector
         # on the whole picture, a horse at 0.93 and more shown its own box (bench/trace.py's dev
         # part 3)
-        animal = coco_label(noun) in _COCO_ANIMALS or (noun == "object" and d.label in _COCO_ANIMALS)
-        unsure = animal and (d.score < DETECTOR_SURE or source != "both")
+        animal = coco_label(noun) in _COCO_ANIMALS or (noun in ("object", "animal") and d.label in _COCO_ANIMALS)
+        # a species COCO has no class for, named surely by the classifier, is not given back to
+        # the detector: shown the box alone it says its nearest class again ("zebra" for a tiger)
+        fine = source == "classifier" and noun in animal_words() and noun not in _COCO_NAMES
+        unsure = animal and not fine and (d.score < DETECTOR_SURE or source != "both" or noun == "animal")
         look = _closer_look(rgb, d.box) if (closer and not agrees(noun, d.label)) or unsure else None
         if look == "person" and closer and not agrees(noun, d.label):
             # ImageNet has no person class: a camera man is a "tripod" to it, and a "dog" to
