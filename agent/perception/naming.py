@@ -40,14 +40,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception.models import (
-    COCO_LABELS,
-    Detection,
-    box_iou,
-    classifier_and_labels,
-    nearest_colour,
-    to_rgb8,
-)
+from agent.perception.colour_terms import colour_term, white_balance_gains
+from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
 from agent.perception.region_evidence import goes_on_to_an_edge
 from agent.perception.vocabulary import agrees, animal_words, class_kinds, coco_label, everyday_words
 
@@ -293,50 +287,17 @@ def classifier_knows(label: str) -> bool:
 
 # -- colour from the object's own pixels ----------------------------------------------------------
 
-# Extra prototypes beside perception's references: a reddish orange (an astronaut's suit, a
-# terracotta pot) is "orange" to people, and a dark red is still "red".
-_EXTRA_PROTOTYPES = {"orange": [(222, 105, 65)], "red": [(140, 20, 25)], "brown": [(90, 60, 40)]}
-_PROTO_NAMES: list[str] = []
-_PROTO_LAB: np.ndarray | None = None
 
-
-def _prototypes() -> tuple[list[str], np.ndarray]:
-    global _PROTO_NAMES, _PROTO_LAB
-    if _PROTO_LAB is None:
-        from agent.perception.models import COLOR_NAMES_RGB
-
-        pairs = [(n, c) for n, c in COLOR_NAMES_RGB.items()]
-        pairs += [(n, c) for n, cs in _EXTRA_PROTOTYPES.items() for c in cs]
-        _PROTO_NAMES = [n for n, _ in pairs]
-        _PROTO_LAB = cv2.cvtColor(np.array([[c for _, c in pairs]], np.uint8),
-                                  cv2.COLOR_RGB2LAB)[0].astype(np.float32)
-    return _PROTO_NAMES, _PROTO_LAB
-
-
-def colour_word(pixels: np.ndarray) -> str:
-    """The colour a person would name for a set of RGB pixels ``(n, 3)``: the pixels are grouped
-    into three colour clusters (k-means in Lab) and the largest cluster's centre is named, so a
-    white cup holding brown coffee is white or brown, not the beige of their median.
+def colour_word(pixels: np.ndarray, gains: np.ndarray | None = None) -> str:
+    """The basic colour term a person would use for a set of RGB pixels ``(n, 3)``: their main
+    colour in CIELAB (three k-means clusters, the largest, a coloured one weighted up), after the
+    photo's white balance ``gains`` (:func:`agent.perception.colour_terms.white_balance_gains`);
+    :mod:`agent.perception.colour_terms` says how the terms were bounded.
 
     >>> colour_word(np.array([[250, 0, 0]] * 10, np.uint8))
     'red'
     """
-    px = np.asarray(pixels, np.uint8).reshape(-1, 3)
-    if len(px) == 0:
-        raise ValueError("no pixels to name a colour from")
-    if len(px) > 4000:
-        px = px[:: len(px) // 4000]
-    lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
-    names, ref = _prototypes()
-    if len(lab) >= 30:
-        cv2.setRNGSeed(0)  # k-means starts are random: fixed, so the same pixels get the same word
-        _, lab_idx, centres = cv2.kmeans(lab, 3, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER,
-                                                        20, 1.0), 2, cv2.KMEANS_PP_CENTERS)
-        counts = np.bincount(lab_idx.ravel(), minlength=3)
-        centre = centres[int(np.argmax(counts))]
-    else:
-        centre = np.median(lab, axis=0)
-    return nearest_colour(centre, names, ref)
+    return colour_term(pixels, gains)
 
 
 def object_mask(rgb: np.ndarray, box: tuple[int, int, int, int], *, side: int = 96) -> np.ndarray:
@@ -393,7 +354,7 @@ def skin_mask(rgb: np.ndarray) -> np.ndarray:
 
 
 def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
-                           mask: np.ndarray | None = None) -> str | None:
+                           mask: np.ndarray | None = None, gains: np.ndarray | None = None) -> str | None:
     """The colour of what a person wears: their mask below the head, skin-coloured pixels left
     out; None when less than a twentieth of the box is left.
 
@@ -419,7 +380,7 @@ def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
         keep = torso & ~skin
     if keep.sum() < 0.05 * keep.size:
         return None
-    return colour_word(region[keep])
+    return colour_word(region[keep], gains)
 
 
 # -- everything together ----------------------------------------------------------------------------
@@ -443,13 +404,14 @@ def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str
     person the colour of their clothes (None when too little shows)."""
     rgb = to_rgb8(pixels)
     mask = object_mask(rgb, box)
+    gains = white_balance_gains(rgb)
     if label == "person":
-        return person_clothing_colour(rgb, box, mask)
+        return person_clothing_colour(rgb, box, mask, gains)
     x1, y1, x2, y2 = box
     region = rgb[y1:y2, x1:x2]
     if region.size == 0:
         return None
-    return colour_word(region[mask] if mask.any() else region)
+    return colour_word(region[mask] if mask.any() else region, gains)
 
 
 def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Detection] = ()) -> list[Named]:
@@ -468,6 +430,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         return []
     probs = classify_crops(rgb, [d.box for d in dets], square=True)
     _, labels = classifier_and_labels()
+    gains = white_balance_gains(rgb)
     out = []
     for k, d in enumerate(dets):
         words = word_probs(probs[k])
@@ -509,7 +472,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         noun = coco_label(noun)  # "motorbike" is said, "motorcycle" is the label others match
         mask = object_mask(rgb, d.box)
         if noun == "person":
-            colour = person_clothing_colour(rgb, d.box, mask)
+            colour = person_clothing_colour(rgb, d.box, mask, gains)
             garment = max(((w, p) for w, p in words.items() if w in _GARMENTS), key=lambda kv: kv[1],
                           default=("", 0.0))
             if colour is None:
@@ -521,7 +484,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         else:
             x1, y1, x2, y2 = d.box
             region = rgb[y1:y2, x1:x2]
-            colour = colour_word(region[mask] if mask.any() else region)
+            colour = colour_word(region[mask] if mask.any() else region, gains)
             if noun == "object":
                 phrase = f"{shape_word(d.box)}{colour} object"
             elif noun == "cup" and words.get("coffee", 0.0) >= NAME_CONFIDENCE:
@@ -597,6 +560,7 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         best, p = max(words.items(), key=lambda kv: kv[1], default=("", 0.0))
         return (best, p) if not agrees(best, "person") and best not in _GARMENTS else ("", 0.0)
 
+    gains = white_balance_gains(rgb)
     for i in sorted(big + small):
         best, p = max((thing_word(ws) for ws in words_of.get(i, ())), key=lambda bp: bp[1], default=("", 0.0))
         named = p >= DWELL_CONFIDENCE and keeps_its_word(rgb, boxes[i], best)
@@ -608,7 +572,7 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         x1, y1, x2, y2 = grown[i]
         mask = object_mask(rgb, grown[i])
         region = rgb[y1:y2, x1:x2]
-        colour = colour_word(region[mask] if mask.any() else region)
+        colour = colour_word(region[mask] if mask.any() else region, gains)
         if named:
             out[i] = Named(best, f"{colour} {best}", colour, "classifier", round(p, 4))
         else:
