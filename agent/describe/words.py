@@ -1,9 +1,10 @@
 """The words of trace captions and image descriptions, from grounded pieces of a trace.
 
 :func:`compose` turns the segments of a trace (:mod:`agent.describe.traces`), grounded to named objects
-(:mod:`agent.perception.naming`) or to regions, into one clause each, in trace order: the first says where
-("On the left there is a grey cat"), the next ones say where from the one before ("to its right a
-white cup"). A trace that goes back and forth over things already named is summarised: each thing
+(:mod:`agent.perception.naming`) or to regions, into one sentence each, in trace order, in the style
+of the Localized Narratives people wrote: the first says where ("In this picture I can see a grey
+cat on the left"), the next ones say where from the one before ("To its right there is a white
+cup"), regions are what one can also see ("I can also see the grass at the bottom"). A trace that goes back and forth over things already named is summarised: each thing
 is said once, where the trace first dwelt on it. A region with no object is said as a region with
 its place ("the grass at the bottom").
 
@@ -309,13 +310,18 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
     for i, g in enumerate(said):
         box = g["box"]
         cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
+        # Sentences as people write them in Localized Narratives ("In this picture I can see a
+        # dog sitting on a porch. Behind it there is a red bicycle."): the first thing with its
+        # place in the picture, each next one where it is from the one before, regions as what
+        # one can also see
         if g["kind"] == "region":
             phrase = region_phrase(g["noun"], box, w, h)
-            words = phrase[0].upper() + phrase[1:] if i == 0 else f"then {phrase}"
+            words = f"In this picture I can see {phrase}" if i == 0 else f"I can also see {phrase}"
         elif i == 0:
-            words = f"{where_clause(position_words(cx, cy))} there is {_a(g['noun'])}"
+            words = f"In this picture I can see {_a(g['noun'])} {where_words(position_words(cx, cy))}"
         else:
-            words = f"{relation_words(said[i - 1]['box'], box, w, h)} {_a(g['noun'])}"
+            rel = relation_words(said[i - 1]['box'], box, w, h)
+            words = f"{rel[0].upper()}{rel[1:]} there is {_a(g['noun'])}"
         pts = g["points"]
         segments.append(Segment(
             words=words, box=box, t0=float(pts[0, 2]), t1=float(pts[-1, 2]),
@@ -323,7 +329,7 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
             points=[[round(float(x), 4), round(float(y), 4)] for x, y, _ in pts]))
     if not segments:
         return Caption("I could not follow that trace.", [])
-    return Caption("; ".join(s.words for s in segments) + ".", segments)
+    return Caption(". ".join(s.words for s in segments) + ".", segments, sep=". ")
 
 
 def _holds(a, b) -> bool:
