@@ -36,6 +36,11 @@ TERMS = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", 
 # is not white; a white wall, a cup's rim or a cloud under a tinted light is (2.7-12.6 on the
 # development photos).
 WHITE_PATCH_CHROMA = 14.0
+# ... and only when they are this light (L*): a white thing in a photo is among its lightest
+# (87.5-93.2 on the development photos that have one), where a light beige or grey wall behind a
+# person (L* 70-80) is not white, and balancing it away turned an orange suit brown
+# (bench/trace.py's development set, persons on flat walls).
+WHITE_PATCH_LIGHTNESS = 85.0
 # Chroma under which a colour is achromatic (black, grey, white by lightness).
 ACHROMATIC_CHROMA = 8.0
 # Lightness under which an achromatic colour is black, over which it is white.
@@ -61,7 +66,7 @@ def white_balance_gains(rgb: np.ndarray, *, max_side: int = 256) -> np.ndarray:
     """Per-channel gains in linear RGB that make the photo's white patch neutral (ones when the
     photo has no near-neutral bright patch); see the module docstring.
 
-    >>> img = np.full((10, 10, 3), (200, 190, 175), np.uint8)
+    >>> img = np.full((10, 10, 3), (235, 225, 210), np.uint8)
     >>> bool(white_balance_gains(img)[2] > 1.0)    # a warm cast: blue is raised
     True
     """
@@ -78,7 +83,7 @@ def white_balance_gains(rgb: np.ndarray, *, max_side: int = 256) -> np.ndarray:
     top = px[bright >= np.percentile(bright, 97)]
     white = top.mean(axis=0)
     lab = to_lab(white[None].clip(0, 255))[0]
-    if float(np.hypot(lab[1], lab[2])) >= WHITE_PATCH_CHROMA or lab[0] < 50.0:
+    if float(np.hypot(lab[1], lab[2])) >= WHITE_PATCH_CHROMA or lab[0] < WHITE_PATCH_LIGHTNESS:
         return np.ones(3, np.float32)
     lin = _linear(white / 255.0)
     gains = lin.mean() / np.maximum(lin, 1e-4)
