@@ -354,8 +354,8 @@ def _salience(d: Detection, n, w: int, h: int, dets=()) -> float:
 
 
 def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int = 4) -> Caption:
-    """Sentences about the photo: the main subject first ("The photo shows a grey cat on the
-    left."), then up to ``others`` more things with where they are ("On the right there is a white
+    """Sentences about the photo: the main subject first ("In this picture I can see a grey cat on
+    the left."), then up to ``others`` more things with where they are ("On the right there is a white
     cup."), most salient first. ``names`` are the :class:`agent.perception.naming.Named` of ``dets``."""
     h, w = rgb.shape[:2]
     order = sorted(range(len(dets)), key=lambda i: -_salience(dets[i], names[i], w, h, dets))
@@ -368,7 +368,7 @@ def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int
         cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
         where = position_words(cx, cy)
         if k == 0:
-            words = f"The photo shows {_a(n.phrase)} {where_words(where)}"
+            words = f"In this picture I can see {_a(n.phrase)} {where_words(where)}"
         elif n.phrase in said:
             words = f"{where_clause(where)} there is another {n.phrase}"
         else:
@@ -395,7 +395,7 @@ def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
         bands.append({"noun": noun, "label": label, "box": box, "where": where})
     segments = []
     if thing:
-        segments.append(Segment(f"The photo shows {_a(thing)}", (0, 0, w, h), 0.0, 0.0, PALETTE[0],
+        segments.append(Segment(f"In this picture I can see {_a(thing)}", (0, 0, w, h), 0.0, 0.0, PALETTE[0],
                                 thing, "object"))
     for b in bands:
         if len(bands) == 1:
