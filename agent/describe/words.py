@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from agent.perception.colour_terms import colour_term, white_balance_gains
 from agent.perception.models import Detection, color_name
 from agent.perception.region_evidence import fills_the_picture, sky_shaped
 
@@ -108,7 +109,7 @@ def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
     and not down to the bottom one (:func:`agent.perception.region_evidence.sky_shaped`); grass: green in the lower
     part; ground: brown, beige or grey in the lower part, not a texture that fills the picture
     (:func:`agent.perception.region_evidence.fills_the_picture`), grained and going on down to the bottom
-    (:func:`_ground_like`); otherwise "a <colour> area".
+    (:func:`_ground_like`); otherwise "a <colour> area", with the basic colour term of its pixels.
     """
     h, w = rgb.shape[:2]
     x1, y1, x2, y2 = box
@@ -131,7 +132,11 @@ def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
     if (low and colour in ("brown", "beige", "grey") and not fills_the_picture(rgb, (x1, y1, x2, y2))
             and _ground_like(rgb, (x1, y1, x2, y2))):
         return "the ground", "ground"
-    return f"{article(colour)} {colour} area", f"{colour} area"
+    # the area's own colour word: a basic colour term in CIELAB after the photo's white balance
+    # (agent.perception.colour_terms), as objects are named; the reference-colour name above
+    # only decides sky, grass and ground
+    word = colour_term(rgb[y1:y2, x1:x2].reshape(-1, 3), white_balance_gains(rgb))
+    return f"{article(word)} {word} area", f"{word} area"
 
 
 # Fine texture (mean absolute difference from a blur of 1.5 pixels, grey levels, at most 256
