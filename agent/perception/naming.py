@@ -6,6 +6,9 @@ SSD-MobileNet knows 80 COCO classes, so a tiger comes back as a "zebra" or a "ca
 detection's crop is classified; the probabilities are summed per everyday word
 (:mod:`agent.perception.vocabulary`: "tabby" and "Egyptian cat" both count for "cat"), and:
 
+- a species COCO has no class for ("tiger", "wolf", "lion"), named by the classifier at
+  :data:`FINE_CONFIDENCE` or more, wins over the detector's animal label, which is only its nearest
+  class ("zebra", "dog", "cat"); the detector's box is kept (:data:`FINE_CONFIDENCE`);
 - a word that agrees with the detector's label ("mug" for "cup") confirms it;
 - a word the classifier is sure of (probability >= :data:`NAME_CONFIDENCE`) that the detector
   does not know replaces its label ("tiger" for a "zebra");
@@ -17,6 +20,9 @@ detection's crop is classified; the probabilities are summed per everyday word
   (score >= :data:`DETECTOR_CONFIDENCE`), else the thing is "an object", described by its colour;
 - a classifier's word, for a detection or a dwell, is taken only when it holds in another view of
   the box (:func:`holds_reframed`, :func:`keeps_its_word`): guesses hold in one framing only.
+- where no species is sure but ImageNet's classes of the detector's kind together are
+  (:data:`KIND_CONFIDENCE`; kinds from WordNet's hypernyms, :mod:`agent.perception.wordnet`), the
+  kind is said: "an animal", "a vehicle", rather than a wrong species or "an object".
 
 :data:`NAME_CONFIDENCE` was measured by ``bench/naming.py`` on 18 crops of things and 22 crops
 of no thing from the development set: no thing got a wrong word at any threshold from 0.10, and
@@ -26,7 +32,8 @@ What a trace dwells on where the detector found nothing is named only from
 came out at up to 0.62.
 
 The colour comes from the object's pixels: a GrabCut mask inside the box (the box's edges are the
-background's), not the box's median. People are never described by the colour of their skin: a
+background's), not the box's median, named with a basic colour term in CIELAB after the photo's
+white balance (:mod:`agent.perception.colour_terms`; ``bench/colours.py``). People are never described by the colour of their skin: a
 person's colour is their clothing's, with skin-coloured pixels and the head left out
 ("a person in orange"), or no colour when too little clothing shows.
 """
