@@ -38,3 +38,24 @@ def test_white_balance_makes_a_tinted_white_neutral_and_leaves_a_sky_alone():
     img = np.full((40, 40, 3), (240, 228, 205), np.uint8)
     img[10:30, 10:30] = (140, 128, 105)
     assert colour_term(img[10:30, 10:30].reshape(-1, 3), white_balance_gains(img)) == "grey"
+
+
+def _figure(coat, face=(200, 150, 120), trousers=(30, 30, 35)):
+    img = np.full((200, 120, 3), (90, 140, 200), np.uint8)  # a blue wall
+    img[10:50, 40:80] = face
+    img[50:140, 20:100] = coat
+    img[140:200, 30:90] = trousers
+    return img
+
+
+def test_a_person_in_a_cream_coat_is_in_beige_or_white_not_in_black():
+    from agent.perception.naming import person_clothing_colour
+
+    def mask(img):  # the person's own pixels, as GrabCut gives them
+        return np.any(img != (90, 140, 200), axis=2)
+
+    img = _figure((235, 222, 195))
+    assert person_clothing_colour(img, (0, 0, 120, 200), mask(img)) in ("beige", "white")
+    # a red coat is still red, and the face is never the colour
+    img = _figure((180, 30, 30))
+    assert person_clothing_colour(img, (0, 0, 120, 200), mask(img)) == "red"

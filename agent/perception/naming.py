@@ -360,6 +360,12 @@ def skin_mask(rgb: np.ndarray) -> np.ndarray:
     return (cr >= 133) & (cr <= 173) & (cb >= 77) & (cb <= 127)
 
 
+# Share of a person's chest band in the skin-tone range over which it is taken for clothing of
+# that colour (see person_clothing_colour).
+SKIN_COLOURED_CLOTHES = 0.6
+PALE_CR = 142
+
+
 def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
                            mask: np.ndarray | None = None, gains: np.ndarray | None = None) -> str | None:
     """The colour of what a person wears: their mask below the head, skin-coloured pixels left
@@ -376,6 +382,19 @@ def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
             else np.ones(region.shape[:2], bool))
     skin = skin_mask(region)
     h = region.shape[0]
+    # A cream or beige coat is in the skin-tone range too: where most of the chest band
+    # (30-60% of the box's height, which a body rarely shows bare) is skin-coloured, that is the
+    # clothing, not skin: the face is looked for in the top third only and the coat kept. Else a
+    # man in a cream coat was "a person in black", his trousers all that was left (issue 30).
+    # Only pale, weakly red tones (YCrCb Cr under PALE_CR: cream 137, where skin is 140-165, a
+    # tanned chest 156) count: a bare body stays skin and says no colour.
+    band = keep[int(0.3 * h): int(0.6 * h)]
+    cr = cv2.cvtColor(np.ascontiguousarray(region[int(0.3 * h): int(0.6 * h)]), cv2.COLOR_RGB2YCrCb)[..., 1]
+    pale = skin[int(0.3 * h): int(0.6 * h)] & (cr < PALE_CR) & band
+    coat = band.sum() > 0 and pale.sum() > SKIN_COLOURED_CLOTHES * band.sum()
+    if coat:
+        skin = skin.copy()
+        skin[int(0.35 * h):] = False
     face = np.nonzero((skin & keep)[: int(0.7 * h)].mean(axis=1) >= 0.1)[0]
     head = max(1, h // 5, int(face.max()) + 1 + h // 20 if len(face) else 0)
     torso = np.zeros_like(keep)
