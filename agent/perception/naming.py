@@ -110,6 +110,10 @@ _GARMENTS = {"suit", "lab coat", "T-shirt", "jeans", "gown", "robe", "kimono", "
              "trench coat", "fur coat", "poncho", "swimsuit", "pyjamas", "military uniform", "apron",
              "cloak", "sarong", "miniskirt", "bikini"}
 
+# Animals whose coat's pattern is what people see, not one colour: the main colour of stripes or
+# patches is one of theirs at random ("a brown zebra", "a grey giraffe": issue 30), so none is said.
+_PATTERNED = {"zebra", "giraffe", "tiger", "leopard", "cheetah", "jaguar", "snow leopard", "panda"}
+
 # COCO labels as people say them ("a red table", not "a red dining table").
 _SAID = {"coffee": "cup", "dining table": "table", "tv": "television", "cell phone": "phone", "sports ball": "ball"}
 
@@ -515,6 +519,8 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
                 phrase = f"{shape_word(d.box)}{colour} object"
             elif noun == "cup" and words.get("coffee", 0.0) >= NAME_CONFIDENCE:
                 phrase = "cup of coffee"  # what is in it is what people see, not a colour
+            elif said in _PATTERNED:
+                phrase = said  # its pattern is its colour: not "a brown zebra", "a grey giraffe"
             else:
                 phrase = f"{colour} {_SAID.get(said, said)}"
         out.append(Named(noun, phrase, colour, source, float(conf)))
@@ -600,7 +606,7 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         region = rgb[y1:y2, x1:x2]
         colour = colour_word(region[mask] if mask.any() else region, gains)
         if named:
-            out[i] = Named(best, f"{colour} {best}", colour, "classifier", round(p, 4))
+            out[i] = Named(best, best if best in _PATTERNED else f"{colour} {best}", colour, "classifier", round(p, 4))
         else:
             out[i] = Named("object", f"{shape_word(boxes[i])}{colour} object", colour, "none", round(p, 4))
     return out
