@@ -13,7 +13,8 @@ dark, L* < 40: the coffee cup is red at 41.7, the astronaut's suit orange at 43-
 yellow from 69 degrees (the dahlia's petals are orange at 63-67, the sunflower yellow at 71-97);
 green from 105 degrees, or from 85 when dark (L* < 47: the olive grass of the dunes is green at
 88-105); blue from 200 to 315; purple, and pink when light, from 315 round to red. Dark oranges
-and yellows are brown; light, weakly coloured oranges and yellows beige; colours with chroma
+and yellows are brown, weakly coloured oranges (chroma under 35) brown or beige; light, weakly
+coloured oranges and yellows beige; colours with chroma
 under 8 are black, grey or white by lightness.
 
 White balance (:func:`white_balance_gains`): a photo taken under warm or cold light tints every
@@ -41,6 +42,9 @@ WHITE_PATCH_CHROMA = 14.0
 # person (L* 70-80) is not white, and balancing it away turned an orange suit brown
 # (bench/trace.py's development set, persons on flat walls).
 WHITE_PATCH_LIGHTNESS = 85.0
+# Chroma an orange needs to be called orange (bench/colours.py dev: 117/141 with none, 118 at 30,
+# 119 at 35 and 40: a bench's grey-brown back, tan cardboard and wood were "orange").
+ORANGE_CHROMA = 35.0
 # Chroma under which a colour is achromatic (black, grey, white by lightness).
 ACHROMATIC_CHROMA = 8.0
 # Lightness under which an achromatic colour is black, over which it is white.
@@ -127,6 +131,9 @@ def term(lab: np.ndarray) -> str:
         return "brown"
     if L > 60.0 and c < 30.0 and h < 90.0:
         return "beige"
+    if h < 69.0 and c < ORANGE_CHROMA:
+        # a weakly coloured orange is a light brown or a tan: people say brown, or beige when light
+        return "brown" if L < 65.0 else "beige"
     return "yellow" if h >= 69.0 else "orange"
 
 
