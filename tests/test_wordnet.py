@@ -64,3 +64,15 @@ def test_unsure_species_is_named_by_its_kind():
     assert decide_noun("horse", 0.7, {"dog": 0.45, "horse": 0.01}, kinds={"animal": 0.9})[0] == "animal"
     assert decide_noun("horse", 0.7, {"dog": 0.45, "horse": 0.01}, kinds={"animal": 0.3})[0] == "object"
     assert decide_noun("car", 0.5, {"cab": 0.3}, kinds={"vehicle": 0.8})[0] == "vehicle"
+
+
+def test_the_index_lookup_finds_every_lemma_the_file_has():
+    full = {}
+    with open(wordnet.wordnet_dir() / "index.noun", encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith(" "):
+                full[line.split()[0]] = wordnet._parse_index_line(line)
+    keys = sorted(full)
+    for k in keys[:3] + keys[-3:] + keys[:: max(1, len(keys) // 500)] + ["steam_locomotive"]:
+        assert wordnet._lookup(k) == full[k], k
+    assert wordnet._lookup("no_such_lemma_zz") == ()

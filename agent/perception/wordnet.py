@@ -46,20 +46,44 @@ def available() -> bool:
     return (d / "index.noun").is_file() and (d / "data.noun").is_file()
 
 
+def _parse_index_line(line: str) -> tuple[int, ...]:
+    parts = line.split()
+    n_senses, n_ptr = int(parts[2]), int(parts[3])
+    start = 4 + n_ptr + 2
+    return tuple(int(o) for o in parts[start: start + n_senses])
+
+
 @functools.cache
-def _index() -> dict[str, tuple[int, ...]]:
-    """lemma (lower case, underscores) -> offsets of its noun synsets, most frequent sense first."""
-    out: dict[str, tuple[int, ...]] = {}
-    with open(wordnet_dir() / "index.noun", encoding="utf-8") as f:
-        for line in f:
-            if line.startswith(" "):  # the licence header
-                continue
-            parts = line.split()
-            n_ptr = int(parts[3])
-            n_senses = int(parts[2])
-            offsets = parts[4 + n_ptr + 2: 4 + n_ptr + 2 + n_senses]
-            out[parts[0]] = tuple(int(o) for o in offsets)
-    return out
+def _lookup(lemma: str) -> tuple[int, ...]:
+    """Offsets of ``lemma``'s noun synsets, by binary search in index.noun (sorted by lemma, byte
+    order, after a licence header whose lines start with a space): a few seeks, where reading the
+    whole index took a second."""
+    key = lemma.encode("utf-8")
+
+    def first_line_from(f, pos: int) -> bytes:
+        """The first whole line starting at or after byte ``pos``."""
+        f.seek(max(0, pos - 1))
+        if pos:
+            f.readline()
+        return f.readline()
+
+    def before(line: bytes) -> bool:  # the licence header sorts before every lemma
+        return line.startswith(b" ") or line.split(b" ", 1)[0] < key
+
+    with _lock, open(wordnet_dir() / "index.noun", "rb") as f:
+        f.seek(0, os.SEEK_END)
+        lo, hi = 0, f.tell()
+        while lo < hi:  # the smallest position whose next line is not before the key
+            mid = (lo + hi) // 2
+            line = first_line_from(f, mid)
+            if line and before(line):
+                lo = mid + 1
+            else:
+                hi = mid
+        line = first_line_from(f, lo)
+        if line and line.split(b" ", 1)[0] == key:
+            return _parse_index_line(line.decode("utf-8"))
+    return ()
 
 
 @functools.cache
@@ -95,7 +119,7 @@ def ancestors(offset: int) -> frozenset[int]:
 
 def synsets(word: str) -> tuple[int, ...]:
     """Offsets of the noun synsets of ``word`` ("tabby cat", "tabby_cat"), most frequent first."""
-    return _index().get(word.strip().lower().replace(" ", "_").replace("-", "-"), ())
+    return _lookup(word.strip().lower().replace(" ", "_"))
 
 
 def is_a(word: str, kind: str) -> bool:
