@@ -262,6 +262,15 @@ def generic(label: str) -> bool:
     return label in GENERIC or label.endswith(" area")
 
 
+def kind_of(truth: str, said: str) -> bool:
+    """Whether ``said`` is a kind word (agent.perception.vocabulary.KIND_WORDS: "animal",
+    "vehicle") that the truth is, by WordNet: "an animal" for a horse is not right, but not wrong."""
+    from agent.perception import wordnet
+    from agent.perception.vocabulary import KIND_WORDS
+
+    return said in KIND_WORDS and wordnet.is_a(truth, said)
+
+
 def assign(targets: list[Label], segments, size: tuple[int, int]) -> list[int | None]:
     """Per caption segment, the target its piece of trace dwelt on: the one holding most of its
     points (a third of them at least), or None. Not by the segment's box: that is the detection's,
@@ -285,7 +294,8 @@ def wrong_nouns(targets: list[Label], segments, size: tuple[int, int]) -> list[t
     generic (``size``: the photo's width and height)."""
     wrong: dict[int, str] = {}
     for sg, k in zip(segments, assign(targets, segments, size)):
-        if k is not None and not accepted(sg.label, targets[k]) and not generic(sg.label):
+        if (k is not None and not accepted(sg.label, targets[k]) and not generic(sg.label)
+                and not kind_of(targets[k].name, sg.label)):
             wrong.setdefault(k, sg.label)
     return [(targets[k].name, said) for k, said in sorted(wrong.items())]
 

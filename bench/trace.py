@@ -269,7 +269,9 @@ def wrong_nouns(targets, segments) -> list[tuple[str, str]]:
     """``(truth, said)`` for each traced thing that a caption segment on it names with a noun that
     is neither the truth's nor generic. Each segment belongs to the traced thing most of its box
     lies on (at least a fifth of the smaller box), so a thing said twice ("back to" or split) is
-    judged by every name it got."""
+    judged by every name it got. A kind word the truth is ("an animal" for a horse) is not wrong."""
+    import photoset
+
     def share(a, b):
         ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
         iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
@@ -281,7 +283,7 @@ def wrong_nouns(targets, segments) -> list[tuple[str, str]]:
         k = max(range(len(targets)), key=lambda i: share(sg.box, targets[i][1]), default=None)
         if k is None or share(sg.box, targets[k][1]) < 0.2:
             continue
-        if sg.label != targets[k][0] and not _generic(sg.label):
+        if sg.label != targets[k][0] and not _generic(sg.label) and not photoset.kind_of(targets[k][0], sg.label):
             wrong.setdefault(k, sg.label)
     return [(targets[k][0], said) for k, said in sorted(wrong.items())]
 

@@ -106,7 +106,7 @@ def test_describe_says_the_main_subject_first_then_where_the_others_are():
     from agent.describe.caption import describe_image
 
     cap = describe_image(data.coffee())
-    assert cap.text.startswith("The photo shows a cup of coffee"), cap.text
+    assert cap.text.startswith("In this picture I can see a cup of coffee"), cap.text
     assert "table" in cap.text and "dining" not in cap.text
     assert cap.text.count(". ") == len(cap.segments) - 1 and cap.text.endswith(".")
     assert "".join(p["text"] for p in cap.pieces()) == cap.text

@@ -5,8 +5,9 @@ one region (:mod:`agent.describe.traces`); a stroke that goes on where the pen w
 segment before it (one thing traced in two strokes), and pieces of one dwell off the detections are
 named together. Each segment is grounded to the object the detector found under it
 (or, where there is none, to a region described by its position and colour, with sky and ground
-told apart by heuristics), and the caption says one clause per segment in the same order ("On the
-left there is a grey cat; to its right a white cup."). Each clause comes back with its box, its
+told apart by heuristics), and the caption says one sentence per segment in the same order, as
+people wrote them in Localized Narratives ("In this picture I can see a grey cat on the left. To
+its right there is a white cup."). Each clause comes back with its box, its
 times and a display colour so the GUI paints the words and their part of the trace alike.
 
 :func:`locate` is the inverse (MITR's controlled trace generation, done here by grounding rather
@@ -97,7 +98,7 @@ def caption_trace(pixels: np.ndarray, trace: object, *, detections: list[Detecti
     >>> tr = [[{"x": 0.4, "y": 0.5, "t": 0.0}, {"x": 0.5, "y": 0.4, "t": 0.5},
     ...        {"x": 0.45, "y": 0.6, "t": 1.0}]]
     >>> caption_trace(data.chelsea(), tr).text    # doctest: +SKIP
-    'In the middle there is a grey cat.'
+    'In this picture I can see a brown cat in the middle.'
     """
     strokes = validate_trace(trace)
     rgb = to_rgb8(pixels)

@@ -1,9 +1,10 @@
 """The words of trace captions and image descriptions, from grounded pieces of a trace.
 
 :func:`compose` turns the segments of a trace (:mod:`agent.describe.traces`), grounded to named objects
-(:mod:`agent.perception.naming`) or to regions, into one clause each, in trace order: the first says where
-("On the left there is a grey cat"), the next ones say where from the one before ("to its right a
-white cup"). A trace that goes back and forth over things already named is summarised: each thing
+(:mod:`agent.perception.naming`) or to regions, into one sentence each, in trace order, in the style
+of the Localized Narratives people wrote: the first says where ("In this picture I can see a grey
+cat on the left"), the next ones say where from the one before ("To its right there is a white
+cup"), regions are what one can also see ("I can also see the grass at the bottom"). A trace that goes back and forth over things already named is summarised: each thing
 is said once, where the trace first dwelt on it. A region with no object is said as a region with
 its place ("the grass at the bottom").
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from agent.perception.colour_terms import colour_term, white_balance_gains
 from agent.perception.models import Detection, color_name
 from agent.perception.region_evidence import fills_the_picture, sky_shaped
 
@@ -107,7 +109,7 @@ def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
     and not down to the bottom one (:func:`agent.perception.region_evidence.sky_shaped`); grass: green in the lower
     part; ground: brown, beige or grey in the lower part, not a texture that fills the picture
     (:func:`agent.perception.region_evidence.fills_the_picture`), grained and going on down to the bottom
-    (:func:`_ground_like`); otherwise "a <colour> area".
+    (:func:`_ground_like`); otherwise "a <colour> area", with the basic colour term of its pixels.
     """
     h, w = rgb.shape[:2]
     x1, y1, x2, y2 = box
@@ -130,7 +132,11 @@ def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
     if (low and colour in ("brown", "beige", "grey") and not fills_the_picture(rgb, (x1, y1, x2, y2))
             and _ground_like(rgb, (x1, y1, x2, y2))):
         return "the ground", "ground"
-    return f"{article(colour)} {colour} area", f"{colour} area"
+    # the area's own colour word: a basic colour term in CIELAB after the photo's white balance
+    # (agent.perception.colour_terms), as objects are named; the reference-colour name above
+    # only decides sky, grass and ground
+    word = colour_term(rgb[y1:y2, x1:x2].reshape(-1, 3), white_balance_gains(rgb))
+    return f"{article(word)} {word} area", f"{word} area"
 
 
 # Fine texture (mean absolute difference from a blur of 1.5 pixels, grey levels, at most 256
@@ -309,13 +315,18 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
     for i, g in enumerate(said):
         box = g["box"]
         cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
+        # Sentences as people write them in Localized Narratives ("In this picture I can see a
+        # dog sitting on a porch. Behind it there is a red bicycle."): the first thing with its
+        # place in the picture, each next one where it is from the one before, regions as what
+        # one can also see
         if g["kind"] == "region":
             phrase = region_phrase(g["noun"], box, w, h)
-            words = phrase[0].upper() + phrase[1:] if i == 0 else f"then {phrase}"
+            words = f"In this picture I can see {phrase}" if i == 0 else f"I can also see {phrase}"
         elif i == 0:
-            words = f"{where_clause(position_words(cx, cy))} there is {_a(g['noun'])}"
+            words = f"In this picture I can see {_a(g['noun'])} {where_words(position_words(cx, cy))}"
         else:
-            words = f"{relation_words(said[i - 1]['box'], box, w, h)} {_a(g['noun'])}"
+            rel = relation_words(said[i - 1]['box'], box, w, h)
+            words = f"{rel[0].upper()}{rel[1:]} there is {_a(g['noun'])}"
         pts = g["points"]
         segments.append(Segment(
             words=words, box=box, t0=float(pts[0, 2]), t1=float(pts[-1, 2]),
@@ -323,7 +334,7 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
             points=[[round(float(x), 4), round(float(y), 4)] for x, y, _ in pts]))
     if not segments:
         return Caption("I could not follow that trace.", [])
-    return Caption("; ".join(s.words for s in segments) + ".", segments)
+    return Caption(". ".join(s.words for s in segments) + ".", segments, sep=". ")
 
 
 def _holds(a, b) -> bool:
@@ -348,8 +359,8 @@ def _salience(d: Detection, n, w: int, h: int, dets=()) -> float:
 
 
 def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int = 4) -> Caption:
-    """Sentences about the photo: the main subject first ("The photo shows a grey cat on the
-    left."), then up to ``others`` more things with where they are ("On the right there is a white
+    """Sentences about the photo: the main subject first ("In this picture I can see a grey cat on
+    the left."), then up to ``others`` more things with where they are ("On the right there is a white
     cup."), most salient first. ``names`` are the :class:`agent.perception.naming.Named` of ``dets``."""
     h, w = rgb.shape[:2]
     order = sorted(range(len(dets)), key=lambda i: -_salience(dets[i], names[i], w, h, dets))
@@ -362,7 +373,7 @@ def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int
         cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
         where = position_words(cx, cy)
         if k == 0:
-            words = f"The photo shows {_a(n.phrase)} {where_words(where)}"
+            words = f"In this picture I can see {_a(n.phrase)} {where_words(where)}"
         elif n.phrase in said:
             words = f"{where_clause(where)} there is another {n.phrase}"
         else:
@@ -389,7 +400,7 @@ def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
         bands.append({"noun": noun, "label": label, "box": box, "where": where})
     segments = []
     if thing:
-        segments.append(Segment(f"The photo shows {_a(thing)}", (0, 0, w, h), 0.0, 0.0, PALETTE[0],
+        segments.append(Segment(f"In this picture I can see {_a(thing)}", (0, 0, w, h), 0.0, 0.0, PALETTE[0],
                                 thing, "object"))
     for b in bands:
         if len(bands) == 1:

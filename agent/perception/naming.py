@@ -6,6 +6,9 @@ SSD-MobileNet knows 80 COCO classes, so a tiger comes back as a "zebra" or a "ca
 detection's crop is classified; the probabilities are summed per everyday word
 (:mod:`agent.perception.vocabulary`: "tabby" and "Egyptian cat" both count for "cat"), and:
 
+- a species COCO has no class for ("tiger", "wolf", "lion"), named by the classifier at
+  :data:`FINE_CONFIDENCE` or more, wins over the detector's animal label, which is only its nearest
+  class ("zebra", "dog", "cat"); the detector's box is kept (:data:`FINE_CONFIDENCE`);
 - a word that agrees with the detector's label ("mug" for "cup") confirms it;
 - a word the classifier is sure of (probability >= :data:`NAME_CONFIDENCE`) that the detector
   does not know replaces its label ("tiger" for a "zebra");
@@ -17,6 +20,9 @@ detection's crop is classified; the probabilities are summed per everyday word
   (score >= :data:`DETECTOR_CONFIDENCE`), else the thing is "an object", described by its colour;
 - a classifier's word, for a detection or a dwell, is taken only when it holds in another view of
   the box (:func:`holds_reframed`, :func:`keeps_its_word`): guesses hold in one framing only.
+- where no species is sure but ImageNet's classes of the detector's kind together are
+  (:data:`KIND_CONFIDENCE`; kinds from WordNet's hypernyms, :mod:`agent.perception.wordnet`), the
+  kind is said: "an animal", "a vehicle", rather than a wrong species or "an object".
 
 :data:`NAME_CONFIDENCE` was measured by ``bench/naming.py`` on 18 crops of things and 22 crops
 of no thing from the development set: no thing got a wrong word at any threshold from 0.10, and
@@ -26,7 +32,8 @@ What a trace dwells on where the detector found nothing is named only from
 came out at up to 0.62.
 
 The colour comes from the object's pixels: a GrabCut mask inside the box (the box's edges are the
-background's), not the box's median. People are never described by the colour of their skin: a
+background's), not the box's median, named with a basic colour term in CIELAB after the photo's
+white balance (:mod:`agent.perception.colour_terms`; ``bench/colours.py``). People are never described by the colour of their skin: a
 person's colour is their clothing's, with skin-coloured pixels and the head left out
 ("a person in orange"), or no colour when too little clothing shows.
 """
@@ -40,11 +47,29 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception.models import Detection, box_iou, classifier_and_labels, nearest_colour, to_rgb8
+from agent.perception.colour_terms import colour_term, white_balance_gains
+from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
 from agent.perception.region_evidence import goes_on_to_an_edge
-from agent.perception.vocabulary import agrees, animal_words, coco_label, everyday_words
+from agent.perception.vocabulary import agrees, animal_words, class_kinds, coco_label, everyday_words
 
 _COCO_ANIMALS = {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
+_COCO_VEHICLES = {"bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat"}
+# The kind of each COCO label that has one (agent.perception.vocabulary.KIND_WORDS).
+COCO_KINDS = {**{a: "animal" for a in _COCO_ANIMALS}, **{v: "vehicle" for v in _COCO_VEHICLES}}
+_COCO_NAMES = set(COCO_LABELS.values())
+
+# A species the classifier names at least this surely wins over the detector's animal label when
+# COCO has no class for it (a "tiger", a "wolf", a "lion", a "fox"): the detector could not have
+# said it and gives its nearest class ("zebra", "dog", "cat"), so its label is no evidence against
+# the species. Same bar as any classifier name (bench/naming.py: no wrong word from 0.10 on crops
+# of things). Between two COCO animals (a "cow" the detector calls a "horse") the classifier still
+# has to be surer than the detector: a horse's black silhouette is a "horse" to the detector at
+# 0.97 and a "dog" to the classifier at 0.65-0.83 (bench/classifiers.py, bench/trace.py dev sets).
+FINE_CONFIDENCE = 0.55
+# The classes of one kind ("animal", "vehicle": WordNet, agent.perception.vocabulary.class_kinds)
+# together this sure name the kind when no species is sure: "an animal", not a wrong species and
+# not "an object".
+KIND_CONFIDENCE = 0.6
 
 # Measured by bench/naming.py (see the module docstring).
 NAME_CONFIDENCE = 0.55
@@ -84,6 +109,10 @@ GARMENT_CONFIDENCE = 0.3
 _GARMENTS = {"suit", "lab coat", "T-shirt", "jeans", "gown", "robe", "kimono", "cardigan", "sweatshirt",
              "trench coat", "fur coat", "poncho", "swimsuit", "pyjamas", "military uniform", "apron",
              "cloak", "sarong", "miniskirt", "bikini"}
+
+# Animals whose coat's pattern is what people see, not one colour: the main colour of stripes or
+# patches is one of theirs at random ("a brown zebra", "a grey giraffe": issue 30), so none is said.
+_PATTERNED = {"zebra", "giraffe", "tiger", "leopard", "cheetah", "jaguar", "snow leopard", "panda"}
 
 # COCO labels as people say them ("a red table", not "a red dining table").
 _SAID = {"coffee": "cup", "dining table": "table", "tv": "television", "cell phone": "phone", "sports ball": "ball"}
@@ -183,15 +212,34 @@ def word_probs(probs: np.ndarray) -> dict[str, float]:
     return out
 
 
+def kind_probs(probs: np.ndarray) -> dict[str, float]:
+    """ImageNet probabilities summed per kind ("animal", "vehicle"; WordNet hypernyms)."""
+    _, labels = classifier_and_labels()
+    kinds = class_kinds(labels)
+    out: dict[str, float] = {}
+    for i in np.argsort(-probs)[:50]:
+        k = kinds[int(i)]
+        if k is not None:
+            out[k] = out.get(k, 0.0) + float(probs[int(i)])
+    return out
+
+
 def decide_noun(label: str, score: float, words: dict[str, float], *,
-                contains: list[str] = ()) -> tuple[str, str, float]:
+                contains: list[str] = (), kinds: dict[str, float] | None = None) -> tuple[str, str, float]:
     """``(noun, source, confidence)`` from a detection and its crop's word probabilities.
 
     ``contains`` are the nouns of other objects inside this box: a table's crop is about the cup
-    on it, so the classifier's word is not taken when it names one of them.
+    on it, so the classifier's word is not taken when it names one of them. ``kinds`` are the
+    crop's probabilities summed per kind (:func:`kind_probs`): where neither model is sure of
+    the species but the kind is sure (:data:`KIND_CONFIDENCE`) and the detector's label is of
+    that kind, the kind is said ("animal", source "both").
 
-    >>> decide_noun("zebra", 0.5, {"tiger": 0.8})
+    >>> decide_noun("zebra", 0.9, {"tiger": 0.8})
     ('tiger', 'classifier', 0.8)
+    >>> decide_noun("dog", 0.9, {"wolf": 0.6, "dog": 0.3})
+    ('wolf', 'classifier', 0.6)
+    >>> decide_noun("horse", 0.7, {"dog": 0.45, "horse": 0.01}, kinds={"animal": 0.9})
+    ('animal', 'both', 0.9)
     >>> decide_noun("cup", 0.9, {"coffee": 0.7, "cup": 0.1})
     ('cup', 'both', 0.8)
     >>> decide_noun("mouse", 0.5, {"helmet": 0.2, "loudspeaker": 0.22})
@@ -207,6 +255,10 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
         if p_best >= max(NAME_CONFIDENCE, score) and best in animal_words() and best not in contains:
             return best, "classifier", round(p_best, 4)
         return "person", "detector", score
+    if (label in _COCO_ANIMALS and best in animal_words() and best not in _COCO_NAMES
+            and p_best >= FINE_CONFIDENCE and best not in contains):
+        # a species COCO has no class for: the detector's animal label is its nearest class
+        return best, "classifier", round(p_best, 4)
     if support >= 0.15 and support >= 0.5 * p_best:
         return label, "both", round(support, 4)
     # The classifier overrides the detector only when it is surer: a horse's black silhouette
@@ -228,6 +280,11 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
     unsupported = support < 0.05 and bool(best) and best not in contains and classifier_knows(label)
     if score >= DETECTOR_CONFIDENCE and not contradicted and (score >= UNSUPPORTED_SURE or not unsupported):
         return label, "detector", score
+    kind = COCO_KINDS.get(label)
+    if kind is not None and kinds and kinds.get(kind, 0.0) >= KIND_CONFIDENCE:
+        # two animals named by two unsure models, or an animal label the classifier does not
+        # support: the kind is what both say
+        return kind, "both", round(kinds[kind], 4)
     return "object", "none", score
 
 
@@ -241,50 +298,17 @@ def classifier_knows(label: str) -> bool:
 
 # -- colour from the object's own pixels ----------------------------------------------------------
 
-# Extra prototypes beside perception's references: a reddish orange (an astronaut's suit, a
-# terracotta pot) is "orange" to people, and a dark red is still "red".
-_EXTRA_PROTOTYPES = {"orange": [(222, 105, 65)], "red": [(140, 20, 25)], "brown": [(90, 60, 40)]}
-_PROTO_NAMES: list[str] = []
-_PROTO_LAB: np.ndarray | None = None
 
-
-def _prototypes() -> tuple[list[str], np.ndarray]:
-    global _PROTO_NAMES, _PROTO_LAB
-    if _PROTO_LAB is None:
-        from agent.perception.models import COLOR_NAMES_RGB
-
-        pairs = [(n, c) for n, c in COLOR_NAMES_RGB.items()]
-        pairs += [(n, c) for n, cs in _EXTRA_PROTOTYPES.items() for c in cs]
-        _PROTO_NAMES = [n for n, _ in pairs]
-        _PROTO_LAB = cv2.cvtColor(np.array([[c for _, c in pairs]], np.uint8),
-                                  cv2.COLOR_RGB2LAB)[0].astype(np.float32)
-    return _PROTO_NAMES, _PROTO_LAB
-
-
-def colour_word(pixels: np.ndarray) -> str:
-    """The colour a person would name for a set of RGB pixels ``(n, 3)``: the pixels are grouped
-    into three colour clusters (k-means in Lab) and the largest cluster's centre is named, so a
-    white cup holding brown coffee is white or brown, not the beige of their median.
+def colour_word(pixels: np.ndarray, gains: np.ndarray | None = None) -> str:
+    """The basic colour term a person would use for a set of RGB pixels ``(n, 3)``: their main
+    colour in CIELAB (three k-means clusters, the largest, a coloured one weighted up), after the
+    photo's white balance ``gains`` (:func:`agent.perception.colour_terms.white_balance_gains`);
+    :mod:`agent.perception.colour_terms` says how the terms were bounded.
 
     >>> colour_word(np.array([[250, 0, 0]] * 10, np.uint8))
     'red'
     """
-    px = np.asarray(pixels, np.uint8).reshape(-1, 3)
-    if len(px) == 0:
-        raise ValueError("no pixels to name a colour from")
-    if len(px) > 4000:
-        px = px[:: len(px) // 4000]
-    lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
-    names, ref = _prototypes()
-    if len(lab) >= 30:
-        cv2.setRNGSeed(0)  # k-means starts are random: fixed, so the same pixels get the same word
-        _, lab_idx, centres = cv2.kmeans(lab, 3, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER,
-                                                        20, 1.0), 2, cv2.KMEANS_PP_CENTERS)
-        counts = np.bincount(lab_idx.ravel(), minlength=3)
-        centre = centres[int(np.argmax(counts))]
-    else:
-        centre = np.median(lab, axis=0)
-    return nearest_colour(centre, names, ref)
+    return colour_term(pixels, gains)
 
 
 def object_mask(rgb: np.ndarray, box: tuple[int, int, int, int], *, side: int = 96) -> np.ndarray:
@@ -340,8 +364,14 @@ def skin_mask(rgb: np.ndarray) -> np.ndarray:
     return (cr >= 133) & (cr <= 173) & (cb >= 77) & (cb <= 127)
 
 
+# Share of a person's chest band in the skin-tone range over which it is taken for clothing of
+# that colour (see person_clothing_colour).
+SKIN_COLOURED_CLOTHES = 0.6
+PALE_CR = 142
+
+
 def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
-                           mask: np.ndarray | None = None) -> str | None:
+                           mask: np.ndarray | None = None, gains: np.ndarray | None = None) -> str | None:
     """The colour of what a person wears: their mask below the head, skin-coloured pixels left
     out; None when less than a twentieth of the box is left.
 
@@ -356,6 +386,19 @@ def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
             else np.ones(region.shape[:2], bool))
     skin = skin_mask(region)
     h = region.shape[0]
+    # A cream or beige coat is in the skin-tone range too: where most of the chest band
+    # (30-60% of the box's height, which a body rarely shows bare) is skin-coloured, that is the
+    # clothing, not skin: the face is looked for in the top third only and the coat kept. Else a
+    # man in a cream coat was "a person in black", his trousers all that was left (issue 30).
+    # Only pale, weakly red tones (YCrCb Cr under PALE_CR: cream 137, where skin is 140-165, a
+    # tanned chest 156) count: a bare body stays skin and says no colour.
+    band = keep[int(0.3 * h): int(0.6 * h)]
+    cr = cv2.cvtColor(np.ascontiguousarray(region[int(0.3 * h): int(0.6 * h)]), cv2.COLOR_RGB2YCrCb)[..., 1]
+    pale = skin[int(0.3 * h): int(0.6 * h)] & (cr < PALE_CR) & band
+    coat = band.sum() > 0 and pale.sum() > SKIN_COLOURED_CLOTHES * band.sum()
+    if coat:
+        skin = skin.copy()
+        skin[int(0.35 * h):] = False
     face = np.nonzero((skin & keep)[: int(0.7 * h)].mean(axis=1) >= 0.1)[0]
     head = max(1, h // 5, int(face.max()) + 1 + h // 20 if len(face) else 0)
     torso = np.zeros_like(keep)
@@ -367,7 +410,7 @@ def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
         keep = torso & ~skin
     if keep.sum() < 0.05 * keep.size:
         return None
-    return colour_word(region[keep])
+    return colour_word(region[keep], gains)
 
 
 # -- everything together ----------------------------------------------------------------------------
@@ -391,13 +434,14 @@ def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str
     person the colour of their clothes (None when too little shows)."""
     rgb = to_rgb8(pixels)
     mask = object_mask(rgb, box)
+    gains = white_balance_gains(rgb)
     if label == "person":
-        return person_clothing_colour(rgb, box, mask)
+        return person_clothing_colour(rgb, box, mask, gains)
     x1, y1, x2, y2 = box
     region = rgb[y1:y2, x1:x2]
     if region.size == 0:
         return None
-    return colour_word(region[mask] if mask.any() else region)
+    return colour_word(region[mask] if mask.any() else region, gains)
 
 
 def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Detection] = ()) -> list[Named]:
@@ -416,6 +460,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         return []
     probs = classify_crops(rgb, [d.box for d in dets], square=True)
     _, labels = classifier_and_labels()
+    gains = white_balance_gains(rgb)
     out = []
     for k, d in enumerate(dets):
         words = word_probs(probs[k])
@@ -423,14 +468,15 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         contains = [o.label for o in others if _inside(o.box, d.box)]
         beside = neighbour_words(d.box, _square_crop(d.box, rgb.shape), others)
         inner_words = [w for w in words if any(agrees(w, c) for c in contains) or w in beside]
-        noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words)
+        kinds = kind_probs(probs[k])
+        noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words, kinds=kinds)
         # a word the classifier puts on another thing than the detector's must hold when the
         # square crop it came from moves in or out (:func:`holds_reframed`); else the next word
         for _ in range(3):
             if source != "classifier" or agrees(noun, d.label) or holds_reframed(rgb, d.box, noun):
                 break
             words = {w: p for w, p in words.items() if w != noun}
-            noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words)
+            noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words, kinds=kinds)
         if source == "classifier" and not agrees(noun, d.label) and not holds_reframed(rgb, d.box, noun):
             noun, source, conf = "object", "none", d.score
         closer = source == "classifier" or (source == "none" and d.label in _COCO_ANIMALS)
@@ -439,8 +485,11 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         # "dog" to the classifier (0.61-0.84) and a "dog" or an unsure "horse" to the detector
         # on the whole picture, a horse at 0.93 and more shown its own box (bench/trace.py's dev
         # part 3)
-        animal = coco_label(noun) in _COCO_ANIMALS or (noun == "object" and d.label in _COCO_ANIMALS)
-        unsure = animal and (d.score < DETECTOR_SURE or source != "both")
+        animal = coco_label(noun) in _COCO_ANIMALS or (noun in ("object", "animal") and d.label in _COCO_ANIMALS)
+        # a species COCO has no class for, named surely by the classifier, is not given back to
+        # the detector: shown the box alone it says its nearest class again ("zebra" for a tiger)
+        fine = source == "classifier" and noun in animal_words() and noun not in _COCO_NAMES
+        unsure = animal and not fine and (d.score < DETECTOR_SURE or source != "both" or noun == "animal")
         look = _closer_look(rgb, d.box) if (closer and not agrees(noun, d.label)) or unsure else None
         if look == "person" and closer and not agrees(noun, d.label):
             # ImageNet has no person class: a camera man is a "tripod" to it, and a "dog" to
@@ -453,7 +502,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         noun = coco_label(noun)  # "motorbike" is said, "motorcycle" is the label others match
         mask = object_mask(rgb, d.box)
         if noun == "person":
-            colour = person_clothing_colour(rgb, d.box, mask)
+            colour = person_clothing_colour(rgb, d.box, mask, gains)
             garment = max(((w, p) for w, p in words.items() if w in _GARMENTS), key=lambda kv: kv[1],
                           default=("", 0.0))
             if colour is None:
@@ -465,11 +514,13 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         else:
             x1, y1, x2, y2 = d.box
             region = rgb[y1:y2, x1:x2]
-            colour = colour_word(region[mask] if mask.any() else region)
+            colour = colour_word(region[mask] if mask.any() else region, gains)
             if noun == "object":
                 phrase = f"{shape_word(d.box)}{colour} object"
             elif noun == "cup" and words.get("coffee", 0.0) >= NAME_CONFIDENCE:
                 phrase = "cup of coffee"  # what is in it is what people see, not a colour
+            elif said in _PATTERNED:
+                phrase = said  # its pattern is its colour: not "a brown zebra", "a grey giraffe"
             else:
                 phrase = f"{colour} {_SAID.get(said, said)}"
         out.append(Named(noun, phrase, colour, source, float(conf)))
@@ -541,6 +592,7 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         best, p = max(words.items(), key=lambda kv: kv[1], default=("", 0.0))
         return (best, p) if not agrees(best, "person") and best not in _GARMENTS else ("", 0.0)
 
+    gains = white_balance_gains(rgb)
     for i in sorted(big + small):
         best, p = max((thing_word(ws) for ws in words_of.get(i, ())), key=lambda bp: bp[1], default=("", 0.0))
         named = p >= DWELL_CONFIDENCE and keeps_its_word(rgb, boxes[i], best)
@@ -552,9 +604,9 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         x1, y1, x2, y2 = grown[i]
         mask = object_mask(rgb, grown[i])
         region = rgb[y1:y2, x1:x2]
-        colour = colour_word(region[mask] if mask.any() else region)
+        colour = colour_word(region[mask] if mask.any() else region, gains)
         if named:
-            out[i] = Named(best, f"{colour} {best}", colour, "classifier", round(p, 4))
+            out[i] = Named(best, best if best in _PATTERNED else f"{colour} {best}", colour, "classifier", round(p, 4))
         else:
             out[i] = Named("object", f"{shape_word(boxes[i])}{colour} object", colour, "none", round(p, 4))
     return out

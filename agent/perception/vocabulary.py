@@ -19,6 +19,13 @@ The map, documented by rule:
   it over "bell cote" (0.37), "palace" (0.27), "church", "castle" and "stupa"; each alone is
   unsure, together they are a sure "building" (0.86, bench/photoset.py's temple box).
 
+The kind of each class comes from WordNet's hypernyms (:mod:`agent.perception.wordnet`, Debian's
+``wordnet-base``): a tabby is a cat and a cat is an animal, a school bus is a vehicle. Easel says
+the kind ("an animal", "a vehicle") where it is sure of the kind but not of the species
+(:func:`class_kinds`). ``tests/test_wordnet.py`` checks the map above against WordNet: every
+class called "cat" is under WordNet's cat, every "dog" under its dog, every class of the animal
+ranges an animal.
+
 :data:`COCO_AGREES` says which everyday words are the same thing as a COCO label (a "mug" is a
 COCO "cup", a "moped" a "motorcycle"), so the detector and the classifier can be combined.
 """
@@ -174,6 +181,26 @@ def everyday_words(labels: list[str]) -> list[str | None]:
     return _WORDS
 
 
+# The kinds a thing may be named by when no species is sure (see the module docstring).
+KIND_WORDS = ("animal", "vehicle")
+
+
+def class_kinds(labels: list[str]) -> tuple[str | None, ...]:
+    """The kind word of each ImageNet class ("animal", "vehicle" or None), from WordNet; without
+    the WordNet files, the animal ranges are animals and the rest has no kind.
+
+    >>> from agent.perception.models import classifier_and_labels
+    >>> ks = class_kinds(classifier_and_labels()[1])    # doctest: +SKIP
+    >>> ks[281], ks[779], ks[504]                       # doctest: +SKIP
+    ('animal', 'vehicle', None)
+    """
+    from agent.perception import wordnet
+
+    if wordnet.available():
+        return wordnet.kinds_of_classes(labels)
+    return tuple("animal" if i < 398 else None for i in range(len(labels)))
+
+
 def animal_words() -> set[str]:
     """The one-word animal names of the map ("tiger", "fox"), for reading captions back."""
     return {w for _, _, w in _ANIMAL_RANGES if " " not in w}
@@ -181,7 +208,7 @@ def animal_words() -> set[str]:
 
 def caption_nouns() -> set[str]:
     """One-word nouns a caption may use beyond COCO's labels (animals and a few things)."""
-    return animal_words() | {"rocket", "flower", "helmet", "tripod"} | set(_GROUPS)
+    return animal_words() | {"rocket", "flower", "helmet", "tripod"} | set(_GROUPS) | set(KIND_WORDS)
 
 
 def agrees(word: str, coco_label: str) -> bool:

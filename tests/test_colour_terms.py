@@ -1,0 +1,61 @@
+"""Basic colour terms in CIELAB and the white-patch balance (agent/perception/colour_terms.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.perception.colour_terms import colour_term, term, to_lab, white_balance_gains
+
+
+@pytest.mark.parametrize("rgb,want", [
+    ((217, 102, 71), "orange"),   # the astronaut's suit
+    ((150, 30, 30), "red"), ((110, 50, 150), "purple"), ((235, 150, 190), "pink"),
+    ((140, 200, 60), "green"),    # a yellowish meadow is green, not yellow
+    ((150, 185, 225), "blue"),    # a pale sky is blue, not grey
+    ((110, 100, 30), "green"),    # dark olive grass
+    ((240, 200, 40), "yellow"), ((100, 60, 30), "brown"), ((215, 195, 160), "beige"),
+    ((30, 30, 30), "black"), ((128, 128, 128), "grey"), ((245, 245, 245), "white"),
+])
+def test_basic_terms(rgb, want):
+    assert term(to_lab(np.array([rgb], np.uint8))[0]) == want
+
+
+def test_a_coloured_thing_is_named_by_its_colour_not_its_shadow():
+    px = np.array([[240, 200, 40]] * 55 + [[20, 20, 10]] * 45, np.uint8)  # a petal and the dark between
+    assert colour_term(px) == "yellow"
+
+
+def test_white_balance_makes_a_tinted_white_neutral_and_leaves_a_sky_alone():
+    warm = np.full((20, 20, 3), (240, 228, 205), np.uint8)
+    g = white_balance_gains(warm)
+    assert g[2] > 1.0 > g[0]
+    sky = np.full((20, 20, 3), (170, 200, 240), np.uint8)  # the lightest thing, but blue
+    assert np.allclose(white_balance_gains(sky), 1.0)
+    flower = np.full((20, 20, 3), (250, 210, 30), np.uint8)
+    assert np.allclose(white_balance_gains(flower), 1.0)
+    # a cast corrected: a grey card under warm light reads grey again
+    img = np.full((40, 40, 3), (240, 228, 205), np.uint8)
+    img[10:30, 10:30] = (140, 128, 105)
+    assert colour_term(img[10:30, 10:30].reshape(-1, 3), white_balance_gains(img)) == "grey"
+
+
+def _figure(coat, face=(200, 150, 120), trousers=(30, 30, 35)):
+    img = np.full((200, 120, 3), (90, 140, 200), np.uint8)  # a blue wall
+    img[10:50, 40:80] = face
+    img[50:140, 20:100] = coat
+    img[140:200, 30:90] = trousers
+    return img
+
+
+def test_a_person_in_a_cream_coat_is_in_beige_or_white_not_in_black():
+    from agent.perception.naming import person_clothing_colour
+
+    def mask(img):  # the person's own pixels, as GrabCut gives them
+        return np.any(img != (90, 140, 200), axis=2)
+
+    img = _figure((235, 222, 195))
+    assert person_clothing_colour(img, (0, 0, 120, 200), mask(img)) in ("beige", "white")
+    # a red coat is still red, and the face is never the colour
+    img = _figure((180, 30, 30))
+    assert person_clothing_colour(img, (0, 0, 120, 200), mask(img)) == "red"

@@ -1,0 +1,78 @@
+"""The everyday-word map of ImageNet's classes against WordNet's hypernyms (Debian wordnet-base)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.perception import wordnet
+from agent.perception.naming import decide_noun
+from agent.perception.vocabulary import class_kinds, everyday_words
+
+pytestmark = pytest.mark.skipif(not wordnet.available(), reason="apt-get install wordnet-base")
+
+
+@pytest.fixture(scope="module")
+def labels():
+    from agent.perception.models import classifier_and_labels
+
+    return classifier_and_labels()[1]
+
+
+def test_every_imagenet_class_has_its_synset_in_imagenet_order(labels):
+    offsets = wordnet.class_synsets(labels)
+    assert None not in offsets
+    # ImageNet's class ids are WordNet offsets, sorted: the match must keep that order
+    assert all(a < b for a, b in zip(offsets, offsets[1:]))
+
+
+def test_the_map_agrees_with_wordnet(labels):
+    words = everyday_words(labels)
+    for i, w in enumerate(words):
+        if w in ("cat", "dog", "bird", "fish", "snake"):
+            assert wordnet.class_is_a(labels, i, w), (i, labels[i], w)
+    kinds = class_kinds(labels)
+    assert all(k == "animal" for k in kinds[:398])
+    assert "animal" not in kinds[398:]
+
+
+def test_hypernyms():
+    assert wordnet.is_a("tabby", "cat") and wordnet.is_a("cat", "animal")
+    assert wordnet.is_a("school bus", "vehicle") and wordnet.is_a("bicycle", "vehicle")
+    assert not wordnet.is_a("person", "animal") and not wordnet.is_a("cup", "vehicle")
+
+
+def test_kinds_of_classes(labels):
+    kinds = class_kinds(labels)
+    assert kinds[281] == "animal" and kinds[292] == "animal"  # tabby, tiger
+    assert kinds[779] == "vehicle" and kinds[444] == "vehicle"  # school bus, bicycle-built-for-two
+    assert kinds[504] is None  # coffee mug
+
+
+@pytest.mark.parametrize("label,score,words,want", [
+    ("zebra", 0.95, {"tiger": 0.7, "zebra": 0.1}, "tiger"),  # COCO has no tiger: its label is its nearest class
+    ("dog", 0.9, {"wolf": 0.6, "dog": 0.3}, "wolf"),
+    ("cat", 0.9, {"lion": 0.6}, "lion"),
+    ("horse", 0.7, {"cow": 0.8}, "cow"),  # surer than the detector
+    ("horse", 0.97, {"dog": 0.65}, "horse"),  # a sure detector keeps a COCO animal against a COCO animal
+    ("dog", 0.9, {"dog": 0.5, "wolf": 0.3}, "dog"),
+])
+def test_a_confident_fine_class_wins(label, score, words, want):
+    assert decide_noun(label, score, words)[0] == want
+
+
+def test_unsure_species_is_named_by_its_kind():
+    assert decide_noun("horse", 0.7, {"dog": 0.45, "horse": 0.01}, kinds={"animal": 0.9})[0] == "animal"
+    assert decide_noun("horse", 0.7, {"dog": 0.45, "horse": 0.01}, kinds={"animal": 0.3})[0] == "object"
+    assert decide_noun("car", 0.5, {"cab": 0.3}, kinds={"vehicle": 0.8})[0] == "vehicle"
+
+
+def test_the_index_lookup_finds_every_lemma_the_file_has():
+    full = {}
+    with open(wordnet.wordnet_dir() / "index.noun", encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith(" "):
+                full[line.split()[0]] = wordnet._parse_index_line(line)
+    keys = sorted(full)
+    for k in keys[:3] + keys[-3:] + keys[:: max(1, len(keys) // 500)] + ["steam_locomotive"]:
+        assert wordnet._lookup(k) == full[k], k
+    assert wordnet._lookup("no_such_lemma_zz") == ()
