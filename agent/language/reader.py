@@ -596,7 +596,10 @@ RULES: tuple[RequestRule, ...] = (
         ("add a rainbow", "refuse"))),
     RequestRule("grayscale", _grayscale, (
         ("make it black and white", "grayscale"), ("convert to grayscale", "grayscale"),
-        ("remove all the colour", "grayscale"))),
+        ("remove all the colour", "grayscale"), ("make the dog black and white", "grayscale in the dog"),
+        ("everything except the cat black and white", "grayscale in everything except the cat"),
+        ("make it black and white but keep the cat as it is", "grayscale in everything except the cat"),
+        ("make the selection black and white", "grayscale in selection"))),
     RequestRule("background", _background, (
         ("make the background white", "background white"), ("blur the background", "background blur"),
         ("remove the background", "image_cutout"),
@@ -605,24 +608,35 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("hue_swap", _hue_swap, (("turn the reds into blue", "adjust_attr hue -120"),)),
     RequestRule("remove", _remove, (
         ("remove the person on the left", "remove the person on the left"),
-        ("edit the priest out", "remove the priest"), ("get rid of the seagulls", "remove the seagulls"))),
+        ("edit the priest out", "remove the priest"), ("get rid of the seagulls", "remove the seagulls"),
+        ("remove the selection", "remove selection"), ("remove the shadows", "refuse"))),
     RequestRule("crop", _crop, (
         ("crop it square", "crop square"), ("crop to the dog", "crop the dog"),
-        ("zoom in on the girl", "crop the girl"))),
+        ("zoom in on the girl", "crop the girl"), ("crop to the selection", "crop selection"))),
     RequestRule("rotate_flip", _rotate_flip, (
         ("rotate it 90 degrees clockwise", "rotate 270"), ("turn it upside down", "rotate 180"),
         ("mirror it", "flip horizontal"))),
     RequestRule("hue", _hue, (("shift the hue by 30 degrees", "adjust_attr hue 30"),)),
     RequestRule("tint", _tint, (
         ("add a yellow tone", "adjust_color yellow 0.2"), ("make it bluer", "adjust_color blue 0.2"),
-        ("remove the blue tint", "auto_enhance"))),
+        ("remove the blue tint", "auto_enhance"),
+        ("make the dog's fur more orange", "adjust_color orange 0.2 in the dog"),
+        ("make the sky more blue", "adjust_color blue 0.2 in sky"), ("make the sea more blue", "refuse"))),
     RequestRule("attributes", _attributes, (
         ("brighten it a bit", "adjust_attr brightness 10"), ("more contrast", "adjust_attr contrast 20"),
         ("sharpen it", "adjust_attr sharpness 40"), ("make it warmer", "adjust_attr warmth 25"),
-        ("increase the saturation", "adjust_attr saturation 30"))),
+        ("increase the saturation", "adjust_attr saturation 30"),
+        ("brighten the sky", "adjust_attr brightness 20 in sky"), ("darken the left side", "adjust_attr brightness -20 in left"),
+        ("lift the shadows", "adjust_attr brightness 25 in shadows"),
+        ("recover the highlights", "adjust_attr brightness -25 in highlights"),
+        ("make the man on the right brighter", "adjust_attr brightness 20 in the man on the right"),
+        ("make the background darker", "adjust_attr brightness -20 in background"),
+        ("brighten the selection", "adjust_attr brightness 20 in selection"),
+        ("brighten this area", "adjust_attr brightness 20 in selection"),
+        ("increase the contrast of the face", "refuse"))),
     RequestRule("enhance", _enhance, (
         ("make it look better", "auto_enhance"), ("fix the lighting", "auto_enhance"),
-        ("enhance the photo", "auto_enhance"))),
+        ("enhance the photo", "auto_enhance"), ("enhance the sky", "auto_enhance in sky"))),
 )
 RULE_NAMES: tuple[str, ...] = tuple(r.name for r in RULES)
 _enabled: frozenset[str] = frozenset(RULE_NAMES)
