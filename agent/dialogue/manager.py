@@ -7,7 +7,7 @@ trained on. A request written as a command runs as it is; anything else goes to 
 what it can do instead of executing a guess.
 
 The manager owns the dialogue protocol: every turn, typed (:meth:`DialogueManager.handle`) or given
-with a gesture in the window (:meth:`DialogueManager.gesture`, a box drawn with the crop tool), is
+with a gesture in the window (:meth:`DialogueManager.gesture`, Edit ▸ Crop to Selection), is
 written to the history and the store the same way, in one transaction. Commands that are not image
 edits (search, explain, describe) are handled by functions registered in
 :attr:`DialogueManager.handlers`, so perception, the library and the explainers plug in here without
@@ -198,7 +198,7 @@ class DialogueManager:
         return self._turn(utterance, lambda: self._understand(utterance))
 
     def gesture(self, command: Command) -> TurnResult:
-        """Run a command given with a gesture (a box drawn with the crop tool) as a turn of its own,
+        """Run a command given with a gesture (Edit ▸ Crop to Selection) as a turn of its own,
         recorded as if its command line had been typed."""
         return self._turn(command.format(), lambda: ([command], ""))
 
@@ -400,9 +400,9 @@ class DialogueManager:
         what = str(exc)
         if uses_selection(command):  # "brighten this" with nothing drawn
             return (f"{what[:1].upper()}{what[1:]}, so I changed nothing. Draw around what you mean with the trace "
-                    f"tool (T) or a box (C), then say “{pointing_example(command)}” again.")
+                    f"tool (T) or a box (B), then say “{pointing_example(command)}” again.")
         return (f"{what[:1].upper()}{what[1:]}, so I changed nothing. If it is there, draw around it with the "
-                f"trace tool (T) or a box (C) and say “{pointing_example(command)}”.")
+                f"trace tool (T) or a box (B) and say “{pointing_example(command)}”.")
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
         is_undo = isinstance(command, Undo)

@@ -41,6 +41,7 @@ class Session:
         self.busy = False
         self.models_ready = False
         self.opening = 0  # photos being opened: waiting requests wait for them too
+        self.selecting = 0  # drawings being made into selections: "brighten this" waits for them
         self.queued: list[str] = []  # requests typed before they could be answered, oldest first
         self.overlays: list[dict] = []
         self.overlays_for: str | None = None  # the version the overlays were drawn on
@@ -64,15 +65,16 @@ class Session:
                 self._last_trace_id = trace_id  # a stroke added later updates this row
 
     def must_wait(self) -> bool:
-        """Whether a request typed now waits (models loading, a photo opening, others waiting)."""
-        return not self.models_ready or bool(self.opening) or bool(self.queued)
+        """Whether a request typed now waits (models loading, a photo opening, a drawing being made
+        into a selection, others waiting)."""
+        return not self.models_ready or bool(self.opening) or bool(self.selecting) or bool(self.queued)
 
     def wait(self, text: str) -> None:
         self.queued.append(text)
 
     def next_request(self) -> str | None:
         """The oldest waiting request, once it can be answered (taken off the queue)."""
-        if not self.queued or not self.models_ready or self.busy or self.opening:
+        if not self.queued or not self.models_ready or self.busy or self.opening or self.selecting:
             return None
         return self.queued.pop(0)
 

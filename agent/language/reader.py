@@ -120,7 +120,7 @@ def _where(c: str, own_words: set[str] | frozenset[str] = frozenset()) -> str:
                          "this", c, count=1)
         example = pointed if pointed != c and len(pointed) <= 60 else "brighten this"
         example = f"make {example}" if example.startswith("this ") else example  # "hair darker": "make this darker"
-        raise Refusal(f"I can't find the {part} on my own. Draw around it with the trace tool (T) or a box (C) "
+        raise Refusal(f"I can't find the {part} on my own. Draw around it with the trace tool (T) or a box (B) "
                       f"and say “{example}”.") from None
 
 
@@ -418,7 +418,7 @@ def _crop(c: str) -> RuleResult:
                             r"borders?|little bit|bit)", what):
             raise Refusal(f"I can crop to something I can recognise (people, animals, vehicles, everyday objects), "
                           f"and I can't find {what!r} that way. I can crop to a shape ('crop square', 'crop 16:9') "
-                          "or to a box you draw with the crop tool.")
+                          "or to a box you draw (the box tool, B) and “crop to this”.")
     raise Refusal("Crop to what? Name a thing ('crop to the dog') or a shape ('crop square', 'crop 16:9').")
 
 
