@@ -114,8 +114,22 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
         overlays += [_box_overlay(b, f"other {m.label}", OTHER_COLOR) for b in m.others if not m.plural]
     if not hard.any():
         raise RegionNotFound(f"I found {phrase} but could not tell its outline from the rest", overlays)
-    mask = masks.feather(hard, masks.OBJECT_FEATHER * math.hypot(h, w))
-    return Resolved(mask, phrase, overlays, ". ".join(notes) + ("." if notes else ""))
+    return Resolved(_feathered(hard), phrase, overlays, ". ".join(notes) + ("." if notes else ""))
+
+
+def _feathered(hard: np.ndarray) -> np.ndarray:
+    """``masks.feather(hard, OBJECT_FEATHER * diagonal)``, computed on the part around the objects
+    only (the same values: farther than the ramp from every edge a mask keeps its 0), which on a
+    12-megapixel photo of a small thing saves most of the blur's time."""
+    h, w = hard.shape
+    px = masks.OBJECT_FEATHER * math.hypot(h, w)
+    pad = int(math.ceil(px)) + 2
+    ys, xs = np.nonzero(hard.any(axis=1))[0], np.nonzero(hard.any(axis=0))[0]
+    y1, y2 = max(0, ys[0] - pad), min(h, ys[-1] + 1 + pad)
+    x1, x2 = max(0, xs[0] - pad), min(w, xs[-1] + 1 + pad)
+    out = np.zeros((h, w), np.float32)
+    out[y1:y2, x1:x2] = masks.feather(hard[y1:y2, x1:x2], px)
+    return out
 
 
 def subject_region(pixels: np.ndarray, cutout: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
