@@ -380,9 +380,10 @@ class Canvas(QGraphicsView):
                     path.lineTo(QPointF(*p))
                 path.closeSubpath()
             item = QGraphicsPathItem(path)
-            fill = QColor(color)
-            fill.setAlpha(70)
-            item.setBrush(QBrush(fill))
+            if ov.get("fill", True):  # the selection before an edit; after it, only where it applied
+                fill = QColor(color)
+                fill.setAlpha(70)
+                item.setBrush(QBrush(fill))
             pen.setStyle(Qt.PenStyle.DashLine)
             top = min((p for poly in ov["polygons"] for p in poly), key=lambda p: (p[1], p[0]))
             label_at = QPointF(top[0] * w, top[1] * h)

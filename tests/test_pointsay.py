@@ -358,6 +358,7 @@ def test_brighten_this_uses_the_selection_once(manager, tmp_path):
     before = doc.pixels().copy()
     result = manager.handle("brighten this")
     assert result.ok and doc.head.command == "adjust_attr brightness 20 in selection"
+    assert [(o["label"], o["fill"]) for o in result.data["overlays"]] == [("edited here", False)]
     assert np.array_equal(doc.pixels()[mask == 0], before[mask == 0])
     assert manager.context.selection is None  # used: the next "this" needs another drawing
     assert session.overlays_on(doc.head.id) == []

@@ -18,9 +18,10 @@ the next. :mod:`agent.dialogue.session` keeps the rest of a window's conversatio
 
 Grounded answers put what the GUI should draw in ``TurnResult.data``:
 
-- ``data["overlays"]``: a list of ``{"kind": "box" | "trace", "target": "current" | "before",
-  "box": [x1, y1, x2, y2]`` (pixels of that image) ``or "points": [[x, y], ...]`` (normalised 0..1),
-  ``"color": "#rrggbb", "label": str}``;
+- ``data["overlays"]``: a list of ``{"kind": "box" | "trace" | "region", "target": "current" | "before",
+  "box": [x1, y1, x2, y2]`` (pixels of that image) ``or "points": [[x, y], ...]`` (normalised 0..1)
+  ``or "polygons": [[[x, y], ...], ...]`` (normalised outlines; ``"fill": False`` draws only the
+  outline), ``"color": "#rrggbb", "label": str}``;
 - ``data["segments"]``: the reply as ``[{"text": str, "color": "#rrggbb" | None}, ...]``, whose
   concatenated texts equal the reply, so each phrase is shown in the colour of its box or trace.
 """
@@ -359,6 +360,9 @@ class DialogueManager:
                 pixels, said = done.pixels, done.note
                 if done.overlays:
                     data["overlays"] = done.overlays
+                if drawn is not None and uses_selection(command) and command.name != "crop":
+                    # where the edit applied, outlined on its result (the selection itself is used up)
+                    data["overlays"] = [{**drawn.overlay(), "label": "edited here", "fill": False}]
         except RegionNotFound as exc:
             return TurnResult(utterance, self._point_at(command, exc), command, ok=False,
                               data={"overlays": exc.overlays} if exc.overlays else {})
