@@ -718,9 +718,9 @@ class Controller(QObject):
             self.session.select(chosen)
             if self.canvas is not None:
                 self.canvas.set_overlays(self.session.overlays)
-            how = "snapped to the edges it encloses" if chosen.refined else "as drawn"
-            self.statusMessage.emit(f"Selected ({how}): say “brighten this”, “make this black and white”, "
-                                    "“remove this” or “crop to this”; Esc clears it.", 8000)
+            how = "snapped to edges" if chosen.refined else "as drawn"
+            self.statusMessage.emit(f"Selected ({how}): say “brighten this”, “remove this”, “crop to this”…; "
+                                    "Esc clears it.", 8000)
 
         def failed(message: str) -> None:
             self.statusMessage.emit(f"Could not make a selection of that: {message.splitlines()[0]}", 5000)

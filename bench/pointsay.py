@@ -1,6 +1,7 @@
 """Point and say, end to end (issue 28): requests in words and with gestures, run as chat turns.
 
     python bench/pointsay.py [--part dev|held-out|both|none] [--repeat N] [--no-time] [--show]
+                             [--only KIND] [--refine grabcut|cutout]
 
 bench/regions.py measures the masks of editor.masks on their own; this runs what a person does:
 a request typed to the dialogue manager (``DialogueManager.handle``, the request rules, no learned
@@ -263,13 +264,15 @@ def judge(case: Case, tmp: Path) -> tuple[bool, bool, float, float, str]:
     return right, read_right, float(share), frac, f"{line} | {said}"
 
 
-def run_part(part: str, show: bool) -> dict:
+def run_part(part: str, show: bool, only: str = "") -> dict:
     tally: dict[str, list] = {}
     wrong: list[str] = []
     with tempfile.TemporaryDirectory(prefix="easel-pointsay-") as d:
         tmp = Path(d)
         for gen in (word_cases(part), thing_cases(part), gesture_cases(part)):
             for case in gen:
+                if only not in case.kind:
+                    continue
                 right, read_right, share, frac, what = judge(case, tmp)
                 tally.setdefault(case.kind, []).append((right, read_right, share, frac))
                 if not right or show:
@@ -343,9 +346,13 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-time", action="store_true")
     ap.add_argument("--show", action="store_true", help="print every turn, not only those not right")
+    ap.add_argument("--only", default="", help="only the kinds whose name holds this (e.g. gesture)")
+    ap.add_argument("--refine", choices=["grabcut", "cutout"], default=drawing.REFINE,
+                    help="how drawings are snapped (agent.edits.selection.REFINE)")
     args = ap.parse_args()
+    drawing.REFINE = args.refine
     for part in {"both": ["dev", "held-out"], "none": []}.get(args.part, [args.part]):
-        run_part(part, args.show)
+        run_part(part, args.show, args.only)
     if not args.no_time:
         timings(args.repeat)
 
