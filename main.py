@@ -2,7 +2,8 @@
 
     python main.py [IMAGE]                                   open the app
     python main.py apply IN "COMMAND" [...] -o OUT           run grammar commands on a file
-    python main.py edit IN "REQUEST" [...] -o OUT [--json]   run requests as chat turns
+    python main.py edit IN "REQUEST" [...] -o OUT [--json] [--trace FILE | --box X1 Y1 X2 Y2]
+                                                             run requests as chat turns
     python main.py caption IMAGE [--trace TRACE.json] [--json] [--draw OUT]   caption along a trace
     python main.py locate IMAGE "CAPTION" [--json] [--draw OUT]               where the caption looks
     python main.py explain BEFORE AFTER [--json]             say what changed between two images
@@ -161,6 +162,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
         img = read_image(args.input)
     except ImageFileError as exc:
         return _fail(str(exc))
+    drawn, problem = _drawn_selection(args, img.pixels)  # --trace / --box: as if drawn before the first request
+    if problem:
+        return _fail(problem)
     tmp = None if args.db else _edit_tmp_dir()
     try:
         store = Store(Path(args.db) if args.db else tmp / "easel.db")
@@ -168,6 +172,15 @@ def cmd_edit(args: argparse.Namespace) -> int:
                                       source_path=str(Path(args.input).resolve()), meta=img.meta)
         library = Path(args.db).with_name("library.db") if args.db else None
         manager = build_manager(doc, library_path=library)
+        if drawn is not None:
+            drawn.version_id = doc.head.id
+            manager.context.selection = drawn
+            if drawn.source == "trace":
+                manager.context.trace = drawn.drawn  # "describe" captions it, as in the window
+            if not args.json:
+                how = "snapped to the edges it encloses" if drawn.refined else "as drawn"
+                print(f"(selected with the {drawn.source}, {how}: {float((drawn.mask >= 0.5).mean()):.1%} of the "
+                      f"picture, box {' '.join(map(str, drawn.box()))})", flush=True)
         failed = 0
         asked_for = False  # a search typed as a command ("search red balloon") asks for a photo
         for request in args.requests:
@@ -200,6 +213,29 @@ def cmd_edit(args: argparse.Namespace) -> int:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
     return code or (1 if failed else 0)
+
+
+def _drawn_selection(args: argparse.Namespace, pixels):
+    """The selection ``--trace FILE`` or ``--box X1 Y1 X2 Y2`` draws (agent.edits.selection), and a
+    problem to report instead; (None, None) when neither is given."""
+    if not (args.trace or args.box):
+        return None, None
+    if args.trace and args.box:
+        return None, "--trace and --box each draw the selection; give one of them"
+    from agent.edits import selection
+
+    try:
+        if args.trace:
+            from agent.describe.traces import TraceError, load_trace, to_ln
+
+            try:
+                strokes = to_ln(load_trace(args.trace))
+            except TraceError as exc:
+                return None, str(exc)
+            return selection.from_trace(pixels, strokes), None
+        return selection.from_box(pixels, args.box), None
+    except ValueError as exc:
+        return None, f"{'--trace' if args.trace else '--box'}: {exc}"
 
 
 def _write_drawing(path: str, pixels, overwrite: bool) -> int:
@@ -360,6 +396,12 @@ def build_parser(annotate: bool = True) -> argparse.ArgumentParser:
     _add_output_args(p)
     p.add_argument("--json", action="store_true", help="one JSON object per turn")
     p.add_argument("--db", help="record the conversation in this database (default: a temporary one)")
+    p.add_argument("--trace", metavar="FILE",
+                   help="a trace in Localized Narratives form (JSON), as if drawn before the first request: "
+                        "'brighten this', 'remove this' apply to what it circles or scribbles over, and "
+                        "'describe' captions it")
+    p.add_argument("--box", nargs=4, type=int, metavar=("X1", "Y1", "X2", "Y2"),
+                   help="a box (pixels, X2/Y2 exclusive), as if drawn with the box tool before the first request")
     p.add_argument("--found-photo", action="store_true",
                    help="if a request the model read as a search opens a photo from the library, "
                         "write that photo, with its edits, to OUTPUT (default: refuse; a request "

@@ -3,7 +3,8 @@
 Wheel zooms about the cursor, the middle button or space+drag pans, "fit" and "100%" as in any
 editor (100% means one image pixel per device pixel, so it is truly 1:1 on a high-DPI screen).
 The canvas never changes the image: tools emit :attr:`traceFinished` and :attr:`boxSelected`, and
-the controller decides what happens.
+the controller decides what happens. Esc with nothing being drawn emits :attr:`escaped` (the window
+clears traces, boxes and the selection).
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ class ImageItem(QGraphicsItem):
 
 class Canvas(QGraphicsView):
     traceFinished = Signal(object)  # Localized Narratives trace: [[{"x","y","t"}, ...], ...]
-    boxSelected = Signal(object)  # (x1, y1, x2, y2) whole pixels, x2/y2 exclusive
+    boxSelected = Signal(object)  # (x1, y1, x2, y2) whole pixels, x2/y2 exclusive: a selection
+    escaped = Signal()  # Esc with no drag in progress: clear what was drawn
     zoomChanged = Signal(float)  # percent of actual pixels
     pointerMoved = Signal(int, int)  # image pixel under the cursor, (-1, -1) outside
     toolChanged = Signal(str)
@@ -323,7 +325,8 @@ class Canvas(QGraphicsView):
         super().keyReleaseEvent(event)
 
     def cancel_tool(self) -> None:
-        """Esc: drop the drag in progress (nothing is emitted); between strokes, start a new trace."""
+        """Esc: drop the drag in progress (nothing is emitted); between strokes, start a new trace and
+        emit :attr:`escaped` (the traces and the selection are cleared)."""
         if self._drag_tool is not None:
             self._drag_tool.cancel()
             self._drag_tool = None
@@ -331,6 +334,7 @@ class Canvas(QGraphicsView):
             self.tool.cancel()
         else:
             self.new_trace()
+            self.escaped.emit()
         self.viewport().setCursor(self.tool.cursor)
 
     def new_trace(self) -> None:
@@ -366,6 +370,23 @@ class Canvas(QGraphicsView):
             x1, y1, x2, y2 = (float(v) for v in ov["box"])
             item = QGraphicsRectItem(QRectF(x1, y1, x2 - x1, y2 - y1))
             label_at = QPointF(x1, y1)
+        elif ov.get("kind") == "region" and ov.get("polygons"):  # a selection: filled outlines
+            w, h = self._image_size
+            path = QPainterPath()
+            for poly in ov["polygons"]:
+                pts = trace_pixels(poly, w, h)
+                path.moveTo(QPointF(*pts[0]))
+                for p in pts[1:]:
+                    path.lineTo(QPointF(*p))
+                path.closeSubpath()
+            item = QGraphicsPathItem(path)
+            if ov.get("fill", True):  # the selection before an edit; after it, only where it applied
+                fill = QColor(color)
+                fill.setAlpha(70)
+                item.setBrush(QBrush(fill))
+            pen.setStyle(Qt.PenStyle.DashLine)
+            top = min((p for poly in ov["polygons"] for p in poly), key=lambda p: (p[1], p[0]))
+            label_at = QPointF(top[0] * w, top[1] * h)
         elif ov.get("kind") == "trace" and ov.get("points"):
             w, h = self._image_size
             path = QPainterPath()

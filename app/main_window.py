@@ -85,6 +85,7 @@ class MainWindow(QMainWindow):
         self.history.compareRequested.connect(self.compare_with)
         self.canvas.zoomChanged.connect(lambda pct: self.zoom_label.setText(f"{pct:.0f}%"))
         self.canvas.pointerMoved.connect(self._pointer)
+        self.canvas.escaped.connect(self.clear_overlays)
         self._build_menus()
         self._update_title()
         self.chat.add_note("Open a photo (Ctrl+O or drop it here), then ask for an edit. "
@@ -159,6 +160,10 @@ class MainWindow(QMainWindow):
                                         "Stop the request in progress")
         self._action(e, "Focus &Chat", "Ctrl+L", lambda: self.chat.input.setFocus(),
                      "Type a request")
+        e.addSeparator()
+        self.crop_selection_action = self._action(
+            e, "C&rop to Selection", "Ctrl+Shift+R", c.crop_to_selection,
+            "Crop to the box around what you drew (the same as saying “crop to this”)")
 
         v = bar.addMenu("&View")
         self._action(v, "Zoom &In", [QKeySequence.StandardKey.ZoomIn, "Ctrl+="], self.canvas.zoom_in)
@@ -181,7 +186,7 @@ class MainWindow(QMainWindow):
         group = QActionGroup(self)
         self.tool_actions = {}
         for name, text, key in (("trace", "&Trace (draw where you look)", "T"),
-                                ("crop", "&Crop (drag a rectangle)", "C"),
+                                ("box", "&Box (select a rectangle)", "B"),
                                 ("pan", "&Pan", "H")):
             a = self._action(t, text, key, lambda n=name: self.canvas.set_tool(n))
             a.setCheckable(True)
@@ -190,7 +195,7 @@ class MainWindow(QMainWindow):
         self.tool_actions[self.canvas.tool.name].setChecked(True)
         self.canvas.toolChanged.connect(lambda n: self.tool_actions[n].setChecked(True))
         t.addSeparator()
-        self._action(t, "Cancel Drawing", "Esc", self.canvas.cancel_tool)
+        self._action(t, "Cancel Drawing / Clear Selection", "Esc", self.canvas.cancel_tool)
         t.addSeparator()
         self.speaker_action = self._action(
             t, "&Learned Phrasing for Explanations", "Ctrl+Shift+L", self.set_speaker_phrasing,
@@ -285,8 +290,8 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(1)
 
     def clear_overlays(self) -> None:
-        self.controller.session.clear_overlays()
-        self.canvas.clear_overlays()
+        """View ▸ Clear Overlays (and Esc): boxes, traces and the selection go."""
+        self.controller.clear_drawn()
         self.compare.view.overlays = []
         self.compare.view.update()
 

@@ -3,7 +3,8 @@
 The geometry helpers at the top are plain functions of numbers (unit-tested without a window).
 The tools below are small objects with ``press``/``move``/``release``/``cancel``: a drag shows a
 temporary overlay on the canvas and, on release, the tool asks the canvas to emit a signal. No tool
-ever changes the image; the controller decides what a finished trace or box means.
+ever changes the image; the controller decides what a finished trace or box means (both become the
+selection that "this", "here" and "it" refer to; a box never crops on release).
 """
 
 from __future__ import annotations
@@ -242,9 +243,10 @@ class TraceTool(Tool):
 
 
 class RectSelectTool(Tool):
-    """Drag a rectangle; on release the canvas emits the whole-pixel box (for a crop)."""
+    """Drag a rectangle; on release the canvas emits the whole-pixel box: a selection (cropping to
+    it is a request, "crop to this", or Edit ▸ Crop to Selection)."""
 
-    name = "crop"
+    name = "box"
     cursor = Qt.CursorShape.CrossCursor
 
     def __init__(self, canvas) -> None:

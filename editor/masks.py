@@ -74,6 +74,7 @@ __all__ = [
     "CENTER_ZERO",
     "DRAWN_FEATHER",
     "HALF_FEATHER",
+    "OBJECT_FEATHER",
     "REGION_NAMES",
     "SIDE_FULL",
     "SIDE_ZERO",
@@ -86,6 +87,7 @@ __all__ = [
     "from_stroke",
     "geometric_mask",
     "invert",
+    "is_loop",
     "linear_gradient",
     "refine_to_edges",
     "region_mask",
@@ -99,6 +101,7 @@ HALF_FEATHER = 0.05  # a half's edge: a linear ramp this fraction of the diagona
 CENTER_FULL = 1 / 3  # the centre ellipse: 1 inside this normalised radius
 CENTER_ZERO = 2 / 3  # ... 0 outside this one
 DRAWN_FEATHER = 0.01  # feather for a drawn box or stroke that is not refined, as a fraction of the diagonal
+OBJECT_FEATHER = 0.004  # feather for a detected object's mask (already at its edge), as a fraction of the diagonal
 # name: (a, b, c, d) for the trapezoid s(a, b) * (1 - s(c, d)) of L in [0, 1]; None is an open end.
 TONES: dict[str, tuple[float | None, float | None, float | None, float | None]] = {
     "shadows": (None, None, 0.2, 0.6),
@@ -496,6 +499,26 @@ def _is_loop(pts: np.ndarray, width: float) -> bool:
         return False
     area = abs(cv2.contourArea(pts.astype(np.float32)))
     return area >= LOOP_FILL * max(1e-9, float(np.prod(hi - lo)))
+
+
+def is_loop(shape, points, *, width: float | None = None, normalized: bool = False) -> bool:
+    """Whether a stroke circles something (:func:`from_stroke` fills it) rather than scribbles over
+    it (:func:`from_stroke` draws its path): the caller refines a loop within it and lets a
+    scribble's region grow past the brush (``refine_to_edges(..., reach=...)``).
+
+    Examples
+    --------
+    >>> is_loop((10, 10), [(2, 2), (7, 2), (7, 7), (2, 7), (2, 3)]), is_loop((10, 10), [(1, 1), (8, 8)])
+    (True, False)
+    """
+    h, w = _shape2(shape)
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if len(pts) == 0 or not np.isfinite(pts).all():
+        raise ValueError("a stroke needs at least one finite (x, y) point")
+    if normalized:
+        pts = pts * (w, h)
+    diag = math.hypot(h, w)
+    return _is_loop(pts, STROKE_WIDTH * diag if width is None else float(width))
 
 
 def from_stroke(shape, points, *, width: float | None = None, normalized: bool = False) -> np.ndarray:

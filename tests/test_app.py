@@ -221,25 +221,62 @@ def test_strokes_add_up_to_one_trace_until_a_turn_reads_it(qtbot, window, photo)
     assert len(traces.traces(window.controller.store, doc.id)) == 2
 
 
-def test_crop_tool_runs_a_crop_command_that_undoes(qtbot, window, photo):
-    doc = open_photo(qtbot, window, photo)
-    window.canvas.set_tool("crop")
-    assert window.tool_actions["crop"].isChecked()
+def _drag_box(qtbot, window, p0, p1) -> None:
     vp = window.canvas.viewport()
-    a, b = view_point(window, 40, 50), view_point(window, 140, 200)
+    a, b = view_point(window, *p0), view_point(window, *p1)
     qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=a)
     qtbot.mouseMove(vp, b)
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=b)
-    qtbot.waitUntil(lambda: not window.controller.busy and doc.head.command is not None, timeout=10000)
-    x1, y1, x2, y2 = (int(v) for v in doc.head.command.split()[1:])
-    assert doc.head.command.startswith("crop ")
-    assert abs(x1 - 40) <= 1 and abs(y1 - 50) <= 1 and abs(x2 - 140) <= 2 and abs(y2 - 200) <= 2
+
+
+def test_a_box_selects_without_cropping_and_brighten_this_edits_inside_it(qtbot, window, photo):
+    doc = open_photo(qtbot, window, photo)
+    window.canvas.set_tool("box")
+    assert window.tool_actions["box"].isChecked()
+    _drag_box(qtbot, window, (40, 50), (140, 200))
+    qtbot.waitUntil(lambda: window.controller.manager.selection() is not None, timeout=10000)
+    assert doc.head.id == doc.root.id and doc.pixels().shape[:2] == (256, 256)  # no crop on release
+    assert [o["label"] for o in window.controller.session.overlays] == ["selection"]  # shown before the edit
+    assert window.canvas.overlay_count() >= 1
+    before = doc.pixels().copy()
+    say(qtbot, window, "brighten this")
+    assert doc.head.command == "adjust_attr brightness 20 in selection"
+    changed = np.any(doc.pixels() != before, axis=2)
+    ys, xs = np.nonzero(changed)
+    assert changed.any() and xs.min() >= 38 and xs.max() <= 142 and ys.min() >= 48 and ys.max() <= 202
+    assert window.controller.manager.selection() is None  # used once
+    qtbot.keyClick(window.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert np.array_equal(doc.pixels(), before)
+
+
+def test_crop_to_this_and_the_crop_to_selection_action(qtbot, window, photo):
+    doc = open_photo(qtbot, window, photo)
+    window.canvas.set_tool("box")
+    _drag_box(qtbot, window, (40, 50), (140, 200))
+    qtbot.waitUntil(lambda: window.controller.manager.selection() is not None, timeout=10000)
+    say(qtbot, window, "crop to this")
+    x1, y1, x2, y2 = (int(v) for v in doc.head.command.split()[1:])  # CAISE's crop: it replays
+    assert x1 >= 38 and y1 >= 48 and x2 <= 142 and y2 <= 202
     assert doc.pixels().shape[:2] == (y2 - y1, x2 - x1)
-    assert window.chat.messages[-1][1].startswith("Cropped to ")
-    assert [t["command"] for t in window.controller.store.turns(doc.id)] == [None, doc.head.command]
-    assert window.controller.manager.history[-3:-1] == [f"user_text: {doc.head.command}", doc.head.command]
     qtbot.keyClick(window.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert doc.pixels().shape[:2] == (256, 256)
+    _drag_box(qtbot, window, (10, 10), (100, 120))
+    qtbot.waitUntil(lambda: window.controller.manager.selection() is not None, timeout=10000)
+    window.crop_selection_action.trigger()
+    qtbot.waitUntil(lambda: not window.controller.busy and doc.head.command.startswith("crop "), timeout=10000)
+    assert window.chat.messages[-1][1].startswith("Cropped to ")
+
+
+def test_esc_clears_the_trace_and_the_selection(qtbot, window, photo):
+    open_photo(qtbot, window, photo)
+    window.tool_actions["trace"].trigger()
+    _stroke(qtbot, window, [(60, 60), (200, 60), (200, 200), (60, 200), (62, 70)])  # a loop
+    qtbot.waitUntil(lambda: window.controller.manager.selection() is not None, timeout=10000)
+    assert {o["label"] for o in window.controller.session.overlays} == {"your trace", "selection"}
+    qtbot.keyClick(window.canvas, Qt.Key.Key_Escape)
+    ctx = window.controller.manager.context
+    assert ctx.trace is None and ctx.selection is None
+    assert window.controller.session.overlays == [] and window.canvas.overlay_count() == 0
 
 
 def test_wheel_zooms_about_the_cursor_and_fit_and_100(qtbot, window, photo):

@@ -113,3 +113,30 @@ def test_ops_and_cutout_make_no_network_connection(no_network, astronaut):
 
     for line in ["rotate 45", "adjust_color blue 0.3", "adjust_attr contrast 20", "image_cutout"]:
         execute(parse_command(line), astronaut)
+
+
+def test_edit_with_a_box_or_a_trace_acts_as_if_drawn_first(photo, tmp_path, capsys):
+    """`--box` and `--trace` select before the first request: "brighten this" changes only there."""
+    src = read_image(photo).pixels
+    out = tmp_path / "box.png"
+    assert main.main(["edit", str(photo), "brighten this", "--box", "100", "50", "300", "250", "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "selected with the box" in text and "adjust_attr brightness 20 in selection" in text
+    changed = np.any(read_image(out).pixels.astype(int) != src, axis=2)
+    ys, xs = np.nonzero(changed)
+    assert changed.any() and xs.min() >= 95 and xs.max() < 305 and ys.min() >= 45 and ys.max() < 255
+    loop = [[{"x": 0.3 + 0.15 * np.cos(a), "y": 0.3 + 0.15 * np.sin(a), "t": i / 10}
+             for i, a in enumerate(np.linspace(0, 2 * np.pi, 30))]]
+    trace = tmp_path / "trace.json"
+    trace.write_text(json.dumps(loop))
+    out = tmp_path / "trace.png"
+    assert main.main(["edit", str(photo), "make this black and white", "--trace", str(trace), "--json",
+                      "-o", str(out)]) == 0
+    (turn,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert turn["commands"] == ["grayscale in selection"] and turn["ok"]
+    edited = read_image(out).pixels
+    assert np.array_equal(edited[400:], src[400:])  # far from the loop: unchanged
+    assert main.main(["edit", str(photo), "brighten this", "--trace", str(trace), "--box", "1", "2", "3", "4",
+                      "-o", str(tmp_path / "both.png")]) == 2
+    assert main.main(["edit", str(photo), "brighten this", "--box", "600", "600", "700", "700",
+                      "-o", str(tmp_path / "outside.png")]) == 2

@@ -87,8 +87,8 @@ def test_real_requests_become_the_edits_they_ask_for(request_, expected):
         ("crop out the dog", "Crop out means different things"),
         ("change the background", "Change the background to what?"),
         ("tell me a joke", "don't know how to do that"),
-        ("make everything except the cup black and white", "whole picture black and white"),
-        ("keep the colours of the flower and make the rest black and white", "whole picture black and white"),
+        # a part Easel cannot find on its own: point at it (never the whole picture instead)
+        ("keep the colours of the flower and make the rest black and white", "can't find the flower"),
     ],
 )
 def test_what_easel_cannot_do_is_said_in_a_sentence_or_two(request_, says):
@@ -103,7 +103,9 @@ def test_what_easel_cannot_do_is_said_in_a_sentence_or_two(request_, says):
                                       "increase the contrast of the face", "make the background darker",
                                       "make the dog black and white", "turn the sky black and white"])
 def test_an_edit_of_one_part_is_never_run_on_the_whole_picture(request_):
-    assert read(request_).commands == [], request_
+    commands = read(request_).commands  # issue 28: the part, or a request to point at it; never the whole
+    assert all(c.region for c in commands), request_
+    assert commands or request_ == "increase the contrast of the face", request_
 
 
 @pytest.mark.parametrize("request_, amount", [("it looks too dull", 30), ("make it less dull", 30),
@@ -112,21 +114,21 @@ def test_too_dull_raises_the_saturation_and_make_it_dull_lowers_it(request_, amo
     assert lines(read(request_)) == [f"adjust_attr saturation {amount}"]
 
 
-def test_a_part_of_the_picture_gets_a_question_and_yes_runs_it():
-    reading = read("brighten the sky")
-    assert reading.commands == [] and "?" in reading.reply and "sky" in reading.reply
-    assert [c.format() for c in reading.proposal] == ["adjust_attr brightness 20"]
-    assert lines(read("yes please", proposal=reading.proposal)) == ["adjust_attr brightness 20"]
+def test_a_part_of_the_picture_is_edited_there_and_a_question_yes_runs_its_proposal():
+    assert lines(read("brighten the sky")) == ["adjust_attr brightness 20 in sky"]
+    assert lines(read("make the dog black and white")) == ["grayscale in the dog"]
+    reading = read("remove the shadows")  # no such thing to remove; lifting them is the nearest
+    assert reading.commands == [] and "?" in reading.reply and "shadows" in reading.reply
+    assert [c.format() for c in reading.proposal] == ["adjust_attr brightness 25 in shadows"]
+    assert lines(read("yes please", proposal=reading.proposal)) == ["adjust_attr brightness 25 in shadows"]
     no = read("no", proposal=reading.proposal)
     assert no.commands == [] and "left the picture as it is" in no.reply
-    reading = read("make the dog black and white")
-    assert "not just the dog" in reading.reply and [c.format() for c in reading.proposal] == ["grayscale"]
     for whole in ("make the photo black and white", "make it black and white", "make my photo black and white",
                   "transform this into black and white"):
         assert lines(read(whole)) == ["grayscale"], whole
     # selective colour is not a whole-picture black and white that ignores the "except"
-    reading = read("make the photo grayscale except for the red apple")
-    assert reading.commands == [] and "not one part of it" in reading.reply
+    assert lines(read("make the photo grayscale except for the red apple")) == [
+        "grayscale in everything except the red apple"]
 
 
 def test_clauses_split_on_requests_not_on_lists():
@@ -198,9 +200,9 @@ def test_a_refused_request_changes_nothing(manager):
 
 def test_a_question_then_yes_runs_the_proposal(manager):
     doc = manager.document
-    assert not manager.handle("brighten the sky").ok
+    assert not manager.handle("remove the shadows").ok
     result = manager.handle("yes")
-    assert result.ok and doc.head.command == "adjust_attr brightness 20"
+    assert result.ok and doc.head.command == "adjust_attr brightness 25 in shadows"
 
 
 def test_the_learned_model_search_is_not_run_on_an_edit_request(manager):
@@ -278,8 +280,8 @@ def test_a_request_in_words_for_a_photo_takes_the_models_search_at_lower_confide
         ("make the background white but don't change the colours", ["background white"]),
         # a colour that says which thing is not a tint
         ("remove the man in the red jacket", ["remove the man in the red jacket"]),
-        # "to remove the shadows" is why, the edit is the brightening
-        ("brighten it to remove the shadows", ["adjust_attr brightness 20"]),
+        # "to remove the shadows" is why: lifting the shadows is the edit that does it
+        ("brighten it to remove the shadows", ["adjust_attr brightness 25 in shadows"]),
     ],
 )
 def test_what_a_request_is_about_decides_the_edit(request_, expected):
@@ -289,13 +291,12 @@ def test_what_a_request_is_about_decides_the_edit(request_, expected):
 @pytest.mark.parametrize(
     "request_, says",
     [
-        # a part of the picture named without "the": not a whole-picture edit
-        ("brighten face a little", "not just the face"),
-        ("hair darker please", "not just the hair"),
-        ("add a green tint to the lawn", "not just the lawn"),
-        ("make grass greener", "not just the grass"),
-        ("I'd like the sky to be bluer", "not just the sky"),
-        ("I would like for the background to be a lot brighter", "not just the background"),
+        # a part of the picture Easel cannot find on its own: not a whole-picture edit, a request to point
+        ("brighten face a little", "can't find the face on my own"),
+        ("hair darker please", "“make this darker”"),
+        ("add a green tint to the lawn", "can't find the lawn on my own"),
+        ("make grass greener", "can't find the grass on my own"),
+        ("make the sea more blue", "can't find the sea on my own"),
         # a removal names what goes before where it is
         ("remove the reflection of the lamp", "can't remove haze, glare or reflections"),
         ("remove the sticker on the laptop", "can only remove things I can recognise"),
@@ -318,7 +319,7 @@ def test_parts_unknown_things_and_colourising_get_a_sentence_not_an_edit(request
 def test_a_shadow_removal_offers_the_brightening_it_can_do():
     reading = read("remove the shadows please")
     assert reading.commands == [] and "?" in reading.reply
-    assert [c.format() for c in reading.proposal] == ["adjust_attr brightness 20"]
+    assert [c.format() for c in reading.proposal] == ["adjust_attr brightness 25 in shadows"]
 
 
 def test_the_models_black_and_white_needs_words_for_it():

@@ -6,6 +6,12 @@ the model's vocabulary, which a retraining builds from it) and gets a branch in 
 The command names, attributes and their ranges, axes, background modes and aspects come from the one
 grammar, :mod:`agent.grammar.commands`; what is decided here is only how a command is spelled in decoder
 words (a signed number is a direction and a magnitude; free words are copied like a search's).
+
+Regions (``adjust_attr brightness 20 in sky``, DESIGN.md "Regions") are not in the decoder's
+language: :func:`allowed` ends every edit at its last argument, so the model never writes ``in``
+and its reading of "brighten the sky" is the whole-picture form. The request rules
+(:mod:`agent.language.reader`, :func:`agent.language.scope.region_of`) read where an edit applies and
+are tried before the model; a reading of the model is kept only for clauses no rule reads.
 """
 
 from __future__ import annotations

@@ -78,6 +78,10 @@ def command_to_tokens(command: str, source_words: list[str] | None = None) -> li
     Numbers become a direction and a magnitude. When ``source_words`` (the request) contain one of
     the two possible magnitudes of a rotation ('rotate 230' is left 230 or right 130), the one the
     user said is chosen, so the decoder can copy it.
+
+    The decoder writes no regions (``... in sky``): the request rules add them
+    (:mod:`agent.language.reader`), and a regional command is written here as its whole-picture
+    form; :func:`history_words` adds the region's words where the model reads earlier commands.
     """
     if command.strip() == NONE:
         return [NONE]
@@ -160,6 +164,9 @@ def history_words(history: list[str], max_lines: int = 40) -> list[tuple[str, in
         else:
             try:
                 toks = command_to_tokens(line)
+                region = getattr(parse_command(line), "region", "")
+                if region:  # "adjust_attr brightness plus 20 in sky": where it was, too
+                    toks = [*toks, "in", *words_of(region)]
             except CommandError:
                 toks = words_of(line)
             rendered.append(["command", ":", *[_DIRECTION_WORDS.get(t, t) for t in toks]])

@@ -7,7 +7,7 @@ trained on. A request written as a command runs as it is; anything else goes to 
 what it can do instead of executing a guess.
 
 The manager owns the dialogue protocol: every turn, typed (:meth:`DialogueManager.handle`) or given
-with a gesture in the window (:meth:`DialogueManager.gesture`, a box drawn with the crop tool), is
+with a gesture in the window (:meth:`DialogueManager.gesture`, Edit ▸ Crop to Selection), is
 written to the history and the store the same way, in one transaction. Commands that are not image
 edits (search, explain, describe) are handled by functions registered in
 :attr:`DialogueManager.handlers`, so perception, the library and the explainers plug in here without
@@ -18,9 +18,10 @@ the next. :mod:`agent.dialogue.session` keeps the rest of a window's conversatio
 
 Grounded answers put what the GUI should draw in ``TurnResult.data``:
 
-- ``data["overlays"]``: a list of ``{"kind": "box" | "trace", "target": "current" | "before",
-  "box": [x1, y1, x2, y2]`` (pixels of that image) ``or "points": [[x, y], ...]`` (normalised 0..1),
-  ``"color": "#rrggbb", "label": str}``;
+- ``data["overlays"]``: a list of ``{"kind": "box" | "trace" | "region", "target": "current" | "before",
+  "box": [x1, y1, x2, y2]`` (pixels of that image) ``or "points": [[x, y], ...]`` (normalised 0..1)
+  ``or "polygons": [[[x, y], ...], ...]`` (normalised outlines; ``"fill": False`` draws only the
+  outline), ``"color": "#rrggbb", "label": str}``;
 - ``data["segments"]``: the reply as ``[{"text": str, "color": "#rrggbb" | None}, ...]``, whose
   concatenated texts equal the reply, so each phrase is shown in the colour of its box or trace.
 """
@@ -34,8 +35,11 @@ from typing import Protocol
 
 import numpy as np
 
-from agent.edits.run import execute, reply_for
-from agent.grammar.commands import Command, CommandError, Redo, Undo, parse_command
+from agent.edits.regions import RegionNotFound
+from agent.edits.run import pointing_example, reply_for, selection_box, uses_selection
+from agent.edits.run import run as run_edit
+from agent.edits.selection import Selection
+from agent.grammar.commands import REGIONAL, Command, CommandError, Redo, Undo, parse_command
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
 from editor.document import Document, Version
@@ -96,6 +100,9 @@ class TurnContext:
     """What the GUI knows that the words do not, and what one turn leaves for the next."""
 
     trace: list | None = None  # the last mouse trace drawn over the image (Localized Narratives form)
+    # What the person drew for the next request that says "this", "here", "it" (agent.edits.selection);
+    # a turn that used it lets it go.
+    selection: Selection | None = None
     compare_with: str | None = None  # a version id the person picked to compare against
     explain_phrasing: str | None = None  # "speaker": explanations open with the learned speaker's sentence
     # The app's undo stack decides what "undo" and "redo" mean ({"undo": UndoStep, ...}, planned
@@ -192,7 +199,7 @@ class DialogueManager:
         return self._turn(utterance, lambda: self._understand(utterance))
 
     def gesture(self, command: Command) -> TurnResult:
-        """Run a command given with a gesture (a box drawn with the crop tool) as a turn of its own,
+        """Run a command given with a gesture (Edit ▸ Crop to Selection) as a turn of its own,
         recorded as if its command line had been typed."""
         return self._turn(command.format(), lambda: ([command], ""))
 
@@ -216,6 +223,8 @@ class DialogueManager:
                 del self.history[lines:]
                 raise TurnStopped(utterance)
         self._note_edit(head_before, result)
+        if result.ok and any(uses_selection(c) for c in result.commands):
+            self.context.selection = None  # "brighten this" used the drawing; the next "this" needs another
         return result
 
     def _note_edit(self, head_before: str | None, result: TurnResult) -> None:
@@ -297,7 +306,8 @@ class DialogueManager:
         said = next((line.split(":", 1)[1].strip() for line in reversed(self.history[:-1])
                      if line.startswith("assistant_text:")), "")
         reading = requests.read(utterance, model=self._model_command, state=last, proposal=proposal,
-                                photo_open=self.document is not None, last_reply=said)
+                                photo_open=self.document is not None, last_reply=said,
+                                selection=self.selection() is not None)
         if reading.proposal and commit:
             self.context.proposal = reading.proposal
         if reading.commands:
@@ -336,15 +346,67 @@ class DialogueManager:
         if self.document is None:
             return TurnResult(utterance, "Open an image first, then ask me to edit it.", command, ok=False)
         before = self.document.pixels()
+        drawn = self.selection()
+        selection = drawn.mask if drawn is not None else None
+        data: dict = {}
         try:
+            if uses_selection(command) and command.name == "crop":
+                command = selection_box(selection) if selection is not None else command  # replayable
             own = self.executors.get(command.name)
-            pixels = own(before) if own is not None else execute(command, before)
+            if own is not None and not getattr(command, "region", ""):
+                pixels, said = own(before), ""
+            else:
+                done = run_edit(command, before, selection=selection, cutout=self.executors.get("image_cutout"))
+                pixels, said = done.pixels, done.note
+                if done.overlays:
+                    data["overlays"] = done.overlays
+                if drawn is not None and uses_selection(command) and command.name != "crop":
+                    # where the edit applied, outlined on its result (the selection itself is used up)
+                    data["overlays"] = [{**drawn.overlay(), "label": "edited here", "fill": False}]
+        except RegionNotFound as exc:
+            return TurnResult(utterance, self._point_at(command, exc), command, ok=False,
+                              data={"overlays": exc.overlays} if exc.overlays else {})
         except (ValueError, LookupError, ModelMissingError) as exc:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
         version = self.document.apply(command.format(), pixels)
         self.history.append(command.format())
         # a box beyond the image is said, not hidden, and the size is what was kept
-        return TurnResult(utterance, reply_for(command, before.shape, pixels.shape), command, version)
+        reply = " ".join(t for t in (reply_for(command, before.shape, pixels.shape), said) if t)
+        return TurnResult(utterance, reply, command, version, data=data)
+
+    def selection(self) -> Selection | None:
+        """What the person drew, when it still fits the head: drawn on it, or on a version the head
+        was made from by edits that move no pixel (light, colour, black and white, in regions or
+        not: "brighten the sky", then "brighten this"); None after a crop, rotation, removal..."""
+        drawn, doc = self.context.selection, self.document
+        if drawn is None or doc is None:
+            return None
+        if drawn.version_id is None:
+            return drawn if drawn.shape == (doc.head.height, doc.head.width) else None
+        version = doc.head
+        for _ in range(50):
+            if version.id == drawn.version_id:
+                return drawn
+            try:
+                kept = version.command is not None and isinstance(parse_command(version.command), REGIONAL)
+            except CommandError:
+                kept = False
+            parent = doc.parent(version.id) if kept else None
+            if parent is None:
+                return None
+            version = parent
+        return None
+
+    @staticmethod
+    def _point_at(command: Command, exc: RegionNotFound) -> str:
+        """The reply when a region is not in the picture: what was not found, that nothing changed,
+        and how to point at it instead (never the whole picture in its place)."""
+        what = str(exc)
+        if uses_selection(command):  # "brighten this" with nothing drawn
+            return (f"{what[:1].upper()}{what[1:]}, so I changed nothing. Draw around what you mean with the trace "
+                    f"tool (T) or a box (B), then say “{pointing_example(command)}” again.")
+        return (f"{what[:1].upper()}{what[1:]}, so I changed nothing. If it is there, draw around it with the "
+                f"trace tool (T) or a box (B) and say “{pointing_example(command)}”.")
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
         is_undo = isinstance(command, Undo)

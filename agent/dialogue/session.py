@@ -13,6 +13,10 @@ without a window:
 - **the undo plan**: what "undo" and "redo" typed in the chat will do in the window's undo stack,
   planned before the turn (the stack is Qt, so ``app.undo.plan_stack`` reads it) and taken by the
   controller when the turn returns (:meth:`Session.plan_undo`, :meth:`Session.planned`);
+- **the selection**: a drawn trace or box made into a region (:mod:`agent.edits.selection`), shown
+  as an overlay and kept for the next request that says "this", "here" or "it"
+  (:meth:`Session.select`); Esc and View ▸ Clear Overlays clear it with the traces
+  (:meth:`Session.clear_overlays`);
 - the context the words do not carry: the trace, the version to compare with, the phrasing of
   explanations (:attr:`DialogueManager.context`).
 """
@@ -20,6 +24,7 @@ without a window:
 from __future__ import annotations
 
 from agent.dialogue.manager import DialogueManager, UndoStep
+from agent.edits.selection import SELECTION_LABEL, Selection
 from editor import traces as trace_store
 from editor.document import Document, Version
 
@@ -36,6 +41,7 @@ class Session:
         self.busy = False
         self.models_ready = False
         self.opening = 0  # photos being opened: waiting requests wait for them too
+        self.selecting = 0  # drawings being made into selections: "brighten this" waits for them
         self.queued: list[str] = []  # requests typed before they could be answered, oldest first
         self.overlays: list[dict] = []
         self.overlays_for: str | None = None  # the version the overlays were drawn on
@@ -59,15 +65,16 @@ class Session:
                 self._last_trace_id = trace_id  # a stroke added later updates this row
 
     def must_wait(self) -> bool:
-        """Whether a request typed now waits (models loading, a photo opening, others waiting)."""
-        return not self.models_ready or bool(self.opening) or bool(self.queued)
+        """Whether a request typed now waits (models loading, a photo opening, a drawing being made
+        into a selection, others waiting)."""
+        return not self.models_ready or bool(self.opening) or bool(self.selecting) or bool(self.queued)
 
     def wait(self, text: str) -> None:
         self.queued.append(text)
 
     def next_request(self) -> str | None:
         """The oldest waiting request, once it can be answered (taken off the queue)."""
-        if not self.queued or not self.models_ready or self.busy or self.opening:
+        if not self.queued or not self.models_ready or self.busy or self.opening or self.selecting:
             return None
         return self.queued.pop(0)
 
@@ -122,6 +129,18 @@ class Session:
                                     "color": TRACE_COLOR, "label": TRACE_LABEL}])
         return trace_id
 
+    def select(self, selection: Selection) -> None:
+        """What the person drew (a trace or a box, as a region) becomes the selection of the head:
+        the next request that says "this", "here" or "it" applies to it; it is shown as an outline
+        beside the other overlays (replacing an earlier selection)."""
+        doc = self.document
+        if doc is None:
+            return
+        selection.version_id = doc.head.id
+        self.manager.context.selection = selection
+        kept = [o for o in self.overlays_on(doc.head.id) if o.get("label") != SELECTION_LABEL]
+        self.show_overlays(kept)
+
     def compare_with(self, version_id: str | None) -> None:
         """The "before" of the compare view and of ``explain`` (None: the head's parent)."""
         self.manager.context.compare_with = version_id or None
@@ -141,16 +160,27 @@ class Session:
     # -- overlays ----------------------------------------------------------------------------------
 
     def show_overlays(self, overlays: list[dict]) -> None:
-        """Overlays drawn on the current head (a turn's boxes, the person's trace)."""
-        self.overlays = list(overlays)
+        """Overlays drawn on the current head (a turn's boxes, the person's trace), and the outline
+        of the selection while it is the head's."""
+        self.overlays = [o for o in overlays if o.get("label") != SELECTION_LABEL] + self._selection_overlay()
         self.overlays_for = self.document.head.id if self.document is not None else None
+
+    def _selection_overlay(self) -> list[dict]:
+        drawn = self.manager.selection()
+        return [drawn.overlay()] if drawn is not None else []
 
     def overlays_on(self, head_id: str) -> list[dict]:
         """The overlays to draw on version ``head_id``: boxes and traces belong to the version they
-        were drawn on, so once the head has moved they are gone."""
+        were drawn on, so once the head has moved they are gone; the selection stays while it
+        still fits the head (:meth:`DialogueManager.selection`)."""
         if self.overlays and self.overlays_for != head_id:
-            self.overlays = []
+            self.overlays = self._selection_overlay()
+            self.overlays_for = head_id
         return self.overlays
 
     def clear_overlays(self) -> None:
+        """Esc or View ▸ Clear Overlays: the boxes, the traces and the selection go, and the next
+        turn neither captions a stray trace nor edits a forgotten selection."""
         self.overlays = []
+        self.manager.context.trace = None
+        self.manager.context.selection = None

@@ -14,6 +14,7 @@ No Qt: usable from scripts and the command line.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -29,13 +30,16 @@ from editor import ops, regions
 from editor.fill import inpaint
 
 __all__ = [
+    "Match",
     "ObjectNotFound",
     "background",
     "crop_aspect",
     "crop_object",
     "find_objects",
+    "match_objects",
     "object_mask",
     "remove_objects",
+    "remove_region",
     "subject_box",
 ]
 
@@ -82,6 +86,35 @@ def _position_score(box: Box, position: str, w: int, h: int) -> float:
     return score
 
 
+@dataclass(frozen=True)
+class Match:
+    """What :func:`match_objects` found for a phrase: the boxes it names, and what else was there.
+
+    ``boxes`` are the objects the words name (one for a singular phrase: "the dog"); ``others`` are
+    the other detections of the same kind that the words did not pick ("the dog" in a photo of
+    two); ``weak`` is true when a chosen object was found only on the detector's second look
+    (:data:`SECOND_LOOK`, below :data:`MIN_SCORE`): perhaps not that thing at all. ``label`` is the
+    detector's class, ``plural`` whether the words ask for every such object.
+    """
+
+    boxes: list[Box]
+    others: list[Box]
+    label: str
+    plural: bool
+    weak: bool
+    positioned: bool  # the words said which one ("on the left", "the red car")
+
+
+def match_objects(pixels: np.ndarray, words: str) -> list[Match]:
+    """One :class:`Match` per part of ``words`` ("the cat and the cup" is two), in order; raises
+    :class:`ObjectNotFound` as :func:`find_objects` does."""
+    if not isinstance(words, str) or not words.strip():
+        raise ObjectNotFound("no object was named")
+    parts = [p for p in re.split(r"\band\b|,|;", words) if p.strip()]
+    rgb = to_rgb8(pixels)
+    return [_match_one(rgb, part) for part in parts or [words]]
+
+
 def find_objects(pixels: np.ndarray, words: str) -> list[Box]:
     """The boxes ``(x1, y1, x2, y2)`` (pixels, ``x2``/``y2`` exclusive) of the objects ``words`` names.
 
@@ -97,32 +130,33 @@ def find_objects(pixels: np.ndarray, words: str) -> list[Box]:
     >>> find_objects(data.coffee(), "the cup")        # doctest: +SKIP
     [(36, 1, 564, 322)]
     """
-    if not isinstance(words, str) or not words.strip():
-        raise ObjectNotFound("no object was named")
-    parts = [p for p in re.split(r"\band\b|,|;", words) if p.strip()]
-    rgb = to_rgb8(pixels)
     boxes: list[Box] = []
-    for part in parts or [words]:
-        for b in _find_one(rgb, part):
+    for match in match_objects(pixels, words):
+        for b in match.boxes:
             if b not in boxes:
                 boxes.append(b)
     return boxes
 
 
-def _find_one(rgb: np.ndarray, words: str) -> list[Box]:
+def _match_one(rgb: np.ndarray, words: str) -> Match:
     phrase, text = object_phrase(words)
     h, w = rgb.shape[:2]
     dets = [d for d in detect(rgb, min_score=MIN_SCORE) if d.label == phrase.label]
+    weak = False
     if not dets:  # small or unusual objects score low; look again before saying no
         dets = [d for d in detect(rgb, min_score=SECOND_LOOK) if d.label == phrase.label]
+        weak = bool(dets)
     if not dets:
         raise ObjectNotFound(f"I couldn't find {phrase.text or phrase.label!r} in the picture")
+    every = [tuple(int(v) for v in d.box) for d in dets]
+    positioned = bool(phrase.position or (phrase.colour and phrase.colour in COLOR_WORDS))
     if _is_plural(text, phrase.label) and not phrase.position:
-        boxes = [tuple(int(v) for v in d.box) for d in dets]
+        boxes = list(every)
         wanted = next((n for t, n in _NUMBER_WORDS.items() if re.search(rf"\b{t}\b", text)), None)
         if wanted is not None:  # "the two dogs": the two surest
-            boxes = [tuple(int(v) for v in d.box) for d in dets[:wanted]]
-        return sorted(boxes, key=lambda b: (b[0] + b[2]))
+            boxes = boxes[:wanted]
+        boxes = sorted(boxes, key=lambda b: (b[0] + b[2]))
+        return Match(boxes, [b for b in every if b not in boxes], phrase.label, True, weak, positioned)
 
     def score(d) -> float:
         s = d.score
@@ -132,8 +166,8 @@ def _find_one(rgb: np.ndarray, words: str) -> list[Box]:
             s += 0.5 if color_name(rgb, box=d.box) == phrase.colour else 0.0
         return s
 
-    best = max(dets, key=score)
-    return [tuple(int(v) for v in best.box)]
+    best = tuple(int(v) for v in max(dets, key=score).box)
+    return Match([best], [b for b in every if b != best], phrase.label, False, weak, positioned)
 
 
 def _grow(box: Box, frac: float, w: int, h: int) -> Box:
@@ -214,6 +248,20 @@ def remove_objects(pixels: np.ndarray, words: str) -> np.ndarray:
     """
     boxes = find_objects(pixels, words)
     return inpaint(pixels, removal_mask(pixels, boxes))
+
+
+def remove_region(pixels: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The image with the region ``mask`` (what the person drew: a soft or hard mask, the part of
+    it at 0.5 and above) removed and filled from its surroundings (:func:`editor.fill.inpaint`),
+    dilated as :func:`removal_mask` dilates an object's mask (1.5% of its larger side plus 3
+    pixels). Pixels outside the dilated region are unchanged. ``ValueError`` for an empty region."""
+    hard = np.asarray(mask) >= 0.5
+    if hard.shape != pixels.shape[:2] or not hard.any():
+        raise ValueError("the region to remove is empty or not the size of the picture")
+    ys, xs = np.nonzero(hard.any(axis=1))[0], np.nonzero(hard.any(axis=0))[0]
+    r = int(0.015 * max(ys[-1] - ys[0] + 1, xs[-1] - xs[0] + 1)) + 3
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return inpaint(pixels, cv2.dilate(hard.astype(np.uint8), k) > 0)
 
 
 def background(pixels: np.ndarray, mode: str, keep: str = "") -> np.ndarray:

@@ -4,16 +4,24 @@ The grammar (:mod:`agent.grammar.commands`) says what a command means and holds 
 module is the one place that says which operation of :mod:`editor` (or which object edit of
 :mod:`agent.edits.objects`) carries it out, and the one entry point the dialogue manager, the CLI
 and the annotator call.
+
+An edit with a region (``adjust_attr brightness 20 in sky``) runs the same operation on the whole
+picture and keeps it only inside the region's mask (:func:`editor.masks.apply_in_region`; the mask
+from :func:`agent.edits.regions.resolve`), so outside it the pixels are unchanged bit for bit.
+``selection`` (what the person drew) is a mask the caller supplies: ``in selection``,
+``remove selection`` and ``crop selection`` need it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from agent.edits import objects, regions
 from agent.grammar import commands as c
-from editor import adjust, ops
+from editor import adjust, masks, ops
 
 # adjust_attr's attribute -> the operation and its keyword
 ATTR_OPS: dict[str, tuple[Callable, str]] = {
@@ -31,18 +39,8 @@ def _attr(cmd: c.AdjustAttr, px: np.ndarray) -> np.ndarray:
     return op(px, **{keyword: cmd.amount})
 
 
-def _objects():
-    """The object edits, imported on first use: they bring the detector's module, whose colour
-    tables cost OpenCV about half a second to set up, which no other edit needs."""
-    from agent.edits import objects
-
-    return objects
-
-
 def _crop_to(cmd: c.CropTo, px: np.ndarray) -> np.ndarray:
-    if cmd.aspect:
-        return _objects().crop_aspect(px, cmd.aspect)
-    return _objects().crop_object(px, cmd.target)
+    return objects.crop_aspect(px, cmd.aspect) if cmd.aspect else objects.crop_object(px, cmd.target)
 
 
 RUNNERS: dict[type, Callable[..., np.ndarray]] = {
@@ -55,20 +53,107 @@ RUNNERS: dict[type, Callable[..., np.ndarray]] = {
     c.Flip: lambda cmd, px: ops.flip(px, axis=cmd.axis),
     c.Grayscale: lambda cmd, px: adjust.grayscale(px),
     c.AutoEnhance: lambda cmd, px: adjust.auto_enhance(px),
-    c.Remove: lambda cmd, px: _objects().remove_objects(px, cmd.words),
-    c.Background: lambda cmd, px: _objects().background(px, cmd.mode, cmd.keep),
+    c.Remove: lambda cmd, px: objects.remove_objects(px, cmd.words),
+    c.Background: lambda cmd, px: objects.background(px, cmd.mode, cmd.keep),
 }
 
 
-def execute(command: c.Command, pixels: np.ndarray) -> np.ndarray:
-    """The new pixels ``command`` makes from ``pixels`` (which are left unchanged).
+SELECTION_WORDS = ("selection", "the selection")
 
-    Raises ``ValueError`` for commands that do not edit an image (search, undo, explain, ...).
+
+@dataclass
+class Outcome:
+    """What an edit made: the pixels, and what the person should see and be told about where."""
+
+    pixels: np.ndarray
+    overlays: list[dict] = field(default_factory=list)  # the boxes of objects a region used
+    note: str = ""  # which one, when the words named one of several
+
+
+def uses_selection(command: c.Command) -> bool:
+    """Whether ``command`` applies to what the person drew (``in selection``, ``remove selection``,
+    ``crop selection``, or "everything except" it)."""
+    region = getattr(command, "region", "")
+    if region:
+        return c.region_kind(c.region_parts(region)[1]) == c.SELECTION
+    if isinstance(command, c.Remove):
+        return command.words in SELECTION_WORDS
+    if isinstance(command, c.CropTo):
+        return command.target in SELECTION_WORDS
+    return False
+
+
+def selection_box(selection: np.ndarray) -> c.Crop:
+    """``crop x1 y1 x2 y2`` of the selection's bounding box (its part at 0.5 and above): "crop to
+    this" runs and is recorded as a CAISE crop, which replays without the drawing."""
+    hard = np.asarray(selection) >= 0.5
+    ys, xs = np.nonzero(hard.any(axis=1))[0], np.nonzero(hard.any(axis=0))[0]
+    if len(ys) == 0:
+        raise regions.RegionNotFound("the selection is empty")
+    return c.Crop(int(xs[0]), int(ys[0]), int(xs[-1]) + 1, int(ys[-1]) + 1)
+
+
+def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None = None,
+        cutout: Callable[[np.ndarray], np.ndarray] | None = None) -> Outcome:
+    """The new pixels ``command`` makes from ``pixels`` (which are left unchanged), with the boxes
+    and the sentence a region leaves for the person.
+
+    ``selection`` is the mask of what the person drew (``in selection``); ``cutout`` a function that
+    cuts out the main subject, whose alpha is the region ``subject`` (the app's helper process).
+    Raises ``ValueError`` for commands that do not edit an image (search, undo, explain, ...) and
+    :class:`agent.edits.regions.RegionNotFound` (a ``LookupError``) when the region is not in the
+    picture: nothing is edited instead.
     """
     runner = RUNNERS.get(type(command))
     if not command.edits_image or runner is None:
         raise ValueError(f"{command.format()!r} does not edit an image")
-    return runner(command, pixels)
+    if uses_selection(command) and selection is None:
+        raise regions.RegionNotFound("nothing is selected")
+    if isinstance(command, c.Remove) and command.words in SELECTION_WORDS:
+        return Outcome(objects.remove_region(pixels, selection))
+    if isinstance(command, c.CropTo) and command.target in SELECTION_WORDS:
+        return Outcome(RUNNERS[c.Crop](selection_box(selection), pixels))
+    region = getattr(command, "region", "")
+    if not region:
+        return Outcome(runner(command, pixels))
+    where = regions.resolve(region, pixels, selection=selection, cutout=cutout)
+    out = masks.apply_in_region(pixels, where.mask, lambda px: runner(command, px))
+    return Outcome(out, where.overlays, where.note)
+
+
+def execute(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None = None) -> np.ndarray:
+    """The new pixels ``command`` makes from ``pixels`` (which are left unchanged); :func:`run`
+    without what it says about where.
+
+    Raises ``ValueError`` for commands that do not edit an image (search, undo, explain, ...).
+
+    >>> img = np.full((2, 4, 3), 100, np.uint8)
+    >>> execute(c.parse_command("adjust_attr brightness 20 in left half"), img)[0, :, 0].tolist()
+    [151, 151, 100, 100]
+    """
+    return run(command, pixels, selection=selection).pixels
+
+
+def pointing_example(command: c.Command) -> str:
+    """How to ask for ``command`` on a drawn region, for a reply that asks the person to point:
+    "brighten this", "make this black and white"."""
+    if isinstance(command, c.AdjustAttr):
+        up = command.amount >= 0
+        return {"brightness": "brighten this" if up else "darken this",
+                "contrast": "more contrast here" if up else "less contrast here",
+                "saturation": "make this more vivid" if up else "make this duller",
+                "sharpness": "sharpen this" if up else "blur this",
+                "warmth": "make this warmer" if up else "make this cooler",
+                "hue": "shift the hues here"}[command.attr]
+    if isinstance(command, c.AdjustColor):
+        return f"make this more {command.color}"
+    if isinstance(command, c.Grayscale):
+        return "make this black and white"
+    if isinstance(command, c.Remove):
+        return "remove this"
+    if isinstance(command, (c.Crop, c.CropTo)):
+        return "crop to this"
+    return "enhance this"
 
 
 def crop_note(command: c.Command, shape: tuple[int, ...]) -> str | None:
@@ -107,5 +192,7 @@ def reply_for(command: c.Command, before_shape: tuple[int, ...], after_shape: tu
 
 def replay(line: str, pixels: np.ndarray) -> np.ndarray:
     """Run a stored command line on ``pixels`` again (:attr:`editor.store.Store.replay`, which
-    makes a lost version file again from its parent)."""
+    makes a lost version file again from its parent). A line ``in selection`` (or ``remove
+    selection``) cannot be replayed: the drawing is not stored with it (LookupError; the store then
+    keeps the version lost rather than make other pixels)."""
     return execute(c.parse_command(line), pixels)

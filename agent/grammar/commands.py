@@ -19,6 +19,7 @@ Adding an operation means adding one class here (decorated with :func:`command`)
     undo / redo                         Undo() / Redo()
     flip horizontal|vertical            Flip(axis="horizontal")
     grayscale / auto_enhance            Grayscale() / AutoEnhance()
+    ... in <region>                     AdjustAttr("brightness", 20, region="sky")  # point and say
     remove <object words>               Remove(words="the person on the left")
     background <colour>|blur|transparent Background(mode="white")
     explain [<what>]                    Explain(target="")
@@ -32,6 +33,7 @@ in code format canonically (``adjust_color red 0.3``). Surrounding whitespace is
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass, field
@@ -39,6 +41,16 @@ from decimal import Decimal
 from typing import ClassVar
 
 from editor.colors import COLORS
+from editor.masks import (
+    CENTER_FULL,
+    CENTER_ZERO,
+    DRAWN_FEATHER,
+    HALF_FEATHER,
+    OBJECT_FEATHER,
+    SIDE_FULL,
+    SIDE_ZERO,
+    canonical_region_name,
+)
 from editor.regions import BACKGROUND_COLORS
 
 # adjust_attr's attributes and the largest magnitude each takes; CAISE's two come first.
@@ -93,6 +105,126 @@ def _args(args: list[str], n: int, cls: type[Command]) -> list[str]:
     if len(args) != n:
         raise CommandError(f"{cls.name} takes {n} argument(s), got {len(args)}; usage: {cls.usage}")
     return args
+
+
+# --- regions (point and say) --------------------------------------------------------------------
+#
+# An edit of the light or the colours may name where it applies, after the command in CAISE's
+# shape: ``adjust_attr brightness 20 in sky``, ``grayscale in the cat``, ``adjust_attr warmth -30 in
+# selection``, ``adjust_color blue 0.2 in everything except the cat``. The grammar keeps the words
+# (lower case, single spaces) and says what kind of region they are; agent.edits.regions turns them
+# into a mask on the version the edit applies to. A command without a region is the line CAISE wrote.
+
+EXCEPT = "everything except "
+REGION_USAGE = "[in <region>]"
+# Regions that are not a mask of editor.masks' names and not an object the detector looks for.
+SUBJECT, BACKGROUND, SELECTION = "subject", "background", "selection"
+_REGION_WORDS = re.compile(r"^[a-z0-9][a-z0-9' :-]*$")
+_NAMED_PHRASES = {
+    "left": "the left side", "right": "the right side", "top": "the top", "bottom": "the bottom",
+    "center": "the centre", SUBJECT: "the main subject", BACKGROUND: "the background",
+    SELECTION: "your selection",
+}
+_DETERMINERS = re.compile(r"^(?:the|a|an|this|that|these|those|his|her|their|my|our|your|its|all|both|every|"
+                          r"each|one|two|three|four|five)\b")
+
+
+def region_parts(region: str) -> tuple[bool, str]:
+    """``(inverted, words)``: "everything except the cat" is the cat's region inverted.
+
+    >>> region_parts("everything except the cat"), region_parts("sky")
+    ((True, 'the cat'), (False, 'sky'))
+    """
+    return (True, region[len(EXCEPT):]) if region.startswith(EXCEPT) else (False, region)
+
+
+def region_kind(words: str) -> str:
+    """What the words of a region (without "everything except") name: ``"named"`` (a side, half,
+    corner, the centre, a tonal range or the sky: :data:`editor.masks.REGION_NAMES`), ``"subject"``,
+    ``"background"`` (the cutout mask and its inverse), ``"selection"`` (what the person drew) or
+    ``"object"`` (words the detector looks for: "the dog", "the man on the right").
+
+    >>> [region_kind(w) for w in ("sky", "the left side", "background", "selection", "the dog")]
+    ['named', 'named', 'background', 'selection', 'object']
+    """
+    if words in (SUBJECT, "the subject", "main subject", "the main subject", "foreground", "the foreground"):
+        return SUBJECT
+    if words in (BACKGROUND, "the background"):
+        return BACKGROUND
+    if words in (SELECTION, "the selection"):
+        return SELECTION
+    try:
+        canonical_region_name(words)
+    except ValueError:
+        return "object"
+    return "named"
+
+
+def region_phrase(region: str) -> str:
+    """The region in words, for replies: "the sky", "the left side", "the top left corner",
+    "your selection", "everything except the cat".
+
+    >>> region_phrase("top left"), region_phrase("everything except dog")
+    ('the top left corner', 'everything except the dog')
+    """
+    inverted, words = region_parts(region)
+    kind = region_kind(words)
+    if kind == "named":
+        name = canonical_region_name(words)
+        text = _NAMED_PHRASES.get(name) or (f"the {name} corner" if " " in name and "half" not in name
+                                             else f"the {name}")
+    elif kind in _NAMED_PHRASES:
+        text = _NAMED_PHRASES[kind]
+    else:
+        text = words if _DETERMINERS.match(words) else f"the {words}"
+    return EXCEPT + text if inverted else text
+
+
+def _check_region(cmd: Command) -> None:
+    """Normalise a command's region words (lower case, single spaces) and refuse what is no region."""
+    region = " ".join(str(cmd.region).lower().split())
+    object.__setattr__(cmd, "region", region)
+    if not region:
+        return
+    inverted, words = region_parts(region)
+    if not words.strip() or words.startswith(EXCEPT.strip()) or not _REGION_WORDS.match(words):
+        raise CommandError(f"{cmd.name}: {_shown(region)} is not a region; write 'in' and a region, for example "
+                           f"'in sky', 'in shadows', 'in the dog', 'in selection', 'in everything except the cat'")
+
+
+def _split_region(args: list[str], n: int, cls: type[Command]) -> tuple[list[str], str]:
+    """The command's own ``n`` arguments and the words of its ``in <region>`` suffix ("" for none)."""
+    if len(args) > n:
+        if args[n].lower() != "in" or len(args) == n + 1:
+            raise CommandError(f"{cls.name} takes {n} argument(s) and an optional 'in <region>', got "
+                               f"{_shown(' '.join(args[n:]), 40)} after them; usage: {cls.usage}")
+        return args[:n], " ".join(args[n + 1:])
+    return args, ""
+
+
+def _in(region: str) -> str:
+    return f" in {region}" if region else ""
+
+
+def _region_meaning() -> str:
+    """The README's row about regions: what each resolves to and its feathered edge."""
+    return (
+        "any adjust_attr, adjust_color, grayscale and auto_enhance may end with `in <region>`: the operation "
+        "runs on the whole picture and is kept only inside the region's soft mask m, `out = m*op(in) + "
+        "(1-m)*in`, so pixels where m = 0 are unchanged bit for bit. Regions and their edges (D the "
+        "diagonal): `left`/`right`/`top`/`bottom` 1 up to "
+        f"{SIDE_FULL:.3g} of the way across, a linear ramp to 0 at {SIDE_ZERO:.3g}; `left half` ... a ramp "
+        f"{HALF_FEATHER:g}*D wide on the middle line; `top left` ... the product of two sides; `center` 1 "
+        f"inside {CENTER_FULL:.3g} of the half-axes, 0 beyond {CENTER_ZERO:.3g}; `shadows`/`midtones`/"
+        "`highlights` luminance smoothsteps (shadows full below L 0.2, none above 0.6; midtones full 0.4-0.6, "
+        "none below 0.1 or above 0.9; highlights none below 0.4, full above 0.8); `sky` found from colour, "
+        "texture and position, edge about 2 px on a 1280-px copy; `subject`/`background` the cutout's soft "
+        "alpha and its inverse; object words (`the dog`, `the man on the right`, `the cars`) each found "
+        f"by the detector, masked to its edge and feathered {OBJECT_FEATHER:g}*D; `selection` the stroke or "
+        "box drawn in the window, snapped to the edges it encloses (GrabCut) or, where that fails, "
+        f"feathered {DRAWN_FEATHER:g}*D; `everything except <region>` is 1 - m. A region that is not found "
+        "(no sky, no such object) is said, never replaced by the whole picture (Easel extension)"
+    )
 
 
 # --- the grammar --------------------------------------------------------------------------------
@@ -209,8 +341,9 @@ class AdjustColor(Command):
     color: str
     intensity: float
     text: str | None = field(default=None, compare=False, repr=False)
+    region: str = ""  # where: "sky", "the cat", "selection" ("": the whole picture)
     name = "adjust_color"
-    usage = f"adjust_color <{'|'.join(COLORS)}> <intensity 0..1>"
+    usage = f"adjust_color <{'|'.join(COLORS)}> <intensity 0..1> {REGION_USAGE}"
     meaning = ("blend toward red, orange, green, blue, skyblue, purple, brown, yellow or pink: "
                "`out = (1-i)*in + i*rgb(colour)`")
     caise = True
@@ -221,33 +354,46 @@ class AdjustColor(Command):
             raise CommandError(f"unknown colour {_shown(self.color)}; valid colours: {', '.join(COLORS)}")
         if not math.isfinite(self.intensity) or not 0 <= self.intensity <= 1:
             raise CommandError(f"adjust_color intensity {self.intensity:g} is out of range: it must be between 0 and 1")
+        _check_region(self)
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
+        args, region = _split_region(args, 2, cls)
         color, amount = _args(args, 2, cls)
-        return cls(color=color.lower(), intensity=_num(amount, cls), text=amount)
+        return cls(color=color.lower(), intensity=_num(amount, cls), text=amount, region=region)
 
     def format(self) -> str:
-        return f"adjust_color {self.color} {_number_text(self.intensity, self.text)}"
+        return f"adjust_color {self.color} {_number_text(self.intensity, self.text)}{_in(self.region)}"
 
     def reply(self) -> str:
-        return f"Tinted toward {self.color} at {_amount(round(self.intensity * 100, 1))}%."
+        where = f" {region_phrase(self.region)}" if self.region else ""
+        return f"Tinted{where} toward {self.color} at {_amount(round(self.intensity * 100, 1))}%."
 
     def label(self) -> str:
-        return f"Tint {self.color} {_amount(round(self.intensity * 100, 1))}%"
+        return f"Tint {self.color} {_amount(round(self.intensity * 100, 1))}%{_in(self.region)}"
 
 
-# (reply when raised, reply when lowered, label word, label word when lowered)
+# (reply when raised, reply when lowered, label word, label word when lowered); in the replies {n} is
+# the amount and, for an edit of a region, {w} is " the sky", {of} " of the sky" and {it} "the sky"
+# (without a region: "", "" and "it", the words CAISE's replies had).
 _ATTR_WORDS = {
-    "brightness": ("Brightened by {} points.", "Darkened by {} points.", "Brighter", "Darker"),
-    "contrast": ("Raised the contrast by {} points.", "Lowered the contrast by {} points.", "Contrast",
+    "brightness": ("Brightened{w} by {n} points.", "Darkened{w} by {n} points.", "Brighter", "Darker"),
+    "contrast": ("Raised the contrast{of} by {n} points.", "Lowered the contrast{of} by {n} points.", "Contrast",
                  "Contrast"),
-    "saturation": ("Made the colours more vivid by {} points.", "Made the colours duller by {} points.",
+    "saturation": ("Made the colours{of} more vivid by {n} points.", "Made the colours{of} duller by {n} points.",
                    "Saturation", "Saturation"),
-    "sharpness": ("Sharpened by {} points.", "Softened (blurred) by {} points.", "Sharper", "Softer"),
-    "warmth": ("Made it warmer by {} points.", "Made it cooler by {} points.", "Warmer", "Cooler"),
-    "hue": ("Shifted the hues by {}°.", "Shifted the hues by -{}°.", "Hue", "Hue"),
+    "sharpness": ("Sharpened{w} by {n} points.", "Softened (blurred){w} by {n} points.", "Sharper", "Softer"),
+    "warmth": ("Made {it} warmer by {n} points.", "Made {it} cooler by {n} points.", "Warmer", "Cooler"),
+    "hue": ("Shifted the hues{of} by {n}°.", "Shifted the hues{of} by -{n}°.", "Hue", "Hue"),
 }
+
+
+def _place(region: str) -> dict[str, str]:
+    """The words of a reply's place slots for ``region`` (see :data:`_ATTR_WORDS`)."""
+    if not region:
+        return {"w": "", "of": "", "it": "it"}
+    where = region_phrase(region)
+    return {"w": f" {where}", "of": f" of {where}", "it": where}
 
 
 @command
@@ -256,8 +402,10 @@ class AdjustAttr(Command):
     attr: str
     amount: float
     text: str | None = field(default=None, compare=False, repr=False)
+    region: str = ""  # where: "sky", "shadows", "the dog", "selection" ("": the whole picture)
     name = "adjust_attr"
-    usage = "adjust_attr brightness|contrast|saturation|sharpness|warmth <-100..100> | hue <-180..180>"
+    usage = (f"adjust_attr brightness|contrast|saturation|sharpness|warmth <-100..100> | hue <-180..180> "
+             f"{REGION_USAGE}")
     meaning = (
         "brightness p: `out = in + p/100*M`; contrast p: `out = (in-M/2)*(1+p/100)+M/2`; saturation p: "
         "`out = Y + (in-Y)*(1+p/100)` with luma Y (-100 is black and white); sharpness p > 0: unsharp mask "
@@ -277,28 +425,31 @@ class AdjustAttr(Command):
             raise CommandError(
                 f"adjust_attr {self.attr} {self.amount:g} is out of range: it takes {unit} from -{top} to {top}"
             )
+        _check_region(self)
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
+        args, region = _split_region(args, 2, cls)
         attr, amount = _args(args, 2, cls)
-        return cls(attr=attr.lower(), amount=_num(amount, cls), text=amount)
+        return cls(attr=attr.lower(), amount=_num(amount, cls), text=amount, region=region)
 
     def format(self) -> str:
-        return f"adjust_attr {self.attr} {_number_text(self.amount, self.text)}"
+        return f"adjust_attr {self.attr} {_number_text(self.amount, self.text)}{_in(self.region)}"
 
     def reply(self) -> str:
         up, down, *_ = _ATTR_WORDS[self.attr]
+        place = _place(self.region)
         if self.amount == 0:
-            return f"Changed the {self.attr} by 0: nothing changed."
+            return f"Changed the {self.attr}{place['of']} by 0: nothing changed."
         if self.attr == "saturation" and self.amount == -100:
-            return "Made it black and white (saturation -100)."
-        return (up if self.amount > 0 else down).format(_amount(abs(self.amount)))
+            return f"Made {place['it']} black and white (saturation -100)."
+        return (up if self.amount > 0 else down).format(n=_amount(abs(self.amount)), **place)
 
     def label(self) -> str:
         _, _, more, less = _ATTR_WORDS[self.attr]
         sign = "+" if self.amount >= 0 else "-"
         unit = "°" if self.attr == "hue" else ""
-        return f"{more if self.amount >= 0 else less} {sign}{_amount(abs(self.amount))}{unit}"
+        return f"{more if self.amount >= 0 else less} {sign}{_amount(abs(self.amount))}{unit}{_in(self.region)}"
 
 
 @command
@@ -442,35 +593,53 @@ class Flip(Command):
         return "Mirror" if self.axis == "horizontal" else "Flip upside down"
 
 
+class _Regional(Command):
+    """A command without arguments of its own that may end with ``in <region>``."""
+
+    def __post_init__(self) -> None:
+        _check_region(self)
+
+    @classmethod
+    def parse(cls, args: list[str], rest: str) -> Command:
+        args, region = _split_region(args, 0, cls)
+        return cls(region=region)
+
+    def format(self) -> str:
+        return f"{self.name}{_in(self.region)}"
+
+
 @command
 @dataclass(frozen=True)
-class Grayscale(Command):
+class Grayscale(_Regional):
+    region: str = ""  # where ("": the whole picture)
     name = "grayscale"
-    usage = "grayscale"
+    usage = f"grayscale {REGION_USAGE}"
     meaning = "black and white: luma `Y = 0.299 R + 0.587 G + 0.114 B` in every colour channel"
     edits_image = True
 
     def reply(self) -> str:
-        return "Made it black and white."
+        return f"Made {region_phrase(self.region) if self.region else 'it'} black and white."
 
     def label(self) -> str:
-        return "Black and white"
+        return f"Black and white{_in(self.region)}"
 
 
 @command
 @dataclass(frozen=True)
-class AutoEnhance(Command):
+class AutoEnhance(_Regional):
+    region: str = ""  # where ("": the whole picture; the curves are always measured on all of it)
     name = "auto_enhance"
-    usage = "auto_enhance"
+    usage = f"auto_enhance {REGION_USAGE}"
     meaning = ("automatic white balance (on the brightest 1% of pixels), levels (0.5% clipped at each end) and "
                "a gamma toward mid-grey, one curve per channel (\"make it look better\", \"fix the lighting\")")
     edits_image = True
 
     def reply(self) -> str:
-        return "Enhanced it automatically: levels, white balance and contrast."
+        return (f"Enhanced {region_phrase(self.region) if self.region else 'it'} automatically: levels, white "
+                "balance and contrast.")
 
     def label(self) -> str:
-        return "Auto enhance"
+        return f"Auto enhance{_in(self.region)}"
 
 
 @command
@@ -574,6 +743,19 @@ class Describe(Command):
 
 
 COMMAND_NAMES = tuple(GRAMMAR)
+# The commands that may end with ``in <region>``.
+REGIONAL: tuple[type[Command], ...] = (AdjustColor, AdjustAttr, Grayscale, AutoEnhance)
+
+
+def with_region(command: Command, region: str) -> Command:
+    """``command`` applied to ``region`` (a region's words; "" for the whole picture).
+
+    >>> with_region(AdjustAttr("brightness", 20), "sky").format()
+    'adjust_attr brightness 20 in sky'
+    """
+    if not isinstance(command, REGIONAL):
+        raise CommandError(f"{command.name} cannot apply to a region; only {', '.join(c.name for c in REGIONAL)} can")
+    return dataclasses.replace(command, region=region)
 
 
 def command_classes() -> list[type[Command]]:
@@ -594,6 +776,7 @@ def readme_table() -> str:
         extension = "" if cls.caise else " (Easel extension)"
         meaning = cls.meaning if "extension" in cls.meaning else cls.meaning + extension
         rows.append(f"| `{use}` | {meaning} |")
+    rows.append(f"| `... in <region>` | {_region_meaning()} |")
     return "\n".join(rows)
 
 

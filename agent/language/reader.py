@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from agent.grammar.commands import (
     BACKGROUND_COLOURS,
     GRAMMAR,
+    REGIONAL,
     AdjustAttr,
     AdjustColor,
     AutoEnhance,
@@ -49,16 +50,19 @@ from agent.grammar.commands import (
     Search,
     Undo,
     parse_command,
+    with_region,
 )
 from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
 from agent.grammar.registry import select_names
 from agent.language.scope import (
     ASKS_SEARCH,
+    EXCEPT_REGION,
     PARTS,
-    bare_part,
+    Unfindable,
     keep_phrase,
     names_open_photo,
     negated,
+    region_of,
     removal_head,
 )
 from agent.language.words import (
@@ -74,7 +78,6 @@ from agent.language.words import (
     direction_of,
     explicit_number,
     has_evidence,
-    local_part,
     size_of,
     split_clauses,
     strip_polite,
@@ -104,6 +107,22 @@ class Refusal(Exception):
 # --- the rules ----------------------------------------------------------------------------------
 
 RuleResult = list[Command] | None
+TONAL_LIFT = 25  # "lift the shadows": brightness in a tonal range, the most that keeps the order of tones
+
+
+def _where(c: str, own_words: set[str] | frozenset[str] = frozenset()) -> str:
+    """Where the clause's edit applies (a command's region words, "" for the whole picture); a part
+    Easel cannot find on its own gets a Refusal that asks the person to point at it."""
+    try:
+        return region_of(c, own_words) or ""
+    except Unfindable as exc:
+        part = exc.part
+        pointed = re.sub(rf"\b(?:(?:the|his|her|their|my|its|our|your|this|that) )?(?:\w+'s )?{re.escape(part)}\b",
+                         "this", c, count=1)
+        example = pointed if pointed != c and len(pointed) <= 60 else "brighten this"
+        example = f"make {example}" if example.startswith("this ") else example  # "hair darker": "make this darker"
+        raise Refusal(f"I can't find the {part} on my own. Draw around it with the trace tool (T) or a box (B) "
+                      f"and say “{example}”.") from None
 
 
 def _unsupported(c: str) -> RuleResult:
@@ -189,16 +208,10 @@ def _grayscale(c: str) -> RuleResult:
     if re.search(r"black_and_white|\bgr[ae]yscale\b|\bmonochrome\b|^(?:make )?(?:it |this |the )?(?:photo |image |picture )?gr[ae]y$|\bmonotone\b|\bnoir\b|"
                  r"\bremove (?:all )?(?:the )?(?:background )?colors?\b(?! (?:cast|tint|tone))|\bno colors?\b|\bcolorless\b|"
                  r"\bdesaturate (?:it |the \w+ )?(?:completely|entirely|fully|totally)\b", c):
-        if re.search(r"\bbackground\b|\bthe rest\b|\beverything else\b|\ball else\b|\bexcept\b|\bapart from\b|"
-                     r"\bother than\b", c) or _EVERYTHING.search(c):
-            raise Refusal("I can only make the whole picture black and white, not one part of it. I can replace "
-                          "the background with a plain colour (grey, say), blur it or make it transparent.")
         bw = c.replace("black_and_white", "monochrome")  # "the dog black..." would read as "the black"
-        part = local_part(bw, {"grayscale", "greyscale", "monochrome", "color", "colors"}) or bare_part(bw)
-        if part is not None:  # "make the cat black and white": not the whole picture without asking
-            raise Refusal(f"I can only make the whole picture black and white, not just the {part}. "
-                          "Should I do that?", [Grayscale()])
-        return [Grayscale()]
+        bw = re.sub(r"\b(?:the rest|everything else|all else)\b", "the background", bw)
+        # "make the cat black and white", "everything except the cat black and white": only there
+        return [Grayscale(region=_where(bw, {"grayscale", "greyscale", "monochrome", "color", "colors"}))]
     return None
 
 
@@ -208,24 +221,39 @@ _EVERYTHING = re.compile(r"\b(?:everything|all|the rest|(?:the )?rest of (?:the 
                          r"around)\b")
 
 
+_AS_IT_IS = re.compile(r"\bas (?:it|they) (?:is|are|was|were)\b|\bas is\b")  # strip_polite would cut it as a purpose
+
+
 def keep_rest(utterance: str) -> list[Command] | None:
     """'keep the woman sharp and blur the rest', 'keep only the dog and make everything else white': one
-    background edit that keeps what is named (read before the request is split into clauses)."""
-    c = strip_polite(clean_text(utterance))
-    m = re.fullmatch(r"(?:keep|leave) (?:only |just )?(.+?)(?: (?:sharp|in focus|clear|as (?:it is|is)|alone|"
-                     r"untouched))?,? (?:and|but) (?:then )?(.+\b(?:the rest|everything else|all else|the background|"
-                     r"everything around (?:it|him|her|them))\b.*)", c)
+    background edit that keeps what is named (read before the request is split into clauses);
+    'keep the sky as it is and make the rest black and white': the edit of everything except it."""
+    c = strip_polite(_AS_IT_IS.sub("unchanged", clean_text(utterance)))
+    m = re.fullmatch(r"(?:keep|leave) (?:only |just )?(?:the colou?rs? of )?(.+?)(?: (?:sharp|in focus|clear|as (?:it is|is)|"
+                     r"alone|untouched|in colou?r))?,? (?:and|but) (?:then )?(.+\b(?:the rest|everything else|all else|"
+                     r"the background|everything around (?:it|him|her|them))\b.*)", c.replace("colour", "color"))
     if not m:
         return None
     from agent.perception.things import names_object
 
-    if not names_object(m.group(1)):
+    if names_object(m.group(1)):
+        out = _background(re.sub(r"\b(?:the rest|everything else|all else|everything around (?:it|him|her|them))\b",
+                                 "the background", m.group(2)))
+        if out and isinstance(out[0], Background):
+            return [Background(out[0].mode, keep=m.group(1))]
+    try:
+        kept = region_of(m.group(1))
+    except Unfindable:
+        _where(m.group(1))  # raises the Refusal that asks the person to point at it
+    try:
+        out = read_clause(re.sub(r"\b(?:the rest|everything else|all else|everything around (?:it|him|her|them))\b",
+                                 "it", m.group(2)))
+    except Refusal:
         return None
-    out = _background(re.sub(r"\b(?:the rest|everything else|all else|everything around (?:it|him|her|them))\b",
-                             "the background", m.group(2)))
-    if not out or not isinstance(out[0], Background):
+    if not kept or kept.startswith(EXCEPT_REGION) or not out or \
+            not all(isinstance(cmd, REGIONAL) and not cmd.region for cmd in out):
         return None
-    return [Background(out[0].mode, keep=m.group(1))]
+    return [with_region(cmd, EXCEPT_REGION + kept) for cmd in out]  # "... and make the rest black and white"
 
 
 def _background(c: str) -> RuleResult:
@@ -284,11 +312,7 @@ def _background(c: str) -> RuleResult:
     if re.search(r"\b(?:remov\w*|delet\w*|eras\w*|get rid of|take out|cut out|cut|isolate|separate|lose|no|"
                  r"without|eliminat\w*|clear)\b", c):
         return [ImageCutout()]
-    if re.search(r"\b(?:dark(?:en|er)?|bright(?:en|er)?|light(?:en|er)?|color|saturat\w*|sharp\w*|contrast)\b", c):
-        attr = "brightness" if re.search(r"dark|bright|light", c) else "the colours"
-        raise Refusal(f"I can only change the {attr} of the whole picture, not just the background. I can "
-                      "replace the background with a plain colour, blur it or make it transparent.")
-    return None
+    return None  # "make the background darker": an edit of the light in the background (the later rules)
 
 
 def _cutout(c: str) -> RuleResult:
@@ -329,10 +353,13 @@ def _remove(c: str) -> RuleResult:
     what = re.sub(r"\s+(?:from|in|out of|off|of) (?:the|this|my|that) (?:image|picture|photo|pic|shot|input image)\b.*$",
                   "", what)
     what = re.sub(r"\s+(?:please|completely|entirely|if possible|for me)$", "", what).strip()
+    if re.fullmatch(r"(?:the )?selection", what.strip()):
+        return [Remove("selection")]  # "remove this" with a drawn selection
     if re.search(r"\bshadows?\b", removal_head(what)) and not attribute_words(c[:m.start()]):
         # "remove the shadows" (but "brighten it to remove the shadows" is a brightening)
-        raise Refusal("I can't remove a shadow on its own. I can brighten the whole picture, which lifts the "
-                      "shadows. Should I do that?", [AdjustAttr("brightness", DEFAULT_AMOUNTS["brightness"][1])])
+        raise Refusal("I can't remove a shadow as a thing. I can lift the shadows: brighten the dark areas "
+                      f"by {TONAL_LIFT} points. Should I do that?",
+                      [AdjustAttr("brightness", TONAL_LIFT, region="shadows")])
     if re.search(rf"\b(?:color|tint|tone|ton|cast|hue|saturation|brightness|contrast|shadows?|highlights?|redness|"
                  rf"yellowness|blueness|greenness|darkness|shading)\b|^(?:the |some |all )?(?:{COLOR_RE})$", what):
         return None  # "remove the blue tint" is a colour correction
@@ -383,11 +410,13 @@ def _crop(c: str) -> RuleResult:
                       "'remove the …' to take it out of the picture.")
     m = re.search(r"\b(?:crop(?: it| this| the (?:image|picture|photo))?(?: to| around| on| onto)?|"
                   r"zoom(?:ed)? in(?: on| to)?|close[- ]?up(?: of| on)?|(?:reframe|trim)(?: to| around)?)\s+"
-                  r"((?:the|his|her|their|my|that|this|these|those|only|just|a|an)\b.*)", c)
+                  r"((?:the|his|her|their|my|that|this|these|those|only|just|a|an)\b.*|selection\b)", c)
     if m:
         what = re.sub(r"^(?:only|just)\s+", "", m.group(1)).strip()
         what = re.split(r"[?!.(:;\"]|,", what)[0].strip()
         what = re.sub(r"\s+(?:only|please|a (?:tiny |little )?bit|a little|slightly)$", "", what)
+        if re.fullmatch(r"(?:the )?selection", what):
+            return [CropTo("selection")]  # "crop to this" with a drawn selection
         from agent.perception.things import names_object  # the detector's words; loads no model
 
         if names_object(what):
@@ -396,7 +425,7 @@ def _crop(c: str) -> RuleResult:
                             r"borders?|little bit|bit)", what):
             raise Refusal(f"I can crop to something I can recognise (people, animals, vehicles, everyday objects), "
                           f"and I can't find {what!r} that way. I can crop to a shape ('crop square', 'crop 16:9') "
-                          "or to a box you draw with the crop tool.")
+                          "or to a box you draw (the box tool, B) and “crop to this”.")
     raise Refusal("Crop to what? Name a thing ('crop to the dog') or a shape ('crop square', 'crop 16:9').")
 
 
@@ -429,11 +458,10 @@ def _tint(c: str) -> RuleResult:
     if thing and thing.group(1) != "light" and (thing.group(1) in detectable() | PARTS) and not re.search(
             r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|glow|look|feel|overlay|wash)\b", c):
         return None  # "the reddish car", "the man in the blue shirt": a colour that says which thing
-    part = local_part(c, {"color", "colors", "tone", "tint"}) or bare_part(c)
-    if part is not None and re.search(r"\b(?:make|turn|color|paint|change|add|give|put|apply|(?:to|should|must|"
-                                      r"needs?|could) be)\b", c):  # "I'd like the sky to be bluer"
-        raise Refusal(f"I can only tint the whole picture toward {colour}, not just the {part}. Should I do that?",
-                      [AdjustColor(colour, DEFAULT_AMOUNTS["tint"][1])])
+    region = _where(c, {"color", "colors", "tone", "tint"})
+    if region:  # "make the dog's fur more orange", "I'd like the sky to be bluer": only there
+        small, normal, large = DEFAULT_AMOUNTS["tint"]
+        return [AdjustColor(colour, {"small": small, "normal": normal, "large": large}[size_of(c)], region=region)]
     if re.fullmatch(rf"(?:make|turn|change|color) (?:it |this |all |everything |the (?:whole )?(?:image|picture|photo) )?"
                     rf"(?:more |a bit |slightly |to |into )?(?:a )?({COLOR_RE})(?: colou?r| and white)?", c):
         return [AdjustColor(colour, DEFAULT_AMOUNTS["tint"][1])]
@@ -504,13 +532,11 @@ def _attributes(c: str) -> RuleResult:
         # "increase the darkness", "reduce the blurriness": the noun is the attribute's opposite
         sign = 1 if VERB_DOWN.search(c) and not VERB_UP.search(c) else -1
     amount = amount_of(c, attr)
-    part = local_part(c, set(re.findall(r"[a-z]+", ATTR_PATTERNS[attr][0]))) or bare_part(c)
-    command = AdjustAttr(attr, sign * amount)
-    if part is not None:
-        whole = command.reply().rstrip(".").lower()
-        raise Refusal(f"I can only change the whole picture, not just the {part}. Should I do that ({whole})?",
-                      [command])
-    return [command]
+    region = _where(c, set(re.findall(r"[a-z]+", ATTR_PATTERNS[attr][0])))
+    if region in ("shadows", "highlights", "midtones") and attr == "brightness" and size_of(c) == "normal" \
+            and explicit_number(c, "percent") is None:
+        amount = TONAL_LIFT  # "lift the shadows": the most that keeps the order of tones (editor.masks)
+    return [AdjustAttr(attr, sign * amount, region=region)]
 
 
 def _hue(c: str) -> RuleResult:
@@ -534,7 +560,11 @@ def _enhance(c: str) -> RuleResult:
                  r"pop|clean up|look natural|more natural|brush up|liven|touch (?:it |this |the \w+ )?up|improvements?|processing|appealing|"
                  r"appeti[sz]ing|lighting|adjust(?:ment)? (?:this|the) (?:photo|image|picture)|color adjustment|"
                  r"true colou?rs?|color balance|levels)\b", c):
-        return [AutoEnhance()]
+        try:  # "fix the colours of the sky"; but "fix the slightly underexposed image" is all of it
+            region = region_of(c, {"color", "colors", "lighting", "quality", "photo", "levels"}) or ""
+        except Unfindable:
+            region = ""  # "fix their eyes": a loose reading of the whole picture, as before regions
+        return [AutoEnhance(region=region)]
     return None
 
 
@@ -576,7 +606,10 @@ RULES: tuple[RequestRule, ...] = (
         ("add a rainbow", "refuse"))),
     RequestRule("grayscale", _grayscale, (
         ("make it black and white", "grayscale"), ("convert to grayscale", "grayscale"),
-        ("remove all the colour", "grayscale"))),
+        ("remove all the colour", "grayscale"), ("make the dog black and white", "grayscale in the dog"),
+        ("everything except the cat black and white", "grayscale in everything except the cat"),
+        ("make it black and white but keep the cat as it is", "grayscale in everything except the cat"),
+        ("make the selection black and white", "grayscale in selection"))),
     RequestRule("background", _background, (
         ("make the background white", "background white"), ("blur the background", "background blur"),
         ("remove the background", "image_cutout"),
@@ -585,24 +618,35 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("hue_swap", _hue_swap, (("turn the reds into blue", "adjust_attr hue -120"),)),
     RequestRule("remove", _remove, (
         ("remove the person on the left", "remove the person on the left"),
-        ("edit the priest out", "remove the priest"), ("get rid of the seagulls", "remove the seagulls"))),
+        ("edit the priest out", "remove the priest"), ("get rid of the seagulls", "remove the seagulls"),
+        ("remove the selection", "remove selection"), ("remove the shadows", "refuse"))),
     RequestRule("crop", _crop, (
         ("crop it square", "crop square"), ("crop to the dog", "crop the dog"),
-        ("zoom in on the girl", "crop the girl"))),
+        ("zoom in on the girl", "crop the girl"), ("crop to the selection", "crop selection"))),
     RequestRule("rotate_flip", _rotate_flip, (
         ("rotate it 90 degrees clockwise", "rotate 270"), ("turn it upside down", "rotate 180"),
         ("mirror it", "flip horizontal"))),
     RequestRule("hue", _hue, (("shift the hue by 30 degrees", "adjust_attr hue 30"),)),
     RequestRule("tint", _tint, (
         ("add a yellow tone", "adjust_color yellow 0.2"), ("make it bluer", "adjust_color blue 0.2"),
-        ("remove the blue tint", "auto_enhance"))),
+        ("remove the blue tint", "auto_enhance"),
+        ("make the dog's fur more orange", "adjust_color orange 0.2 in the dog"),
+        ("make the sky more blue", "adjust_color blue 0.2 in sky"), ("make the sea more blue", "refuse"))),
     RequestRule("attributes", _attributes, (
         ("brighten it a bit", "adjust_attr brightness 10"), ("more contrast", "adjust_attr contrast 20"),
         ("sharpen it", "adjust_attr sharpness 40"), ("make it warmer", "adjust_attr warmth 25"),
-        ("increase the saturation", "adjust_attr saturation 30"))),
+        ("increase the saturation", "adjust_attr saturation 30"),
+        ("brighten the sky", "adjust_attr brightness 20 in sky"), ("darken the left side", "adjust_attr brightness -20 in left"),
+        ("lift the shadows", "adjust_attr brightness 25 in shadows"),
+        ("recover the highlights", "adjust_attr brightness -25 in highlights"),
+        ("make the man on the right brighter", "adjust_attr brightness 20 in the man on the right"),
+        ("make the background darker", "adjust_attr brightness -20 in background"),
+        ("brighten the selection", "adjust_attr brightness 20 in selection"),
+        ("brighten this area", "adjust_attr brightness 20 in selection"),
+        ("increase the contrast of the face", "refuse"))),
     RequestRule("enhance", _enhance, (
         ("make it look better", "auto_enhance"), ("fix the lighting", "auto_enhance"),
-        ("enhance the photo", "auto_enhance"))),
+        ("enhance the photo", "auto_enhance"), ("enhance the sky", "auto_enhance in sky"))),
 )
 RULE_NAMES: tuple[str, ...] = tuple(r.name for r in RULES)
 _enabled: frozenset[str] = frozenset(RULE_NAMES)
@@ -714,9 +758,40 @@ _EDIT_WORDS = re.compile(r"\b(?:make|turn|rotate|crop|remove|add|increase|decrea
                          r"flip|sharpen|blur|cut|search|find|show|enhance|fix|put|set|undo|redo)\b")
 
 
+# "this", "here", "that area", "there", "it": with something drawn, the drawing (not "this photo").
+_POINTED = re.compile(r"\b(?:(?:this|that|the) (?:area|part|spot|region|bit|place|patch|section|thing|object|one)|"
+                      r"(?:the )?(?:marked|circled|drawn|highlighted) (?:area|part|region|bit)|what i (?:drew|circled|"
+                      r"marked|selected|highlighted)|(?:this|that|these|those)(?! (?:photo|picture|image|pic|shot|one of))|"
+                      r"here|there(?! (?:is|are|was|were)\b)|it|them)\b")
+
+
+def _selection_uses(command: Command) -> bool:
+    return getattr(command, "region", "") == "selection" or \
+        (isinstance(command, Remove) and command.words == "selection") or \
+        (isinstance(command, CropTo) and command.target == "selection")
+
+
+def on_selection(clause: str) -> list[Command] | None:
+    """The clause read as being about what the person drew ("brighten this" -> ``adjust_attr
+    brightness 20 in selection``, "remove this" -> ``remove selection``, "crop to this" -> ``crop
+    selection``), or None when it does not point at it ("undo that", "describe it")."""
+    c = strip_polite(clean_text(clause))
+    if not _POINTED.search(c):
+        return None
+    first = _POINTED.search(c)
+    pointed = c[:first.start()] + "the selection" + _POINTED.sub("", c[first.end():])
+    try:
+        commands = read_clause(" ".join(pointed.split()))
+    except Refusal:
+        return None
+    if commands and all(_selection_uses(cmd) for cmd in commands):
+        return commands
+    return None
+
+
 def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
          state: str | None = None, proposal: list[Command] | None = None, photo_open: bool = True,
-         last_reply: str = "") -> Reading:
+         last_reply: str = "", selection: bool = False) -> Reading:
     """Read one utterance.
 
     ``model(clause)`` is the learned parser's command for a clause (or None), ``model(clause, search=True)``
@@ -724,7 +799,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     the last turn was ("explain", "describe", "search") so that a follow-up question goes there;
     ``proposal`` is what the last question offered, run on "yes"; ``photo_open`` whether there is a
     picture to edit (without one, the only thing to do is search, so the model's searches need less);
-    ``last_reply`` what the assistant said last, which a bare "definitely" agrees to.
+    ``last_reply`` what the assistant said last, which a bare "definitely" agrees to; ``selection``
+    whether the person has drawn a region, which "this", "here", "it" then point at
+    (:func:`on_selection`).
     """
     text = clean_text(utterance)
     bare = strip_polite(text)
@@ -743,9 +820,13 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)):
         return Reading(commands=[Explain(bare)])
     reading = Reading()
+    keep_region = ""  # "keep the cat as it is": what the edits leave alone
     unknown: list[str] = []
     unasked: list[Command] = []  # searches read from clauses without a word that asks for one
-    kept = keep_rest(bare)
+    try:
+        kept = keep_rest(text)
+    except Refusal as refusal:  # "keep the flower and ...": a part to point at
+        return Reading(reply=str(refusal))
     if kept:
         return Reading(commands=kept)
     # The model reads each clause as typed (lower-cased): the rules' spelling fixes ("grey" -> "gray")
@@ -756,11 +837,20 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         bare = strip_polite(clause)
         if _STATEMENT.match(bare) or (len(clauses) > 1 and (_FILLER.fullmatch(bare) or _CONFIRM.fullmatch(bare))):
             continue  # "thanks", "it turned out great", "good, also ...": no request of its own
+        kept = re.match(r"(?:leaving|leave|keeping|keep) (?:only |just )?(?:the colou?rs? of )?(.+?) (?:untouched|"
+                        r"unchanged|alone|in colou?r|the same)$", strip_polite(_AS_IT_IS.sub("unchanged", clause)))
+        if kept:  # "... and keep the cat as it is": the edits are of everything except the cat
+            try:
+                keep_region = region_of(kept.group(1)) or keep_region
+                continue
+            except Unfindable:
+                pass
         if negated(bare) or re.match(r"(?:leaving|leave|keeping|keep) (?:only |just )?.+\b(?:sharp|focus|focused|"
-                                     r"clear|untouched|as (?:it|they) (?:is|are))$", bare):
+                                     r"clear|untouched|unchanged|alone|color|the same|as (?:it|they) (?:is|are))$", bare):
             continue  # "don't remove the girl", "leaving her face in sharp focus": a condition, not a request
         try:
-            commands = read_clause(clause)
+            commands = on_selection(clause) if selection else None
+            commands = commands or read_clause(clause)
         except Refusal as refusal:
             if refusal.proposal and not reading.proposal:
                 reading.proposal = refusal.proposal
@@ -791,7 +881,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             last = reading.commands[-1] if reading.commands else None
             if last == command:
                 continue
-            if isinstance(command, AdjustAttr) and isinstance(last, AdjustAttr) and last.attr == command.attr:
+            if isinstance(command, AdjustAttr) and isinstance(last, AdjustAttr) and last.attr == command.attr \
+                    and last.region == command.region:
                 reading.commands[-1] = command  # "it's blurry, sharpen it a little": the later, finer words
             elif isinstance(command, Background) and isinstance(last, ImageCutout):
                 reading.commands[-1] = command  # "remove the background and make it white"
@@ -801,6 +892,12 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         # "I took a picture of my cousin ... can someone remove the people": the edits are for the open photo,
         # which a search no clause asked for in words ("find", "show me") would replace
         reading.commands = [c for c in reading.commands if not any(c is u for u in unasked)]
+    if keep_region and not keep_region.startswith(EXCEPT_REGION):
+        reading.commands = [with_region(c, EXCEPT_REGION + keep_region) if isinstance(c, REGIONAL) and not c.region
+                            else c for c in reading.commands]
+        if not reading.commands and not reading.notes:
+            reading.notes.append(f"What should I change around {keep_region}? For example “make everything except "
+                                 f"{keep_region} black and white”.")
     if not reading.commands:
         reading.reply = " ".join(dict.fromkeys(reading.notes)) or (unknown[0] if len(unknown) == 1 else
                                                                    _not_understood(text))
@@ -829,6 +926,14 @@ def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_op
     command = model(clause, search=True) if _SEARCH.search(strip_polite(clean_text(clause))) else model(clause)
     if command is None or not has_evidence(command, evidence, photo_open=photo_open):
         return None
+    if isinstance(command, REGIONAL) and not command.region:  # the model writes no regions: the words say where
+        try:
+            region = region_of(strip_polite(clean_text(clause)))
+        except Unfindable as exc:
+            if exc.part in PARTS or exc.part.rstrip("s") in PARTS:
+                return None  # "make her face brighter": a part it cannot find, not the whole picture instead
+            region = ""  # "fix the overexposure": a word after "the" that names no part
+        command = with_region(command, region) if region else command
     if isinstance(command, Search) and photo_open and names_open_photo(clean_text(clause)) \
             and not ASKS_SEARCH.search(clean_text(clause)):
         return None  # "it's my favourite picture of him": the open photo, not a request for another

@@ -13,7 +13,12 @@ Easel can find or one it cannot, something to do or something not to do.
 - "blur the background behind the dog" keeps the dog: :func:`keep_phrase` finds the object words of
   "behind ...", "except ..." phrases;
 - "remove the shadow of the car" removes a shadow, not the car: what a removal names is the words
-  before the first preposition (:func:`removal_head`).
+  before the first preposition (:func:`removal_head`);
+- "brighten the sky", "make the dog's fur more orange", "lift the shadows", "everything except the
+  cat black and white" apply to a part: :func:`region_of` says which, in the words of a command's
+  region (``in sky``, ``in the dog``, ``in shadows``, ``in everything except the cat``), or raises
+  :class:`Unfindable` for a part Easel cannot find on its own (a face, the sea), which the person
+  then points at.
 """
 
 from __future__ import annotations
@@ -137,3 +142,208 @@ def keep_phrase(c: str) -> tuple[str, str]:
     phrase = " ".join(words)
     rest = " ".join((c[:m.start()] + " " + c[m.start(1) + len(phrase):]).split())
     return rest, (phrase.strip(".,!?") if words and names_object(phrase) else "")
+
+
+# --- where an edit applies (issue 28: point and say) ---------------------------------------------
+
+class Unfindable(ValueError):
+    """A part of the picture the request names that Easel cannot find on its own (a face, the sea,
+    the grass): the person has to point at it. ``part`` is its word."""
+
+    def __init__(self, part: str):
+        super().__init__(part)
+        self.part = part
+
+
+EXCEPT_REGION = "everything except "
+_SELECTION = re.compile(r"\b(?:the )?(?:selection|selected (?:area|part|region|bit))\b")
+_EXCEPT = re.compile(
+    r"\b(?:everything|all|the rest|anything)(?: else)?(?: of (?:it|the (?:picture|image|photo)))?\s+"
+    r"(?:except(?: for)?|but|other than|apart from|besides|aside from|save for|surrounding|around)\s+(?P<a>.+)$"
+    r"|\b(?:except(?: for)?|other than|apart from|aside from|save for)\s+(?P<b>.+)$")
+# "..., but keep the cat as it is" (strip_polite has cut "as it is" by now): everything except the cat
+_KEEPING = re.compile(r"\S.*?\s(?:but |and |while |yet )?(?:keep(?:ing)?|leav(?:e|ing)) (?:only |just )?"
+                      r"(?:the colou?rs? of )?(?P<x>.+?)(?: (?:unchanged|untouched|alone|in colou?r|the same|as (?:it|they) "
+                      r"(?:is|are)|as is))?$")
+# "this area", "here": a drawn region (the reader writes "the selection" for them when there is one;
+# without one, the edit says nothing is selected and asks for a drawing)
+_POINTING = re.compile(r"\b(?:this|that) (?:area|part|spot|region|bit|patch|section)\b|\b(?:here|there)$")
+_SKY = re.compile(r"\b(?:the )?sk(?:y|ies)\b")
+_TONES = [
+    (re.compile(r"\b(?:the )?(?:shadows?|dark(?:er)? (?:areas|parts|tones|spots|regions)|darks|blacks|"
+                r"low ?lights)\b"), "shadows"),
+    (re.compile(r"\b(?:the )?(?:highlights?|bright(?:er)? (?:areas|parts|tones|spots|regions)|whites)\b"),
+     "highlights"),
+    (re.compile(r"\b(?:the )?mid[- ]?tones?\b"), "midtones"),
+]
+_PICTURE = r"(?: (?:of|in) (?:the|this|my) (?:picture|image|photo|pic|frame|shot))?"
+_SIDE = {"upper": "top", "lower": "bottom", "centre": "center", "middle": "center"}
+_GEOMETRY = re.compile(
+    r"\b(?:the )?(?P<corner_v>top|upper|bottom|lower)[ -]?(?P<corner_h>left|right)(?:[ -]hand)?"
+    r"(?: (?:corner|side|part|edge|area))?" + _PICTURE +
+    r"|\b(?:the )?(?P<half>left|right|top|bottom|upper|lower) half" + _PICTURE +
+    r"|\b(?:the )?(?P<side>left|right|top|bottom|upper|lower)(?:[ -]hand)? (?:side|part|edge|portion|area|third)"
+    + _PICTURE +
+    r"|\bthe (?P<bare>left|right|top|bottom)\b(?=$|" + _PICTURE[:-1] + r"\b| (?:a |more|less|slightly|much|"
+    r"by|to|please|\w+er\b))"
+    r"|\b(?:on|at|in|to|along) the (?P<at>left|right|top|bottom|middle|center|centre)\b(?! of the (?!picture|image|photo|frame))"
+    r"|\bthe (?P<centre>center|centre|middle)(?: (?:part|area))?" + _PICTURE)
+_BACKGROUND = re.compile(r"\b(?:the )?(?:background|backdrop|bg)\b")
+_SUBJECT = re.compile(r"\b(?:the )?(?:main )?(?:subject|foreground)\b")
+_OBJECT_START = re.compile(r"\b(?:(?:all|both|each|every one) (?:of )?)?(?:the|his|her|their|my|our|these|those|"
+                           r"that|this|its|your)\s+")
+# Words that end an object's phrase: what the request does to it, not which one it is.
+_OBJECT_STOP = re.compile(
+    r"^(?:more|less|a|an|bit|little|slightly|much|lot|too|very|really|so|to|into|by|and|but|please|look|looks|"
+    r"seem|seems|is|are|be|black_and_white|monochrome|gr[ae]y(?:scale)?|colou?rs?|colou?rful|vivid|warm\w*|"
+    r"cool\w*|sharp\w*|blurr?\w*|bright\w*|dark\w*|light\w*|dull\w*|pop|stand|as|if|than|with|who|which|that|"
+    r"so|because|,|\.)$")
+_COMPARATIVE = re.compile(r"^(?:bluer|redder|greener|yellower|pinker|warmer|cooler|softer|crisper|clearer|"
+                          r"deeper|richer|paler|whiter|blacker|\w+ish)$")
+
+
+_PREPOSITIONS = {"on", "in", "at", "near", "by", "behind", "beside", "next", "to", "with", "wearing", "holding",
+                 "under", "above", "below", "over", "of"}
+# Words before an object's noun that say which one ("the big red car on the left").
+_MODIFIERS = {"the", "a", "an", "his", "her", "their", "my", "our", "these", "those", "that", "this", "its", "your",
+              "all", "both", "each", "every", "one", "of", "two", "three", "four", "five", "left", "right", "top",
+              "bottom", "middle", "center", "centre", "upper", "lower", "front", "back", "big", "small", "little",
+              "large", "tall", "short", "old", "older", "young", "younger", "first", "second", "third", "other",
+              "leftmost", "rightmost", "nearest", "closest", "far", "farthest", "main"}
+
+
+def _object_phrase_at(c: str, start: int) -> str | None:
+    """The object words starting at ``start`` ("the dog" of "the dog's fur more orange", "the man
+    on the right" of "the man on the right darker"), when their noun is a thing the detector finds
+    ("the contrast on the boy" is not: its noun is the contrast)."""
+    from agent.grammar.lexicon import COLOUR_WORD, THING_COLOURS
+    from agent.perception.things import detector_words, names_object  # the detector's words; loads no model
+
+    colours = set(COLOUR_WORD) | set(THING_COLOURS)
+    things = detector_words()
+    tokens = re.findall(r"[a-z_]+(?:'s|s')?|[,.]", c[start:])
+    words: list[str] = []
+    head = False  # the noun was read
+    in_pp = 0  # words read of a phrase after the noun ("on the right", "in the red shirt")
+    for tok in tokens:
+        word = tok[:-2] if tok.endswith("'s") else tok[:-1] if tok.endswith("s'") else tok
+        if _OBJECT_STOP.match(tok) or _COMPARATIVE.match(tok):
+            break
+        if not head:
+            if word in _MODIFIERS or word in colours:
+                words.append(word)
+                continue
+            if word not in things:
+                return None  # "the contrast on the boy", "this picture of my dog": not a thing's noun
+            words.append(word)
+            head = True
+            if word != tok:
+                break  # "the dog's fur": the dog
+            continue
+        if in_pp == 0:
+            if tok not in _PREPOSITIONS:
+                break  # "the plants throughout": what follows the noun is not about which one
+            words.append(tok)
+            in_pp = 1
+            continue
+        if word in colours and words[-1] not in ("the", "a", "an", "in", "with"):
+            break  # "the man on the right orange": the colour it should get
+        words.append(word)
+        in_pp += 1
+        if word not in _MODIFIERS and word not in colours and tok not in _PREPOSITIONS:
+            in_pp = 0  # the phrase's noun: another phrase may follow ("in the middle of the road")
+        if word != tok or len(words) >= 10:
+            break
+    while words and (words[-1] in _PREPOSITIONS or words[-1] in ("the", "a", "an")):
+        words.pop()
+    phrase = re.sub(r"\s+(?:in|of|from|on) (?:the|this|my) (?:picture|image|photo|pic|shot)$", "", " ".join(words))
+    if not head or " " not in phrase or not names_object(phrase):
+        return None
+    return phrase
+
+
+def _named(c: str) -> list[tuple[int, str]]:
+    """(where in the clause, region) of the regions Easel finds by name: the sky, tonal ranges,
+    sides, halves, corners, the centre, the background and the main subject."""
+    found: list[tuple[int, str]] = []
+    for m in _SKY.finditer(c):
+        found.append((m.start(), "sky"))
+    for pattern, tone in _TONES:
+        found += [(m.start(), tone) for m in pattern.finditer(c)]
+    for m in _GEOMETRY.finditer(c):
+        g = {k: v for k, v in m.groupdict().items() if v}
+        if "corner_v" in g:
+            name = f"{_SIDE.get(g['corner_v'], g['corner_v'])} {g['corner_h']}"
+        elif "half" in g:
+            name = f"{_SIDE.get(g['half'], g['half'])} half"
+        else:
+            word = g.get("side") or g.get("bare") or g.get("at") or g.get("centre")
+            name = _SIDE.get(word, word)
+        found.append((m.start(), name))
+    found += [(m.start(), "background") for m in _BACKGROUND.finditer(c)]
+    found += [(m.start(), "subject") for m in _SUBJECT.finditer(c)]
+    return found
+
+
+def region_of(clause: str, own_words: set[str] | frozenset[str] = frozenset()) -> str | None:
+    """Where a request's edit applies, as the words of a command's region, or None for the whole
+    picture. Raises :class:`Unfindable` for a part Easel cannot find on its own ("the face", "the sea").
+
+    - "the selection" (what the reader writes for "this", "here" when something is drawn):
+      ``selection``;
+    - "everything except the cat", "all but the sky": ``everything except`` and the region;
+    - the sky, shadows/highlights/midtones ("the dark areas"), sides, halves, corners, the centre,
+      the background, the main subject: their names (:data:`editor.masks.REGION_NAMES`);
+    - things the detector finds ("the dog", "the man on the right", "the dog's fur"): the words;
+    - the earliest in the clause wins ("the sky above the man" is the sky).
+
+    ``own_words`` are the words of the edit itself ("colour" in "brighten the colours"), which name
+    no part.
+
+    >>> region_of("brighten the sky"), region_of("darken the left side"), region_of("lift the shadows")
+    ('sky', 'left', 'shadows')
+    >>> region_of("make the dog's fur more orange"), region_of("everything except the cat black and white")
+    ('the dog', 'everything except the cat')
+    >>> region_of("brighten it a bit") is None
+    True
+    """
+    c = clause.strip()
+    photo = _OPEN_PHOTO.search(c)
+    if photo:  # "fix this picture of my grandpa": the open photo and who is in it, not a part
+        c = c[:photo.start()] + re.sub(r"^\s*(?:(?:my|his|her|our|their|the|a|an) )?(?:[a-z']+ ){0,2}?[a-z']+"
+                                       r"(?: and (?:my|his|her|our|their|the|a) (?:[a-z']+ )?[a-z']+)?(?=[\s,.;!?()]|$)",
+                                       "", c[photo.end():], count=1)
+    if _SELECTION.search(c) or _POINTING.search(c):
+        return "selection"
+    m = _KEEPING.fullmatch(c)
+    if m:
+        inner = region_of(m.group("x"), own_words)
+        if inner is None:
+            raise Unfindable(" ".join(m.group("x").split()[:3]))
+        return inner if inner.startswith(EXCEPT_REGION) else EXCEPT_REGION + inner
+    m = _EXCEPT.search(c)
+    if m:
+        rest = m.group("a") or m.group("b")
+        inner = region_of(rest, own_words)
+        if inner is None:
+            raise Unfindable(" ".join(rest.split()[:3]))
+        return inner if inner.startswith(EXCEPT_REGION) else EXCEPT_REGION + inner
+    candidates = _named(c)
+    for m in _OBJECT_START.finditer(c):
+        if re.search(r"\b(?:this|that|my|our|his|her|their|your)\s+(?:\w+\s+)?(?:picture|photo|image|pic|shot|"
+                     r"photograph)s? of $", c[:m.start()]):
+            continue  # "this picture of my dog": the photo, not the dog
+        phrase = _object_phrase_at(c, m.start())
+        if phrase:
+            candidates.append((m.start(), phrase))
+            break
+    from agent.language.words import local_part  # words imports the grammar only
+
+    part = local_part(c, set(own_words)) or bare_part(c)
+    at = re.search(rf"\b{re.escape(part)}\b", c).start() if part is not None and re.search(
+        rf"\b{re.escape(part)}\b", c) else len(c)
+    if candidates and min(x[0] for x in candidates) <= at:
+        return min(candidates, key=lambda x: x[0])[1]
+    if part is not None and not any(part in region.split() for _, region in candidates):
+        raise Unfindable(part)  # "the trees in the foreground": the trees, which Easel cannot find
+    return min(candidates, key=lambda x: x[0])[1] if candidates else None

@@ -177,11 +177,11 @@ ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
     # attr: (words that name it, words that raise it, words that lower it)
     "brightness": (
         r"bright|brightness|light(?:en|er)?(?!ing)|dark(?:en|er|ness)?|dim(?:mer)?|exposure|exposed|expose|"
-        r"gloomy|shadows",
+        r"gloomy|shadows|highlights|mid-?tones",
         r"brighten|brighter|lighten|lighter|light up|too dark|underexposed|under-exposed|more light|"
         r"dark(?:er)? shadows|lift the shadows|brightness up",
         r"darken|darker|dim|dimmer|too bright|overexposed|over-exposed|blown out|less bright|too light|"
-        r"less light|brightness down",
+        r"less light|brightness down|deepen|deeper|crush|recover|tame|tone down",
     ),
     "contrast": (r"contrast|punch(?:y|ier)?|pop", r"punch|pop|more contrast", r"less contrast|too much contrast|flat"),
     "saturation": (

@@ -12,10 +12,10 @@ import numpy as np
 
 from agent.perception.models import (
     COLOR_NAMES_RGB,
-    REF_LAB,
     classify,
     detect_objects,
     read_text,
+    ref_lab,
     to_rgb8,
 )
 from editor.models import ModelMissingError
@@ -141,8 +141,9 @@ def _main_colors(rgb: np.ndarray, *, at_least: float = 0.2) -> list[str]:
     """Colour names that cover at least ``at_least`` of the image, most covered first."""
     small = cv2.resize(rgb, (64, 64), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
-    d = ((lab[:, None, :] - REF_LAB[None, :, :]) ** 2).sum(axis=2)
-    share = np.bincount(np.argmin(d, axis=1), minlength=len(REF_LAB)) / len(lab)
+    ref = ref_lab()
+    d = ((lab[:, None, :] - ref[None, :, :]) ** 2).sum(axis=2)
+    share = np.bincount(np.argmin(d, axis=1), minlength=len(ref)) / len(lab)
     order = np.argsort(-share)
     names = list(COLOR_NAMES_RGB)
     picked = [names[i] for i in order if share[i] >= at_least]

@@ -18,6 +18,7 @@ opens a network connection.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import threading
@@ -138,9 +139,13 @@ COLOR_NAMES_RGB: dict[str, tuple[int, int, int]] = {
     "black": (20, 20, 20), "white": (240, 240, 240), "grey": (128, 128, 128),
     "beige": (220, 200, 160),
 }
-REF_LAB = cv2.cvtColor(
-    np.array([list(COLOR_NAMES_RGB.values())], np.uint8), cv2.COLOR_RGB2LAB
-)[0].astype(np.float32)
+
+
+@functools.cache
+def ref_lab() -> np.ndarray:
+    """CIELAB of :data:`COLOR_NAMES_RGB`, computed on first use: OpenCV's first colour conversion
+    sets up tables for about half a second, which importing this module must not cost the window."""
+    return cv2.cvtColor(np.array([list(COLOR_NAMES_RGB.values())], np.uint8), cv2.COLOR_RGB2LAB)[0].astype(np.float32)
 
 
 def color_name(pixels: np.ndarray, box: tuple[int, int, int, int] | None = None,
@@ -170,7 +175,7 @@ def color_name(pixels: np.ndarray, box: tuple[int, int, int, int] | None = None,
     # The median Lab colour, not a per-pixel vote: on synthetic regions (each reference colour
     # jittered, with noise, and 40% of another colour) the median names 99.4% right, a vote 98.8%.
     med = np.median(lab, axis=0)
-    return nearest_colour(med, list(COLOR_NAMES_RGB), REF_LAB)
+    return nearest_colour(med, list(COLOR_NAMES_RGB), ref_lab())
 
 
 # Lab chroma (OpenCV's 8-bit Lab) under which a colour is a grey, named by its lightness alone:
