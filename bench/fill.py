@@ -8,7 +8,7 @@ An object silhouette is pasted on it: u2netp's masks of scikit-image's cat, astr
 scikit-image's horse silhouette, a drawn person or a random blob, at a seeded size and place. The
 hole is what Easel's removal would mask:
 
-- ``name``: the exact silhouette dilated as :func:`agent.objects.removal_mask` dilates it (by 1.5% of
+- ``name``: the exact silhouette dilated as :func:`agent.edits.objects.removal_mask` dilates it (by 1.5% of
   the object's larger side plus 3 pixels), as when an object is removed by name;
 - ``stroke``: a rough brush stroke over the object (dilated by 8% of its larger side and closed), as
   when the user draws over it.
