@@ -67,7 +67,7 @@ def say(qtbot, w: MainWindow, text: str) -> None:
     w.chat.input.setFocus()
     qtbot.keyClicks(w.chat.input, text)
     qtbot.keyClick(w.chat.input, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: not w.controller.busy and len(w.chat.messages) >= n + 2, timeout=15000)
+    qtbot.waitUntil(lambda: not w.controller.busy and len(w.chat.messages) >= n + 2, timeout=60000)
 
 
 def test_settings_and_database_live_in_tmp(window, tmp_path):
@@ -489,7 +489,9 @@ def test_after_a_crash_mid_request_the_restore_names_it_and_runs_it_again(qtbot,
     assert "“flip horizontal” was not finished" in texts[0] and texts[1] == "Run “flip horizontal” again?"
     qtbot.waitUntil(lambda: w2.controller.document is not None
                     and w2.controller.document.head.command == "flip horizontal", timeout=20000)
+    qtbot.waitUntil(lambda: not w2.controller.busy, timeout=20000)  # the turn's reply is shown too
     assert w2.controller.document.id == doc.id
+    w2.controller.workers.wait(5000)
 
 
 def test_drop_a_file_and_recent_files(qtbot, window, photo):
