@@ -131,7 +131,7 @@ def _edit_tmp_dir() -> Path:
     """A private folder for an ``edit`` run without ``--db`` (its database and full-resolution
     versions), named with this process's id so that the next run can remove the folders of runs
     that were killed before they could clean up."""
-    from editor.store import process_alive
+    from editor.files import process_alive
 
     root = Path(tempfile.gettempdir())
     for old in root.glob(f"{EDIT_TMP_PREFIX}*"):

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from editor import ops
-from editor.store import default_profile_dir, process_alive
+from editor.files import default_profile_dir, process_alive
 
 WATCHDOG_S = 0.5
 PR_SET_PDEATHSIG = 1

@@ -14,8 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from editor.files import write_atomic
-from editor.store import process_alive
+from editor.files import process_alive, write_atomic
 
 MAX_RECENT = 10
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from app import cutout
-from editor.store import process_alive
+from editor.files import process_alive
 
 ROOT = Path(__file__).resolve().parent.parent
 
