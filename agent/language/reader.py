@@ -470,6 +470,15 @@ def _rotate_flip(c: str) -> RuleResult:
     return [Rotate((360 - deg) % 360 if cw and not ccw else deg)]
 
 
+_SOFT_COLOURS = re.compile(r"\bsoft(?:en|er)? (?:the |all |its )?colors?\b|\bcolors? soft(?:er)?\b")
+# Blur named as a fault ("fix the blur", "too much out of focus", "it's blurry"), not as an effect to add
+_UNBLUR = re.compile(r"\b(?:fix|correct|repair|remove|get rid of|clean up|undo)\b.*\b(?:blur\w*|out of focus|unfocused|"
+                     r"fuzz\w*|soft(?:ness)?)\b|\bout of focus\b|\bunfocused\b|\b(?:too|very|quite|so|is|are|looks?|"
+                     r"seems?|it's|its) (?:\w+ ){0,3}?(?:blurr?(?:y|ed)|fuzzy)\b")
+_MAKE_BLUR = re.compile(r"\b(?:make|put|turn|throw|render|want|like|add|increase|more)\b(?: \w+){0,4} (?:blurr?(?:y|ier|ed)?|"
+                        r"out of focus|fuzzy|soft(?:er)?)\b")
+
+
 def _attributes(c: str) -> RuleResult:
     """'brighten it a bit' -> adjust_attr brightness 10; 'more contrast' -> contrast 20; 'sharpen it' ->
     sharpness 40; 'make it warmer' -> warmth 25; 'increase the saturation' -> saturation 30."""
@@ -483,6 +492,8 @@ def _attributes(c: str) -> RuleResult:
     # "clear" and "detail" name sharpness only when nothing else does ("make the colours clearer").
     if len(found) > 1 and "sharpness" in found and not re.search(r"\bsharp|\bblur|\bcrisp|\bfocus|\bsoft", c):
         found.remove("sharpness")
+    if "saturation" in found and "sharpness" in found and _SOFT_COLOURS.search(c):
+        found.remove("sharpness")  # "soften colors": gentler colours, not a blur
     if len(found) > 1 and "contrast" in found and re.search(r"\bpop\b", c) and "saturation" in found:
         found.remove("contrast")
     attr = found[0]
@@ -493,6 +504,10 @@ def _attributes(c: str) -> RuleResult:
     elif re.search(r"\b(?:darkness|blur\w*|dullness)\b", c) and (VERB_UP.search(c) or VERB_DOWN.search(c)):
         # "increase the darkness", "reduce the blurriness": the noun is the attribute's opposite
         sign = 1 if VERB_DOWN.search(c) and not VERB_UP.search(c) else -1
+    elif attr == "sharpness" and _UNBLUR.search(c) and not _MAKE_BLUR.search(c):
+        sign = 1  # "fix the blur", "it's a little too much out of focus": a fault to correct, so sharpen
+    elif attr == "sharpness" and _MAKE_BLUR.search(c) and not re.search(r"\b(?:less|not|no|don't|never)\b", c):
+        sign = -1  # "make it a bit more blurry": a blur wanted
     amount = amount_of(c, attr)
     part = local_part(c, set(re.findall(r"[a-z]+", ATTR_PATTERNS[attr][0]))) or bare_part(c)
     command = AdjustAttr(attr, sign * amount)
