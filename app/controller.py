@@ -559,12 +559,16 @@ class Controller(QObject):
             self.stack.push(SwitchDocumentCommand(self, doc_before, doc, label))
         elif isinstance(result.command, (Undo, Redo)) and result.ok:
             kind = "undo" if isinstance(result.command, Undo) else "redo"
-            step = self.session.planned(kind)
+            steps = result.command.steps if kind == "undo" else 1
+            key = "original" if kind == "undo" and result.command.original else \
+                kind if steps == 1 else f"{kind} {steps}"
+            step = self.session.planned(key)
             if step.checkout:
                 self.stack.push(CheckoutCommand(step.document, step.document.head.id, step.version_id,
                                                 f"{kind} {step.text}"))
             elif kind == "undo":
-                self.stack.undo()
+                for _ in range(steps):
+                    self.stack.undo()
             else:
                 self.stack.redo()
         elif doc is not None and doc.head.id != head_before:

@@ -51,6 +51,7 @@ from agent.grammar.commands import (
 )
 from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
 from agent.grammar.registry import select_names
+from agent.language.followups import Recent, read_follow_up
 from agent.language.scope import (
     ASKS_SEARCH,
     PARTS,
@@ -90,6 +91,8 @@ class Reading:
     reply: str | None = None  # a refusal or a question, when nothing should run
     proposal: list[Command] = field(default_factory=list)  # what "yes" runs after a question
     notes: list[str] = field(default_factory=list)  # clauses left out, said after the edits
+    revise: bool = False  # commands[0] replaces the last edit, made again from its parent ("too much")
+    confirmed: bool = False  # the commands are what the person just agreed to ("yes" to a proposal)
 
 
 class Refusal(Exception):
@@ -718,7 +721,7 @@ _EDIT_WORDS = re.compile(r"\b(?:make|turn|rotate|crop|remove|add|increase|decrea
 
 def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
          state: str | None = None, proposal: list[Command] | None = None, photo_open: bool = True,
-         last_reply: str = "") -> Reading:
+         last_reply: str = "", recent: Recent | None = None) -> Reading:
     """Read one utterance.
 
     ``model(clause)`` is the learned parser's command for a clause (or None), ``model(clause, search=True)``
@@ -726,7 +729,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     the last turn was ("explain", "describe", "search") so that a follow-up question goes there;
     ``proposal`` is what the last question offered, run on "yes"; ``photo_open`` whether there is a
     picture to edit (without one, the only thing to do is search, so the model's searches need less);
-    ``last_reply`` what the assistant said last, which a bare "definitely" agrees to.
+    ``last_reply`` what the assistant said last, which a bare "definitely" agrees to; ``recent``
+    the edit on screen and its request, which follow-ups ("too much", "again", "the other way") refer
+    to (:mod:`agent.language.followups`).
     """
     text = clean_text(utterance)
     bare = strip_polite(text)
@@ -738,12 +743,22 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     if _THANKS.fullmatch(text.strip(" !.?,")):
         return Reading(reply="You're welcome.")
     if proposal and _YES.match(text):
-        return Reading(commands=list(proposal))
+        return Reading(commands=list(proposal), confirmed=True)
+    picked = _picked(bare, proposal) if proposal else None
+    if picked:
+        return Reading(commands=picked, confirmed=True)
     if _NO.fullmatch(text.strip(" !.?,")) or (proposal and _NO.match(text)):
         return Reading(reply="Okay, I left the picture as it is.")
+    if _PRAISE_ALL.fullmatch(text.strip(" !.?,")):
+        return Reading(reply="Glad you like it. Tell me if you want anything else changed.")
     follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)):
         return Reading(commands=[Explain(bare)])
+    later = read_follow_up(utterance, recent or Recent())  # "too much", "again": about the last edit
+    if later is not None:
+        if later.reply is not None:
+            return Reading(reply=later.reply)
+        return Reading(commands=later.commands, revise=later.revise)
     reading = Reading()
     unknown: list[str] = []
     unasked: list[Command] = []  # searches read from clauses without a word that asks for one
@@ -807,6 +822,35 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         reading.reply = " ".join(dict.fromkeys(reading.notes)) or (unknown[0] if len(unknown) == 1 else
                                                                    _not_understood(text))
     return reading
+
+
+_PRAISE = (r"(?:thanks|thank you|thx|ty|cheers|great|perfect|nice|cool|awesome|good|good job|great job|well done|"
+           r"excellent|lovely|beautiful|amazing|wonderful|fantastic|brilliant|super|ok|okay|fine|alright|all right|"
+           r"much better|better|exactly|(?:that'?s|thats|this is|it'?s|its) (?:it|good|great|perfect|better|nice|fine|"
+           r"lovely|much better|what i wanted|exactly what i wanted|great now|good now|perfect now)|(?:it |that |this )?"
+           r"looks? (?:good|great|nice|better|perfect|fine|much better|amazing|lovely)(?: now)?|(?:i )?love it|"
+           r"i like it|nice one|good one|that works|yes that'?s it|a lot|very much|so much|now)")
+_PRAISE_ALL = re.compile(rf"{_PRAISE}(?:[\s,.!]+{_PRAISE})*")
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
+
+
+def _picked(c: str, proposal: list[Command]) -> list[Command] | None:
+    """Part of what the last question proposed: "only the first one", "just the second", "the first
+    two", "only the contrast"."""
+    m = re.fullmatch(r"(?:yes,? |ok,? |okay,? )?(?:only |just )?(?:do |run |apply )?(?:the )?(first|1st|second|2nd|third|"
+                     r"3rd|last)(?: one| step| thing| edit| change| suggestion)?(?: only| please)*", c)
+    if m:
+        i = _ORDINALS[m.group(1)]
+        return [proposal[i]] if -len(proposal) <= i < len(proposal) else None
+    m = re.fullmatch(r"(?:yes,? |ok,? )?(?:only |just )?(?:do |run |apply )?the first (two|three|2|3)(?: ones| steps| things| "
+                     r"edits| changes| suggestions)?(?: only| please)*", c)
+    if m:
+        return proposal[: {"two": 2, "2": 2, "three": 3, "3": 3}[m.group(1)]]
+    m = re.fullmatch(r"(?:yes,? |ok,? )?(?:only |just )(?:do |change |fix |adjust )?(?:the )?(\w+)(?: one)?(?: please)?", c)
+    if m:
+        chosen = [p for p in proposal if m.group(1) in {getattr(p, "attr", None), p.name, getattr(p, "color", None)}]
+        return chosen or None
+    return None
 
 
 _CONFIRM = re.compile(r"(?:yes|yeah|yep|yup|sure|ok|okay|definitely|absolutely|of course|certainly|please do|do it|"
