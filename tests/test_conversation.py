@@ -1,5 +1,6 @@
 """A conversation about the picture (issue 27): revisions re-rendered from the version they were applied
-to, repeats, going back."""
+to, repeats, going back, questions answered from perception and measurements, a critique whose plan
+runs on "yes"."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import pytest
 from agent.dialogue.manager import DialogueManager, UndoStep
 from agent.edits.run import execute
 from agent.grammar.commands import AdjustAttr
+from agent.grammar.turns import TurnResult
 from agent.language.followups import FOLLOW_UPS, Recent, outcome, read_follow_up
+from agent.perception.measure import measure
 from editor.document import Document
 from editor.store import Store
 
@@ -137,3 +140,45 @@ def test_praise_is_answered_and_nothing_runs(manager):
     for words in ("perfect, thanks", "ok thats good", "great thank you!"):
         result = manager.handle(words)
         assert not result.commands and manager.document.head.id == head
+
+
+def test_measures_of_a_tilted_line_and_of_a_dark_picture():
+    import cv2
+
+    img = np.full((300, 400, 3), 200, np.uint8)
+    img[150:] = 60
+    m = cv2.getRotationMatrix2D((200, 150), 3.0, 1.0)  # 3 degrees counter-clockwise
+    tilted = cv2.warpAffine(img, m, (400, 300), borderMode=cv2.BORDER_REPLICATE)
+    assert measure(tilted).tilt == pytest.approx(3.0, abs=0.6)
+    assert measure(np.full((40, 60, 3), 30, np.uint8)).mean < 0.2
+
+
+def test_a_critique_says_its_figures_and_runs_nothing_until_yes(tmp_path):
+    from agent.describe import questions
+
+    dark = np.clip(np.random.default_rng(0).normal(45, 12, (60, 80, 3)), 0, 255).astype(np.uint8)
+    manager = DialogueManager(Document.create(Store(tmp_path / "easel.db"), dark, title="dark.png"))
+    manager.handlers["describe"] = lambda m, c: TurnResult("describe", "a caption", c)
+    questions.register(manager)
+    result = manager.handle("what would you improve in this photo?")
+    assert "mean brightness" in result.reply and "%" in result.reply and "brighten it by" in result.reply
+    assert manager.document.head.parent_id is None  # nothing ran
+    assert manager.handle("describe").reply == "a caption"  # a plain describe is the caption's
+    manager.handle("how can i make this better")
+    manager.handle("only the first one")
+    assert len(lineage(manager.document)) == 1 and lineage(manager.document)[0].startswith("adjust_attr brightness ")
+
+
+@pytest.mark.slow
+def test_questions_are_answered_from_what_is_seen(tmp_path, coffee):
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+
+    doc = Document.create(Store(tmp_path / "easel.db"), coffee, title="coffee.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    result = manager.handle("what colour is the cup?")
+    assert result.ok and result.reply.startswith("The cup") and result.data["overlays"][0]["kind"] == "box"
+    assert manager.handle("is there a dog").reply == "I don't see a dog."
+    assert "spoon" in manager.handle("is there a spoon?").reply
+    assert "sky" in manager.handle("is there a sky?").reply  # not a thing the detector knows: said so
+    assert doc.head.parent_id is None

@@ -574,6 +574,10 @@ class Explain(Command):
 @command
 @dataclass(frozen=True)
 class Describe(Command):
+    """Caption the picture; ``question`` holds a question about it ("what colour is the cup?", "what
+    would you improve?"), read from words and answered from perception, recorded as ``describe``."""
+
+    question: str = field(default="", compare=False)
     name = "describe"
     usage = "describe"
     meaning = "caption the image, or the part of it the drawn trace follows"

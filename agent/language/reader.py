@@ -52,6 +52,7 @@ from agent.grammar.commands import (
 from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
 from agent.grammar.registry import select_names
 from agent.language.followups import Recent, read_follow_up
+from agent.language.questions import read_question
 from agent.language.scope import (
     ASKS_SEARCH,
     PARTS,
@@ -549,13 +550,22 @@ def _enhance(c: str) -> RuleResult:
 def _describe_explain(c: str) -> RuleResult:
     """'what changed?' -> explain; 'describe it', 'what is in this picture?' -> describe."""
     if re.search(r"\bwhat(?:'s| has| have| did)? (?:you )?(?:changed?|different|differs?)\b|\bdifferences?\b|"
-                 r"\bcompare\b|\bwhat did you (?:do|change)\b", c):
+                 r"\bcompare\b|\bwhat (?:did|have) you (?:just |already )?(?:do|done|change|changed)\b", c):
         return [Explain(c)]
     if re.search(r"^(?:describe|caption)\b|\bwhat(?:'s| is| do you see)(?: in)? (?:this|the|my) "
                  r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|^what(?: is|'s) (?:this|that|it)\??$",
                  c):
         return [Describe()]
     return None
+
+
+def _question(c: str) -> RuleResult:
+    """'what colour is the cup?', 'is there a spoon?', 'how many cats are there?', 'is it too dark?',
+    'what would you improve?' -> describe, with the question: answered from perception and
+    measurements (:mod:`agent.describe.questions`), never run as an edit."""
+    if read_question(c) is None:
+        return None
+    return [Describe(question=c)]
 
 
 @dataclass(frozen=True)
@@ -579,6 +589,9 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("describe_explain", _describe_explain, (
         ("what changed?", "explain what changed"), ("describe it", "describe"),
         ("what is in this picture?", "describe"))),
+    RequestRule("question", _question, (
+        ("what colour is the cup?", "describe"), ("is there a spoon?", "describe"),
+        ("what would you improve in this photo?", "describe"), ("is it too dark?", "describe"))),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse"))),
