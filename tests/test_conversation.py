@@ -1,6 +1,7 @@
 """A conversation about the picture (issue 27): revisions re-rendered from the version they were applied
 to, repeats, going back, questions answered from perception and measurements, a critique whose plan
-runs on "yes"."""
+runs on "yes", and searches that neither leak the open photo's words nor replace an edited photo
+without asking."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import pytest
 
 from agent.dialogue.manager import DialogueManager, UndoStep
 from agent.edits.run import execute
-from agent.grammar.commands import AdjustAttr
-from agent.grammar.turns import TurnResult
+from agent.grammar.commands import AdjustAttr, Search
+from agent.grammar.turns import Prediction, TurnResult
 from agent.language.followups import FOLLOW_UPS, Recent, outcome, read_follow_up
+from agent.language.reader import own_search_words
 from agent.perception.measure import measure
+from agent.search.library import SearchResult, is_weak, missing_words
 from editor.document import Document
 from editor.store import Store
 
@@ -140,6 +143,52 @@ def test_praise_is_answered_and_nothing_runs(manager):
     for words in ("perfect, thanks", "ok thats good", "great thank you!"):
         result = manager.handle(words)
         assert not result.commands and manager.document.head.id == head
+
+
+class LeakyParser:
+    """A command model that reads searches and adds a word of the open photo's concepts, as the
+    learned one did ("find me a photo of a dog" -> search dog clock)."""
+
+    def predict(self, history, concepts):
+        last = history[-1].split(":", 1)[1].strip()
+        if "dog" in last:
+            return Prediction("search dog clock", 0.9)
+        return Prediction(None, 0.0)
+
+
+def test_a_search_that_would_replace_an_edited_photo_asks_first(manager):
+    manager.parser = LeakyParser()
+    opened = []
+    manager.handlers["search"] = lambda m, c: opened.append(c.words) or TurnResult(c.format(), "found", c)
+    manager.handle("rotate 90")
+    result = manager.handle("find me a photo of a dog")
+    assert not opened and result.reply.endswith("?") and "“dog”" in result.reply
+    manager.handle("yes")
+    assert opened == ["dog"]
+    manager.handle("search red balloon")  # the command typed as such runs as asked
+    assert opened == ["dog", "red balloon"]
+
+
+def test_a_bare_phrase_is_a_search_when_no_photo_is_open():
+    manager = DialogueManager(None)
+    assert [c.format() for c in manager.read("a giraffe")[0]] == ["search giraffe"]
+    assert [c.format() for c in manager.read("kites on a beach")[0]] == ["search kites on a beach"]
+    assert not any(isinstance(c, Search) for c in manager.read("make it brighter")[0])
+
+
+def test_search_words_come_from_the_request():
+    assert own_search_words(Search("dog clock"), "find me a photo of a dog") == Search("dog")
+    assert own_search_words(Search("clock"), "find me a photo of a dog") is None
+    assert own_search_words(Search("grey cats"), "show me gray cats") == Search("grey cats")
+
+
+def test_a_weak_best_match_is_said_not_opened():
+    kite = SearchResult("red_balloon.jpg", 1.0, "A photo of a red kite.", "h", 1, 1, None, ["red kite"], 0.56, True)
+    assert missing_words("kites on a beach", kite) == ["beach"] and is_weak("kites on a beach", kite)
+    assert not is_weak("a red kite", kite)
+    daisy = SearchResult("grass.jpg", 1.0, "A photo. It looks like a daisy.", "h", 1, 1, None, [], 0.50, False)
+    assert not is_weak("flowers", daisy)  # close in meaning, one word
+    assert is_weak("giraffe", SearchResult("cat.jpg", 1.0, "A photo of a cat.", "h", 1, 1, None, [], 0.34, False))
 
 
 def test_measures_of_a_tilted_line_and_of_a_dark_picture():

@@ -35,7 +35,7 @@ from typing import Protocol
 import numpy as np
 
 from agent.edits.run import crop_note, execute
-from agent.grammar.commands import Command, CommandError, Redo, Undo, parse_command
+from agent.grammar.commands import Command, CommandError, Redo, Search, Undo, parse_command
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
 from agent.language.followups import Recent, revision_reply
@@ -114,6 +114,7 @@ class TurnContext:
     # the original, after "go back to the original" -> the picture before it.
     undo_to: dict[str, str] = field(default_factory=dict)
     confirmed: bool = False  # this turn runs what the person just agreed to ("yes" to a proposal)
+    weak_search: str | None = None  # the search words whose weak best match was offered, not opened
 
 
 GREETING = "assistant_text: How can I help you?"
@@ -343,11 +344,24 @@ class DialogueManager:
             self.context.proposal = reading.proposal
         if commit:
             self.context.confirmed = reading.confirmed
+        search = next((c for c in reading.commands if isinstance(c, Search)), None)
+        typed_search = utterance.lower().startswith("search ")  # the command itself, typed: run it as asked
+        if search is not None and not reading.confirmed and not typed_search and self._edited():
+            # a found photo takes the place of the one being edited: say so and let "yes" run it
+            if commit:
+                self.context.proposal = [search]
+            return [], (f"That would open another photo in place of the one you are editing (your edits stay in "
+                        f"its history, and undo comes back to it). Search for “{search.words}”?")
         if reading.commands:
             if commit:
                 self._revise = reading.revise
             return reading.commands, " ".join(reading.notes)
         return [], reading.reply or f"Sorry, I did not understand that. {CAPABILITIES}"
+
+    def _edited(self) -> bool:
+        """Whether the open photo has edits on screen (a search would take its place)."""
+        doc = self.document
+        return doc is not None and doc.head.parent_id is not None
 
     def _model_command(self, clause: str, *, search: bool = False) -> Command | None:
         """The learned parser's command for one clause of the request, when it is sure enough.

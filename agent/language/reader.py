@@ -67,6 +67,7 @@ from agent.language.words import (
     COLOR_RE,
     DOWN,
     HUE,
+    STARTS,
     VERB_DOWN,
     VERB_UP,
     amount_of,
@@ -789,8 +790,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if negated(bare) or re.match(r"(?:leaving|leave|keeping|keep) (?:only |just )?.+\b(?:sharp|focus|focused|"
                                      r"clear|untouched|as (?:it|they) (?:is|are))$", bare):
             continue  # "don't remove the girl", "leaving her face in sharp focus": a condition, not a request
+        phrase = None if photo_open else _bare_phrase(strip_polite(typed.strip()))
         try:
-            commands = read_clause(clause)
+            commands = [Search(phrase)] if phrase else read_clause(clause)
         except Refusal as refusal:
             if refusal.proposal and not reading.proposal:
                 reading.proposal = refusal.proposal
@@ -881,6 +883,44 @@ def _same_attribute(clause: str, attr: str) -> list[Command] | None:
     return [AdjustAttr(attr, sign * amount_of(clause, attr))]
 
 
+def _bare_phrase(clause: str) -> str | None:
+    """The words of a clause that only names things ("a giraffe", "kites on a beach"), which, with no
+    photo open, can only mean a search for them; None for anything else."""
+    c = clause.lower().strip(" .!?,")
+    c = re.sub(r"^(?:(?:please|pls|ok|okay|hmm|um|so|and|now|then)[\s,]+)+", "", c)
+    c = re.sub(r"[\s,]+(?:please|pls|thanks|thank you)$", "", c)
+    if not c or len(c.split()) > 8 or not re.fullmatch(r"[a-z][a-z' -]*", c):
+        return None
+    plain = clean_text(c)
+    if STARTS.match(plain) or attribute_words(plain) or _QUESTION.search(plain) or _EDIT_WORDS.search(plain) \
+            or _STATEMENT.match(plain) or _FILLER.fullmatch(plain) or _CONFIRM.fullmatch(plain):
+        return None
+    words = re.sub(r"^(?:a|an|the|some|any|more|another)\s+", "", c).strip()
+    return words or None
+
+
+# A request that points at the open photo ("more like this one", "the same colour as his shirt") may
+# take words the model read from its concepts; any other search takes only the words typed.
+_REFERS = re.compile(r"\b(?:same|similar|like (?:this|that|it|the|these|those|his|her|their)|match\w*|this one|that one|"
+                     r"these|those|such|its|his|her|their|as in|as the|this|that|it)\b")
+
+
+def own_search_words(search: Search, clause: str) -> Search | None:
+    """``search`` with only the words the clause typed ("find me a photo of a dog" read as ``search dog
+    clock``, "clock" taken from the open photo, is ``search dog``); None when no word is left.
+
+    >>> own_search_words(Search("dog clock"), "find me a photo of a dog").format()
+    'search dog'
+    """
+    typed = set(re.findall(r"[a-z0-9]+", f"{clause.lower()} {clean_text(clause)}"))
+    typed |= {w[:-1] for w in typed if w.endswith("s")} | {w[:-2] for w in typed if w.endswith("es")}
+    kept = [w for w in search.words.split()
+            if w.lower() in typed or w.lower().rstrip("s") in typed or {"grey": "gray"}.get(w.lower()) in typed]
+    if not kept:
+        return None
+    return search if len(kept) == len(search.words.split()) else Search(" ".join(kept))
+
+
 def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_open: bool,
               evidence: str) -> list[Command] | None:
     if model is None:
@@ -888,6 +928,10 @@ def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_op
     command = model(clause, search=True) if _SEARCH.search(strip_polite(clean_text(clause))) else model(clause)
     if command is None or not has_evidence(command, evidence, photo_open=photo_open):
         return None
+    if isinstance(command, Search) and photo_open and not _REFERS.search(clean_text(clause)):
+        command = own_search_words(command, clause)  # the open photo's concepts are not what was asked for
+        if command is None:
+            return None
     if isinstance(command, Search) and photo_open and names_open_photo(clean_text(clause)) \
             and not ASKS_SEARCH.search(clean_text(clause)):
         return None  # "it's my favourite picture of him": the open photo, not a request for another
