@@ -29,22 +29,28 @@ QUALITY_WORDS = (
     r"dark|bright|light|overexposed|underexposed|exposed|warm|cold|cool|blue|yellow|orange|red|green|pink|purple|"
     r"blurry|blurred|sharp|soft|in focus|out of focus|crooked|tilted|straight|level|saturated|oversaturated|"
     r"dull|flat|washed out|contrasty|vivid|colorful|noisy|grainy")
+# The whole photo as the object of a critique ("improve it", "what's wrong with this photo"): a
+# question about one thing ("how can you fix the red eye") is a request for the rules instead.
+_PHOTO = (r"(?:\s+(?:it|this|that|(?:the|my|this|that) (?:photo|picture|image|shot|pic|one|edit)))?"
+          r"(?:\s+(?:in|about|on|with|of) (?:it|this|that|(?:the|my|this|that) (?:photo|picture|image|shot|pic|one)))?"
+          r"(?:\s+(?:more|further|a bit|at all|here|now|then|overall|even more|next))?$")
 _CRITIQUE = re.compile(
     r"^(?:what|how) (?:would|could|should|can|do|might) (?:you|i|we) (?:do to |change to )?(?:improve|change|fix|"
-    r"enhance|edit|tweak|adjust|do (?:to|with|differently|better))\b"
-    r"|^how (?:can|could|should|would|do|might) (?:i|we|you) (?:make|get) (?:it|this|the \w+|my \w+)(?: look)? "
-    r"(?:better|nicer|look better|look good|pop|more \w+)\b"
-    r"|^how (?:can|could|should|would|do|might) (?:i|we|you) (?:improve|enhance|fix)\b"
-    r"|^what(?:'s|s| is| would be) wrong with\b|^what(?:'s|s| is) (?:the problem|bad) with\b"
-    r"|^(?:any|some|give me|do you have any|got any|what are (?:your|some)) (?:suggestions?|tips|advice|ideas|feedback|"
-    r"improvements?|recommendations?)\b"
-    r"|^what do you (?:think|suggest|recommend)\b|^how does (?:it|this|my (?:photo|picture)|the (?:photo|picture)) look\b"
-    r"|^(?:critique|rate|review|judge|assess|evaluate|analy[sz]e) (?:it|this|my|the)\b"
-    r"|^(?:is|does) (?:this|it|the (?:photo|picture|image)|my (?:photo|picture)) (?:need|look like it needs) "
-    r"(?:any )?(?:improvement|improving|work|editing|fixing|changes)\b"
-    r"|^what (?:can|could|should) (?:be|i) (?:improved?|better|fix(?:ed)?|change[d]?)\b"
-    r"|^what needs (?:fixing|improving|to be (?:fixed|improved|changed))\b"
-    r"|^(?:what would you|how would you) (?:improve|edit|fix)\b")
+    r"enhance|edit|tweak|adjust|do (?:to|with|differently|better))" + _PHOTO
+    + r"|^how (?:can|could|should|would|do|might) (?:i|we|you) (?:make|get) (?:it|this|that|(?:the|my|this) "
+    r"(?:photo|picture|image|shot|pic|one))(?: look)? (?:better|nicer|look better|look good|more appealing)$"
+    r"|^how (?:can|could|should|would|do|might) (?:i|we|you) (?:improve|enhance)" + _PHOTO
+    + r"|^what(?:'s|s| is| would be) wrong with" + _PHOTO + r"|^what(?:'s|s| is) (?:the problem|bad) with" + _PHOTO
+    + r"|^(?:any|some|give me|do you have any|got any|what are (?:your|some)) (?:suggestions?|tips|advice|ideas|"
+    r"feedback|improvements?|recommendations?)(?: (?:for|on|about) (?:it|this|that|(?:the|my|this) (?:photo|picture|"
+    r"image|shot|pic|one)))?$"
+    r"|^what do you (?:think|suggest|recommend)(?: (?:of|about) (?:it|this|that|(?:the|my|this) (?:photo|picture|"
+    r"image|shot|pic|one)))?$|^how does (?:it|this|my (?:photo|picture)|the (?:photo|picture)) look(?: to you)?$"
+    r"|^(?:critique|rate|review|judge|assess|evaluate|analy[sz]e)" + _PHOTO
+    + r"|^(?:is|does) (?:this|it|the (?:photo|picture|image)|my (?:photo|picture)) (?:need|look like it needs) "
+    r"(?:any )?(?:improvement|improving|work|editing|fixing|changes)$"
+    r"|^what (?:can|could|should) (?:be|i) (?:improved?|better|fix(?:ed)?|change[d]?)" + _PHOTO
+    + r"|^what needs (?:fixing|improving|to be (?:fixed|improved|changed))" + _PHOTO)
 _COLOUR = re.compile(
     rf"^(?:what|which) colou?r (?:is|are|'s|was|were|do you see (?:on|for)) {_THE}(?P<x>{_THING}){_IN_IT}$"
     rf"|^what(?:'s| is| are) the colou?rs? of {_THE}(?P<y>{_THING}){_IN_IT}$"
@@ -80,7 +86,7 @@ def read_question(text: str) -> Question | None:
     """
     c = strip_polite(clean_text(text).strip(" ?!.")).strip(" ?!.")
     c = re.sub(r"^(?:and|so|ok|okay|hmm|also|now|then|but)[\s,]+", "", c)
-    if _CRITIQUE.search(c):
+    if _CRITIQUE.fullmatch(c):
         return Question("critique")
     for kind, pattern in (("measure", _MEASURE), ("colour", _COLOUR), ("count", _COUNT), ("present", _PRESENT),
                           ("where", _WHERE)):
