@@ -204,18 +204,23 @@ def test_measures_of_a_tilted_line_and_of_a_dark_picture():
 
 @pytest.mark.parametrize("words, kind", [
     ("what colour is the cup?", "colour"), ("is there a spoon?", "present"), ("how many cats are there?", "count"),
+    ("are there any people?", "present"),
     ("where is the dog", "where"), ("is it too dark?", "measure"), ("is the horizon straight?", "measure"),
     ("What would you improve in this photo?", "critique"), ("how can i make this better", "critique"),
     ("whats wrong with this photo", "critique"), ("any suggestions?", "critique"),
     # requests, not questions about the picture: the rules read them
     ("is there any way to make it pop a little more", None), ("how can you fix the red eye", None),
     ("what do you think about making it brighter", None), ("make it brighter", None),
+    ("are there any pictures of dogs", None), ("are there other ones with a red car", None),  # searches
 ])
 def test_questions_about_the_picture_are_told_from_requests(words, kind):
     from agent.language.questions import read_question
+    from agent.language.reader import read
 
     question = read_question(words)
     assert (question.kind if question else None) == kind
+    if kind is not None:  # with a photo open, a question about it ("are there any ...") is not a search
+        assert [c.format() for c in read(words, photo_open=True).commands] == ["describe"]
 
 
 def test_a_critique_says_its_figures_and_runs_nothing_until_yes(tmp_path):

@@ -791,8 +791,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
                                      r"clear|untouched|as (?:it|they) (?:is|are))$", bare):
             continue  # "don't remove the girl", "leaving her face in sharp focus": a condition, not a request
         phrase = None if photo_open else _bare_phrase(strip_polite(typed.strip()))
+        asked = photo_open and read_question(bare) is not None  # "are there any people?": the photo, not a search
         try:
-            commands = [Search(phrase)] if phrase else read_clause(clause)
+            commands = [Search(phrase)] if phrase else [Describe(question=bare)] if asked else read_clause(clause)
         except Refusal as refusal:
             if refusal.proposal and not reading.proposal:
                 reading.proposal = refusal.proposal
