@@ -203,6 +203,9 @@ class Controller(QObject):
         register(self.manager, library, store=self.store, sample=True)
         explain.register(self.manager)
         trace_caption.register(self.manager)
+        from agent.describe import questions
+
+        questions.register(self.manager)  # after the caption: a describe with a question is answered there
 
     def _warm_cutout(self, worker: Worker) -> None:
         # a missing model is not an error here: the turn that needs it says how to install it

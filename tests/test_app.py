@@ -162,6 +162,18 @@ def test_going_back_several_steps_and_to_the_original_in_the_window(qtbot, windo
     assert doc.head.id == head
 
 
+def test_a_question_is_answered_with_a_box_and_a_critique_runs_nothing(qtbot, window, photo):
+    doc = open_photo(qtbot, window, photo)
+    say(qtbot, window, "is there a dog?")
+    assert window.chat.messages[-1] == ("assistant", "I don't see a dog.")
+    say(qtbot, window, "where is the person?")
+    assert window.controller.session.overlays and window.controller.session.overlays[0]["kind"] == "box"
+    say(qtbot, window, "what would you improve in this photo?")
+    assert "Say 'yes'" in window.chat.messages[-1][1] and doc.head.id == doc.root.id
+    say(qtbot, window, "yes")
+    assert doc.head.id != doc.root.id and window.controller.stack.count() == 1  # the plan: one undo step
+
+
 def test_input_line_has_its_own_history(qtbot, window, photo):
     open_photo(qtbot, window, photo)
     say(qtbot, window, "flip vertical")
