@@ -104,7 +104,7 @@ def test_again_same_for_and_going_back(manager):
     manager.handle("increase contrast by 25")
     manager.handle("do the same for brightness")
     assert lineage(doc)[-2:] == ["adjust_attr contrast 25", "adjust_attr brightness 25"]
-    manager.handle("undo the last two edits")
+    assert manager.handle("undo the last two edits").reply.startswith("Undid 2 steps; now showing")
     assert lineage(doc) == ["rotate 270", "rotate 270", "flip horizontal", "flip vertical"]
     assert manager.history[-3:-1] == ["undo", "undo"]  # CAISE's form: one undo line a step
     before = doc.head.id

@@ -461,17 +461,18 @@ class DialogueManager:
             version = doc.checkout(doc.root.id)
             self.history.extend([command.format()] * gone)
             return TurnResult(utterance, "Back to the original; undo brings the edits back.", command, version)
-        version = None
+        version, done = None, 0
         for _ in range(steps):
             back = self.context.undo_to.pop(doc.head.id, None) if is_undo else None
             moved = doc.checkout(back) if back in doc.versions else (doc.undo() if is_undo else doc.redo())
             if moved is None:
                 break
-            version = moved
+            version, done = moved, done + 1
             self.history.append(command.format())
         if version is None:
             return TurnResult(utterance, f"There is nothing to {what}.", command, ok=False)
-        return TurnResult(utterance, f"{verb} it; now showing {version_label(version.command)}.", command, version)
+        did = "it" if steps == 1 else f"{done} steps" if done == steps else f"the {done} steps there were"
+        return TurnResult(utterance, f"{verb} {did}; now showing {version_label(version.command)}.", command, version)
 
     def _log(self, result: TurnResult, typed: str | None = None) -> None:
         """Record the turn: the words as typed (a handler's result may carry its command line
