@@ -203,6 +203,9 @@ class Controller(QObject):
         register(self.manager, library, store=self.store, sample=True)
         explain.register(self.manager)
         trace_caption.register(self.manager)
+        from agent.describe import questions
+
+        questions.register(self.manager)  # after the caption: a describe with a question is answered there
 
     def _warm_cutout(self, worker: Worker) -> None:
         # a missing model is not an error here: the turn that needs it says how to install it
@@ -570,12 +573,16 @@ class Controller(QObject):
             self.stack.push(SwitchDocumentCommand(self, doc_before, doc, label))
         elif isinstance(result.command, (Undo, Redo)) and result.ok:
             kind = "undo" if isinstance(result.command, Undo) else "redo"
-            step = self.session.planned(kind)
+            steps = result.command.steps if kind == "undo" else 1
+            key = "original" if kind == "undo" and result.command.original else \
+                kind if steps == 1 else f"{kind} {steps}"
+            step = self.session.planned(key)
             if step.checkout:
                 self.stack.push(CheckoutCommand(step.document, step.document.head.id, step.version_id,
                                                 f"{kind} {step.text}"))
             elif kind == "undo":
-                self.stack.undo()
+                for _ in range(steps):
+                    self.stack.undo()
             else:
                 self.stack.redo()
         elif doc is not None and doc.head.id != head_before:

@@ -64,7 +64,8 @@ class SwitchDocumentCommand(QUndoCommand):
 
 def plan_stack(stack, doc) -> dict[str, UndoStep]:
     """What undo and redo would do now, for a chat turn answered in a worker (the manager answers
-    "undo" with it; the controller takes the step when the turn returns): ``{kind: UndoStep}``.
+    "undo" with it; the controller takes the step when the turn returns): ``{kind: UndoStep}``,
+    kinds "undo", "redo", "undo N" (N entries back) and "original" (a checkout of the original).
 
     With nothing on the stack (a reopened conversation), "undo" goes to the parent version and
     "redo" to the newest child, as the document's own undo would, and is pushed as a checkout.
@@ -81,4 +82,13 @@ def plan_stack(stack, doc) -> dict[str, UndoStep]:
             if v is not None:
                 made = doc.head.command if kind == "undo" else v.command
                 plan[kind] = UndoStep(made or "the original", doc, v.id, checkout=True)
+    # "undo the last two edits": that many entries back, taken one by one ("undo 2" ... "undo 5")
+    for n in range(2, 6):
+        if stack.index() - n < 0:
+            break
+        target_doc, vid = stack.command(stack.index() - n).target(True)
+        plan[f"undo {n}"] = UndoStep(stack.command(stack.index() - n).text(), target_doc, vid)
+    # "go back to the original": one entry of its own, so that one Ctrl+Z brings the edits back
+    if doc is not None and doc.head.id != doc.root.id:
+        plan["original"] = UndoStep("the original", doc, doc.root.id, checkout=True)
     return plan

@@ -156,14 +156,18 @@ class Document:
 
     # -- editing ---------------------------------------------------------------------------------
 
-    def apply(self, command: str, pixels: np.ndarray) -> Version:
+    def apply(self, command: str, pixels: np.ndarray, *, parent: str | None = None) -> Version:
         """Record ``pixels``, made by ``command`` from the head, as a new child; the head moves to it.
 
+        ``parent``: made from that version instead of the head (a revised edit is made again from
+        the version it was applied to, beside its first try: both stay in the tree).
         Inside :meth:`Store.transaction` the rows wait for the end of the block; if it fails, the
         version is forgotten here too, so memory never holds a version the database lacks.
         """
+        if parent is not None and parent not in self.versions:
+            raise KeyError(f"no version {parent} in this document")
         seq = max(v.seq for v in self.versions.values()) + 1
-        v = self._make_version(self.store, self.id, self._head, command, pixels, seq)
+        v = self._make_version(self.store, self.id, parent or self._head, command, pixels, seq)
         self.versions[v.id] = v
         self.store.on_rollback(lambda: self.versions.pop(v.id, None))
         self._remember(v.pixels, pixels)

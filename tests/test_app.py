@@ -134,6 +134,46 @@ def test_chat_undo_after_a_two_edit_turn_undoes_the_whole_turn(qtbot, window, ph
     assert doc.head.id == after
 
 
+def test_a_revision_is_one_undo_step_and_the_history_shows_its_amount(qtbot, window, photo):
+    doc = open_photo(qtbot, window, photo)
+    say(qtbot, window, "increase the contrast by 40")
+    first = doc.head.id
+    say(qtbot, window, "that's way too much contrast")
+    assert window.chat.messages[-1] == ("assistant", "Contrast now +10 instead of +40.")
+    assert doc.head.command == "adjust_attr contrast 10" and doc.head.parent_id == doc.root.id
+    assert window.controller.stack.count() == 2
+    qtbot.keyClick(window.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the revision goes
+    assert doc.head.id == first
+
+
+def test_going_back_several_steps_and_to_the_original_in_the_window(qtbot, window, photo):
+    doc = open_photo(qtbot, window, photo)
+    for request in ("rotate 90", "flip horizontal", "adjust_attr brightness 20"):
+        say(qtbot, window, request)
+    head = doc.head.id
+    say(qtbot, window, "undo the last two edits")
+    assert doc.head.command == "rotate 90" and window.controller.stack.index() == 1
+    window.redo_action.trigger()
+    window.redo_action.trigger()
+    assert doc.head.id == head
+    say(qtbot, window, "go back to the original")
+    assert doc.head.id == doc.root.id
+    qtbot.keyClick(window.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the edits come back
+    assert doc.head.id == head
+
+
+def test_a_question_is_answered_with_a_box_and_a_critique_runs_nothing(qtbot, window, photo):
+    doc = open_photo(qtbot, window, photo)
+    say(qtbot, window, "is there a dog?")
+    assert window.chat.messages[-1] == ("assistant", "I don't see a dog.")
+    say(qtbot, window, "where is the person?")
+    assert window.controller.session.overlays and window.controller.session.overlays[0]["kind"] == "box"
+    say(qtbot, window, "what would you improve in this photo?")
+    assert "Say 'yes'" in window.chat.messages[-1][1] and doc.head.id == doc.root.id
+    say(qtbot, window, "yes")
+    assert doc.head.id != doc.root.id and window.controller.stack.count() == 1  # the plan: one undo step
+
+
 def test_input_line_has_its_own_history(qtbot, window, photo):
     open_photo(qtbot, window, photo)
     say(qtbot, window, "flip vertical")

@@ -114,6 +114,21 @@ def test_too_dull_raises_the_saturation_and_make_it_dull_lowers_it(request_, amo
     assert lines(read(request_)) == [f"adjust_attr saturation {amount}"]
 
 
+@pytest.mark.parametrize("request_, expected", [
+    ("fix the blur", "adjust_attr sharpness 40"),
+    ("it's a little too much out of focus", "adjust_attr sharpness 20"),
+    ("brighten the photo very little", "adjust_attr brightness 10"),
+    ("darken the image very slightly", "adjust_attr brightness -10"),
+    ("soften colors", "adjust_attr saturation -30"),
+    ("make it a bit more blurry", "adjust_attr sharpness -20"),
+    ("make it less blurry", "adjust_attr sharpness 40"),
+    ("blur it", "adjust_attr sharpness -40"),
+])
+def test_direction_and_size_words_are_read_the_way_they_point(request_, expected):
+    """Issue 27: "fix the blur" blurred, "very little" was large, "soften colors" blurred."""
+    assert lines(read(request_)) == [expected]
+
+
 def test_a_part_of_the_picture_is_edited_there_and_a_question_yes_runs_its_proposal():
     assert lines(read("brighten the sky")) == ["adjust_attr brightness 20 in sky"]
     assert lines(read("make the dog black and white")) == ["grayscale in the dog"]

@@ -33,6 +33,7 @@ def build_manager(document: Document | None = None, *, parser: CommandParser | N
     """
     from agent import explain
     from agent.describe import caption as trace_caption
+    from agent.describe import questions
     from agent.perception.concepts import document_concepts
     from agent.search.library import register_path
 
@@ -40,4 +41,5 @@ def build_manager(document: Document | None = None, *, parser: CommandParser | N
     register_path(manager, library_path, sample=sample, **({"store": store} if store is not None else {}))
     explain.register(manager)
     trace_caption.register(manager)
+    questions.register(manager)  # after the caption: a describe with a question is answered there
     return manager

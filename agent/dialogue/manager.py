@@ -36,12 +36,13 @@ from typing import Protocol
 import numpy as np
 
 from agent.edits.regions import RegionNotFound
-from agent.edits.run import pointing_example, reply_for, selection_box, uses_selection
+from agent.edits.run import execute, pointing_example, reply_for, selection_box, uses_selection
 from agent.edits.run import run as run_edit
 from agent.edits.selection import Selection
-from agent.grammar.commands import REGIONAL, Command, CommandError, Redo, Undo, parse_command
+from agent.grammar.commands import REGIONAL, Command, CommandError, Redo, Search, Undo, parse_command
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
+from agent.language.followups import Recent, revision_reply
 from editor.document import Document, Version
 from editor.models import ModelMissingError
 
@@ -115,6 +116,12 @@ class TurnContext:
     # The head before and after the last turn that made versions ("brighten it and add contrast"
     # makes two): "what changed?" and the Before/After pane compare across the whole request.
     last_edit: tuple[str, str] | None = None
+    # Where "undo" goes from a version when it is not its parent, without the app's undo stack (which
+    # does the same in the window): a revised edit ("too much" after contrast +40) -> its first try;
+    # the original, after "go back to the original" -> the picture before it.
+    undo_to: dict[str, str] = field(default_factory=dict)
+    confirmed: bool = False  # this turn runs what the person just agreed to ("yes" to a proposal)
+    weak_search: str | None = None  # the search words whose weak best match was offered, not opened
 
 
 GREETING = "assistant_text: How can I help you?"
@@ -180,6 +187,7 @@ class DialogueManager:
         # around it (versions, history, replies, the transaction) stays this manager's.
         self.executors: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
         self.context = TurnContext()
+        self._revise = False  # the turn's first command revises the edit on screen (set by _understand)
         # Asked at the end of a turn, before it is committed: True drops the whole turn (versions,
         # rows, history lines) and raises TurnStopped. The app sets it to its worker's "cancelled".
         self.stop_requested: Callable[[], bool] = lambda: False
@@ -208,6 +216,8 @@ class DialogueManager:
         store = self.document.store if self.document is not None else None
         head_before = self.document.head.id if self.document is not None else None
         lines = len(self.history)
+        self._revise = False
+        self.context.confirmed = False
         with store.transaction() if store is not None else contextlib.nullcontext():
             self.history.append(f"user_text: {utterance}")
             commands, reply = understand()
@@ -231,13 +241,45 @@ class DialogueManager:
         if self.document is None or self.document.head.id == head_before:
             return
         edits = result.commands and all(c.edits_image for c in result.commands)
-        self.context.last_edit = (head_before, self.document.head.id) if edits and head_before else None
+        head = self.document.head
+        if edits and head.id in self.context.undo_to:  # a revision: the request is the version it made
+            self.context.last_edit = (head.parent_id, head.id)
+            return
+        self.context.last_edit = (head_before, head.id) if edits and head_before else None
+
+    def recent(self) -> Recent:
+        """The edit that made the picture on screen and every edit of its request, which follow-ups
+        ("too much", "again", "do the same for brightness") refer to; empty at the original."""
+        doc = self.document
+        if doc is None or doc.head.parent_id is None or not doc.head.command:
+            return Recent()
+        try:
+            last = parse_command(doc.head.command)
+        except CommandError:
+            return Recent()
+        if not last.edits_image:
+            return Recent()
+        request = [last]
+        span = self.context.last_edit
+        if span and span[1] == doc.head.id:
+            lineage = doc.lineage()
+            ids = [v.id for v in lineage]
+            if span[0] in ids:
+                try:
+                    request = [parse_command(v.command) for v in lineage[ids.index(span[0]) + 1:]]
+                except CommandError:
+                    request = [last]
+        return Recent(last, tuple(request))
 
     def _run_all(self, commands: list[Command], utterance: str) -> TurnResult:
         """Run the turn's commands in order; stop at the first that fails (its reply says why)."""
         results: list[TurnResult] = []
-        for command in commands:
-            results.append(self.run(command, utterance=utterance))
+        revise, self._revise = self._revise, False
+        for i, command in enumerate(commands):
+            if i == 0 and revise:
+                results.append(self.revise(command, utterance=utterance))
+            else:
+                results.append(self.run(command, utterance=utterance))
             if not results[-1].ok:
                 break
         if len(results) == 1:
@@ -307,12 +349,29 @@ class DialogueManager:
                      if line.startswith("assistant_text:")), "")
         reading = requests.read(utterance, model=self._model_command, state=last, proposal=proposal,
                                 photo_open=self.document is not None, last_reply=said,
-                                selection=self.selection() is not None)
+                                selection=self.selection() is not None, recent=self.recent())
         if reading.proposal and commit:
             self.context.proposal = reading.proposal
+        if commit:
+            self.context.confirmed = reading.confirmed
+        search = next((c for c in reading.commands if isinstance(c, Search)), None)
+        typed_search = utterance.lower().startswith("search ")  # the command itself, typed: run it as asked
+        if search is not None and not reading.confirmed and not typed_search and self._edited():
+            # a found photo takes the place of the one being edited: say so and let "yes" run it
+            if commit:
+                self.context.proposal = [search]
+            return [], (f"That would open another photo in place of the one you are editing (your edits stay in "
+                        f"its history, and undo comes back to it). Search for “{search.words}”?")
         if reading.commands:
+            if commit:
+                self._revise = reading.revise
             return reading.commands, " ".join(reading.notes)
         return [], reading.reply or f"Sorry, I did not understand that. {CAPABILITIES}"
+
+    def _edited(self) -> bool:
+        """Whether the open photo has edits on screen (a search would take its place)."""
+        doc = self.document
+        return doc is not None and doc.head.parent_id is not None
 
     def _model_command(self, clause: str, *, search: bool = False) -> Command | None:
         """The learned parser's command for one clause of the request, when it is sure enough.
@@ -408,25 +467,73 @@ class DialogueManager:
         return (f"{what[:1].upper()}{what[1:]}, so I changed nothing. If it is there, draw around it with the "
                 f"trace tool (T) or a box (B) and say “{pointing_example(command)}”.")
 
+    def revise(self, command: Command, *, utterance: str | None = None) -> TurnResult:
+        """Replace the edit on screen by ``command`` (the same edit with another amount), made again
+        from the version that edit was applied to, never on top of its result: the new version is its
+        sibling, the history shows the revised amount, and one undo brings the first try back."""
+        utterance = utterance if utterance is not None else command.format()
+        doc = self.document
+        if doc is None or doc.head.parent_id is None:
+            return self.run(command, utterance=utterance)
+        self.context.last_kind = None
+        replaced, parent = doc.head, doc.parent()
+        try:
+            old = parse_command(replaced.command or "")
+        except CommandError:
+            old = command
+        before = doc.pixels(parent.id)
+        try:
+            pixels = execute(command, before)
+        except (ValueError, LookupError, ModelMissingError) as exc:
+            return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
+        version = doc.apply(command.format(), pixels, parent=parent.id)
+        self.context.undo_to[version.id] = replaced.id
+        self.history.append(command.format())
+        return TurnResult(utterance, revision_reply(old, command), command, version)
+
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
         is_undo = isinstance(command, Undo)
         what, verb = ("undo", "Undid") if is_undo else ("redo", "Redid")
+        steps = command.steps if is_undo else 1
+        original = is_undo and command.original
+        key = "original" if original else what if steps == 1 else f"{what} {steps}"
         plan = self.context.undo_plan
         if plan is not None:  # the app's undo stack takes the step when the turn returns
-            step = plan.get(what)
+            step = plan.get(key)
             if step is None:
-                return TurnResult(utterance, f"There is nothing to {what}.", command, ok=False)
+                if original:
+                    return TurnResult(utterance, "This is already the original.", command, ok=False)
+                return TurnResult(utterance, f"There is nothing to {what}." if steps == 1 else
+                                  f"There are not {steps} steps to {what}.", command, ok=False)
             version = step.version()
             shown = version_label(version.command) if version is not None else "the previous picture"
-            self.history.append(command.format())
+            self.history.extend([command.format()] * max(1, steps))
+            if original:
+                return TurnResult(utterance, "Back to the original; undo brings the edits back.", command, version)
             return TurnResult(utterance, f"{verb} “{step.text}”; now showing {shown}.", command, version)
-        if self.document is None:
+        doc = self.document
+        if doc is None:
             return TurnResult(utterance, "There is nothing to undo yet.", command, ok=False)
-        version = self.document.undo() if is_undo else self.document.redo()
+        if original:
+            if doc.head.id == doc.root.id:
+                return TurnResult(utterance, "This is already the original.", command, ok=False)
+            gone = len(doc.lineage()) - 1
+            self.context.undo_to[doc.root.id] = doc.head.id
+            version = doc.checkout(doc.root.id)
+            self.history.extend([command.format()] * gone)
+            return TurnResult(utterance, "Back to the original; undo brings the edits back.", command, version)
+        version, done = None, 0
+        for _ in range(steps):
+            back = self.context.undo_to.pop(doc.head.id, None) if is_undo else None
+            moved = doc.checkout(back) if back in doc.versions else (doc.undo() if is_undo else doc.redo())
+            if moved is None:
+                break
+            version, done = moved, done + 1
+            self.history.append(command.format())
         if version is None:
             return TurnResult(utterance, f"There is nothing to {what}.", command, ok=False)
-        self.history.append(command.format())
-        return TurnResult(utterance, f"{verb} it; now showing {version_label(version.command)}.", command, version)
+        did = "it" if steps == 1 else f"{done} steps" if done == steps else f"the {done} steps there were"
+        return TurnResult(utterance, f"{verb} {did}; now showing {version_label(version.command)}.", command, version)
 
     def _log(self, result: TurnResult, typed: str | None = None) -> None:
         """Record the turn: the words as typed (a handler's result may carry its command line

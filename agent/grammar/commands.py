@@ -551,6 +551,12 @@ class CropTo(Command):
 @command
 @dataclass(frozen=True)
 class Undo(Command):
+    """Go back; a request may ask for more than one step ("undo the last two edits": ``steps=2``)
+    or for the original ("go back to the original": ``original=True``). Both are readings of
+    words, not of the command line, which stays CAISE's ``undo``."""
+
+    steps: int = field(default=1, compare=False)
+    original: bool = field(default=False, compare=False)
     name = "undo"
     usage = "undo"
     meaning = "go back one version"
@@ -737,6 +743,10 @@ class Explain(Command):
 @command
 @dataclass(frozen=True)
 class Describe(Command):
+    """Caption the picture; ``question`` holds a question about it ("what colour is the cup?", "what
+    would you improve?"), read from words and answered from perception, recorded as ``describe``."""
+
+    question: str = field(default="", compare=False)
     name = "describe"
     usage = "describe"
     meaning = "caption the image, or the part of it the drawn trace follows"

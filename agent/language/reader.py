@@ -54,6 +54,8 @@ from agent.grammar.commands import (
 )
 from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
 from agent.grammar.registry import select_names
+from agent.language.followups import Recent, read_follow_up
+from agent.language.questions import read_question
 from agent.language.scope import (
     ASKS_SEARCH,
     EXCEPT_REGION,
@@ -70,6 +72,7 @@ from agent.language.words import (
     COLOR_RE,
     DOWN,
     HUE,
+    STARTS,
     VERB_DOWN,
     VERB_UP,
     amount_of,
@@ -94,6 +97,8 @@ class Reading:
     reply: str | None = None  # a refusal or a question, when nothing should run
     proposal: list[Command] = field(default_factory=list)  # what "yes" runs after a question
     notes: list[str] = field(default_factory=list)  # clauses left out, said after the edits
+    revise: bool = False  # commands[0] replaces the last edit, made again from its parent ("too much")
+    confirmed: bool = False  # the commands are what the person just agreed to ("yes" to a proposal)
 
 
 class Refusal(Exception):
@@ -508,6 +513,15 @@ def _rotate_flip(c: str) -> RuleResult:
     return [Rotate((360 - deg) % 360 if cw and not ccw else deg)]
 
 
+_SOFT_COLOURS = re.compile(r"\bsoft(?:en|er)? (?:the |all |its )?colors?\b|\bcolors? soft(?:er)?\b")
+# Blur named as a fault ("fix the blur", "too much out of focus", "it's blurry"), not as an effect to add
+_UNBLUR = re.compile(r"\b(?:fix|correct|repair|remove|get rid of|clean up|undo)\b.*\b(?:blur\w*|out of focus|unfocused|"
+                     r"fuzz\w*|soft(?:ness)?)\b|\bout of focus\b|\bunfocused\b|\b(?:too|very|quite|so|is|are|looks?|"
+                     r"seems?|it's|its) (?:\w+ ){0,3}?(?:blurr?(?:y|ed)|fuzzy)\b")
+_MAKE_BLUR = re.compile(r"\b(?:make|put|turn|throw|render|want|like|add|increase|more)\b(?: \w+){0,4} (?:blurr?(?:y|ier|ed)?|"
+                        r"out of focus|fuzzy|soft(?:er)?)\b")
+
+
 def _attributes(c: str) -> RuleResult:
     """'brighten it a bit' -> adjust_attr brightness 10; 'more contrast' -> contrast 20; 'sharpen it' ->
     sharpness 40; 'make it warmer' -> warmth 25; 'increase the saturation' -> saturation 30."""
@@ -521,6 +535,8 @@ def _attributes(c: str) -> RuleResult:
     # "clear" and "detail" name sharpness only when nothing else does ("make the colours clearer").
     if len(found) > 1 and "sharpness" in found and not re.search(r"\bsharp|\bblur|\bcrisp|\bfocus|\bsoft", c):
         found.remove("sharpness")
+    if "saturation" in found and "sharpness" in found and _SOFT_COLOURS.search(c):
+        found.remove("sharpness")  # "soften colors": gentler colours, not a blur
     if len(found) > 1 and "contrast" in found and re.search(r"\bpop\b", c) and "saturation" in found:
         found.remove("contrast")
     attr = found[0]
@@ -531,6 +547,10 @@ def _attributes(c: str) -> RuleResult:
     elif re.search(r"\b(?:darkness|blur\w*|dullness)\b", c) and (VERB_UP.search(c) or VERB_DOWN.search(c)):
         # "increase the darkness", "reduce the blurriness": the noun is the attribute's opposite
         sign = 1 if VERB_DOWN.search(c) and not VERB_UP.search(c) else -1
+    elif attr == "sharpness" and _UNBLUR.search(c) and not _MAKE_BLUR.search(c):
+        sign = 1  # "fix the blur", "it's a little too much out of focus": a fault to correct, so sharpen
+    elif attr == "sharpness" and _MAKE_BLUR.search(c) and not re.search(r"\b(?:less|not|no|don't|never)\b", c):
+        sign = -1  # "make it a bit more blurry": a blur wanted
     amount = amount_of(c, attr)
     region = _where(c, set(re.findall(r"[a-z]+", ATTR_PATTERNS[attr][0])))
     if region in ("shadows", "highlights", "midtones") and attr == "brightness" and size_of(c) == "normal" \
@@ -571,13 +591,22 @@ def _enhance(c: str) -> RuleResult:
 def _describe_explain(c: str) -> RuleResult:
     """'what changed?' -> explain; 'describe it', 'what is in this picture?' -> describe."""
     if re.search(r"\bwhat(?:'s| has| have| did)? (?:you )?(?:changed?|different|differs?)\b|\bdifferences?\b|"
-                 r"\bcompare\b|\bwhat did you (?:do|change)\b", c):
+                 r"\bcompare\b|\bwhat (?:did|have) you (?:just |already )?(?:do|done|change|changed)\b", c):
         return [Explain(c)]
     if re.search(r"^(?:describe|caption)\b|\bwhat(?:'s| is| do you see)(?: in)? (?:this|the|my) "
                  r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|^what(?: is|'s) (?:this|that|it)\??$",
                  c):
         return [Describe()]
     return None
+
+
+def _question(c: str) -> RuleResult:
+    """'what colour is the cup?', 'is there a spoon?', 'how many cats are there?', 'is it too dark?',
+    'what would you improve?' -> describe, with the question: answered from perception and
+    measurements (:mod:`agent.describe.questions`), never run as an edit."""
+    if read_question(c) is None:
+        return None
+    return [Describe(question=c)]
 
 
 @dataclass(frozen=True)
@@ -601,6 +630,9 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("describe_explain", _describe_explain, (
         ("what changed?", "explain what changed"), ("describe it", "describe"),
         ("what is in this picture?", "describe"))),
+    RequestRule("question", _question, (
+        ("what colour is the cup?", "describe"), ("is there a spoon?", "describe"),
+        ("what would you improve in this photo?", "describe"), ("is it too dark?", "describe"))),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse"))),
@@ -791,7 +823,7 @@ def on_selection(clause: str) -> list[Command] | None:
 
 def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
          state: str | None = None, proposal: list[Command] | None = None, photo_open: bool = True,
-         last_reply: str = "", selection: bool = False) -> Reading:
+         last_reply: str = "", selection: bool = False, recent: Recent | None = None) -> Reading:
     """Read one utterance.
 
     ``model(clause)`` is the learned parser's command for a clause (or None), ``model(clause, search=True)``
@@ -801,7 +833,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     picture to edit (without one, the only thing to do is search, so the model's searches need less);
     ``last_reply`` what the assistant said last, which a bare "definitely" agrees to; ``selection``
     whether the person has drawn a region, which "this", "here", "it" then point at
-    (:func:`on_selection`).
+    (:func:`on_selection`); ``recent`` the edit on screen and its request, which follow-ups ("too
+    much", "again", "the other way") refer to (:mod:`agent.language.followups`).
     """
     text = clean_text(utterance)
     bare = strip_polite(text)
@@ -813,12 +846,22 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     if _THANKS.fullmatch(text.strip(" !.?,")):
         return Reading(reply="You're welcome.")
     if proposal and _YES.match(text):
-        return Reading(commands=list(proposal))
+        return Reading(commands=list(proposal), confirmed=True)
+    picked = _picked(bare, proposal) if proposal else None
+    if picked:
+        return Reading(commands=picked, confirmed=True)
     if _NO.fullmatch(text.strip(" !.?,")) or (proposal and _NO.match(text)):
         return Reading(reply="Okay, I left the picture as it is.")
+    if _PRAISE_ALL.fullmatch(text.strip(" !.?,")):
+        return Reading(reply="Glad you like it. Tell me if you want anything else changed.")
     follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)):
         return Reading(commands=[Explain(bare)])
+    later = read_follow_up(utterance, recent or Recent())  # "too much", "again": about the last edit
+    if later is not None:
+        if later.reply is not None:
+            return Reading(reply=later.reply)
+        return Reading(commands=later.commands, revise=later.revise)
     reading = Reading()
     keep_region = ""  # "keep the cat as it is": what the edits leave alone
     unknown: list[str] = []
@@ -848,9 +891,12 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if negated(bare) or re.match(r"(?:leaving|leave|keeping|keep) (?:only |just )?.+\b(?:sharp|focus|focused|"
                                      r"clear|untouched|unchanged|alone|color|the same|as (?:it|they) (?:is|are))$", bare):
             continue  # "don't remove the girl", "leaving her face in sharp focus": a condition, not a request
+        phrase = None if photo_open else _bare_phrase(strip_polite(typed.strip()))
+        asked = photo_open and read_question(bare) is not None  # "are there any people?": the photo, not a search
         try:
             commands = on_selection(clause) if selection else None
-            commands = commands or read_clause(clause)
+            commands = commands or ([Search(phrase)] if phrase else [Describe(question=bare)] if asked
+                                    else read_clause(clause))
         except Refusal as refusal:
             if refusal.proposal and not reading.proposal:
                 reading.proposal = refusal.proposal
@@ -904,6 +950,35 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     return reading
 
 
+_PRAISE = (r"(?:thanks|thank you|thx|ty|cheers|great|perfect|nice|cool|awesome|good|good job|great job|well done|"
+           r"excellent|lovely|beautiful|amazing|wonderful|fantastic|brilliant|super|ok|okay|fine|alright|all right|"
+           r"much better|better|exactly|(?:that'?s|thats|this is|it'?s|its) (?:it|good|great|perfect|better|nice|fine|"
+           r"lovely|much better|what i wanted|exactly what i wanted|great now|good now|perfect now)|(?:it |that |this )?"
+           r"looks? (?:good|great|nice|better|perfect|fine|much better|amazing|lovely)(?: now)?|(?:i )?love it|"
+           r"i like it|nice one|good one|that works|yes that'?s it|a lot|very much|so much|now)")
+_PRAISE_ALL = re.compile(rf"{_PRAISE}(?:[\s,.!]+{_PRAISE})*")
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
+
+
+def _picked(c: str, proposal: list[Command]) -> list[Command] | None:
+    """Part of what the last question proposed: "only the first one", "just the second", "the first
+    two", "only the contrast"."""
+    m = re.fullmatch(r"(?:yes,? |ok,? |okay,? )?(?:only |just )?(?:do |run |apply )?(?:the )?(first|1st|second|2nd|third|"
+                     r"3rd|last)(?: one| step| thing| edit| change| suggestion)?(?: only| please)*", c)
+    if m:
+        i = _ORDINALS[m.group(1)]
+        return [proposal[i]] if -len(proposal) <= i < len(proposal) else None
+    m = re.fullmatch(r"(?:yes,? |ok,? )?(?:only |just )?(?:do |run |apply )?the first (two|three|2|3)(?: ones| steps| things| "
+                     r"edits| changes| suggestions)?(?: only| please)*", c)
+    if m:
+        return proposal[: {"two": 2, "2": 2, "three": 3, "3": 3}[m.group(1)]]
+    m = re.fullmatch(r"(?:yes,? |ok,? )?(?:only |just )(?:do |change |fix |adjust )?(?:the )?(\w+)(?: one)?(?: please)?", c)
+    if m:
+        chosen = [p for p in proposal if m.group(1) in {getattr(p, "attr", None), p.name, getattr(p, "color", None)}]
+        return chosen or None
+    return None
+
+
 _CONFIRM = re.compile(r"(?:yes|yeah|yep|yup|sure|ok|okay|definitely|absolutely|of course|certainly|please do|do it|"
                       r"go ahead|why not|sounds good|let's do it|that works|great|good|perfect|nice)\b[\s,!.]*"
                       r"(?:(?:please|definitely|sure|go ahead|do it|thanks)\b[\s,!.]*)*")
@@ -917,6 +992,44 @@ def _same_attribute(clause: str, attr: str) -> list[Command] | None:
         return None
     sign = -1 if VERB_DOWN.search(clause) and not VERB_UP.search(clause) else 1
     return [AdjustAttr(attr, sign * amount_of(clause, attr))]
+
+
+def _bare_phrase(clause: str) -> str | None:
+    """The words of a clause that only names things ("a giraffe", "kites on a beach"), which, with no
+    photo open, can only mean a search for them; None for anything else."""
+    c = clause.lower().strip(" .!?,")
+    c = re.sub(r"^(?:(?:please|pls|ok|okay|hmm|um|so|and|now|then)[\s,]+)+", "", c)
+    c = re.sub(r"[\s,]+(?:please|pls|thanks|thank you)$", "", c)
+    if not c or len(c.split()) > 8 or not re.fullmatch(r"[a-z][a-z' -]*", c):
+        return None
+    plain = clean_text(c)
+    if STARTS.match(plain) or attribute_words(plain) or _QUESTION.search(plain) or _EDIT_WORDS.search(plain) \
+            or _STATEMENT.match(plain) or _FILLER.fullmatch(plain) or _CONFIRM.fullmatch(plain):
+        return None
+    words = re.sub(r"^(?:a|an|the|some|any|more|another)\s+", "", c).strip()
+    return words or None
+
+
+# A request that points at the open photo ("more like this one", "the same colour as his shirt") may
+# take words the model read from its concepts; any other search takes only the words typed.
+_REFERS = re.compile(r"\b(?:same|similar|like (?:this|that|it|the|these|those|his|her|their)|match\w*|this one|that one|"
+                     r"these|those|such|its|his|her|their|as in|as the|this|that|it)\b")
+
+
+def own_search_words(search: Search, clause: str) -> Search | None:
+    """``search`` with only the words the clause typed ("find me a photo of a dog" read as ``search dog
+    clock``, "clock" taken from the open photo, is ``search dog``); None when no word is left.
+
+    >>> own_search_words(Search("dog clock"), "find me a photo of a dog").format()
+    'search dog'
+    """
+    typed = set(re.findall(r"[a-z0-9]+", f"{clause.lower()} {clean_text(clause)}"))
+    typed |= {w[:-1] for w in typed if w.endswith("s")} | {w[:-2] for w in typed if w.endswith("es")}
+    kept = [w for w in search.words.split()
+            if w.lower() in typed or w.lower().rstrip("s") in typed or {"grey": "gray"}.get(w.lower()) in typed]
+    if not kept:
+        return None
+    return search if len(kept) == len(search.words.split()) else Search(" ".join(kept))
 
 
 def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_open: bool,
@@ -934,6 +1047,10 @@ def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_op
                 return None  # "make her face brighter": a part it cannot find, not the whole picture instead
             region = ""  # "fix the overexposure": a word after "the" that names no part
         command = with_region(command, region) if region else command
+    if isinstance(command, Search) and photo_open and not _REFERS.search(clean_text(clause)):
+        command = own_search_words(command, clause)  # the open photo's concepts are not what was asked for
+        if command is None:
+            return None
     if isinstance(command, Search) and photo_open and names_open_photo(clean_text(clause)) \
             and not ASKS_SEARCH.search(clean_text(clause)):
         return None  # "it's my favourite picture of him": the open photo, not a request for another

@@ -72,8 +72,15 @@ def strip_polite(clause: str) -> str:
     return TRAILING.sub("", c).strip()
 
 
+# "very little", "a tiny bit": small, whatever "very" says elsewhere
+VERY_SMALL = re.compile(r"\bvery (?:little|slight(?:ly)?|small|subtle|subtly|light(?:ly)?|mild(?:ly)?|bit|gently|minor)\b|"
+                        r"\btin(?:y|iest)\b|\bhint of\b|\bbarely\b|\bjust a touch\b|\bminimal(?:ly)?\b")
+
+
 def size_of(clause: str) -> str:
-    if LARGE.search(clause):
+    if VERY_SMALL.search(clause):
+        return "small"
+    if LARGE.search(re.sub(r"\b(?:too|so) much\b", "too", clause)):  # "a little too much": a little
         return "large"
     if SMALL.search(clause):
         return "small"
@@ -188,12 +195,13 @@ ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
         r"saturat\w*|vibran\w*|vivid|colorful|color intensity|intensity of (?:the )?colors?|muted|dull|"
         r"washed[- ]out|colors? pop|richer colors?|enhance (?:the )?colors?|more colors?|boost (?:the )?colors?|"
         r"add (?:some |more )?colors?|(?:increase|boost|intensify|brighten) (?:the )?colors?|desaturat\w*|mute\w*|"
-        r"tone down (?:the )?colors?|colors? (?:are|is) too (?:strong|intense|bright|vivid)",
+        r"tone down (?:the )?colors?|colors? (?:are|is) too (?:strong|intense|bright|vivid)|"
+        r"soft(?:en|er)? (?:the |all |its )?colors?|colors? soft(?:er)?",
         r"saturate|vibrant|vivid|colorful|richer|pop|more colors?|enhance (?:the )?colors?|boost (?:the )?colors?|"
         r"add (?:some |more )?colors?|washed[- ]out|(?:increase|boost|intensify|brighten) (?:the )?colors?|"
         r"(?:too|so|very|rather|quite|looks?|are|is|seems?) (?:\w+ )?(?:dull|muted)",  # "it looks too dull": raise
         r"desaturat\w*|mute\w*|dull|less colorful|too saturated|oversaturated|over-saturated|too colorful|less colors?|"
-        r"tone down (?:the )?colors?|colors? (?:are|is) too",
+        r"tone down (?:the )?colors?|colors? (?:are|is) too|soft(?:en|er)? (?:the |all |its )?colors?|colors? soft(?:er)?",
     ),
     "sharpness": (
         r"sharp\w*|crisp\w*|clarity|clear(?:er)?|defin(?:e|ed|ition)\b|detail\w*|focus\w*|blur\w*|soft(?:en|er)?|smooth\w*|"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import threading
 import time
@@ -53,11 +54,14 @@ class SearchResult:
     height: int
     exif_date: str | None
     concepts: list[str]
+    similarity: float | None = None  # cosine similarity of the query and the description (MiniLM)
+    text_match: bool = False  # the full-text index found the query's words in it
 
     @classmethod
     def from_hit(cls, hit: Hit) -> SearchResult:
         e = hit.entry
-        return cls(e.path, hit.score, e.description, e.hash, e.width, e.height, e.exif_date, e.concepts)
+        return cls(e.path, hit.score, e.description, e.hash, e.width, e.height, e.exif_date, e.concepts,
+                   hit.similarity, hit.text_rank is not None)
 
     def as_json(self) -> dict:
         return {"path": self.path, "score": round(self.score, 5), "description": self.description,
@@ -394,6 +398,47 @@ EMPTY_LIBRARY = ("Your photo library is empty. Index a folder of photos first: "
                  "`python main.py index ~/Pictures` (add --ocr to also search text in photos).")
 
 
+# A best match is weak when the words of the query are not all in what Easel saw in it and, for a
+# one-word query, its description is not close in meaning either. On the sample library a query for
+# something it holds finds its word in the description ("a rocket", "moon") or comes close in
+# meaning ("flowers" -> a daisy, 0.50); a query for something it does not hold ("giraffe", "dog",
+# "pizza", "elephant") scores 0.24 to 0.37 on its best non-match.
+WEAK_SIMILARITY = 0.45
+_QUERY_STOP = {"a", "an", "the", "of", "on", "in", "at", "with", "and", "or", "some", "any", "photo", "photos",
+               "picture", "pictures", "image", "images", "pic", "pics", "me", "my", "to", "for", "by", "from",
+               "near", "under", "over", "into", "is", "are", "there", "one", "few", "two", "three"}
+
+
+def missing_words(query: str, result: SearchResult) -> list[str]:
+    """The words of ``query`` that are not in what Easel saw in ``result`` (its description and
+    concepts): "kites on a beach" against "a red kite" -> ["beach"].
+
+    >>> r = SearchResult("x.jpg", 1.0, "A photo of a red kite.", "h", 1, 1, None, ["red kite"])
+    >>> missing_words("kites on a beach", r)
+    ['beach']
+    """
+    seen = set(re.findall(r"[a-z]+", f"{result.description} {' '.join(result.concepts)}".lower()))
+    seen |= {w[:-1] for w in seen if w.endswith("s")}
+    out = []
+    for word in re.findall(r"[a-z]+", query.lower()):
+        if word in _QUERY_STOP:
+            continue
+        stems = {word, word[:-1] if word.endswith("s") else word, word[:-2] if word.endswith("es") else word,
+                 {"grey": "gray", "gray": "grey"}.get(word, word)}
+        if not stems & seen:
+            out.append(word)
+    return out
+
+
+def is_weak(query: str, result: SearchResult) -> bool:
+    """Whether the best match of ``query`` does not show what was asked (see :data:`WEAK_SIMILARITY`)."""
+    missing = missing_words(query, result)
+    if not missing:
+        return False
+    content = [w for w in re.findall(r"[a-z]+", query.lower()) if w not in _QUERY_STOP]
+    return len(content) > 1 or (result.similarity or 0.0) < WEAK_SIMILARITY
+
+
 def register(manager, library: Library, *, store=None, limit: int = 5, sample: bool = False) -> None:
     """Make ``search <words>`` open the best match in ``manager`` and offer the next ones.
 
@@ -415,6 +460,20 @@ def register(manager, library: Library, *, store=None, limit: int = 5, sample: b
             return TurnResult(utterance, EMPTY_LIBRARY, command, ok=False)
         results = library.search(words, limit=limit)
         data = {"results": [r.as_json() for r in results]}
+        agreed = manager.context.confirmed and manager.context.weak_search == words  # "open it anyway": yes
+        manager.context.weak_search = None
+        if results and is_weak(words, results[0]) and not agreed:
+            # the best match does not show what was asked: say so, and open it only if the person wants it
+            best = results[0]
+            missing = missing_words(words, best)
+            manager.context.proposal = [command]
+            manager.context.weak_search = words
+            reply = (f"Nothing in your library looks like {words}; the closest is {Path(best.path).name}: "
+                     f"{_lower_first(best.description)}")
+            if len(missing) < len([w for w in re.findall(r"[a-z]+", words.lower()) if w not in _QUERY_STOP]):
+                reply += f" (I see no {', '.join(missing)} in it)"
+            reply = reply.rstrip(".") + ". Open it anyway?"
+            return TurnResult(utterance, reply, command, ok=False, data={**data, "weak": True})
         for i, best in enumerate(results):
             try:
                 img = read_image(best.path)

@@ -1,0 +1,136 @@
+"""A critique of a photo in words, built from measurements, with a plan of concrete edits.
+
+"What would you improve?", "how can I make this better?", "what's wrong with this photo?" get a short
+answer: each finding with the figure that led to it (:mod:`agent.perception.measure`), then a plan
+of command lines with amounts. Nothing runs until the person agrees: the dialogue manager keeps the
+plan as its proposal, "yes" runs all of it (one request: one undo step in the window), "only the
+first one" part of it.
+
+How each figure becomes an edit (amounts rounded to 5 points):
+
+- mean brightness under 30% (and under 2% blown white): brightness + (45% - mean), 10 to 40;
+  over 68%: brightness - (mean - 55%), 10 to 40;
+- the middle 96% of tones spans under 55% of the range: contrast + (0.75 / spread - 1) x 100, 10 to 30;
+  over 92% with both ends clipped: contrast -15;
+- mean saturation of coloured pixels under 15%: saturation +25; over 75%: saturation -15;
+- near-grey tones leaning yellow or blue by more than 8 (Lab b*): warmth -/+ 2 x b*, 10 to 30;
+- little fine detail (mean gradient 0.004 to 0.015): sharpness +30;
+- a long near-horizontal line tilted 0.7 to 10 degrees: said in words, with the rotation that would
+  straighten it (rotating leaves transparent corners, so it is not in the plan).
+
+When nothing stands out the answer says so, and offers a small contrast lift as the plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from agent.grammar.commands import AdjustAttr, Command
+from agent.perception import measure as m
+
+
+@dataclass
+class Critique:
+    findings: list[str]  # one sentence each, with its figure
+    plan: list[Command]  # what "yes" runs, in order
+    fine: list[str]  # what looks fine, in a word each
+
+    def text(self) -> str:
+        out = []
+        if self.findings:
+            out.append("Here is what I measured: " + "; ".join(self.findings) + ".")
+        if self.fine:
+            out.append(_cap(_join(self.fine)) + (" look" if len(self.fine) > 1 else " looks") + " fine.")
+        if self.plan:
+            steps = _join([_step(c) for c in self.plan])
+            if self.findings:
+                out.append(f"I would {steps}.")
+            else:
+                out.append(f"Nothing stands out. If you want it a little punchier, I can {steps}.")
+            more = "both" if len(self.plan) == 2 else "all of it" if len(self.plan) > 2 else "it"
+            out.append(f"Say 'yes' to do {more}" + (", or 'only the first one'." if len(self.plan) > 1 else "."))
+        else:
+            out.append("I would leave it as it is.")
+        return " ".join(out)
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _step(c: Command) -> str:
+    if isinstance(c, AdjustAttr):
+        verb = {"brightness": ("brighten it", "darken it"), "contrast": ("raise the contrast", "lower the contrast"),
+                "saturation": ("make the colours more vivid", "tone the colours down"),
+                "sharpness": ("sharpen it", "soften it"), "warmth": ("make it warmer", "make it cooler"),
+                "hue": ("shift the hues", "shift the hues")}[c.attr][0 if c.amount > 0 else 1]
+        return f"{verb} by {abs(c.amount):g} ({c.format()})"
+    return c.format()
+
+
+def _five(x: float, lo: float, hi: float) -> float:
+    return float(max(lo, min(hi, 5 * round(x / 5))))
+
+
+def critique(pixels: np.ndarray) -> Critique:
+    """The findings, the plan and what looks fine, for ``pixels``.
+
+    >>> c = critique(np.full((60, 80, 3), 40, np.uint8))
+    >>> [p.format() for p in c.plan]
+    ['adjust_attr brightness 30', 'adjust_attr contrast 30']
+    """
+    f = m.measure(pixels)
+    findings: list[str] = []
+    plan: list[Command] = []
+    fine: list[str] = []
+    pct = lambda x: f"{100 * x:.0f}%"  # noqa: E731
+    if f.mean < m.DARK_MEAN and f.clipped_white < m.CLIPPED:
+        findings.append(f"it is dark (mean brightness {pct(f.mean)})")
+        plan.append(AdjustAttr("brightness", _five((0.45 - f.mean) * 100, 10, 40)))
+    elif f.mean > m.BRIGHT_MEAN:
+        findings.append(f"it is bright (mean brightness {pct(f.mean)}, {pct(f.clipped_white)} blown to white)")
+        plan.append(AdjustAttr("brightness", -_five((f.mean - 0.55) * 100, 10, 40)))
+    elif f.clipped_white > m.CLIPPED:
+        findings.append(f"{pct(f.clipped_white)} of it is blown to pure white, which no edit brings back")
+    else:
+        fine.append(f"the exposure (mean {pct(f.mean)})")
+    if f.spread < m.FLAT_SPREAD:
+        findings.append(f"the contrast is low (the middle 96% of tones spans {pct(f.spread)} of the range)")
+        plan.append(AdjustAttr("contrast", _five((0.75 / max(f.spread, 0.05) - 1) * 100, 10, 30)))
+    elif f.spread > m.HARSH_SPREAD and f.clipped_white > m.CLIPPED and f.clipped_black > m.CLIPPED:
+        findings.append(f"the contrast is harsh ({pct(f.clipped_black)} crushed to black, "
+                        f"{pct(f.clipped_white)} blown to white)")
+        plan.append(AdjustAttr("contrast", -15.0))
+    else:
+        fine.append(f"the contrast (tones span {pct(f.spread)})")
+    if not f.grey:
+        if f.saturation < m.DULL_SATURATION:
+            findings.append(f"the colours are dull (mean saturation {pct(f.saturation)})")
+            plan.append(AdjustAttr("saturation", 25.0))
+        elif f.saturation > m.VIVID_SATURATION:
+            findings.append(f"the colours are very strong (mean saturation {pct(f.saturation)})")
+            plan.append(AdjustAttr("saturation", -15.0))
+        else:
+            fine.append(f"the colours (saturation {pct(f.saturation)})")
+        if abs(f.cast_b) > m.CAST:
+            way = "yellow, warm" if f.cast_b > 0 else "blue, cold"
+            findings.append(f"the tones that should be grey lean {way} (b* {f.cast_b:+.1f})")
+            plan.append(AdjustAttr("warmth", -np.sign(f.cast_b) * _five(2 * abs(f.cast_b), 10, 30)))
+    if m.FLAT_DETAIL < f.detail < m.SOFT_DETAIL:
+        findings.append(f"it looks soft (fine detail {f.detail:.3f}; the sharp photos I know measure 0.023 and more)")
+        plan.append(AdjustAttr("sharpness", 30.0))
+    elif f.detail >= m.SOFT_DETAIL:
+        fine.append("the sharpness")
+    if f.tilt is not None and m.TILT_MIN <= abs(f.tilt) <= m.TILT_MAX:
+        way = "clockwise" if f.tilt > 0 else "counter-clockwise"
+        findings.append(f"a long line that looks like a horizon tilts {abs(f.tilt):.1f}°; 'rotate "
+                        f"{abs(f.tilt):.1f} degrees {way}' would level it (the corners would show)")
+    if not plan and not findings:
+        plan.append(AdjustAttr("contrast", 10.0))
+    return Critique(findings, plan, fine)

@@ -1,0 +1,216 @@
+"""Answers to questions about the open picture, from perception and measurements, never from an edit.
+
+"what colour is the cup?" names the colour of the cup's own pixels (:func:`agent.perception.naming.object_colour`)
+and draws its box; "is there a spoon?", "how many cats are there?", "where is the dog?" come from the
+detector (:func:`agent.perception.things.detect`), with boxes; "is it too dark?" (warm, blurry,
+crooked...) from the measurements of :mod:`agent.perception.measure`, each answer with its figure;
+"what would you improve?" is a critique (:mod:`agent.describe.critique`) whose plan "yes" runs.
+
+How sure the detector must be (its score, 0..1): :data:`SURE` and more is said as seen; from
+:data:`UNSURE` to :data:`SURE` the answer says "I think ... but I'm not sure" with the score; below,
+"I don't see ...". The two limits come from the sample library: the detector's false finds there
+(a "bed" under Chelsea the cat, a "dining table" under two cats) score 0.16 to 0.26, the coffee's
+real spoon 0.32, and everything the perception of the library keeps scores 0.5 and more.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agent.describe.critique import critique
+from agent.grammar.commands import AdjustAttr, Command
+from agent.grammar.turns import TurnResult
+from agent.language.questions import Question, read_question
+from agent.perception import measure as m
+
+SURE = 0.5
+UNSURE = 0.3
+BOX_COLOR = "#ffcc00"
+_THINGS = "people, animals, vehicles and everyday objects"
+
+
+def _plural(word: str, n: int) -> str:
+    if n == 1:
+        return word
+    if word == "person":
+        return "people"
+    return word + ("es" if word.endswith(("s", "sh", "ch", "x")) else "s")
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def where_words(box, shape) -> str:
+    """Where a box is in a picture of ``shape``, in words ("on the left", "at the top right")."""
+    h, w = shape[:2]
+    cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
+    col = "left" if cx < 0.35 else "right" if cx > 0.65 else ""
+    row = "top" if cy < 0.35 else "bottom" if cy > 0.65 else ""
+    if row and col:
+        return f"at the {row} {col}"
+    if row:
+        return f"at the {row}"
+    if col:
+        return f"on the {col}"
+    return "in the middle"
+
+
+def _thing(words: str) -> tuple[str, str] | None:
+    """The detector's label for the words of a question, and the word to say it with."""
+    from agent.perception.things import ObjectNotFound, object_phrase
+
+    words = words.strip()
+    try:
+        phrase, _ = object_phrase(f"the {words}")
+    except ObjectNotFound:
+        return None
+    said = words.split()[-1]
+    said = said[:-1] if said.endswith("s") and not said.endswith("ss") and len(said) > 3 else said
+    return phrase.label, said
+
+
+def _found(pixels: np.ndarray, label: str) -> list:
+    from agent.perception.things import detect
+
+    return sorted((d for d in detect(pixels, min_score=UNSURE) if d.label == label), key=lambda d: -d.score)
+
+
+def _box(d, label: str) -> dict:
+    return {"kind": "box", "target": "current", "box": [int(v) for v in d.box], "color": BOX_COLOR, "label": label}
+
+
+def _not_a_thing(about: str) -> str:
+    return (f"I can only look for {_THINGS} (the 80 kinds my detector knows), and “{about}” is not one of them, "
+            "so I can't tell. 'describe' says what I see.")
+
+
+def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, list[Command]]:
+    """The answer in words, the data to draw (boxes), and what "yes" would run (a proposal)."""
+    if question.kind == "critique":
+        c = critique(pixels)
+        return c.text(), {"plan": [p.format() for p in c.plan]}, c.plan
+    if question.kind == "measure":
+        return _measured(pixels, question.about)
+    thing = _thing(question.about)
+    if thing is None:
+        return _not_a_thing(question.about), {}, []
+    label, said = thing
+    found = _found(pixels, label)
+    sure = [d for d in found if d.score >= SURE]
+    unsure = [d for d in found if d.score < SURE]
+    if question.kind == "count":
+        boxes = [_box(d, said) for d in found]
+        if not found:
+            return f"I don't see any {_plural(said, 2)}.", {}, []
+        text = f"I count {len(sure)} {_plural(said, len(sure))}" if sure else f"I'm not sure there are any {_plural(said, 2)}"
+        if unsure:
+            text += f" (and maybe {len(unsure)} more I'm not sure of, score {unsure[0].score:.2f})"
+        return text + ".", {"overlays": boxes}, []
+    if not found:
+        return f"I don't see {_a(said)}.", {}, []
+    best = found[0]
+    where = where_words(best.box, pixels.shape)
+    hedge = "" if best.score >= SURE else f"I think there is {_a(said)} {where}, but I'm not sure (score {best.score:.2f}). "
+    overlays = {"overlays": [_box(best, said)]}
+    if question.kind == "present":
+        if hedge:
+            return hedge.strip(), overlays, []
+        more = f" ({len(sure)} of them)" if len(sure) > 1 else ""
+        return f"Yes, there is {_a(said)} {where}{more}.", overlays, []
+    if question.kind == "where":
+        return (hedge.strip() if hedge else f"The {said} is {where} (the box on the picture)."), overlays, []
+    from agent.perception.naming import object_colour
+
+    colour = object_colour(pixels, best.box, label)
+    if colour is None:
+        return f"{hedge}I can't tell the colour of the {said}: too little of it shows.", overlays, []
+    colour = {"skyblue": "light blue", "grey": "grey"}.get(colour, colour)
+    if label == "person":
+        return f"{hedge}The {said} {where} is wearing {colour}.", overlays, []
+    return f"{hedge}The {said} {where} is {colour}.", overlays, []
+
+
+def _measured(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command]]:
+    f = m.measure(pixels)
+    pct = lambda x: f"{100 * x:.0f}%"  # noqa: E731
+    if about in {"dark", "underexposed", "light"} or about in {"bright", "overexposed", "exposed"}:
+        dark = f.mean < m.DARK_MEAN
+        bright = f.mean > m.BRIGHT_MEAN
+        figure = (f"its mean brightness is {pct(f.mean)}, with {pct(f.clipped_black)} crushed to black and "
+                  f"{pct(f.clipped_white)} blown to white (I call a photo dark under {pct(m.DARK_MEAN)} and bright "
+                  f"over {pct(m.BRIGHT_MEAN)})")
+        if dark:
+            amount = max(10.0, min(40.0, 5 * round((0.45 - f.mean) * 20)))
+            return (f"Yes, it is on the dark side: {figure}. Should I brighten it by {amount:g}?", {},
+                    [AdjustAttr("brightness", amount)])
+        if bright:
+            amount = max(10.0, min(40.0, 5 * round((f.mean - 0.55) * 20)))
+            return (f"It is on the bright side: {figure}. Should I darken it by {amount:g}?", {},
+                    [AdjustAttr("brightness", -amount)])
+        return f"No, it is neither too dark nor too bright: {figure}.", {}, []
+    if about in {"warm", "cold", "cool", "blue", "yellow", "orange", "red", "green", "pink", "purple"}:
+        if f.grey:
+            return "It has no colour at all, so no colour cast either.", {}, []
+        figure = f"the tones that should be grey measure b* {f.cast_b:+.1f} (+ yellow, - blue) and a* {f.cast_a:+.1f}"
+        if f.cast_b > m.CAST:
+            return f"It leans warm: {figure}. Should I make it cooler by 15?", {}, [AdjustAttr("warmth", -15.0)]
+        if f.cast_b < -m.CAST:
+            return f"It leans cold: {figure}. Should I make it warmer by 15?", {}, [AdjustAttr("warmth", 15.0)]
+        return f"No, I see no strong colour cast: {figure} (I call it a cast beyond ±{m.CAST:g}).", {}, []
+    if about in {"blurry", "blurred", "sharp", "soft", "in focus", "out of focus"}:
+        figure = f"its fine detail measures {f.detail:.3f} (the sharp photos I know measure 0.023 and more)"
+        if f.detail < m.FLAT_DETAIL:
+            return f"It has almost no fine detail to judge by ({f.detail:.3f}): it may be a drawing or a plain area.", {}, []
+        if f.detail < m.SOFT_DETAIL:
+            return f"It looks soft: {figure}. Should I sharpen it by 30?", {}, [AdjustAttr("sharpness", 30.0)]
+        return f"It looks sharp enough to me: {figure}.", {}, []
+    if about in {"crooked", "tilted", "straight", "level"}:
+        if f.tilt is None:
+            return "I find no long straight line like a horizon to judge by, so I can't tell.", {}, []
+        if abs(f.tilt) < m.TILT_MIN:
+            return f"It looks level: the longest near-horizontal lines tilt {abs(f.tilt):.1f}°.", {}, []
+        way = "clockwise" if f.tilt > 0 else "counter-clockwise"
+        return (f"The longest near-horizontal lines tilt {abs(f.tilt):.1f}°; 'rotate {abs(f.tilt):.1f} degrees {way}' "
+                "would level them (the corners would show).", {}, [])
+    if about in {"saturated", "oversaturated", "dull", "vivid", "colorful", "washed out", "color", "saturation"}:
+        if f.grey:
+            return "It is black and white: no colour at all.", {}, []
+        figure = f"the mean saturation of its colours is {pct(f.saturation)}"
+        if f.saturation < m.DULL_SATURATION:
+            return f"The colours are dull: {figure}. Should I make them more vivid by 25?", {}, \
+                [AdjustAttr("saturation", 25.0)]
+        if f.saturation > m.VIVID_SATURATION:
+            return f"The colours are very strong: {figure}. Should I tone them down by 15?", {}, \
+                [AdjustAttr("saturation", -15.0)]
+        return f"The colours look balanced to me: {figure}.", {}, []
+    if about in {"flat", "contrasty", "contrast"}:
+        figure = f"the middle 96% of its tones spans {pct(f.spread)} of the range"
+        if f.spread < m.FLAT_SPREAD:
+            return f"Yes, the contrast is low: {figure}. Should I raise it by 20?", {}, [AdjustAttr("contrast", 20.0)]
+        return f"The contrast looks fine to me: {figure}.", {}, []
+    if about in {"noisy", "grainy", "noise"}:
+        return "I can't measure noise or grain yet.", {}, []
+    return f"I can't measure “{about}”. I can tell you about exposure, contrast, colour, sharpness and tilt.", {}, []
+
+
+def register(manager) -> None:
+    """Answer ``describe`` requests that carry a question; plain ones go to the caption handler
+    registered before (:mod:`agent.describe.caption`)."""
+    caption = manager.handlers.get("describe")
+
+    def handle(manager, command) -> TurnResult:
+        question = read_question(getattr(command, "question", "") or "")
+        if question is None:
+            if caption is None:
+                return TurnResult(command.format(), "I can't describe pictures here.", command, ok=False)
+            return caption(manager, command)
+        if manager.document is None:
+            return TurnResult(manager.typed() or command.format(), "Open a photo first, then ask me about it.",
+                              command, ok=False)
+        text, data, proposal = answer_question(manager.document.pixels(), question)
+        if proposal:
+            manager.context.proposal = proposal  # "yes" runs it, "only the first one" part of it
+        return TurnResult(manager.typed() or command.format(), text, command, data=data)
+
+    manager.handlers["describe"] = handle

@@ -1,0 +1,516 @@
+"""Follow-ups: what a short request means after what this conversation did.
+
+The first request of a conversation says what to do; what comes next often only says how it went:
+"too much", "a bit less", "not so blue", "make it stronger", "the other way", "again", "do the same
+for brightness", "and vertically as well", "undo the last two edits", "go back to the original",
+"the previous one was better". :func:`read_follow_up` reads such a request against :class:`Recent`,
+the edit that made the picture on screen and the request it belonged to, into a :class:`FollowUp`:
+
+- a **revision** (``revise=True``): the last edit with another amount. The dialogue manager makes it
+  again from the version that edit was applied to, never on top of its result, so "that's way too
+  much contrast" after +40 gives the contrast of the original pixels at +10, not a milky picture
+  from clipped ones; one undo brings the first try back;
+- new edits: "again" runs the last request's edits once more, "do the same for brightness" the last
+  adjustment's amount on brightness, "and vertically as well" a vertical flip after a horizontal one;
+- going back: ``Undo(steps=2)``, ``Undo(original=True)``, ``Undo()``;
+- or only a reply, when there is nothing to revise or the last edit has no amount.
+
+Amounts (the README's "Using the app" says the same):
+
+======================================================  ===============================================
+words                                                   the last edit's amount becomes
+======================================================  ===============================================
+"too much", "tone it down", "less", "not so blue",      x 0.5
+"too bright" (after brightening)
+"a bit less", "a bit too much", "slightly less"         x 0.75
+"way too much", "far too much", "much less"             x 0.25
+"more", "stronger", "make it stronger", "even more",    x 1.5
+"not enough", "not bright enough" (after brightening)
+"a bit more", "slightly stronger"                       x 1.25
+"much more", "way more", "double it"                    x 2
+"the other way", "no, the other way", "the opposite"    the same amount the other way (a tint: the
+                                                        opposite colour; a flip: the other axis)
+======================================================  ===============================================
+
+A quality named against the direction of the last edit turns the revision around: "still too dark"
+after brightening makes the brightening stronger, "too bright" after darkening makes the darkening
+stronger. Results are clamped to the command's range and rounded: whole points for
+``adjust_attr``, hundredths for a tint's intensity, tenths of a degree for a rotation. Edits without
+an amount (black and white, auto enhance, cutout, background, remove, crop) are not revised: the
+reply says so and offers undo.
+
+The rules form a registry, :data:`FOLLOW_UPS`, each named and with examples that run as tests
+(``tests/test_request_rules.py``), like the request reader's :data:`agent.language.reader.RULES`;
+they are tried before those, and only when the conversation has made an edit they can refer to.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from agent.grammar.commands import (
+    ATTR_RANGES,
+    AdjustAttr,
+    AdjustColor,
+    Command,
+    Flip,
+    Rotate,
+    Undo,
+    parse_command,
+)
+from agent.grammar.lexicon import COLOUR_WORD
+from agent.language.words import POLITE, clean_text
+
+
+@dataclass(frozen=True)
+class Recent:
+    """What a follow-up can refer to: the edit that made the picture on screen and every edit of the
+    request it belonged to ("brighten it and add contrast" is one request of two edits)."""
+
+    last: Command | None = None
+    request: tuple[Command, ...] = ()
+
+    @classmethod
+    def of(cls, *lines: str) -> Recent:
+        """From command lines, the last request's (for examples and tests): ``Recent.of("rotate 270")``."""
+        commands = tuple(parse_command(line) for line in lines)
+        return cls(commands[-1] if commands else None, commands)
+
+
+@dataclass
+class FollowUp:
+    commands: list[Command] = field(default_factory=list)
+    revise: bool = False  # commands[0] replaces the last edit, made again from the version it was applied to
+    reply: str | None = None  # nothing to run: say this instead
+
+
+# -- amounts -----------------------------------------------------------------------------------
+
+LESS = {"small": 0.75, "normal": 0.5, "large": 0.25}
+MORE = {"small": 1.25, "normal": 1.5, "large": 2.0}
+# The colour a tint turns to when the person says "the other way": its opposite across the grey axis.
+OPPOSITE_TINT = {"red": "skyblue", "skyblue": "red", "orange": "blue", "blue": "orange", "yellow": "purple",
+                 "purple": "yellow", "green": "pink", "pink": "green", "brown": "skyblue"}
+_ATTR_NAMES = {"brightness": "Brightness", "contrast": "Contrast", "saturation": "Saturation",
+               "sharpness": "Sharpness", "warmth": "Warmth", "hue": "Hue"}
+
+
+def _signed_degrees(rotate: Rotate) -> float:
+    deg = rotate.degrees % 360
+    return deg if deg <= 180 else deg - 360
+
+
+def scaled(command: Command, factor: float) -> Command | None:
+    """``command`` with its amount times ``factor``, clamped and rounded; None if it has no amount.
+
+    >>> scaled(AdjustAttr("contrast", 40), 0.25).format(), scaled(AdjustAttr("saturation", -30), 1.5).format()
+    ('adjust_attr contrast 10', 'adjust_attr saturation -45')
+    >>> scaled(AdjustColor("blue", 0.2), 0.5).format(), scaled(Rotate(10), 0.5).format()
+    ('adjust_color blue 0.1', 'rotate 5')
+    """
+    if isinstance(command, AdjustAttr):
+        top = ATTR_RANGES[command.attr]
+        sign = 1 if command.amount >= 0 else -1
+        new = max(1, min(top, round(abs(command.amount) * factor)))
+        return dataclasses.replace(command, amount=float(sign * new), text=None)
+    if isinstance(command, AdjustColor):
+        new = min(1.0, max(0.01, round(command.intensity * factor, 2)))
+        return dataclasses.replace(command, intensity=new, text=None)
+    if isinstance(command, Rotate):
+        signed = _signed_degrees(command)
+        sign = 1 if signed >= 0 else -1
+        new = max(0.1, min(180.0, round(abs(signed) * factor, 1)))
+        return dataclasses.replace(command, degrees=(sign * new) % 360, text=None)
+    return None
+
+
+def reversed_edit(command: Command) -> Command | None:
+    """The same edit the other way: the amount negated, a tint toward the opposite colour, a
+    rotation the other way round, a flip about the other axis; None for edits without a direction.
+
+    >>> reversed_edit(AdjustAttr("brightness", 20)).format(), reversed_edit(Rotate(270)).format()
+    ('adjust_attr brightness -20', 'rotate 90')
+    """
+    if isinstance(command, AdjustAttr):
+        return dataclasses.replace(command, amount=-command.amount, text=None)
+    if isinstance(command, AdjustColor):
+        return dataclasses.replace(command, color=OPPOSITE_TINT[command.color], text=None)
+    if isinstance(command, Rotate):
+        return dataclasses.replace(command, degrees=(-_signed_degrees(command)) % 360, text=None)
+    if isinstance(command, Flip):
+        return Flip("vertical" if command.axis == "horizontal" else "horizontal")
+    return None
+
+
+def _shown(command: Command) -> str:
+    if isinstance(command, AdjustAttr):
+        unit = "°" if command.attr == "hue" else ""
+        return f"{command.amount:+g}{unit}"
+    if isinstance(command, AdjustColor):
+        return f"{command.color} at {round(command.intensity * 100, 1):g}%"
+    if isinstance(command, Rotate):
+        signed = _signed_degrees(command)
+        return f"{abs(signed):g}° {'counter-clockwise' if signed >= 0 else 'clockwise'}"
+    return command.label()
+
+
+def revision_reply(old: Command, new: Command) -> str:
+    """What the assistant says after a revision: the new amount and the one it replaces.
+
+    >>> revision_reply(AdjustAttr("contrast", 40), AdjustAttr("contrast", 20))
+    'Contrast now +20 instead of +40.'
+    """
+    if isinstance(new, AdjustAttr) and isinstance(old, AdjustAttr) and new.attr == old.attr:
+        return f"{_ATTR_NAMES[new.attr]} now {_shown(new)} instead of {_shown(old)}."
+    if isinstance(new, AdjustColor):
+        return f"Tint now {_shown(new)} instead of {_shown(old)}."
+    if isinstance(new, Rotate):
+        return f"Rotation now {_shown(new)} instead of {_shown(old)}."
+    return f"{new.reply().rstrip('.')} instead ({old.label()} taken back)."
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+_LEAD = re.compile(r"^(?:(?:no|nope|nah|hmm+|hm+|um+|uh+|err+|oh|oops|ugh|actually|well|ok|okay|wait|sorry|"
+                   r"yeah|yes|ah|argh|whoa|woah|wow|eh|meh|hey|please|i think)\b[\s,.!]*)+")
+_TAIL = re.compile(r"(?:[\s,.!]+(?:please|pls|now|then|thanks|thank you|i think|imo|for me|though|"
+                   r"overall|actually))+$")
+_SIZE_LARGE = re.compile(r"\b(?:way|far|much|a lot|lots|really|very|waa+y|a whole lot|significantly|"
+                         r"considerably)\s+(?:too|less|more|stronger|weaker|over|further)\b|\bdouble\b|\bhalf as\b")
+_SIZE_SMALL = re.compile(r"\b(?:a (?:little )?bit|a little|a tad|a touch|slightly|somewhat|little|tiny bit|"
+                         r"just a (?:bit|little|tad|touch))\s+(?:too|less|more|stronger|weaker|over|further)\b|"
+                         r"\b(?:a (?:little )?bit|a little|a tad|a touch|slightly) much\b")
+
+
+def _tidy(text: str) -> str:
+    c = clean_text(text).strip(" .!?,;")
+    c = _LEAD.sub("", c)
+    c = POLITE.sub("", c)
+    c = _LEAD.sub("", c)
+    return _TAIL.sub("", c).strip(" .!?,;")
+
+
+def _size(c: str) -> str:
+    if _SIZE_LARGE.search(c):
+        return "large"
+    if _SIZE_SMALL.search(c):
+        return "small"
+    return "normal"
+
+
+_SUBJECT = r"(?:(?:that'?s|that is|it'?s|it is|this is|thats|its|that was|it was|now it'?s|it looks|looks|" \
+           r"that looks|the effect is|the edit is|it got|it'?s gotten|you made it|you went)\s+)?(?:still\s+)?"
+_MOD = r"(?:(?:way|far|much|a lot|lots|really|very|waa+y|a (?:little )?bit|a little|a tad|a touch|slightly|" \
+       r"somewhat|just a (?:bit|little|tad|touch)|even)\s+)?"
+_LESS_CORE = (r"(?:too (?:much|strong|intense|heavy|extreme|far|harsh|drastic|obvious|dramatic|overdone|over the top)|"
+              r"overdone|over the top|overkill|(?:a )?bit much|less|weaker|subtler|more subtle|gentler|"
+              r"(?:tone|dial|turn|take|bring|scale|pull) (?:it|that|this|the effect) (?:down|back)|"
+              r"(?:tone|dial|scale|pull) (?:down|back)(?: (?:it|that|this|the effect))?|not (?:so|as|that|too) much|"
+              r"halve it|half(?: of that| as much)?|(?:reduce|lower|decrease|soften|lessen) (?:it|that|the effect)|"
+              r"back off|ease off|less of (?:that|it)|(?:make it|go) (?:less|weaker|subtler|gentler|more subtle)"
+              r"(?: strong| intense)?|less strong|less intense)")
+_MORE_CORE = (r"(?:more|stronger|more intense|further|not enough|(?:increase|boost|intensify|strengthen|push|"
+              r"amplify) (?:it|that|the effect)(?: (?:more|further))?|intensify|(?:turn|bump|crank|ramp) "
+              r"(?:it|that) up|double it|harder|keep going|go further|(?:make it|go) (?:stronger|more intense|"
+              r"further)|more of (?:that|it|the same)|not strong enough|too (?:weak|subtle|little|faint|mild))")
+_LESS = re.compile(_SUBJECT + _MOD + _LESS_CORE)
+_MORE = re.compile(_SUBJECT + _MOD + _MORE_CORE)
+
+# Words that name what an edit changes, with the direction they name (0: the noun itself, either way).
+# A colour word names a tint of that colour and, after a warmth edit, the warmth.
+QUALITIES: dict[str, list[tuple[str, int]]] = {
+    "brightness": [("brightness", 0)], "exposure": [("brightness", 0)],
+    "bright": [("brightness", 1)], "light": [("brightness", 1)], "overexposed": [("brightness", 1)],
+    "washed out": [("brightness", 1), ("saturation", -1), ("contrast", -1)],
+    "dark": [("brightness", -1)], "dim": [("brightness", -1)], "gloomy": [("brightness", -1)],
+    "underexposed": [("brightness", -1)], "murky": [("brightness", -1)],
+    "contrast": [("contrast", 0)], "contrasty": [("contrast", 1)], "harsh": [("contrast", 1), ("sharpness", 1)],
+    "punchy": [("contrast", 1)], "flat": [("contrast", -1)], "milky": [("contrast", -1)],
+    "saturation": [("saturation", 0)], "colors": [("saturation", 0), ("tint", 0)],
+    "color": [("saturation", 0), ("tint", 0)], "vibrance": [("saturation", 0)],
+    "saturated": [("saturation", 1)], "oversaturated": [("saturation", 1)], "vivid": [("saturation", 1)],
+    "colorful": [("saturation", 1)], "garish": [("saturation", 1)], "intense": [("saturation", 1)],
+    "dull": [("saturation", -1)], "muted": [("saturation", -1)], "pale": [("saturation", -1)],
+    "desaturated": [("saturation", -1)], "gray": [("saturation", -1)], "faded": [("saturation", -1)],
+    "sharpness": [("sharpness", 0)], "sharpening": [("sharpness", 0)], "sharp": [("sharpness", 1)],
+    "sharpened": [("sharpness", 1)], "crunchy": [("sharpness", 1)], "crisp": [("sharpness", 1)],
+    "blur": [("sharpness", -1)], "blurry": [("sharpness", -1)], "blurred": [("sharpness", -1)],
+    "soft": [("sharpness", -1)], "fuzzy": [("sharpness", -1)], "out of focus": [("sharpness", -1)],
+    "warmth": [("warmth", 0)], "temperature": [("warmth", 0)], "warm": [("warmth", 1)], "cold": [("warmth", -1)],
+    "cool": [("warmth", -1)], "hue": [("hue", 0)], "hues": [("hue", 0)],
+    "tint": [("tint", 0)], "tone": [("tint", 0)], "cast": [("tint", 0)], "filter": [("tint", 0)],
+    "rotated": [("rotate", 0)], "tilted": [("rotate", 0)], "turned": [("rotate", 0)], "rotation": [("rotate", 0)],
+}
+for _word, _colour in COLOUR_WORD.items():
+    QUALITIES.setdefault(_word, []).append((f"tint {_colour}", 1))
+for _word, _sign in (("blue", -1), ("bluish", -1), ("yellow", 1), ("orange", 1), ("yellowish", 1), ("orangey", 1)):
+    QUALITIES[_word].append(("warmth", _sign))
+_QUALITY_RE = "|".join(sorted((re.escape(w) for w in QUALITIES), key=len, reverse=True))
+# "too X", "not so X", "less X", "too much X", "the X is too strong", "tone down the X": more of X than wanted
+_EXCESS = re.compile(
+    _SUBJECT + _MOD + rf"(?:too|overly|over|so|not (?:so|as|that|too)|less|too much|so much|much too|less of the|"
+    rf"(?:tone|turn|take|bring|dial) down(?: the)?|(?:reduce|lower|decrease|soften|lessen) the|"
+    rf"(?:tone|turn|take|bring|dial) (?:the )?\w+ down)\s+(?:the )?(?P<q>{_QUALITY_RE})(?:\s+(?:down|now|is too much))?$"
+    rf"|^(?:the )?(?P<q2>{_QUALITY_RE}) (?:is|are|looks?|seems?) (?:way |far |much |a bit |a little |slightly )?"
+    rf"(?:too|overly) (?:much|strong|high|intense|heavy|harsh|extreme|obvious|dramatic)$"
+    rf"|^(?:way |far |much |a bit |a little |slightly )?too much (?P<q3>{_QUALITY_RE})(?: now)?$")
+# "more X", "not X enough", "not enough X", "the X is too weak": less of X than wanted
+_DEFICIT = re.compile(
+    _SUBJECT + _MOD + rf"(?:more|not enough|even more|(?:increase|boost|raise|turn up|bump up) the)\s+"
+    rf"(?:the )?(?P<q>{_QUALITY_RE})$"
+    rf"|{_SUBJECT}not (?P<q2>{_QUALITY_RE}) enough$"
+    rf"|^(?:the )?(?P<q3>{_QUALITY_RE}) (?:is|are|looks?|seems?) (?:still )?(?:too|a bit|way) (?:weak|subtle|low|faint|little)$")
+
+
+def _key(command: Command) -> tuple[str, int] | None:
+    """What an edit changes and which way: ("contrast", 1), ("tint blue", 1), ("rotate", -1)."""
+    if isinstance(command, AdjustAttr):
+        return command.attr, (1 if command.amount >= 0 else -1)
+    if isinstance(command, AdjustColor):
+        return f"tint {command.color}", 1
+    if isinstance(command, Rotate):
+        return "rotate", (1 if _signed_degrees(command) >= 0 else -1)
+    return None
+
+
+def _quality_of(word: str, last: Command) -> int | None:
+    """The direction (+1, -1) the quality word ``word`` names for the last edit, 0 for its noun,
+    None when it is about something else."""
+    key = _key(last)
+    if key is None:
+        return None
+    for what, sign in QUALITIES.get(word, []):
+        if what == key[0] or (what == "tint" and key[0].startswith("tint ")):
+            return sign if sign else key[1]
+    return None
+
+
+def _revise(last: Command, factor: float) -> FollowUp:
+    new = scaled(last, factor)
+    if new is None:
+        return _no_amount(last)
+    if new == last:
+        edge = "most" if factor > 1 else "least"
+        return FollowUp(reply=f"It is already at the {edge} I can do: {_shown(last)}. Say 'undo' to take it back.")
+    return FollowUp([new], revise=True)
+
+
+def _no_amount(last: Command) -> FollowUp:
+    return FollowUp(reply=f"“{last.label()}” has no amount I can change. Say 'undo' to take it back, or tell me "
+                          "what to do instead.")
+
+
+def _less_more(c: str, recent: Recent) -> FollowUp | None:
+    """'too much', 'tone it down', 'a bit less', 'not so blue', 'make it stronger', 'more', 'too dark
+    now': the last edit with a smaller or larger amount, made again from the version it was applied to."""
+    size = _size(c)
+    m = _EXCESS.fullmatch(c) or _DEFICIT.fullmatch(c)
+    if m is not None:
+        if recent.last is None:
+            return None  # "too dark" with nothing done yet is a request of its own
+        word = m.group("q") or m.group("q2") or m.group("q3")
+        sign = _quality_of(word, recent.last)
+        if sign is None:
+            return None  # "too dark" after a rotation: a new request, for the rules
+        excess = m.re is _EXCESS
+        same_way = sign == _key(recent.last)[1]
+        factor = (LESS if excess == same_way else MORE)[size]
+        return _revise(recent.last, factor)
+    less, more = _LESS.fullmatch(c), _MORE.fullmatch(c)
+    if not (less or more):
+        return None
+    if recent.last is None:
+        return None  # nothing done yet: the rules and the model read it (CAISE's "more" follows its history)
+    return _revise(recent.last, (LESS if less else MORE)[size])
+
+
+_OPPOSITE = re.compile(r"(?:(?:no|nope|wrong)[\s,]+)*(?:i meant |i said |go |do it |turn it |rotate it |"
+                       r"move it |try )?(?:(?:the )?(?:other|opposite|reverse) (?:way|direction|side)(?: round| around)?"
+                       r"|the opposite|opposite|(?:it went |you went |you did it |that'?s |that is )?(?:the )?"
+                       r"wrong (?:way|direction)(?: round| around)?|backwards|the other way around|reverse it)")
+
+
+def _opposite(c: str, recent: Recent) -> FollowUp | None:
+    """'the other way', 'no, the other way', 'wrong direction': the last edit reversed, made again
+    from the version it was applied to."""
+    if not _OPPOSITE.fullmatch(c):
+        return None
+    if recent.last is None:
+        return None
+    new = reversed_edit(recent.last)
+    return FollowUp([new], revise=True) if new is not None else _no_amount(recent.last)
+
+
+_REPEAT = re.compile(r"(?:(?:do|try|apply|run|make|give)\s+)?(?:it|that|this|the same(?: thing)?|the last "
+                     r"(?:edit|change|one|step|thing))?\s*(?:again|once more|one more time)(?: please)?"
+                     r"|repeat(?: (?:it|that|this|the (?:last )?(?:edit|change|step|one|thing)|once more))?(?: again)?"
+                     r"|same again|(?:and )?again|once more|one more time|do it twice|twice")
+
+
+def _repeat(c: str, recent: Recent) -> FollowUp | None:
+    """'again', 'do it again', 'repeat the last edit': the last request's edits once more, on the
+    picture as it is now."""
+    if not _REPEAT.fullmatch(c):
+        return None
+    if not recent.request:
+        return None
+    return FollowUp(list(recent.request))
+
+
+_ATTR_SYNONYMS = {"brightness": "brightness", "light": "brightness", "exposure": "brightness",
+                  "lightness": "brightness", "contrast": "contrast", "saturation": "saturation",
+                  "colors": "saturation", "color": "saturation", "vibrance": "saturation", "vibrancy": "saturation",
+                  "sharpness": "sharpness", "sharpening": "sharpness", "details": "sharpness", "detail": "sharpness",
+                  "warmth": "warmth", "temperature": "warmth", "hue": "hue", "hues": "hue"}
+_AXES = {"vertical": "vertical", "vertically": "vertical", "upside down": "vertical", "top to bottom": "vertical",
+         "horizontal": "horizontal", "horizontally": "horizontal", "left to right": "horizontal",
+         "sideways": "horizontal"}
+_TARGET_RE = "|".join(sorted((re.escape(w) for w in {*_ATTR_SYNONYMS, *_AXES, *COLOUR_WORD}), key=len, reverse=True))
+_SAME_FOR = re.compile(
+    rf"(?:(?:and|also|now|then)\s+)*(?:(?:do|apply|try|use)\s+)?(?:the )?same(?: thing| amount)? "
+    rf"(?:for|to|with|on) (?:the )?(?P<a>{_TARGET_RE})"
+    rf"|(?:(?:and|also|now|then)\s+)*(?:(?:do|apply)\s+(?:it|that)\s+)?(?:for |to |with |on )?(?:the )?"
+    rf"(?P<b>{_TARGET_RE})(?:\s+(?:too|as well|also))+"
+    rf"|(?:(?:and|also)\s+)+(?:for |to |with |on )?(?:the )?(?P<c>{_TARGET_RE})")
+
+
+def _same_for(c: str, recent: Recent) -> FollowUp | None:
+    """'do the same for brightness' (after 'increase contrast by 25': brightness +25), 'and vertically
+    as well' (after a horizontal flip), 'the same with red' (after a blue tint)."""
+    m = _SAME_FOR.fullmatch(c)
+    if not m or recent.last is None:
+        return None
+    word = m.group("a") or m.group("b") or m.group("c")
+    last = recent.last
+    if isinstance(last, AdjustAttr) and word in _ATTR_SYNONYMS:
+        attr = _ATTR_SYNONYMS[word]
+        top = ATTR_RANGES[attr]
+        return FollowUp([AdjustAttr(attr, max(-top, min(top, last.amount)))])
+    if isinstance(last, Flip) and word in _AXES:
+        return FollowUp([Flip(_AXES[word])])
+    if isinstance(last, AdjustColor) and word in COLOUR_WORD:
+        return FollowUp([AdjustColor(COLOUR_WORD[word], last.intensity)])
+    return None
+
+
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "twice": 2, "thrice": 3, "2": 2, "3": 3, "4": 4, "5": 5}
+_UNDO_STEPS = re.compile(
+    r"(?:undo|revert|go back|step back|take back|roll back)(?: the)?(?: last)? (?P<n>two|three|four|five|[2-5])"
+    r"(?: (?:edits|changes|steps|things|ones|times|versions))?"
+    r"|undo(?: it| that| this)? (?P<m>twice|thrice|two times|three times|[2-5] times)"
+    r"|(?:undo|revert|take back) the (?:last|previous) (?P<k>two|three|four|five|[2-5])(?: \w+)?")
+_ORIGINAL = re.compile(
+    r"(?:(?:go|get|take (?:it|me)|revert|switch|put it|set it|change it|bring it|turn it|reset|restore|return|"
+    r"roll)(?: it)?(?: all(?: the way)?)?(?: back)?(?: to)? (?:the |my )?(?:original|start|beginning|first one|"
+    r"unedited one)(?: (?:photo|picture|image|version|one|state|pic))?)"
+    r"|(?:(?:put|set|change|make|bring|turn|get) it back(?: (?:to )?(?:the way|how|as|like) it (?:was|used to be)"
+    r"(?: before| originally| at first| at the start)?)?)"
+    r"|back (?:to )?(?:the way|how|as|like) it (?:was|used to be)(?: before| originally| at first| at the start)?"
+    r"|(?:the way|how|as|like) it was(?: before| originally| at first)?"
+    r"|start (?:over|again|from scratch)|(?:undo|revert|reset|discard|drop|remove|clear|scrap|cancel) "
+    r"(?:everything|all(?: of)?(?: (?:the|my|your))?(?: (?:changes|edits|of it|of them))?|(?:the |my |your )?(?:changes|edits))"
+    r"|reset(?: it| everything| the (?:photo|picture|image|edits|changes))?|restore(?: the)? original"
+    r"|(?:show me |give me )?the original (?:back|again)|i want the original(?: back)?"
+    r"|the original (?:was|looked|is) better")
+_PREVIOUS = re.compile(
+    r"(?:i think )?(?:the )?(?:previous|last|earlier|old|older|other|prior) (?:one|version|picture|image|edit|"
+    r"photo)? ?(?:was|looked|looks|is) better(?: before)?"
+    r"|(?:it |that |this )?(?:was|looked|looks) better before(?: that)?"
+    r"|i (?:liked|preferred|prefer|like) (?:it|that|the (?:\w+ )?(?:one|version))(?: better| more)? ?(?:before|earlier)"
+    r"|(?:go |get |take it |switch )?back to the (?:previous|last|earlier|other|prior) (?:one|version|picture|image)"
+    r"|(?:that'?s|it'?s|this is|thats|its|that made it|you made it) (?:worse|not better|not as good|not an improvement)"
+    r"|(?:i )?(?:don'?t|do not) like (?:it|that|this|the change|the edit)")
+
+
+def _going_back(c: str, recent: Recent) -> FollowUp | None:
+    """'undo the last two edits' -> undo 2 steps; 'go back to the original', 'put it back the way it
+    was' -> the original; 'the previous one was better' -> undo."""
+    m = _UNDO_STEPS.fullmatch(c)
+    if m:
+        word = m.group("n") or m.group("m") or m.group("k")
+        return FollowUp([Undo(steps=_NUMBERS.get(word.split()[0], 2))])
+    if _ORIGINAL.fullmatch(c):
+        return FollowUp([Undo(original=True)])
+    if _PREVIOUS.fullmatch(c):
+        return FollowUp([Undo()])
+    return None
+
+
+@dataclass(frozen=True)
+class FollowUpRule:
+    """One named rule of :func:`read_follow_up`, with examples that run as tests: (words, the last
+    request's command lines joined by "; " or "" for none, the outcome: "revise LINE", command
+    lines joined by "; ", "undo", "undo 2", "original", "reply" or "none")."""
+
+    name: str
+    read: Callable[[str, Recent], FollowUp | None]
+    examples: tuple[tuple[str, str, str], ...]
+
+
+FOLLOW_UPS: tuple[FollowUpRule, ...] = (
+    FollowUpRule("going_back", _going_back, (
+        ("undo the last two edits", "", "undo 2"), ("go back to the original", "", "original"),
+        ("put it back the way it was", "", "original"), ("the previous one was better", "", "undo"))),
+    FollowUpRule("repeat", _repeat, (
+        ("again", "rotate 270", "rotate 270"), ("repeat the last edit", "adjust_attr brightness 30; adjust_attr "
+                                                "contrast 20", "adjust_attr brightness 30; adjust_attr contrast 20"),
+        ("do it again", "", "none"))),
+    FollowUpRule("opposite", _opposite, (
+        ("no, the other way", "adjust_attr brightness 20", "revise adjust_attr brightness -20"),
+        ("wrong direction", "rotate 270", "revise rotate 90"),
+        ("the other way", "grayscale", "reply"))),
+    FollowUpRule("same_for", _same_for, (
+        ("do the same for brightness", "adjust_attr contrast 25", "adjust_attr brightness 25"),
+        ("and vertically as well", "flip horizontal", "flip vertical"),
+        ("and the saturation too", "adjust_attr contrast 25", "adjust_attr saturation 25"))),
+    FollowUpRule("less_more", _less_more, (
+        ("that's way too much contrast", "adjust_attr contrast 40", "revise adjust_attr contrast 10"),
+        ("too much, tone it down", "adjust_attr contrast 20", "revise adjust_attr contrast 10"),
+        ("a bit less", "adjust_attr brightness 20", "revise adjust_attr brightness 15"),
+        ("not so blue", "adjust_color blue 0.2", "revise adjust_color blue 0.1"),
+        ("more", "adjust_attr saturation -30", "revise adjust_attr saturation -45"),
+        ("make it stronger", "adjust_color pink 0.2", "revise adjust_color pink 0.3"),
+        ("still too dark", "adjust_attr brightness 20", "revise adjust_attr brightness 30"),
+        ("too dark", "rotate 90", "none"), ("a bit less", "grayscale", "reply"))),
+)
+FOLLOW_UP_NAMES = tuple(r.name for r in FOLLOW_UPS)
+
+
+def read_follow_up(text: str, recent: Recent) -> FollowUp | None:
+    """What ``text`` asks of the last edit, or None when it is not a follow-up (the request rules
+    read it then). The words are read whole, and each comma-separated piece must ask the same
+    ("too much, tone it down"); pieces that only agree ("ok", "hmm", "no") are skipped."""
+    pieces = [p for p in (_tidy(p) for p in re.split(r"[,;.!?]+|\s+-+\s+", text)) if p]
+    if not pieces:
+        return None
+    found: FollowUp | None = None
+    for piece in pieces:
+        out = None
+        for rule in FOLLOW_UPS:
+            out = rule.read(piece, recent)
+            if out is not None:
+                break
+        if out is None:
+            return None  # a piece of another kind: the whole request is not a follow-up
+        if found is None:
+            found = out
+        elif (found.revise, [c.format() for c in found.commands]) != (out.revise, [c.format() for c in out.commands]) \
+                and not (found.revise and out.revise and type(found.commands[0]) is type(out.commands[0])):
+            return None  # "too much, and do it again": two different requests
+    return found
+
+
+def outcome(follow_up: FollowUp | None) -> str:
+    """A follow-up in the examples' words ("revise adjust_attr contrast 10", "undo 2", "reply")."""
+    if follow_up is None:
+        return "none"
+    if follow_up.reply is not None:
+        return "reply"
+    first = follow_up.commands[0]
+    if isinstance(first, Undo):
+        return "original" if first.original else ("undo" if first.steps == 1 else f"undo {first.steps}")
+    lines = "; ".join(c.format() for c in follow_up.commands)
+    return f"revise {lines}" if follow_up.revise else lines

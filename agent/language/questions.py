@@ -1,0 +1,98 @@
+"""Questions about the open picture, read from words: what colour is X, is there a Y, how many Z,
+where is the W, is it too dark (or warm, blurry, crooked), and what would you improve.
+
+:func:`read_question` says which kind of question it is and what it is about; the answer comes from
+perception and measurements (:mod:`agent.describe.questions`), never from an edit. The request
+reader turns such a question into ``Describe(question=...)``, recorded as ``describe``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.language.words import clean_text, strip_polite
+
+
+@dataclass(frozen=True)
+class Question:
+    kind: str  # colour | present | count | where | measure | critique
+    about: str = ""  # the thing ("cup"), or the quality ("dark")
+
+
+_THE = r"(?:(?:the|a|an|that|this|these|those|his|her|their|its|my|your|any|some)\s+)?"
+# What a question is about: a short noun phrase, not "any way to make it pop" or "someone who could ..."
+_THING = (r"(?!(?:any ?)?ways?\b|chance\b|someone\b|anyone\b|anybody\b|somebody\b|possib\w*|hope\b|something\b|"
+          r"anything\b|too\b|enough\b|much\b|no\b|not\b|more\b|other\b|others\b|another\b|"
+          r"(?:\w+ )?(?:pictures?|photos?|images?|pics?|shots?|ones?)\b)[a-z]+(?: [a-z]+){0,3}?")
+_IN_IT = r"(?:\s+(?:in|on|of) (?:it|the (?:photo|picture|image|pic)|this (?:photo|picture|image|pic)))?"
+QUALITY_WORDS = (
+    r"dark|bright|light|overexposed|underexposed|exposed|warm|cold|cool|blue|yellow|orange|red|green|pink|purple|"
+    r"blurry|blurred|sharp|soft|in focus|out of focus|crooked|tilted|straight|level|saturated|oversaturated|"
+    r"dull|flat|washed out|contrasty|vivid|colorful|noisy|grainy")
+# The whole photo as the object of a critique ("improve it", "what's wrong with this photo"): a
+# question about one thing ("how can you fix the red eye") is a request for the rules instead.
+_PHOTO = (r"(?:\s+(?:it|this|that|(?:the|my|this|that) (?:photo|picture|image|shot|pic|one|edit)))?"
+          r"(?:\s+(?:in|about|on|with|of) (?:it|this|that|(?:the|my|this|that) (?:photo|picture|image|shot|pic|one)))?"
+          r"(?:\s+(?:more|further|a bit|at all|here|now|then|overall|even more|next))?$")
+_CRITIQUE = re.compile(
+    r"^(?:what|how) (?:would|could|should|can|do|might) (?:you|i|we) (?:do to |change to )?(?:improve|change|fix|"
+    r"enhance|edit|tweak|adjust|do (?:to|with|differently|better))" + _PHOTO
+    + r"|^how (?:can|could|should|would|do|might) (?:i|we|you) (?:make|get) (?:it|this|that|(?:the|my|this) "
+    r"(?:photo|picture|image|shot|pic|one))(?: look)? (?:better|nicer|look better|look good|more appealing)$"
+    r"|^how (?:can|could|should|would|do|might) (?:i|we|you) (?:improve|enhance)" + _PHOTO
+    + r"|^what(?:'s|s| is| would be) wrong with" + _PHOTO + r"|^what(?:'s|s| is) (?:the problem|bad) with" + _PHOTO
+    + r"|^(?:any|some|give me|do you have any|got any|what are (?:your|some)) (?:suggestions?|tips|advice|ideas|"
+    r"feedback|improvements?|recommendations?)(?: (?:for|on|about) (?:it|this|that|(?:the|my|this) (?:photo|picture|"
+    r"image|shot|pic|one)))?$"
+    r"|^what do you (?:think|suggest|recommend)(?: (?:of|about) (?:it|this|that|(?:the|my|this) (?:photo|picture|"
+    r"image|shot|pic|one)))?$|^how does (?:it|this|my (?:photo|picture)|the (?:photo|picture)) look(?: to you)?$"
+    r"|^(?:critique|rate|review|judge|assess|evaluate|analy[sz]e)" + _PHOTO
+    + r"|^(?:is|does) (?:this|it|the (?:photo|picture|image)|my (?:photo|picture)) (?:need|look like it needs) "
+    r"(?:any )?(?:improvement|improving|work|editing|fixing|changes)$"
+    r"|^what (?:can|could|should) (?:be|i) (?:improved?|better|fix(?:ed)?|change[d]?)" + _PHOTO
+    + r"|^what needs (?:fixing|improving|to be (?:fixed|improved|changed))" + _PHOTO)
+_COLOUR = re.compile(
+    rf"^(?:what|which) colou?r (?:is|are|'s|was|were|do you see (?:on|for)) {_THE}(?P<x>{_THING}){_IN_IT}$"
+    rf"|^what(?:'s| is| are) the colou?rs? of {_THE}(?P<y>{_THING}){_IN_IT}$"
+    rf"|^what colou?r {_THE}(?P<z>{_THING}) (?:is|are) (?:it|they|this|there)$")
+_COUNT = re.compile(
+    r"^how many (?P<x>[a-z ]+?)(?:\s+(?:are there|is there|are in (?:it|the \w+|this \w+)|do you see|can you see|"
+    r"are visible|(?:are|is|do you see) in (?:it|the \w+|this \w+)|in (?:it|the \w+|this \w+)|there are))?$")
+_PRESENT = re.compile(
+    rf"^(?:is|are) there {_THE}(?P<x>{_THING}){_IN_IT}$"
+    rf"|^(?:do|can) you see {_THE}(?P<y>{_THING}){_IN_IT}$"
+    rf"|^(?:does|do) (?:it|this|the (?:photo|picture|image)|this (?:photo|picture|image)) (?:have|contain|show|include) "
+    rf"{_THE}(?P<z>{_THING})(?: in it)?$"
+    rf"|^any (?P<w>[a-z]+s)$")
+_WHERE = re.compile(rf"^where(?:'s| is| are| was| were) {_THE}(?P<x>{_THING}){_IN_IT}$")
+_MEASURE = re.compile(
+    rf"^(?:is|does|do|are|isn't|doesn't) (?:it|this|that|the (?:photo|picture|image|pic|colors?|horizon|exposure|light)|"
+    rf"my (?:photo|picture|image)|this (?:photo|picture|image)) (?:look |seem |appear |feel )?(?:to be )?"
+    rf"(?:a bit |too |very |a little |slightly |rather |quite |kind of |overly |a little bit |way )*"
+    rf"(?P<x>{QUALITY_WORDS})(?: enough)?{_IN_IT}$"
+    rf"|^how (?P<y>dark|bright|sharp|warm|cold|cool|saturated|colorful|straight|crooked|blurry) is "
+    rf"(?:it|this|the (?:photo|picture|image)|my (?:photo|picture))$"
+    rf"|^(?:is|are) there (?:too much|too little|enough|not enough) (?P<z>contrast|light|color|saturation|noise|blur)"
+    rf"{_IN_IT}$")
+
+
+def read_question(text: str) -> Question | None:
+    """The question ``text`` asks about the picture, if it is one of the kinds Easel answers.
+
+    >>> read_question("what colour is the cup?"), read_question("is there a spoon?").about
+    (Question(kind='colour', about='cup'), 'spoon')
+    >>> read_question("What would you improve in this photo?").kind, read_question("make it brighter")
+    ('critique', None)
+    """
+    c = strip_polite(clean_text(text).strip(" ?!.")).strip(" ?!.")
+    c = re.sub(r"^(?:and|so|ok|okay|hmm|also|now|then|but)[\s,]+", "", c)
+    if _CRITIQUE.fullmatch(c):
+        return Question("critique")
+    for kind, pattern in (("measure", _MEASURE), ("colour", _COLOUR), ("count", _COUNT), ("present", _PRESENT),
+                          ("where", _WHERE)):
+        m = pattern.fullmatch(c)
+        if m:
+            about = next(g for g in m.groups() if g)
+            return Question(kind, about.strip())
+    return None

@@ -1,0 +1,123 @@
+"""Measurements of a photo that a person's questions and a critique rest on: exposure and clipping,
+contrast, saturation, colour cast, sharpness and the tilt of long near-horizontal lines.
+
+Every figure is computed on the pixels alone (no model), on a copy at most :data:`SIDE` pixels on
+its long side, so it takes a few milliseconds at any resolution. What each figure means, and the
+limits a critique judges it by, are in :class:`Measures`; the limits were set on the sample library
+and scikit-image's photos (``bench/conversation.py`` asks about them) and are stated with each answer,
+so a person can disagree with the figure rather than with a vague word.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from agent.perception.models import to_rgb8
+
+SIDE = 768
+
+# Limits the answers and the critique judge the figures by (fractions of full scale unless said).
+DARK_MEAN, BRIGHT_MEAN = 0.30, 0.68  # mean luma below / above: "dark" / "bright"
+CLIPPED = 0.02  # more than 2% of pixels at pure white (or black) is blown highlights (crushed shadows)
+FLAT_SPREAD = 0.55  # the middle 96% of luma spans less than this: flat, low contrast
+HARSH_SPREAD = 0.92  # ... and more than this with clipping at both ends: harsh
+DULL_SATURATION, VIVID_SATURATION = 0.15, 0.75  # mean HSV saturation of coloured pixels
+CAST = 8.0  # mean b* (yellow-blue) or a* (red-green) of near-grey mid-tones, in OpenCV's Lab units: a cast shows
+NEAR_GREY = 20.0  # Lab chroma under which a pixel would be grey without a cast
+SOFT_DETAIL = 0.015  # mean gradient magnitude below this: soft, lacking detail (photos here: 0.023 to 0.076)
+FLAT_DETAIL = 0.004  # ... and below this a drawing or a plain area, which sharpening cannot help
+TILT_MIN, TILT_MAX = 0.7, 10.0  # degrees: a long line tilted by this much looks crooked (more: on purpose)
+
+
+@dataclass(frozen=True)
+class Measures:
+    """Figures of one photo. Luma is Rec. 601 in 0..1.
+
+    ``mean``: mean luma; ``clipped_white`` / ``clipped_black``: share of pixels at 250+ / 5- (8 bits);
+    ``spread``: luma's 98th minus 2nd percentile; ``saturation``: mean HSV saturation (0..1) of the
+    pixels that are not near black or white; ``cast_b`` / ``cast_a``: mean Lab b* (+ yellow, - blue)
+    and a* (+ magenta, - green) of the mid-tone pixels near grey (0 when under 3% are); ``detail``: mean gradient magnitude of luma
+    (Sobel, at :data:`SIDE` px); ``tilt``: angle in degrees of the longest near-horizontal lines
+    (+ counter-clockwise), None when there is no such line; ``grey``: the picture has no colour.
+    """
+
+    mean: float
+    clipped_white: float
+    clipped_black: float
+    spread: float
+    saturation: float
+    cast_b: float
+    cast_a: float
+    detail: float
+    tilt: float | None
+    grey: bool
+
+
+def measure(pixels: np.ndarray) -> Measures:
+    """The figures of ``pixels`` (any Easel image: grey, RGB or RGBA, 8 or 16 bits).
+
+    >>> m = measure(np.full((40, 60, 3), 128, np.uint8))
+    >>> round(m.mean, 2), m.spread, m.grey, m.tilt
+    (0.5, 0.0, True, None)
+    """
+    rgb = to_rgb8(pixels)
+    h, w = rgb.shape[:2]
+    scale = min(1.0, SIDE / max(h, w))
+    if scale < 1.0:
+        rgb = cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    f = rgb.astype(np.float32) / 255.0
+    luma = f @ np.array([0.299, 0.587, 0.114], np.float32)
+    lo, hi = np.percentile(luma, [2, 98])
+    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
+    value = hsv[..., 2].astype(np.float32) / 255.0
+    lit = (value > 0.08) & (luma < 0.95)
+    sat = float(hsv[..., 1][lit].mean() / 255.0) if lit.any() else 0.0
+    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32) - np.array([0, 128, 128], np.float32)
+    # A cast shows in what should be grey: the mid-tone pixels of low chroma (a red cup is not a cast)
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    near_grey = (luma > 0.15) & (luma < 0.9) & (chroma < NEAR_GREY)
+    if near_grey.mean() >= 0.03:
+        cast_a, cast_b = float(lab[..., 1][near_grey].mean()), float(lab[..., 2][near_grey].mean())
+    else:
+        cast_a = cast_b = 0.0  # nothing near grey to judge by
+    grey = bool(np.abs(rgb.astype(np.int16) - rgb[..., :1].astype(np.int16)).max() <= 2)
+    gx = cv2.Sobel(luma, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    gy = cv2.Sobel(luma, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    detail = float(np.sqrt(gx * gx + gy * gy).mean())
+    return Measures(
+        mean=float(luma.mean()), clipped_white=float((rgb.min(axis=2) >= 250).mean()),
+        clipped_black=float((rgb.max(axis=2) <= 5).mean()), spread=float(hi - lo), saturation=sat,
+        cast_b=cast_b, cast_a=cast_a, detail=detail, tilt=_tilt(luma), grey=grey)
+
+
+def _tilt(luma: np.ndarray) -> float | None:
+    """The tilt of the long near-horizontal lines (a horizon, a table edge): the length-weighted
+    median angle of the Hough segments within 12 degrees of horizontal that are at least half as
+    long as the picture is wide; None when there are none."""
+    h, w = luma.shape
+    edges = cv2.Canny((luma * 255).astype(np.uint8), 60, 160)
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 720, threshold=max(30, w // 4), minLineLength=w // 2, maxLineGap=w // 50)
+    if lines is None:
+        return None
+    angles, weights = [], []
+    for x1, y1, x2, y2 in np.asarray(lines).reshape(-1, 4):
+        dx, dy = float(x2 - x1), float(y2 - y1)
+        if dx == 0:
+            continue
+        angle = -math.degrees(math.atan2(dy, dx))  # image y grows down: + is counter-clockwise
+        if angle > 90:
+            angle -= 180
+        elif angle < -90:
+            angle += 180
+        if abs(angle) <= 12:
+            angles.append(angle)
+            weights.append(math.hypot(dx, dy))
+    if not angles:
+        return None
+    order = np.argsort(angles)
+    cum = np.cumsum(np.array(weights)[order])
+    return float(np.array(angles)[order][int(np.searchsorted(cum, cum[-1] / 2))])

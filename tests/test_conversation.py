@@ -1,0 +1,254 @@
+"""A conversation about the picture (issue 27): revisions re-rendered from the version they were applied
+to, repeats, going back, questions answered from perception and measurements, a critique whose plan
+runs on "yes", and searches that neither leak the open photo's words nor replace an edited photo
+without asking."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.dialogue.manager import DialogueManager, UndoStep
+from agent.edits.run import execute
+from agent.grammar.commands import AdjustAttr, Search
+from agent.grammar.turns import Prediction, TurnResult
+from agent.language.followups import FOLLOW_UPS, Recent, outcome, read_follow_up
+from agent.language.reader import own_search_words
+from agent.perception.measure import measure
+from agent.search.library import SearchResult, is_weak, missing_words
+from editor.document import Document
+from editor.store import Store
+
+
+@pytest.fixture
+def gradient():
+    x = np.linspace(20, 235, 48, dtype=np.float64)
+    img = np.stack([np.tile(x, (32, 1)), np.tile(x[::-1], (32, 1)), np.full((32, 48), 120.0)], axis=2)
+    return img.astype(np.uint8)
+
+
+@pytest.fixture
+def manager(tmp_path, gradient):
+    doc = Document.create(Store(tmp_path / "easel.db"), gradient, title="g.png")
+    return DialogueManager(doc)
+
+
+def lineage(doc: Document) -> list[str]:
+    return [v.command for v in doc.lineage()[1:]]
+
+
+EXAMPLES = [(rule.name, words, last, want) for rule in FOLLOW_UPS for words, last, want in rule.examples]
+
+
+@pytest.mark.parametrize("name, words, last, want", EXAMPLES)
+def test_each_follow_up_rule_reads_its_examples(name, words, last, want):
+    recent = Recent.of(*[line for line in last.split("; ") if line])
+    rule = next(r for r in FOLLOW_UPS if r.name == name)
+    pieces_read = outcome(read_follow_up(words, recent))
+    assert pieces_read == want
+    if want != "none" and "," not in words:
+        assert outcome(rule.read(words.lower(), recent)) == want  # this rule, not an earlier one
+
+
+def test_a_revision_is_made_again_from_the_version_the_edit_was_applied_to(manager):
+    doc = manager.document
+    root = doc.head.id
+    manager.handle("increase the contrast by 40")
+    first = doc.head.id
+    result = manager.handle("that's way too much contrast")
+    assert result.reply == "Contrast now +10 instead of +40."
+    assert lineage(doc) == ["adjust_attr contrast 10"] and doc.head.parent_id == root
+    # the pixels are the original's at +10, not a correction stacked on the clipped +40
+    assert np.array_equal(doc.pixels(), execute(AdjustAttr("contrast", 10), doc.pixels(root)))
+    assert manager.history[-2] == "adjust_attr contrast 10"
+    assert {v.id for v in doc.children(root)} == {first, doc.head.id}  # the first try stays in the tree
+    # one undo takes the revision back, to the first try
+    assert manager.handle("undo").ok and doc.head.id == first
+
+
+def test_revisions_follow_what_was_asked(manager):
+    doc = manager.document
+    manager.handle("brighten it")
+    manager.handle("no, the other way")
+    assert lineage(doc) == ["adjust_attr brightness -20"]
+    manager.handle("a bit less")
+    assert lineage(doc) == ["adjust_attr brightness -15"]
+    manager.handle("still too bright")  # brighter than wanted after darkening: darken more
+    assert lineage(doc) == ["adjust_attr brightness -22"]
+    manager.handle("make it blue")
+    manager.handle("not so blue")
+    assert lineage(doc)[-1] == "adjust_color blue 0.1"
+
+
+def test_an_edit_without_an_amount_is_not_revised(manager):
+    doc = manager.document
+    manager.handle("make it black and white")
+    head = doc.head.id
+    result = manager.handle("a bit less")
+    assert "no amount" in result.reply and doc.head.id == head
+
+
+def test_follow_ups_without_an_edit_are_left_to_the_rules(manager):
+    assert not manager.read("the other way")[0]
+    assert manager.read("too dark")[0][0].format() == "adjust_attr brightness 20"  # a request of its own
+
+
+def test_again_same_for_and_going_back(manager):
+    doc = manager.document
+    manager.handle("rotate it 90 degrees clockwise")
+    manager.handle("again")
+    assert lineage(doc) == ["rotate 270", "rotate 270"]
+    manager.handle("flip it horizontally")
+    manager.handle("and vertically as well")
+    assert lineage(doc)[-2:] == ["flip horizontal", "flip vertical"]
+    manager.handle("increase contrast by 25")
+    manager.handle("do the same for brightness")
+    assert lineage(doc)[-2:] == ["adjust_attr contrast 25", "adjust_attr brightness 25"]
+    assert manager.handle("undo the last two edits").reply.startswith("Undid 2 steps; now showing")
+    assert lineage(doc) == ["rotate 270", "rotate 270", "flip horizontal", "flip vertical"]
+    assert manager.history[-3:-1] == ["undo", "undo"]  # CAISE's form: one undo line a step
+    before = doc.head.id
+    result = manager.handle("go back to the original")
+    assert doc.head.id == doc.root.id and "original" in result.reply
+    manager.handle("undo")  # brings the edits back
+    assert doc.head.id == before
+    manager.handle("the previous one was better")
+    assert lineage(doc) == ["rotate 270", "rotate 270", "flip horizontal"]
+
+
+def test_repeat_runs_the_whole_last_request(manager):
+    manager.handle("increase brightness by 30 and contrast by 20")
+    manager.handle("repeat the last edit")
+    assert lineage(manager.document) == ["adjust_attr brightness 30", "adjust_attr contrast 20"] * 2
+
+
+def test_undo_steps_and_the_original_follow_the_window_s_plan(manager):
+    doc = manager.document
+    manager.handle("rotate 90")
+    manager.handle("flip horizontal")
+    head = doc.head.id
+    manager.context.undo_plan = {"undo": UndoStep("flip", doc, doc.parent().id),
+                                 "undo 2": UndoStep("rotate", doc, doc.root.id),
+                                 "original": UndoStep("the original", doc, doc.root.id, checkout=True)}
+    result = manager.handle("undo the last two edits")
+    assert result.ok and result.version.id == doc.root.id and doc.head.id == head  # the window takes the steps
+    assert result.command.steps == 2
+    result = manager.handle("put it back the way it was")
+    assert result.ok and result.command.original and result.version.id == doc.root.id
+
+
+def test_praise_is_answered_and_nothing_runs(manager):
+    manager.handle("rotate 90")
+    head = manager.document.head.id
+    for words in ("perfect, thanks", "ok thats good", "great thank you!"):
+        result = manager.handle(words)
+        assert not result.commands and manager.document.head.id == head
+
+
+class LeakyParser:
+    """A command model that reads searches and adds a word of the open photo's concepts, as the
+    learned one did ("find me a photo of a dog" -> search dog clock)."""
+
+    def predict(self, history, concepts):
+        last = history[-1].split(":", 1)[1].strip()
+        if "dog" in last:
+            return Prediction("search dog clock", 0.9)
+        return Prediction(None, 0.0)
+
+
+def test_a_search_that_would_replace_an_edited_photo_asks_first(manager):
+    manager.parser = LeakyParser()
+    opened = []
+    manager.handlers["search"] = lambda m, c: opened.append(c.words) or TurnResult(c.format(), "found", c)
+    manager.handle("rotate 90")
+    result = manager.handle("find me a photo of a dog")
+    assert not opened and result.reply.endswith("?") and "“dog”" in result.reply
+    manager.handle("yes")
+    assert opened == ["dog"]
+    manager.handle("search red balloon")  # the command typed as such runs as asked
+    assert opened == ["dog", "red balloon"]
+
+
+def test_a_bare_phrase_is_a_search_when_no_photo_is_open():
+    manager = DialogueManager(None)
+    assert [c.format() for c in manager.read("a giraffe")[0]] == ["search giraffe"]
+    assert [c.format() for c in manager.read("kites on a beach")[0]] == ["search kites on a beach"]
+    assert not any(isinstance(c, Search) for c in manager.read("make it brighter")[0])
+
+
+def test_search_words_come_from_the_request():
+    assert own_search_words(Search("dog clock"), "find me a photo of a dog") == Search("dog")
+    assert own_search_words(Search("clock"), "find me a photo of a dog") is None
+    assert own_search_words(Search("grey cats"), "show me gray cats") == Search("grey cats")
+
+
+def test_a_weak_best_match_is_said_not_opened():
+    kite = SearchResult("red_balloon.jpg", 1.0, "A photo of a red kite.", "h", 1, 1, None, ["red kite"], 0.56, True)
+    assert missing_words("kites on a beach", kite) == ["beach"] and is_weak("kites on a beach", kite)
+    assert not is_weak("a red kite", kite)
+    daisy = SearchResult("grass.jpg", 1.0, "A photo. It looks like a daisy.", "h", 1, 1, None, [], 0.50, False)
+    assert not is_weak("flowers", daisy)  # close in meaning, one word
+    assert is_weak("giraffe", SearchResult("cat.jpg", 1.0, "A photo of a cat.", "h", 1, 1, None, [], 0.34, False))
+
+
+def test_measures_of_a_tilted_line_and_of_a_dark_picture():
+    import cv2
+
+    img = np.full((300, 400, 3), 200, np.uint8)
+    img[150:] = 60
+    m = cv2.getRotationMatrix2D((200, 150), 3.0, 1.0)  # 3 degrees counter-clockwise
+    tilted = cv2.warpAffine(img, m, (400, 300), borderMode=cv2.BORDER_REPLICATE)
+    assert measure(tilted).tilt == pytest.approx(3.0, abs=0.6)
+    assert measure(np.full((40, 60, 3), 30, np.uint8)).mean < 0.2
+
+
+@pytest.mark.parametrize("words, kind", [
+    ("what colour is the cup?", "colour"), ("is there a spoon?", "present"), ("how many cats are there?", "count"),
+    ("are there any people?", "present"),
+    ("where is the dog", "where"), ("is it too dark?", "measure"), ("is the horizon straight?", "measure"),
+    ("What would you improve in this photo?", "critique"), ("how can i make this better", "critique"),
+    ("whats wrong with this photo", "critique"), ("any suggestions?", "critique"),
+    # requests, not questions about the picture: the rules read them
+    ("is there any way to make it pop a little more", None), ("how can you fix the red eye", None),
+    ("what do you think about making it brighter", None), ("make it brighter", None),
+    ("are there any pictures of dogs", None), ("are there other ones with a red car", None),  # searches
+])
+def test_questions_about_the_picture_are_told_from_requests(words, kind):
+    from agent.language.questions import read_question
+    from agent.language.reader import read
+
+    question = read_question(words)
+    assert (question.kind if question else None) == kind
+    if kind is not None:  # with a photo open, a question about it ("are there any ...") is not a search
+        assert [c.format() for c in read(words, photo_open=True).commands] == ["describe"]
+
+
+def test_a_critique_says_its_figures_and_runs_nothing_until_yes(tmp_path):
+    from agent.describe import questions
+
+    dark = np.clip(np.random.default_rng(0).normal(45, 12, (60, 80, 3)), 0, 255).astype(np.uint8)
+    manager = DialogueManager(Document.create(Store(tmp_path / "easel.db"), dark, title="dark.png"))
+    manager.handlers["describe"] = lambda m, c: TurnResult("describe", "a caption", c)
+    questions.register(manager)
+    result = manager.handle("what would you improve in this photo?")
+    assert "mean brightness" in result.reply and "%" in result.reply and "brighten it by" in result.reply
+    assert manager.document.head.parent_id is None  # nothing ran
+    assert manager.handle("describe").reply == "a caption"  # a plain describe is the caption's
+    manager.handle("how can i make this better")
+    manager.handle("only the first one")
+    assert len(lineage(manager.document)) == 1 and lineage(manager.document)[0].startswith("adjust_attr brightness ")
+
+
+@pytest.mark.slow
+def test_questions_are_answered_from_what_is_seen(tmp_path, coffee):
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+
+    doc = Document.create(Store(tmp_path / "easel.db"), coffee, title="coffee.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    result = manager.handle("what colour is the cup?")
+    assert result.ok and result.reply.startswith("The cup") and result.data["overlays"][0]["kind"] == "box"
+    assert manager.handle("is there a dog").reply == "I don't see a dog."
+    assert "spoon" in manager.handle("is there a spoon?").reply
+    assert "sky" in manager.handle("is there a sky?").reply  # not a thing the detector knows: said so
+    assert doc.head.parent_id is None
