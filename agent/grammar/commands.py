@@ -3,9 +3,10 @@
 Every command is a frozen dataclass that parses from and formats to one line of text, and declares
 everything else that is said or done about it: its usage line, its meaning (the README's table is
 generated from these, and a test keeps the two equal), the reply after it ran ("Brightened by 20
-points."), its history label ("Brighter +20") and how it changes pixels (:meth:`Command.apply`,
-which calls :mod:`editor.ops` or, for operations that must find objects first, :mod:`agent.edits.objects`).
-Adding an operation means adding one class here (decorated with :func:`command`) plus its op.
+points.") and its history label ("Brighter +20"). It holds no pixels: which operation of
+:mod:`editor` (or object edit of :mod:`agent.edits.objects`) carries a command out is said once, in
+:data:`agent.edits.run.RUNNERS`. Adding an operation means adding one class here (decorated with
+:func:`command`), its op, and its runner.
 
 ::
 
