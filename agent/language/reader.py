@@ -17,7 +17,7 @@ wrong edit is worse than no edit.
 Rules are tried in order, the first that matches a clause wins. They form one registry,
 :data:`RULES`: each is named, carries examples that run as tests (``tests/test_request_rules.py``)
 and its measured worth on GIER's validation split, and can be switched off by name
-(:func:`use_rules`; ``bench/requests.py --rules -tint``, ``--ablate``).
+(:func:`use_rules`; ``bench/requests.py --rules=-tint``, ``--ablate``).
 """
 
 from __future__ import annotations
@@ -614,8 +614,11 @@ class RequestRule:
     """One named rule of the reader: what it reads, examples that run as tests, and its measured worth.
 
     ``examples`` pairs a clause with what the rule makes of it: the command lines joined by "; ",
-    or "refuse" for a :class:`Refusal`. ``worth`` is the change in GIER validation requests read
-    right (and run wrong) when the rule is switched off, from ``bench/requests.py --ablate``.
+    or "refuse" for a :class:`Refusal`. ``worth`` is the change in GIER validation's 3,004 requests
+    read right, run wrong and refused when the rule alone is switched off (all on: 2,012 right, 219
+    wrong), from ``bench/requests.py --ablate`` on 2026-11-26, before the follow-up rules of the
+    conversation work: "remove" off loses 351 right and adds 195 wrong; "attributes" off gains 40
+    right but adds 14 wrong, which the rule exists to prevent.
     """
 
     name: str
@@ -626,44 +629,57 @@ class RequestRule:
 
 # In order: the first rule that reads a clause wins.
 RULES: tuple[RequestRule, ...] = (
-    RequestRule("undo_redo", _undo_redo, (("undo that", "undo"), ("go back", "undo"), ("redo", "redo"))),
+    RequestRule("undo_redo", _undo_redo, (("undo that", "undo"), ("go back", "undo"), ("redo", "redo")),
+        worth="off: right +0, wrong +0, refused +0"),
     RequestRule("describe_explain", _describe_explain, (
         ("what changed?", "explain what changed"), ("describe it", "describe"),
-        ("what is in this picture?", "describe"))),
+        ("what is in this picture?", "describe")),
+        worth="off: right +0, wrong +0, refused +0"),
     RequestRule("question", _question, (
         ("what colour is the cup?", "describe"), ("is there a spoon?", "describe"),
-        ("what would you improve in this photo?", "describe"), ("is it too dark?", "describe"))),
+        ("what would you improve in this photo?", "describe"), ("is it too dark?", "describe")),
+        worth="off: right, wrong and refused unchanged to 0.1% (measured after the conversation merge)"),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
-        ("add a rainbow", "refuse"))),
+        ("add a rainbow", "refuse")),
+        worth="off: right +34, wrong +13, refused -50"),
     RequestRule("grayscale", _grayscale, (
         ("make it black and white", "grayscale"), ("convert to grayscale", "grayscale"),
         ("remove all the colour", "grayscale"), ("make the dog black and white", "grayscale in the dog"),
         ("everything except the cat black and white", "grayscale in everything except the cat"),
         ("make it black and white but keep the cat as it is", "grayscale in everything except the cat"),
-        ("make the selection black and white", "grayscale in selection"))),
+        ("make the selection black and white", "grayscale in selection")),
+        worth="off: right +3, wrong +3, refused -6"),
     RequestRule("background", _background, (
         ("make the background white", "background white"), ("blur the background", "background blur"),
         ("remove the background", "image_cutout"),
-        ("make the background transparent", "background transparent"))),
-    RequestRule("cutout", _cutout, (("cut out the dog", "image_cutout"), ("isolate the subject", "image_cutout"))),
-    RequestRule("hue_swap", _hue_swap, (("turn the reds into blue", "adjust_attr hue -120"),)),
+        ("make the background transparent", "background transparent")),
+        worth="off: right -127, wrong -17, refused +148"),
+    RequestRule("cutout", _cutout, (("cut out the dog", "image_cutout"), ("isolate the subject", "image_cutout")),
+        worth="off: right -1, wrong +0, refused +1"),
+    RequestRule("hue_swap", _hue_swap, (("turn the reds into blue", "adjust_attr hue -120"),),
+        worth="off: right -2, wrong +0, refused +2"),
     RequestRule("remove", _remove, (
         ("remove the person on the left", "remove the person on the left"),
         ("edit the priest out", "remove the priest"), ("get rid of the seagulls", "remove the seagulls"),
-        ("remove the selection", "remove selection"), ("remove the shadows", "refuse"))),
+        ("remove the selection", "remove selection"), ("remove the shadows", "refuse")),
+        worth="off: right -351, wrong +195, refused +145"),
     RequestRule("crop", _crop, (
         ("crop it square", "crop square"), ("crop to the dog", "crop the dog"),
-        ("zoom in on the girl", "crop the girl"), ("crop to the selection", "crop selection"))),
+        ("zoom in on the girl", "crop the girl"), ("crop to the selection", "crop selection")),
+        worth="off: right +10, wrong +3, refused -19"),
     RequestRule("rotate_flip", _rotate_flip, (
         ("rotate it 90 degrees clockwise", "rotate 270"), ("turn it upside down", "rotate 180"),
-        ("mirror it", "flip horizontal"))),
-    RequestRule("hue", _hue, (("shift the hue by 30 degrees", "adjust_attr hue 30"),)),
+        ("mirror it", "flip horizontal")),
+        worth="off: right +5, wrong +2, refused -6"),
+    RequestRule("hue", _hue, (("shift the hue by 30 degrees", "adjust_attr hue 30"),),
+        worth="off: right +0, wrong +0, refused +0"),
     RequestRule("tint", _tint, (
         ("add a yellow tone", "adjust_color yellow 0.2"), ("make it bluer", "adjust_color blue 0.2"),
         ("remove the blue tint", "auto_enhance"),
         ("make the dog's fur more orange", "adjust_color orange 0.2 in the dog"),
-        ("make the sky more blue", "adjust_color blue 0.2 in sky"), ("make the sea more blue", "refuse"))),
+        ("make the sky more blue", "adjust_color blue 0.2 in sky"), ("make the sea more blue", "refuse")),
+        worth="off: right -30, wrong +7, refused +27"),
     RequestRule("attributes", _attributes, (
         ("brighten it a bit", "adjust_attr brightness 10"), ("more contrast", "adjust_attr contrast 20"),
         ("sharpen it", "adjust_attr sharpness 40"), ("make it warmer", "adjust_attr warmth 25"),
@@ -675,10 +691,12 @@ RULES: tuple[RequestRule, ...] = (
         ("make the background darker", "adjust_attr brightness -20 in background"),
         ("brighten the selection", "adjust_attr brightness 20 in selection"),
         ("brighten this area", "adjust_attr brightness 20 in selection"),
-        ("increase the contrast of the face", "refuse"))),
+        ("increase the contrast of the face", "refuse")),
+        worth="off: right +40, wrong +14, refused -38"),
     RequestRule("enhance", _enhance, (
         ("make it look better", "auto_enhance"), ("fix the lighting", "auto_enhance"),
-        ("enhance the photo", "auto_enhance"), ("enhance the sky", "auto_enhance in sky"))),
+        ("enhance the photo", "auto_enhance"), ("enhance the sky", "auto_enhance in sky")),
+        worth="off: right -23, wrong +2, refused +23"),
 )
 RULE_NAMES: tuple[str, ...] = tuple(r.name for r in RULES)
 _enabled: frozenset[str] = frozenset(RULE_NAMES)
