@@ -910,6 +910,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
                                      r"clear|untouched|unchanged|alone|color|the same|as (?:it|they) (?:is|are))$", bare):
             continue  # "don't remove the girl", "leaving her face in sharp focus": a condition, not a request
         phrase = None if photo_open else _bare_phrase(strip_polite(typed.strip()))
+        if phrase and model is not None:  # the model picks a search's words best ("dog playing" -> dog)
+            found = model(typed, search=True)
+            phrase = found.words if isinstance(found, Search) else phrase
         asked = photo_open and read_question(bare) is not None  # "are there any people?": the photo, not a search
         try:
             commands = on_selection(clause) if selection else None
@@ -935,7 +938,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             commands = [Background("blur")]  # "fade out the background, make it more blurry": "it" is the background
         if commands is None:
             agreed = last_reply if _CONFIRM.match(bare) else ""
-            commands = _by_model(typed, model, photo_open, f"{typed} {agreed}")
+            commands = _by_model(typed, model, photo_open, f"{typed} {agreed}", utterance)
         if commands is None:
             unknown.append(_not_understood(clause))  # said only when nothing else is understood
             continue
@@ -1012,6 +1015,14 @@ def _same_attribute(clause: str, attr: str) -> list[Command] | None:
     return [AdjustAttr(attr, sign * amount_of(clause, attr))]
 
 
+# Words that make a clause more than the name of a thing: a request ("fetch me an image of", "I want",
+# "help me with") or a sentence ("its raining outside"); the model reads those.
+_NOT_A_NAME = re.compile(r"\b(?:i|me|you|we|us|my|your|our|it|its|it's|this|that|image|images|picture|pictures|photo|"
+                         r"photos|pic|pics|need|needs|want|wants|get|fetch|share|help|require|give|find|show|eat|like|"
+                         r"love|see|look|looking|search|bring|send|display|feeling|am|is|are|was|were|be|been|have|"
+                         r"has|had|do|does|did|can|could|would|will|should|please|let|try|now)\b")
+
+
 def _bare_phrase(clause: str) -> str | None:
     """The words of a clause that only names things ("a giraffe", "kites on a beach"), which, with no
     photo open, can only mean a search for them; None for anything else."""
@@ -1022,7 +1033,8 @@ def _bare_phrase(clause: str) -> str | None:
         return None
     plain = clean_text(c)
     if STARTS.match(plain) or attribute_words(plain) or _QUESTION.search(plain) or _EDIT_WORDS.search(plain) \
-            or _STATEMENT.match(plain) or _FILLER.fullmatch(plain) or _CONFIRM.fullmatch(plain):
+            or _STATEMENT.match(plain) or _FILLER.fullmatch(plain) or _CONFIRM.fullmatch(plain) \
+            or _NOT_A_NAME.search(plain) or _SEARCH.search(plain):
         return None
     words = re.sub(r"^(?:a|an|the|some|any|more|another)\s+", "", c).strip()
     return words or None
@@ -1031,7 +1043,9 @@ def _bare_phrase(clause: str) -> str | None:
 # A request that points at the open photo ("more like this one", "the same colour as his shirt") may
 # take words the model read from its concepts; any other search takes only the words typed.
 _REFERS = re.compile(r"\b(?:same|similar|like (?:this|that|it|the|these|those|his|her|their)|match\w*|this one|that one|"
-                     r"these|those|such|its|his|her|their|as in|as the|this|that|it)\b")
+                     r"these|those|such|its|his|her|their|as in|as the|this|that|it|colou?rs?|in ?-?line|inline|"
+                     r"shade|tone|goes with|go with|pair\w*|complement\w*|objects?|things?|items?|something|stuff|"
+                     r"above|previous|earlier|shown|seen|wearing|holding)\b")
 
 
 def own_search_words(search: Search, clause: str) -> Search | None:
@@ -1051,7 +1065,7 @@ def own_search_words(search: Search, clause: str) -> Search | None:
 
 
 def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_open: bool,
-              evidence: str) -> list[Command] | None:
+              evidence: str, utterance: str = "") -> list[Command] | None:
     if model is None:
         return None
     command = model(clause, search=True) if _SEARCH.search(strip_polite(clean_text(clause))) else model(clause)
@@ -1065,8 +1079,9 @@ def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_op
                 return None  # "make her face brighter": a part it cannot find, not the whole picture instead
             region = ""  # "fix the overexposure": a word after "the" that names no part
         command = with_region(command, region) if region else command
-    if isinstance(command, Search) and photo_open and not _REFERS.search(clean_text(clause)):
-        command = own_search_words(command, clause)  # the open photo's concepts are not what was asked for
+    request = utterance or clause  # "an image of a dog ... please find one": the words of the whole request
+    if isinstance(command, Search) and photo_open and not _REFERS.search(clean_text(request)):
+        command = own_search_words(command, request)  # the open photo's concepts are not what was asked for
         if command is None:
             return None
     if isinstance(command, Search) and photo_open and names_open_photo(clean_text(clause)) \
