@@ -910,9 +910,6 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
                                      r"clear|untouched|unchanged|alone|color|the same|as (?:it|they) (?:is|are))$", bare):
             continue  # "don't remove the girl", "leaving her face in sharp focus": a condition, not a request
         phrase = None if photo_open else _bare_phrase(strip_polite(typed.strip()))
-        if phrase and model is not None:  # the model picks a search's words best ("dog playing" -> dog)
-            found = model(typed, search=True)
-            phrase = found.words if isinstance(found, Search) else phrase
         asked = photo_open and read_question(bare) is not None  # "are there any people?": the photo, not a search
         try:
             commands = on_selection(clause) if selection else None
