@@ -13,14 +13,16 @@ touch widgets. A job must not touch widgets or QPixmaps itself (QImage is fine).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import sys
 import threading
 import traceback
+import weakref
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QThreadPool, Signal
 
 WORKER_NICE = 5
 
@@ -47,10 +49,12 @@ class WorkerSignals(QObject):
     finished = Signal()
 
 
-class Worker(QRunnable):
+class Worker:
+    """One job: the pool runs ``run`` (a plain callable, not a QRunnable: PySide keeps every
+    QRunnable passed to ``QThreadPool.start`` referenced for the pool's lifetime, so a long session
+    kept each finished job, its closure and its result; bench/soak.py --types showed one per turn)."""
+
     def __init__(self, fn: Callable, *args, name: str = "", **kwargs) -> None:
-        super().__init__()
-        self.setAutoDelete(False)  # the Python side keeps it until finished
         self.fn, self.args, self.kwargs = fn, args, kwargs
         self.name = name or getattr(fn, "__name__", "task")
         self.signals = WorkerSignals()
@@ -92,6 +96,7 @@ class Workers(QObject):
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(max_threads)
         self.active: list[Worker] = []
+        self.recent: collections.deque[Worker] = collections.deque(maxlen=8)
 
     def start(self, fn: Callable, *args, on_result: Callable | None = None,
               on_error: Callable | None = None, on_progress: Callable | None = None,
@@ -103,18 +108,24 @@ class Workers(QObject):
             w.signals.error.connect(on_error)
         if on_progress is not None:
             w.signals.progress.connect(on_progress)
-        w.signals.finished.connect(lambda: self._done(w))
         if on_finished is not None:
             w.signals.finished.connect(on_finished)
+        # Connected last and through a weak reference: a closure over ``w`` held by ``w``'s own
+        # signal is a cycle through Qt the garbage collector cannot see, and kept every finished
+        # job (its closure and its result) for the whole session.
+        ref = weakref.ref(w)
+        w.signals.finished.connect(lambda: self._done(ref()))
         self.active.append(w)
         if len(self.active) == 1:
             self.busyChanged.emit(True)
-        self.pool.start(w)
+        self.pool.start(w.run)
         return w
 
-    def _done(self, w: Worker) -> None:
-        if w in self.active:
+    def _done(self, w: Worker | None) -> None:
+        if w is not None and w in self.active:
             self.active.remove(w)
+            # Freed a few jobs later, not inside its own signal's delivery.
+            self.recent.append(w)
             if not self.active:
                 self.busyChanged.emit(False)
 
