@@ -59,6 +59,12 @@ class HistoryPanel(QTreeWidget):
         self.itemClicked.connect(self._clicked)
         self.itemActivated.connect(self._clicked)
         self.items: dict[str, QTreeWidgetItem] = {}
+        # The panel is rebuilt after every turn; scaling every thumbnail and parsing every label
+        # again made a turn's cost grow with the history (120 ms a turn at 250 versions in
+        # bench/soak.py). Icons are kept by the thumbnail's cache key, labels by the command.
+        self._icons: dict[tuple[int, float], QIcon] = {}
+        self._labels: dict[str | None, str] = {}
+        self._document_id: int | None = None
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
 
@@ -81,6 +87,9 @@ class HistoryPanel(QTreeWidget):
         """Rebuild from a :class:`editor.document.Document` (``None`` empties the panel)."""
         self.clear()
         self.items = {}
+        if document is None or id(document) != self._document_id:
+            self._icons, self._labels = {}, {}
+            self._document_id = None if document is None else id(document)
         if document is None:
             return
         children: dict[str | None, list[str]] = {}
@@ -93,7 +102,9 @@ class HistoryPanel(QTreeWidget):
         bold.setBold(True)
         for vid, _depth, branch_parent in branch_layout(children, document.root.id):
             v = document.versions[vid]
-            label = history_label(v.command)
+            label = self._labels.get(v.command)
+            if label is None:
+                label = self._labels[v.command] = history_label(v.command)
             item = QTreeWidgetItem([f"{v.seq}. {label}"])
             item.setData(0, VERSION_ROLE, vid)
             item.setToolTip(0, f"{v.command or 'the original'}\n{v.width}×{v.height}, {v.channels} channel(s), "
@@ -101,7 +112,11 @@ class HistoryPanel(QTreeWidget):
             if thumbnail is not None:
                 img = thumbnail(v)
                 if img is not None:
-                    item.setIcon(0, QIcon(hidpi_pixmap(img, ICON, dpr)))
+                    key = (img.cacheKey(), dpr)
+                    icon = self._icons.get(key)
+                    if icon is None:
+                        icon = self._icons[key] = QIcon(hidpi_pixmap(img, ICON, dpr))
+                    item.setIcon(0, icon)
             if vid == head:
                 item.setFont(0, bold)
                 item.setText(0, f"{v.seq}. {label}   ◀")

@@ -1,6 +1,6 @@
 """A long session in the window: 2,000 chat turns offscreen, then memory and handle counts.
 
-    QT_QPA_PLATFORM=offscreen python bench/soak.py [--turns 2000] [--size 320x240]
+    QT_QPA_PLATFORM=offscreen python bench/soak.py [--turns 2000] [--size 320x240] [--types]
 
 The main window (temporary profile, the command-line grammar parser so no model loads) opens a small
 photo and answers ``--turns`` requests typed as command lines: small edits, undo and redo, each a
@@ -9,7 +9,8 @@ the end it prints the resident memory, open file descriptors, threads, live QObj
 window, widgets, and the reference counts of ``True`` and ``None`` (PySide6-Essentials 6.12.0
 dropped one of each per signal emit or void call and aborted after about a thousand; the pin is
 6.11.3). The process must still be alive at the end: that, and counts that level off rather than
-grow with the turns, are what this measures.
+grow with the turns, are what this measures. ``--types`` lists the Python types that grew most (it is
+how the finished workers kept for the whole session, one per turn, were found).
 """
 
 from __future__ import annotations
@@ -37,10 +38,22 @@ def rss_mb() -> float:
     return float("nan")
 
 
+def type_counts() -> dict[str, int]:
+    """How many live objects the garbage collector tracks, by type name."""
+    gc.collect()
+    out: dict[str, int] = {}
+    for obj in gc.get_objects():
+        name = type(obj).__qualname__
+        out[name] = out.get(name, 0) + 1
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--turns", type=int, default=2000)
     ap.add_argument("--size", default="320x240")
+    ap.add_argument("--types", action="store_true",
+                    help="at the end, print the Python object types that grew most since turn 0")
     args = ap.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     w, h = (int(v) for v in args.size.split("x"))
@@ -96,6 +109,7 @@ def main() -> int:
 
     t0 = time.perf_counter()
     print(counts(0, 0.0))
+    types0 = type_counts() if args.types else {}
     for turn in range(1, args.turns + 1):
         text = REQUESTS[turn % len(REQUESTS)]
         c.submit(text)
@@ -107,6 +121,11 @@ def main() -> int:
     c.store.flush(timeout=30)
     print(f"{args.turns} turns in {time.perf_counter() - t0:.1f} s; the process is alive; "
           f"{len(c.document.versions)} versions in the document")
+    if args.types:
+        grown = type_counts()
+        top = sorted(grown, key=lambda k: grown[k] - types0.get(k, 0), reverse=True)[:15]
+        for name in top:
+            print(f"  {name:40s} {types0.get(name, 0):8d} -> {grown[name]:8d}")
     window.close()
     return 0
 
