@@ -4,7 +4,7 @@ contrast, saturation, colour cast, sharpness and the tilt of long near-horizonta
 Every figure is computed on the pixels alone (no model), on a copy at most :data:`SIDE` pixels on
 its long side, so it takes a few milliseconds at any resolution. What each figure means, and the
 limits a critique judges it by, are in :class:`Measures`; the limits were set on the sample library
-and scikit-image's photos (``bench/conversation.py`` asks about them) and are stated with each answer,
+and scikit-image's photos (``bench/conversations.py`` asks about them) and are stated with each answer,
 so a person can disagree with the figure rather than with a vague word.
 """
 
