@@ -252,3 +252,19 @@ def test_questions_are_answered_from_what_is_seen(tmp_path, coffee):
     assert "spoon" in manager.handle("is there a spoon?").reply
     assert "sky" in manager.handle("is there a sky?").reply  # not a thing the detector knows: said so
     assert doc.head.parent_id is None
+
+
+def test_a_revision_said_first_and_a_request_after_it(manager):
+    manager.handle("increase the contrast by 30")
+    result = manager.handle("too much, and make it warmer")
+    lines = lineage(manager.document)
+    assert lines[0] == "adjust_attr contrast 15" and lines[1].startswith("adjust_attr warmth ") and len(lines) == 2
+    assert "instead of +30" in result.reply
+    manager.handle("undo")  # one request, one undo step: back to the contrast at +30
+    assert lineage(manager.document) == ["adjust_attr contrast 30"]
+
+
+def test_a_request_of_several_edits_is_undone_in_one_step(manager):
+    manager.handle("increase brightness by 30 and contrast by 20")
+    manager.handle("undo")
+    assert lineage(manager.document) == []

@@ -120,6 +120,8 @@ class TurnContext:
     # does the same in the window): a revised edit ("too much" after contrast +40) -> its first try;
     # the original, after "go back to the original" -> the picture before it.
     undo_to: dict[str, str] = field(default_factory=dict)
+    # Where "undo" goes from the last version of a request that made several (one request, one undo step)
+    undo_request: dict[str, str] = field(default_factory=dict)
     confirmed: bool = False  # this turn runs what the person just agreed to ("yes" to a proposal)
     weak_search: str | None = None  # the search words whose weak best match was offered, not opened
 
@@ -275,6 +277,7 @@ class DialogueManager:
         """Run the turn's commands in order; stop at the first that fails (its reply says why)."""
         results: list[TurnResult] = []
         revise, self._revise = self._revise, False
+        start = self.document.head.id if self.document is not None else None
         for i, command in enumerate(commands):
             if i == 0 and revise:
                 results.append(self.revise(command, utterance=utterance))
@@ -287,6 +290,11 @@ class DialogueManager:
         done = [r for r in results if r.ok]
         last = results[-1]
         versions = [r.version for r in results if r.version is not None]
+        if len(versions) > 1 and start is not None and self.document is not None \
+                and versions[-1].id == self.document.head.id:
+            # one request, one undo step (as in the window's undo stack): "yes" to a plan of three
+            # edits, or "too much, and make it warmer", is taken back by one "undo"
+            self.context.undo_request[versions[-1].id] = start
         data: dict = {}
         for r in results:
             data.update(r.data)
@@ -524,7 +532,8 @@ class DialogueManager:
             return TurnResult(utterance, "Back to the original; undo brings the edits back.", command, version)
         version, done = None, 0
         for _ in range(steps):
-            back = self.context.undo_to.pop(doc.head.id, None) if is_undo else None
+            back = (self.context.undo_to.pop(doc.head.id, None)
+                    or self.context.undo_request.pop(doc.head.id, None)) if is_undo else None
             moved = doc.checkout(back) if back in doc.versions else (doc.undo() if is_undo else doc.redo())
             if moved is None:
                 break
