@@ -163,6 +163,18 @@ def _last_edit(document: Document | None, turns: list[dict]) -> tuple[str, str] 
     return (before.id, document.head.id) if before.id != document.head.id else None
 
 
+def caise_path(doc: Document, start: str, end: str) -> list[str]:
+    """The CAISE lines that take the picture from version ``start`` to version ``end`` when replayed
+    (each edit line applies to the image on screen, each ``undo`` goes back one): one ``undo`` per
+    version from ``start`` up to their common ancestor, then the command lines down to ``end``. A
+    revision ("too much" after contrast +40) is written ``undo`` and ``adjust_attr contrast 10``, so
+    the conversation's history replays to the pixels on screen."""
+    up = [v.id for v in doc.lineage(start)]
+    down = doc.lineage(end)
+    common = max((i for i, v in enumerate(down) if v.id in up and i < len(up) and up[i] == v.id), default=0)
+    return ["undo"] * (len(up) - 1 - common) + [v.command or "" for v in down[common + 1:]]
+
+
 def version_label(command_line: str | None) -> str:
     """A version named in words: "Brighter +20" for ``adjust_attr brightness 20``, "the original"."""
     if not command_line:
@@ -496,7 +508,7 @@ class DialogueManager:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
         version = doc.apply(command.format(), pixels, parent=parent.id)
         self.context.undo_to[version.id] = replaced.id
-        self.history.append(command.format())
+        self.history.extend(caise_path(doc, replaced.id, version.id))  # "undo", then the new amount
         return TurnResult(utterance, revision_reply(old, command), command, version)
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
@@ -534,11 +546,13 @@ class DialogueManager:
         for _ in range(steps):
             back = (self.context.undo_to.pop(doc.head.id, None)
                     or self.context.undo_request.pop(doc.head.id, None)) if is_undo else None
+            here = doc.head.id
             moved = doc.checkout(back) if back in doc.versions else (doc.undo() if is_undo else doc.redo())
             if moved is None:
                 break
             version, done = moved, done + 1
-            self.history.append(command.format())
+            # in CAISE's form, which replays: one "undo" per version left, then the lines back to a first try
+            self.history.extend(caise_path(doc, here, moved.id) if back in doc.versions else [command.format()])
         if version is None:
             return TurnResult(utterance, f"There is nothing to {what}.", command, ok=False)
         did = "it" if steps == 1 else f"{done} steps" if done == steps else f"the {done} steps there were"
