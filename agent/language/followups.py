@@ -303,7 +303,8 @@ _DEFICIT = re.compile(
 
 
 # Comparatives: the quality the person wants more of than the picture on screen has ("brighter",
-# "even darker", "way warmer", "cooler still"), read against the last edit like a quality.
+# "even darker", "way warmer", "cooler still"), read against the last edit like a quality. Said as a
+# request ("make it a bit darker") it is a new edit, for the rules.
 COMPARATIVES: dict[str, tuple[str, int]] = {
     "brighter": ("brightness", 1), "lighter": ("brightness", 1), "darker": ("brightness", -1),
     "dimmer": ("brightness", -1), "warmer": ("warmth", 1), "cooler": ("warmth", -1), "colder": ("warmth", -1),
@@ -314,7 +315,7 @@ COMPARATIVES: dict[str, tuple[str, int]] = {
     "bluer": ("tint blue", 1), "redder": ("tint red", 1), "greener": ("tint green", 1), "pinker": ("tint pink", 1),
     "yellower": ("tint yellow", 1)}
 _COMPARATIVE = re.compile(
-    r"(?:(?:make it|go|get it|a bit|a little|a tad|slightly|even|way|much|far|a lot|still|yet|bit|somewhat|"
+    r"(?:(?:a bit|a little|a tad|slightly|even|way|much|far|a lot|still|yet|bit|somewhat|"
     r"a (?:tiny|wee|little) bit|a touch)\s+)*(?P<q>" + "|".join(sorted(COMPARATIVES, key=len, reverse=True))
     + r")(?:\s+(?:still|yet|please|then|again))*")
 # A quality said of the picture as it is now ("that looks garish", "it's kinda dark"): more of it than wanted
