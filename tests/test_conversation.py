@@ -252,3 +252,57 @@ def test_questions_are_answered_from_what_is_seen(tmp_path, coffee):
     assert "spoon" in manager.handle("is there a spoon?").reply
     assert "sky" in manager.handle("is there a sky?").reply  # not a thing the detector knows: said so
     assert doc.head.parent_id is None
+
+
+def test_a_revision_said_first_and_a_request_after_it(manager):
+    manager.handle("increase the contrast by 30")
+    result = manager.handle("too much, and make it warmer")
+    lines = lineage(manager.document)
+    assert lines[0] == "adjust_attr contrast 15" and lines[1].startswith("adjust_attr warmth ") and len(lines) == 2
+    assert "instead of +30" in result.reply
+    manager.handle("undo")  # one request, one undo step: back to the contrast at +30
+    assert lineage(manager.document) == ["adjust_attr contrast 30"]
+
+
+def test_a_request_of_several_edits_is_undone_in_one_step(manager):
+    manager.handle("increase brightness by 30 and contrast by 20")
+    manager.handle("undo")
+    assert lineage(manager.document) == []
+
+
+def test_a_critique_names_grain_with_its_figure_and_smooths_it(coffee):
+    from agent.describe.critique import critique
+    from agent.perception.measure import NOISY, measure
+
+    noisy = np.clip(coffee + np.random.default_rng(0).normal(0, 8, coffee.shape), 0, 255).astype(np.uint8)
+    assert measure(coffee).noise < NOISY < measure(noisy).noise
+    c = critique(noisy, subject=False)
+    assert any("grainy" in f and "noise sd" in f for f in c.findings)
+    assert "adjust_attr sharpness -20" in [p.format() for p in c.plan]
+    assert all(p.format() != "adjust_attr sharpness 30" for p in c.plan)  # grain is not sharpened
+
+
+def _replay_caise(history: list[str], original: np.ndarray) -> np.ndarray:
+    """The picture a CAISE history replays to: each edit line on the image on screen, each undo back one."""
+    from agent.grammar.commands import parse_command
+
+    images = [original]
+    for line in history:
+        if line.split(":", 1)[0] in {"user_text", "assistant_text", "image_load"}:
+            continue
+        command = parse_command(line)
+        if command.name == "undo":
+            images = images[:-1] or images
+        elif command.edits_image:
+            images.append(execute(command, images[-1]))
+    return images[-1]
+
+
+def test_a_revised_conversation_replays_from_its_caise_history_to_the_same_pixels(manager):
+    doc = manager.document
+    original = doc.pixels(doc.root.id)
+    steps = ["increase the contrast by 40", "that's way too much contrast", "brighten it by 10", "a bit less",
+             "and the saturation too", "undo", "undo", "make it warmer", "the other way"]
+    for words in steps:
+        assert manager.handle(words).ok, words
+        assert np.array_equal(_replay_caise(manager.history, original), doc.pixels()), words

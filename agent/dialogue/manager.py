@@ -120,6 +120,8 @@ class TurnContext:
     # does the same in the window): a revised edit ("too much" after contrast +40) -> its first try;
     # the original, after "go back to the original" -> the picture before it.
     undo_to: dict[str, str] = field(default_factory=dict)
+    # Where "undo" goes from the last version of a request that made several (one request, one undo step)
+    undo_request: dict[str, str] = field(default_factory=dict)
     confirmed: bool = False  # this turn runs what the person just agreed to ("yes" to a proposal)
     weak_search: str | None = None  # the search words whose weak best match was offered, not opened
 
@@ -159,6 +161,18 @@ def _last_edit(document: Document | None, turns: list[dict]) -> tuple[str, str] 
     for _ in last.get("commands") or []:
         before = document.parent(before.id) or before
     return (before.id, document.head.id) if before.id != document.head.id else None
+
+
+def caise_path(doc: Document, start: str, end: str) -> list[str]:
+    """The CAISE lines that take the picture from version ``start`` to version ``end`` when replayed
+    (each edit line applies to the image on screen, each ``undo`` goes back one): one ``undo`` per
+    version from ``start`` up to their common ancestor, then the command lines down to ``end``. A
+    revision ("too much" after contrast +40) is written ``undo`` and ``adjust_attr contrast 10``, so
+    the conversation's history replays to the pixels on screen."""
+    up = [v.id for v in doc.lineage(start)]
+    down = doc.lineage(end)
+    common = max((i for i, v in enumerate(down) if v.id in up and i < len(up) and up[i] == v.id), default=0)
+    return ["undo"] * (len(up) - 1 - common) + [v.command or "" for v in down[common + 1:]]
 
 
 def version_label(command_line: str | None) -> str:
@@ -275,6 +289,7 @@ class DialogueManager:
         """Run the turn's commands in order; stop at the first that fails (its reply says why)."""
         results: list[TurnResult] = []
         revise, self._revise = self._revise, False
+        start = self.document.head.id if self.document is not None else None
         for i, command in enumerate(commands):
             if i == 0 and revise:
                 results.append(self.revise(command, utterance=utterance))
@@ -287,6 +302,11 @@ class DialogueManager:
         done = [r for r in results if r.ok]
         last = results[-1]
         versions = [r.version for r in results if r.version is not None]
+        if len(versions) > 1 and start is not None and self.document is not None \
+                and versions[-1].id == self.document.head.id:
+            # one request, one undo step (as in the window's undo stack): "yes" to a plan of three
+            # edits, or "too much, and make it warmer", is taken back by one "undo"
+            self.context.undo_request[versions[-1].id] = start
         data: dict = {}
         for r in results:
             data.update(r.data)
@@ -488,7 +508,7 @@ class DialogueManager:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
         version = doc.apply(command.format(), pixels, parent=parent.id)
         self.context.undo_to[version.id] = replaced.id
-        self.history.append(command.format())
+        self.history.extend(caise_path(doc, replaced.id, version.id))  # "undo", then the new amount
         return TurnResult(utterance, revision_reply(old, command), command, version)
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
@@ -524,12 +544,15 @@ class DialogueManager:
             return TurnResult(utterance, "Back to the original; undo brings the edits back.", command, version)
         version, done = None, 0
         for _ in range(steps):
-            back = self.context.undo_to.pop(doc.head.id, None) if is_undo else None
+            back = (self.context.undo_to.pop(doc.head.id, None)
+                    or self.context.undo_request.pop(doc.head.id, None)) if is_undo else None
+            here = doc.head.id
             moved = doc.checkout(back) if back in doc.versions else (doc.undo() if is_undo else doc.redo())
             if moved is None:
                 break
             version, done = moved, done + 1
-            self.history.append(command.format())
+            # in CAISE's form, which replays: one "undo" per version left, then the lines back to a first try
+            self.history.extend(caise_path(doc, here, moved.id) if back in doc.versions else [command.format()])
         if version is None:
             return TurnResult(utterance, f"There is nothing to {what}.", command, ok=False)
         did = "it" if steps == 1 else f"{done} steps" if done == steps else f"the {done} steps there were"

@@ -115,10 +115,36 @@ def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None 
         return Outcome(RUNNERS[c.Crop](selection_box(selection), pixels))
     region = getattr(command, "region", "")
     if not region:
-        return Outcome(runner(command, pixels))
+        out = runner(command, pixels)
+        return Outcome(out, note=enhance_note(pixels, out) if isinstance(command, c.AutoEnhance) else "")
     where = regions.resolve(region, pixels, selection=selection, cutout=cutout)
     out = masks.apply_in_region(pixels, where.mask, lambda px: runner(command, px))
     return Outcome(out, where.overlays, where.note)
+
+
+def enhance_note(before: np.ndarray, after: np.ndarray) -> str:
+    """What ``auto_enhance`` changed, in the figures a critique uses ("make it look better" says
+    how much, not only that it ran): mean brightness, the span of the tones, the colour cast of
+    near-grey tones and the saturation, each before -> after when it moved.
+
+    >>> ramp = np.linspace(60, 180, 64 * 64).reshape(64, 64).astype(np.uint8)
+    >>> enhance_note(ramp, ramp[::-1].copy())
+    'Nothing measurable changed.'
+    """
+    from agent.perception import measure as m
+
+    a, b = m.measure(before), m.measure(after)
+    pct = lambda x: f"{100 * x:.0f}%"  # noqa: E731
+    said = []
+    if round(100 * a.mean) != round(100 * b.mean):
+        said.append(f"mean brightness {pct(a.mean)} -> {pct(b.mean)}")
+    if round(100 * a.spread) != round(100 * b.spread):
+        said.append(f"tones span {pct(a.spread)} -> {pct(b.spread)} of the range")
+    if not (a.grey or b.grey) and abs(a.cast_b - b.cast_b) >= 1:
+        said.append(f"colour cast b* {a.cast_b:+.1f} -> {b.cast_b:+.1f} (+ yellow, - blue)")
+    if not (a.grey or b.grey) and round(100 * a.saturation) != round(100 * b.saturation):
+        said.append(f"saturation {pct(a.saturation)} -> {pct(b.saturation)}")
+    return ("Measured: " + "; ".join(said) + ".") if said else "Nothing measurable changed."
 
 
 def execute(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None = None) -> np.ndarray:

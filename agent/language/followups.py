@@ -175,36 +175,73 @@ def revision_reply(old: Command, new: Command) -> str:
 # -- reading -----------------------------------------------------------------------------------
 
 _LEAD = re.compile(r"^(?:(?:no|nope|nah|hmm+|hm+|um+|uh+|err+|oh|oops|ugh|actually|well|ok|okay|wait|sorry|"
-                   r"yeah|yes|ah|argh|whoa|woah|wow|eh|meh|hey|please|i think)\b[\s,.!]*)+")
-_TAIL = re.compile(r"(?:[\s,.!]+(?:please|pls|now|then|thanks|thank you|i think|imo|for me|though|"
-                   r"overall|actually))+$")
+                   r"yeah|yes|ah|argh|whoa|woah|wow|eh|meh|hey|please|pls|plz|i think|now|so|and|then|but|maybe|perhaps|just)\b[\s,.!]*)+")
+_TAIL = re.compile(r"(?:[\s,.!]+(?:please|pls|plz|now|then|thanks|thank you|i think|imo|for me|though|"
+                   r"overall|actually|still|stil|than that|than this))+$")
+# Misspellings of the few words follow-ups are read by ("tone it dwon", "stil too dark"): a word one
+# letter off (or two swapped) from one of these, and not itself one of them, is read as it.
+_VOCABULARY = ("down", "back", "less", "more", "still", "much", "strong", "stronger", "weaker", "again", "original",
+               "other", "opposite", "direction", "enough", "bright", "brighter", "dark", "darker", "warm", "warmer",
+               "cool", "cooler", "sharp", "sharper", "contrast", "saturation", "saturated", "brightness", "little",
+               "previous", "better", "repeat", "vertically", "horizontally", "same", "undo", "tone", "dial")
 _SIZE_LARGE = re.compile(r"\b(?:way|far|much|a lot|lots|really|very|waa+y|a whole lot|significantly|"
                          r"considerably)\s+(?:too|less|more|stronger|weaker|over|further)\b|\bdouble\b|\bhalf as\b")
-_SIZE_SMALL = re.compile(r"\b(?:a (?:little )?bit|a little|a tad|a touch|slightly|somewhat|little|tiny bit|"
+_SIZE_SMALL = re.compile(r"\b(?:a (?:little |tiny |wee )?bit|a little|a tad|a touch|slightly|somewhat|little|tiny bit|"
+                         r"a smidge|a hair|"
                          r"just a (?:bit|little|tad|touch))\s+(?:too|less|more|stronger|weaker|over|further)\b|"
                          r"\b(?:a (?:little )?bit|a little|a tad|a touch|slightly) much\b")
 
 
+def _one_off(a: str, b: str) -> bool:
+    """Whether ``a`` is ``b`` with one letter changed, added or dropped, or two neighbours swapped."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def spelled(text: str) -> str:
+    """``text`` with words of four letters or more that are one slip from a follow-up word put right.
+
+    >>> spelled("tone it dwon"), spelled("stil too dark"), spelled("go back to the orignal")
+    ('tone it down', 'still too dark', 'go back to the original')
+    """
+    def fix(m: re.Match) -> str:
+        w = m.group(0)
+        if len(w) < 4 or w in _VOCABULARY:
+            return w
+        return next((v for v in _VOCABULARY if _one_off(w, v)), w)
+
+    return re.sub(r"[a-z]+", fix, text)
+
+
 def _tidy(text: str) -> str:
-    c = clean_text(text).strip(" .!?,;")
+    c = spelled(clean_text(text)).strip(" .!?,;")
     c = _LEAD.sub("", c)
     c = POLITE.sub("", c)
     c = _LEAD.sub("", c)
     return _TAIL.sub("", c).strip(" .!?,;")
 
 
+_SIZE_AFTER = re.compile(r"\s+(?:a (?:little |tiny |wee )?bit|a little|a tad|a touch|slightly|some|a smidge|a hair)$")
+
+
 def _size(c: str) -> str:
     if _SIZE_LARGE.search(c):
         return "large"
-    if _SIZE_SMALL.search(c):
+    if _SIZE_SMALL.search(c) or _SIZE_AFTER.search(c):  # "tone it down a bit"
         return "small"
     return "normal"
 
 
 _SUBJECT = r"(?:(?:that'?s|that is|it'?s|it is|this is|thats|its|that was|it was|now it'?s|it looks|looks|" \
            r"that looks|the effect is|the edit is|it got|it'?s gotten|you made it|you went)\s+)?(?:still\s+)?"
-_MOD = r"(?:(?:way|far|much|a lot|lots|really|very|waa+y|a (?:little )?bit|a little|a tad|a touch|slightly|" \
-       r"somewhat|just a (?:bit|little|tad|touch)|even)\s+)?"
+_MOD = r"(?:(?:way|far|much|a lot|lots|really|very|waa+y|a (?:little |tiny |wee )?bit|a little|a tad|a touch|" \
+       r"slightly|somewhat|just a (?:bit|little|tad|touch)|a smidge|a hair|even|still)\s+)?"
 _LESS_CORE = (r"(?:too (?:much|strong|intense|heavy|extreme|far|harsh|drastic|obvious|dramatic|overdone|over the top)|"
               r"overdone|over the top|overkill|(?:a )?bit much|less|weaker|subtler|more subtle|gentler|"
               r"(?:tone|dial|turn|take|bring|scale|pull) (?:it|that|this|the effect) (?:down|back)|"
@@ -216,8 +253,8 @@ _MORE_CORE = (r"(?:more|stronger|more intense|further|not enough|(?:increase|boo
               r"amplify) (?:it|that|the effect)(?: (?:more|further))?|intensify|(?:turn|bump|crank|ramp) "
               r"(?:it|that) up|double it|harder|keep going|go further|(?:make it|go) (?:stronger|more intense|"
               r"further)|more of (?:that|it|the same)|not strong enough|too (?:weak|subtle|little|faint|mild))")
-_LESS = re.compile(_SUBJECT + _MOD + _LESS_CORE)
-_MORE = re.compile(_SUBJECT + _MOD + _MORE_CORE)
+_LESS = re.compile(_SUBJECT + _MOD + _LESS_CORE + rf"(?:{_SIZE_AFTER.pattern[:-1]})?")
+_MORE = re.compile(_SUBJECT + _MOD + _MORE_CORE + rf"(?:{_SIZE_AFTER.pattern[:-1]})?")
 
 # Words that name what an edit changes, with the direction they name (0: the noun itself, either way).
 # A colour word names a tint of that colour and, after a warmth edit, the warmth.
@@ -263,6 +300,29 @@ _DEFICIT = re.compile(
     rf"(?:the )?(?P<q>{_QUALITY_RE})$"
     rf"|{_SUBJECT}not (?P<q2>{_QUALITY_RE}) enough$"
     rf"|^(?:the )?(?P<q3>{_QUALITY_RE}) (?:is|are|looks?|seems?) (?:still )?(?:too|a bit|way) (?:weak|subtle|low|faint|little)$")
+
+
+# Comparatives: the quality the person wants more of than the picture on screen has ("brighter",
+# "even darker", "way warmer", "cooler still"), read against the last edit like a quality. Said as a
+# request ("make it a bit darker") it is a new edit, for the rules.
+COMPARATIVES: dict[str, tuple[str, int]] = {
+    "brighter": ("brightness", 1), "lighter": ("brightness", 1), "darker": ("brightness", -1),
+    "dimmer": ("brightness", -1), "warmer": ("warmth", 1), "cooler": ("warmth", -1), "colder": ("warmth", -1),
+    "sharper": ("sharpness", 1), "crisper": ("sharpness", 1), "softer": ("sharpness", -1),
+    "blurrier": ("sharpness", -1), "punchier": ("contrast", 1), "flatter": ("contrast", -1),
+    "duller": ("saturation", -1), "more vivid": ("saturation", 1), "more colorful": ("saturation", 1),
+    "more saturated": ("saturation", 1), "less saturated": ("saturation", -1), "more contrasty": ("contrast", 1),
+    "bluer": ("tint blue", 1), "redder": ("tint red", 1), "greener": ("tint green", 1), "pinker": ("tint pink", 1),
+    "yellower": ("tint yellow", 1)}
+_COMPARATIVE = re.compile(
+    r"(?:(?:a bit|a little|a tad|slightly|even|way|much|far|a lot|still|yet|bit|somewhat|"
+    r"a (?:tiny|wee|little) bit|a touch)\s+)*(?P<q>" + "|".join(sorted(COMPARATIVES, key=len, reverse=True))
+    + r")(?:\s+(?:still|yet|please|then|again))*")
+# A quality said of the picture as it is now ("that looks garish", "it's kinda dark"): more of it than wanted
+_SAID_OF_IT = re.compile(
+    r"(?:that'?s|that is|it'?s|it is|thats|its|that looks|it looks|looks|now it'?s|it'?s gotten|it got|"
+    r"this is|this looks|it seems|that seems)\s+(?:(?:way|far|much|really|very|a bit|a little|kind of|kinda|quite|"
+    r"pretty|so|rather|somewhat)\s+)*(?P<q>" + _QUALITY_RE + r")")
 
 
 def _key(command: Command) -> tuple[str, int] | None:
@@ -319,6 +379,22 @@ def _less_more(c: str, recent: Recent) -> FollowUp | None:
         same_way = sign == _key(recent.last)[1]
         factor = (LESS if excess == same_way else MORE)[size]
         return _revise(recent.last, factor)
+    said = _SAID_OF_IT.fullmatch(c)
+    compared = _COMPARATIVE.fullmatch(c)
+    if (said or compared) and recent.last is not None:
+        key = _key(recent.last)
+        if said:
+            sign = _quality_of(said.group("q"), recent.last)
+            if sign is not None and any(w for w, d in QUALITIES[said.group("q")] if d):  # a direction, not a noun
+                return _revise(recent.last, (LESS if sign == key[1] else MORE)[size])
+        elif key is not None:
+            what, sign = COMPARATIVES[compared.group("q")]
+            if what == key[0]:
+                head = c[: compared.start("q")]
+                size = "large" if re.search(r"\b(?:way|much|far|a lot)\b", head) else \
+                    "small" if re.search(r"\b(?:bit|little|tad|touch|slightly|somewhat)\b", head) else "normal"
+                return _revise(recent.last, (MORE if sign == key[1] else LESS)[size])
+        return None
     less, more = _LESS.fullmatch(c), _MORE.fullmatch(c)
     if not (less or more):
         return None
@@ -374,7 +450,7 @@ _SAME_FOR = re.compile(
     rf"(?:for|to|with|on) (?:the )?(?P<a>{_TARGET_RE})"
     rf"|(?:(?:and|also|now|then)\s+)*(?:(?:do|apply)\s+(?:it|that)\s+)?(?:for |to |with |on )?(?:the )?"
     rf"(?P<b>{_TARGET_RE})(?:\s+(?:too|as well|also))+"
-    rf"|(?:(?:and|also)\s+)+(?:for |to |with |on )?(?:the )?(?P<c>{_TARGET_RE})")
+    rf"|(?:(?:and|also|now|then)\s+)*(?:for |to |with |on )?(?:the )?(?P<c>{_TARGET_RE})")
 
 
 def _same_for(c: str, recent: Recent) -> FollowUp | None:
@@ -384,6 +460,8 @@ def _same_for(c: str, recent: Recent) -> FollowUp | None:
     if not m or recent.last is None:
         return None
     word = m.group("a") or m.group("b") or m.group("c")
+    if m.group("c") and word in COLOUR_WORD and not re.match(r"(?:and|also|now|then)\b", c):
+        return None  # a bare colour ("red") is a request of its own; a bare "saturation" follows the last edit
     last = recent.last
     if isinstance(last, AdjustAttr) and word in _ATTR_SYNONYMS:
         attr = _ATTR_SYNONYMS[word]
@@ -396,11 +474,12 @@ def _same_for(c: str, recent: Recent) -> FollowUp | None:
     return None
 
 
-_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "twice": 2, "thrice": 3, "2": 2, "3": 3, "4": 4, "5": 5}
+_NUMBERS = {"both": 2, "two": 2, "three": 3, "four": 4, "five": 5, "twice": 2, "thrice": 3, "2": 2, "3": 3, "4": 4, "5": 5}
 _UNDO_STEPS = re.compile(
     r"(?:undo|revert|go back|step back|take back|roll back)(?: the)?(?: last)? (?P<n>two|three|four|five|[2-5])"
     r"(?: (?:edits|changes|steps|things|ones|times|versions))?"
     r"|undo(?: it| that| this)? (?P<m>twice|thrice|two times|three times|[2-5] times)"
+    r"|(?:undo|revert|take back) (?P<b>both)(?: of them| edits| changes| steps)?"
     r"|(?:undo|revert|take back) the (?:last|previous) (?P<k>two|three|four|five|[2-5])(?: \w+)?")
 _ORIGINAL = re.compile(
     r"(?:(?:go|get|take (?:it|me)|revert|switch|put it|set it|change it|bring it|turn it|reset|restore|return|"
@@ -430,7 +509,7 @@ def _going_back(c: str, recent: Recent) -> FollowUp | None:
     was' -> the original; 'the previous one was better' -> undo."""
     m = _UNDO_STEPS.fullmatch(c)
     if m:
-        word = m.group("n") or m.group("m") or m.group("k")
+        word = m.group("n") or m.group("m") or m.group("k") or m.group("b")
         return FollowUp([Undo(steps=_NUMBERS.get(word.split()[0], 2))])
     if _ORIGINAL.fullmatch(c):
         return FollowUp([Undo(original=True)])
@@ -453,7 +532,8 @@ class FollowUpRule:
 FOLLOW_UPS: tuple[FollowUpRule, ...] = (
     FollowUpRule("going_back", _going_back, (
         ("undo the last two edits", "", "undo 2"), ("go back to the original", "", "original"),
-        ("put it back the way it was", "", "original"), ("the previous one was better", "", "undo"))),
+        ("put it back the way it was", "", "original"), ("the previous one was better", "", "undo"),
+        ("undo both", "", "undo 2"))),
     FollowUpRule("repeat", _repeat, (
         ("again", "rotate 270", "rotate 270"), ("repeat the last edit", "adjust_attr brightness 30; adjust_attr "
                                                 "contrast 20", "adjust_attr brightness 30; adjust_attr contrast 20"),
@@ -474,7 +554,14 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("more", "adjust_attr saturation -30", "revise adjust_attr saturation -45"),
         ("make it stronger", "adjust_color pink 0.2", "revise adjust_color pink 0.3"),
         ("still too dark", "adjust_attr brightness 20", "revise adjust_attr brightness 30"),
-        ("too dark", "rotate 90", "none"), ("a bit less", "grayscale", "reply"))),
+        ("too dark", "rotate 90", "none"), ("a bit less", "grayscale", "reply"),
+        ("tone it down a bit", "adjust_attr contrast 20", "revise adjust_attr contrast 15"),
+        ("ok, now a bit less contrast please", "adjust_attr contrast 20", "revise adjust_attr contrast 15"),
+        ("hmm, tone it dwon", "adjust_attr contrast 20", "revise adjust_attr contrast 10"),
+        ("way brighter", "adjust_attr brightness 10", "revise adjust_attr brightness 20"),
+        ("darker", "adjust_attr brightness 20", "revise adjust_attr brightness 10"),
+        ("brighter", "adjust_attr contrast 20", "none"),
+        ("that looks garish", "adjust_attr saturation 50", "revise adjust_attr saturation 25"))),
 )
 FOLLOW_UP_NAMES = tuple(r.name for r in FOLLOW_UPS)
 
@@ -501,6 +588,25 @@ def read_follow_up(text: str, recent: Recent) -> FollowUp | None:
                 and not (found.revise and out.revise and type(found.commands[0]) is type(out.commands[0])):
             return None  # "too much, and do it again": two different requests
     return found
+
+
+_JOINS = re.compile(r"[,;.!?]+\s*(?:(?:and|then|but|also|plus|after that)\b\s*)*|\s+-+\s+|"
+                    r"\s+(?:and then|and also|and|then|but|plus|after that)\s+")
+
+
+def split_follow_up(text: str, recent: Recent) -> tuple[FollowUp, str] | None:
+    """A revision said first and a request after it in one message ("too much, and make it warmer",
+    "a bit less, then sharpen it"): the revision and the words of the rest, which the request rules
+    read. None when the message does not open with a revision or has nothing after it."""
+    if recent.last is None:
+        return None
+    pieces = [p.strip() for p in _JOINS.split(text) if p and p.strip(" ,.;!?")]
+    for k in range(len(pieces) - 1, 0, -1):
+        head = read_follow_up(", ".join(pieces[:k]), recent)
+        if head is not None and head.revise and head.reply is None:
+            rest = " and ".join(pieces[k:])
+            return (head, rest) if read_follow_up(rest, recent) is None and _tidy(rest) else None
+    return None
 
 
 def outcome(follow_up: FollowUp | None) -> str:

@@ -54,7 +54,7 @@ from agent.grammar.commands import (
 )
 from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
 from agent.grammar.registry import select_names
-from agent.language.followups import Recent, read_follow_up
+from agent.language.followups import Recent, read_follow_up, split_follow_up
 from agent.language.questions import read_question
 from agent.language.scope import (
     ASKS_SEARCH,
@@ -880,6 +880,11 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if later.reply is not None:
             return Reading(reply=later.reply)
         return Reading(commands=later.commands, revise=later.revise)
+    split = split_follow_up(utterance, recent or Recent())  # "too much, and make it warmer"
+    if split is not None:
+        rest = read(split[1], model=model, photo_open=photo_open, selection=selection)
+        if rest.commands:
+            return Reading(commands=[*split[0].commands, *rest.commands], revise=True, notes=rest.notes)
     reading = Reading()
     keep_region = ""  # "keep the cat as it is": what the edits leave alone
     unknown: list[str] = []

@@ -1,4 +1,4 @@
-"""Multi-turn conversations through the whole assistant: ``python bench/conversation.py``.
+"""Multi-turn conversations through the whole assistant: ``python bench/conversations.py``.
 
 Each conversation of ``bench/conversations.json`` (written as people type, issue 27) runs on a real
 photo (scikit-image's samples or ``resources/library``) through
@@ -7,10 +7,15 @@ learned command model included, with the bundled sample library for searches. Af
 the document's lineage (the command lines from the original to the head), the reply and what ran
 are checked against the turn's expectations (the file's ``about`` says how they are written).
 
-Printed: right/total per follow-up kind, for the development conversations and the held-out ones
-apart (``heldout``: marked when written, never tuned on; ``heldout2``: written after the first
-results and run once, at the end), and the turns that moved in the wrong direction (a revision or an adjustment whose amount moved opposite to what was asked). ``--show``
-prints every turn that was not right; ``--json`` writes every turn.
+Printed for the development conversations and the held-out ones apart (``heldout``: written before
+any run of them, never tuned on): follow-up turns right (revisions, repeats, "the same for", undo,
+the original, small talk, comparisons, "yes" to a proposal), and of the others how many moved in the
+**wrong direction** (a revision or an adjustment whose amount moved opposite to what was asked), ran
+an edit of the **wrong kind** (another edit than asked, or an edit where none was asked: a question
+or "thanks" run as an edit, an undo where a revision was asked) or were **refused** (nothing ran
+where something should have); answers to questions right (questions about the picture and
+critiques); then right/total per kind. ``--show`` prints every turn that was not right (dev only
+unless ``--show all``); ``--json`` writes every turn.
 """
 
 from __future__ import annotations
@@ -27,11 +32,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "bench" / "conversations.json"
-SPLITS = ("dev", "heldout", "heldout2")
+SPLITS = ("dev", "heldout")
+ANSWERS = {"question", "critique"}  # answers to questions about the picture
+OTHER = {"search", "single"}  # single requests and searches (issue 27 items 5-6), counted apart
 _RANGE = re.compile(r"~([\[(])\s*([+-]?[\d.]+)\s*,\s*([+-]?[\d.]+)\s*([\])])")
 
 
 def photo_pixels(name: str):
+    if name.startswith("mate:"):
+        from bench.photoset import load_mate
+
+        return load_mate(name.split(":", 1)[1])
     if name.startswith("skimage:"):
         from skimage import data
 
@@ -92,6 +103,10 @@ def revised_as_asked(how: str, old: str, new: str) -> tuple[bool, bool]:
     if a is None or b is None:
         return False, False
     if a[0] != b[0]:
+        if how == "opposite" and a[0].startswith("tint ") and b[0].startswith("tint "):
+            from agent.language.followups import OPPOSITE_TINT
+
+            return OPPOSITE_TINT.get(a[0][5:]) == b[0][5:], False
         return False, False
     x, y = a[1], b[1]
     if how == "less":
@@ -182,7 +197,76 @@ def check(turn: dict, before: list[str], after: list[str], result, opened: bool)
             if re.search(pattern, line):
                 fails.append(f"ran {line!r}")
                 wrong_way = True
+    if "revise_first" in turn:  # "too much, and make it warmer": the last edit revised, then more
+        k = len(before) - 1
+        if k < 0 or len(after) <= k or after[:k] != before[:k]:
+            fails.append(f"not a revision of the last edit: {before} -> {after}")
+        else:
+            ok, ww = revised_as_asked(turn["revise_first"], before[-1], after[k])
+            a = amount(before[-1])
+            stacked = a is not None and any((amount(x) or ("", 0))[0] == a[0] for x in after[k + 1:])
+            if stacked:  # the correction stacked on top: judge the direction of the sum
+                changed = net(after).get(a[0], 0.0) - net(before).get(a[0], 0.0)
+                ww = {"less": changed * a[1] > 0, "more": changed * a[1] < 0, "opposite": changed * a[1] > 0}[
+                    turn["revise_first"]]
+            wrong_way = wrong_way or ww
+            if not ok or stacked:
+                fails.append(f"revised {before[-1]!r} into {after[k:]!r}, wanted {turn['revise_first']} first")
+    if turn.get("box") and not any(o.get("kind") == "box" for o in (result.data or {}).get("overlays", [])):
+        fails.append("no box drawn")
+    if turn.get("plan") and not ((result.data or {}).get("plan") or "leave it" in (result.reply or "")):
+        fails.append("no plan proposed")
     return not fails, wrong_way, fails
+
+
+def _kind(line: str) -> str:
+    """What a command line edits, without its amount or region: "attr contrast", "tint", "rotate"."""
+    parts = line.split()
+    if not parts:
+        return ""
+    if parts[0] == "adjust_attr" and len(parts) > 1:
+        return f"attr {parts[1]}"
+    return {"adjust_color": "tint"}.get(parts[0], parts[0])
+
+
+def expected_change(turn: dict, before: list[str]) -> set[str] | None:
+    """The kinds of edit a turn asks for ("undo" for going back), or None when it asks for none."""
+    if turn.get("unchanged") or turn["kind"] in ANSWERS:
+        return None
+    if "revise" in turn:
+        return {_kind(before[-1]), "tint"} if before else set()
+    if turn.get("repeat"):
+        return {_kind(x) for x in before}
+    kinds: set[str] = set()
+    for key in ("adds", "lineage"):
+        kinds |= {_kind(x) for x in turn.get(key, [])}
+    if "lineage" in turn and len(turn["lineage"]) < len(before) or "lineage_len" in turn:
+        kinds.add("undo")
+    if turn.get("adds_some") or "adds_count" in turn:
+        kinds.add("any")
+    return kinds
+
+
+def outcome(turn: dict, before: list[str], after: list[str], right: bool, wrong_way: bool, reply: str) -> str:
+    """right | wrong direction | wrong kind | refused | wrong (another miss: the amount, the words)."""
+    if right:
+        return "right"
+    if wrong_way:
+        return "wrong direction"
+    want = expected_change(turn, before)
+    changed = after != before
+    if want is None:
+        if changed:
+            return "wrong kind"  # a question or "thanks" run as an edit
+        return "refused" if reply.startswith("Sorry, I did not understand") else "wrong"
+    if not changed:
+        return "refused"
+    got = {_kind(x) for x in after if x not in before} or set()
+    if len(after) < len(before) or (after != before[:len(after)] and not got):
+        got.add("undo")
+    if "any" in want or got <= want:
+        return "wrong"
+    return "wrong kind"
 
 
 def _words(query: str) -> set[str]:
@@ -215,17 +299,20 @@ def run(data: dict, parser, library: Path, show: bool) -> tuple[dict, list[dict]
             opened = manager.document is not doc_before
             after = lineage(manager.document) if not opened else lineage(doc_before)
             right, wrong_way, fails = check(turn, before, after, result, opened)
+            how = outcome(turn, before, after, right, wrong_way, result.reply or "")
             row = {"conversation": conv["id"], "split": conv["split"], "kind": turn["kind"], "say": turn["say"],
-                   "right": right, "wrong_direction": wrong_way, "fails": fails, "reply": result.reply,
-                   "ran": [c.format() for c in result.commands] if result.ok else []}
+                   "right": right, "outcome": how, "wrong_direction": wrong_way, "fails": fails,
+                   "reply": result.reply, "ran": [c.format() for c in result.commands] if result.ok else []}
             rows.append(row)
             if turn["kind"] != "setup":
                 c = counts[conv["split"]][turn["kind"]]
                 c["n"] += 1
-                c["right"] += right
-                c["wrong direction"] += wrong_way
+                if not right:
+                    c[how] += 1
+                else:
+                    c["right"] += 1
             if show and not right and (conv["split"] == "dev" or show == "all"):
-                print(f"[{conv['split']} {conv['id']}] {turn['say']!r} ({turn['kind']}): {'; '.join(fails)}\n"
+                print(f"[{conv['split']} {conv['id']}] {turn['say']!r} ({turn['kind']}, {how}): {'; '.join(fails)}\n"
                       f"    reply: {result.reply[:160]!r}")
     return counts, rows
 
@@ -237,6 +324,7 @@ def main() -> int:
                     help="print the turns that were not right (dev only unless 'all')")
     ap.add_argument("--json", help="write every turn to this file")
     ap.add_argument("--no-model", action="store_true", help="rules only, no learned command model")
+    ap.add_argument("--split", choices=SPLITS, help="run only these conversations (tune on dev alone)")
     args = ap.parse_args()
     import torch
 
@@ -245,6 +333,8 @@ def main() -> int:
     from agent.dialogue.manager import GrammarParser
 
     data = json.loads(Path(args.data).read_text())
+    if args.split:
+        data["conversations"] = [c for c in data["conversations"] if c["split"] == args.split]
     parser = GrammarParser() if args.no_model else load_parser()
     library = Path(tempfile.mkdtemp(prefix="easel-conv-lib-")) / "library.db"
     library.parent.mkdir(parents=True, exist_ok=True)
@@ -252,17 +342,27 @@ def main() -> int:
 
     Library(library).ensure_sample()  # the bundled photos, perceived ahead (resources/library/perception.json)
     counts, rows = run(data, parser, library, args.show)
-    for split in SPLITS:
+    for split in (args.split,) if args.split else SPLITS:
         c = counts[split]
-        n = sum(k["n"] for k in c.values())
-        right = sum(k["right"] for k in c.values())
-        wrong = sum(k["wrong direction"] for k in c.values())
-        convs = sum(1 for conv in data["conversations"] if conv["split"] == split)
-        print(f"\n{split}: {convs} conversations, {n} follow-up turns: {right}/{n} right, {wrong} in the wrong direction")
+        convs = [conv for conv in data["conversations"] if conv["split"] == split]
+        print(f"\n{split}: {len(convs)} conversations on {len({conv['photo'] for conv in convs})} photos")
+        for title, kinds in (("follow-up turns", [k for k in c if k not in ANSWERS | OTHER]),
+                             ("answers to questions", [k for k in c if k in ANSWERS]),
+                             ("single requests and searches", [k for k in c if k in OTHER])):
+            total = collections.Counter()
+            for k in kinds:
+                total.update(c[k])
+            n = total["n"]
+            if not n:
+                continue
+            print(f"  {title}: {total['right']}/{n} right ({100 * total['right'] / n:.1f}%); "
+                  f"wrong direction {total['wrong direction']}, wrong kind {total['wrong kind']}, "
+                  f"refused {total['refused']}, other misses {total['wrong']}")
         for kind in sorted(c):
             k = c[kind]
-            print(f"  {kind:10s} {k['right']:3d}/{k['n']:<3d}" + (f"  wrong direction {k['wrong direction']}"
-                                                                  if k["wrong direction"] else ""))
+            misses = ", ".join(f"{what} {k[what]}" for what in ("wrong direction", "wrong kind", "refused", "wrong")
+                               if k[what])
+            print(f"    {kind:10s} {k['right']:3d}/{k['n']:<3d}" + (f"  ({misses})" if misses else ""))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0
