@@ -30,6 +30,15 @@ from editor import masks
 from editor.document import Document
 from editor.store import Store
 
+
+@pytest.fixture(autouse=True)
+def _forget_found_objects():
+    """Stand-in detectors below differ from test to test on the same pixels: forget what was found."""
+    regions.clear_cache()
+    yield
+    regions.clear_cache()
+
+
 # -- the grammar -----------------------------------------------------------------------------------
 
 LINES = [
@@ -395,3 +404,28 @@ def test_the_box_of_the_dog_used_goes_to_the_canvas(manager, monkeypatch):
     assert result.ok and manager.document.head.command == "adjust_color orange 0.2 in the dog"
     assert result.reply.startswith("Tinted the dog toward orange at 20%. I see 2 dogs and changed the one on the right")
     assert result.data["overlays"][0]["box"] == [50, 10, 75, 50]
+
+
+def test_what_was_found_is_kept_for_the_same_pixels_only(monkeypatch):
+    img = _photo(100, 200)
+    calls = []
+    _fake_detector(monkeypatch, [Detection("dog", 0.9, (120, 20, 180, 80))])
+    fake = objects.detect
+    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: calls.append(1) or fake(rgb, min_score))
+    first = run(parse_command("grayscale in the dog"), img).pixels
+    n = len(calls)
+    again = run(parse_command("grayscale in the dog"), img.copy()).pixels  # the same pixels, another array
+    assert len(calls) == n and np.array_equal(first, again)
+    other = img.copy()
+    other[0, 0, 0] ^= 1  # one bit differs: looked for again
+    run(parse_command("grayscale in the dog"), other)
+    assert len(calls) > n
+
+
+def test_only_pointwise_edits_run_on_the_regions_box():
+    from agent.edits.run import is_pointwise
+
+    assert is_pointwise(parse_command("adjust_attr brightness 20 in sky"))
+    assert is_pointwise(parse_command("grayscale in the cat"))
+    assert not is_pointwise(parse_command("adjust_attr sharpness 20 in sky"))  # looks at neighbours
+    assert not is_pointwise(parse_command("auto_enhance in sky"))  # at the whole picture's statistics

@@ -25,7 +25,10 @@ that names one thing where there are several ("the dog" beside another dog) take
 
 from __future__ import annotations
 
+import hashlib
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -69,6 +72,57 @@ class Resolved:
     note: str = ""  # a sentence when the words were not enough to say which ("the one on the left")
 
 
+# What was found on a version, by the hash of its pixels: the detector's matches for a phrase, each
+# box's mask (as its bounding crop) and the subject's small mask. A second request about the same
+# thing on the same pixels ("brighten the cat", "no, warmer") skips the models; the answer is the
+# one the models would give again, so replaying a command from its parent makes the same pixels.
+CACHE_SIZE = 16
+_cache: OrderedDict = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def pixels_key(pixels: np.ndarray) -> str:
+    """A digest of the pixels, shape and dtype (BLAKE2b; about 40 ms for 12 megapixels)."""
+    h = hashlib.blake2b(f"{pixels.dtype.str}{pixels.shape}".encode(), digest_size=16)
+    h.update(np.ascontiguousarray(pixels).data)
+    return h.hexdigest()
+
+
+def _cached(key: tuple, make: Callable[[], object]):
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    value = make()  # outside the lock: a model runs for a second or two
+    with _cache_lock:
+        _cache[key] = value
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return value
+
+
+def clear_cache() -> None:
+    """Forget what was found (tests; a model swapped)."""
+    with _cache_lock:
+        _cache.clear()
+
+
+def _object_mask(pixels: np.ndarray, box: Box, key: str) -> np.ndarray:
+    """:func:`agent.edits.objects.object_mask`, kept as its bounding crop for the same pixels."""
+
+    def make():
+        m = objects.object_mask(pixels, box)
+        ys, xs = np.flatnonzero(m.any(axis=1)), np.flatnonzero(m.any(axis=0))
+        if len(ys) == 0:
+            return 0, 0, np.zeros((0, 0), bool)
+        return int(ys[0]), int(xs[0]), m[ys[0]:ys[-1] + 1, xs[0]:xs[-1] + 1].copy()
+
+    y, x, crop = _cached((key, "mask", tuple(int(v) for v in box)), make)
+    out = np.zeros(pixels.shape[:2], bool)
+    out[y:y + crop.shape[0], x:x + crop.shape[1]] = crop
+    return out
+
+
 def _box_overlay(box: Box, label: str, color: str = BOX_COLOR) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in box], "color": color, "label": label}
 
@@ -92,10 +146,17 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
     """The mask of the objects ``words`` names; :class:`RegionNotFound` when none is found or the
     only candidate is weak (the detector's second look), with the guess's box to show."""
     phrase = region_phrase(words)
-    try:
-        found = objects.match_objects(pixels, words)
-    except ObjectNotFound as exc:
-        raise RegionNotFound(f"I couldn't find {phrase} in this picture ({exc})") from None
+    key = pixels_key(pixels)
+
+    def match():
+        try:
+            return objects.match_objects(pixels, words)
+        except ObjectNotFound as exc:
+            return exc
+
+    found = _cached((key, "match", words), match)
+    if isinstance(found, ObjectNotFound):
+        raise RegionNotFound(f"I couldn't find {phrase} in this picture ({found})") from None
     h, w = pixels.shape[:2]
     hard = np.zeros((h, w), bool)
     overlays: list[dict] = []
@@ -106,7 +167,7 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
                 f"I'm not sure I see {phrase}: the best guess is weak (its box is on the picture)",
                 [_box_overlay(b, f"{m.label}?", OTHER_COLOR) for b in m.boxes])
         for box in m.boxes:
-            hard |= objects.object_mask(pixels, box)
+            hard |= _object_mask(pixels, box, key)
             overlays.append(_box_overlay(box, m.label))
         if m.others and not m.plural and not m.positioned:
             notes.append(f"I see {_plural(m.label, len(m.others) + 1)} and changed the one {_which(m.boxes[0], m.others)} "
@@ -135,7 +196,11 @@ def _feathered(hard: np.ndarray) -> np.ndarray:
 def subject_region(pixels: np.ndarray, cutout: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """The main subject's soft mask: the alpha of ``cutout(pixels)`` (the app's cutout process)
     or u2netp's subject mask here; :class:`RegionNotFound` when it finds no subject."""
-    mask = masks.from_cutout(cutout(pixels)) if cutout is not None else ops.subject_mask(pixels)
+    if cutout is not None:
+        mask = masks.from_cutout(cutout(pixels))
+    else:  # ops.subject_mask, its small prediction kept for the same pixels
+        small = _cached((pixels_key(pixels), "subject"), lambda: ops.predict_mask_small(ops.mask_input(pixels)))
+        mask = ops.upscale_mask(small, pixels.shape).astype(np.float32) / np.float32(255)
     if float(mask.mean()) < MIN_SUBJECT:
         raise RegionNotFound("I couldn't find a main subject in this picture")
     return mask

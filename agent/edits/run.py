@@ -59,6 +59,17 @@ RUNNERS: dict[type, Callable[..., np.ndarray]] = {
 
 
 SELECTION_WORDS = ("selection", "the selection")
+# Edits that map each pixel on its own: inside a region they run on the region's bounding box only
+# (editor.masks.apply_in_region(pointwise=True), the same pixels). Sharpness looks at neighbours
+# and auto_enhance at the whole picture's statistics: they run on the whole picture.
+POINTWISE_ATTRS = ("brightness", "contrast", "saturation", "warmth", "hue")
+
+
+def is_pointwise(command: c.Command) -> bool:
+    """Whether ``command``'s operation maps each pixel on its own (see :data:`POINTWISE_ATTRS`)."""
+    if isinstance(command, c.AdjustAttr):
+        return command.attr in POINTWISE_ATTRS
+    return isinstance(command, (c.AdjustColor, c.Grayscale))
 
 
 @dataclass
@@ -117,7 +128,7 @@ def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None 
     if not region:
         return Outcome(runner(command, pixels))
     where = regions.resolve(region, pixels, selection=selection, cutout=cutout)
-    out = masks.apply_in_region(pixels, where.mask, lambda px: runner(command, px))
+    out = masks.apply_in_region(pixels, where.mask, lambda px: runner(command, px), pointwise=is_pointwise(command))
     return Outcome(out, where.overlays, where.note)
 
 
