@@ -97,7 +97,7 @@ from agent.dialogue.manager import DialogueManager  # noqa: E402
 from agent.edits import regions as where  # noqa: E402
 from agent.edits import selection as drawing  # noqa: E402
 from agent.edits.run import run  # noqa: E402
-from agent.grammar.commands import parse_command, with_region  # noqa: E402
+from agent.grammar.commands import is_selection, parse_command, with_region  # noqa: E402
 from editor import ops  # noqa: E402
 from editor.document import Document  # noqa: E402
 from editor.store import Store  # noqa: E402
@@ -287,7 +287,10 @@ def judge(case: Case, tmp: Path) -> tuple[bool, bool, float, float, str]:
         return (frac <= OUTSIDE_TOLERANCE and (not result.ok or frac == 0) and (asked or result.ok),
                 not result.ok, 1.0, frac, f"{line or '-'} | {said}")
     cmd = parse_command(line) if line else None
-    read_right = cmd is not None and getattr(cmd, "region", None) == case.region
+    region = getattr(cmd, "region", None)
+    if region and is_selection(region):
+        region = "selection"  # the line carries the hash of the selection's stored mask
+    read_right = cmd is not None and region == case.region
     if cmd is None:
         return False, False, 0.0, 0.0, f"- | {said}"
     whole = _change(case.img, run(with_region(cmd, ""), case.img).pixels)
