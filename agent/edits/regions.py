@@ -14,6 +14,9 @@ region words              mask
 object words              each object :func:`agent.edits.objects.match_objects` finds, masked
                           to its edge (:func:`agent.edits.objects.object_mask`) and
                           feathered :data:`editor.masks.OBJECT_FEATHER` of the diagonal
+``X in the background``,  the objects of X's kind that :mod:`agent.edits.depth` puts behind
+``X in front``            (smaller and higher in the frame than the nearest) or in front; when
+                          the boxes do not tell, :class:`RegionNotFound` asks to point
 ``everything except X``   ``1 - mask(X)``
 ========================  ===============================================================
 
@@ -25,6 +28,7 @@ that names one thing where there are several ("the dog" beside another dog) take
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import threading
@@ -34,7 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agent.edits import objects
+from agent.edits import depth, objects
 from agent.grammar.commands import (
     BACKGROUND,
     SELECTION,
@@ -147,14 +151,15 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
     only candidate is weak (the detector's second look), with the guess's box to show."""
     phrase = region_phrase(words)
     key = pixels_key(pixels)
+    looked_for, where = depth.depth_words(words)  # "the people in the background": depth from the boxes
 
     def match():
         try:
-            return objects.match_objects(pixels, words)
+            return objects.match_objects(pixels, looked_for)
         except ObjectNotFound as exc:
             return exc
 
-    found = _cached((key, "match", words), match)
+    found = _cached((key, "match", looked_for), match)
     if isinstance(found, ObjectNotFound):
         raise RegionNotFound(f"I couldn't find {phrase} in this picture ({found})") from None
     h, w = pixels.shape[:2]
@@ -166,9 +171,21 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
             raise RegionNotFound(
                 f"I'm not sure I see {phrase}: the best guess is weak (its box is on the picture)",
                 [_box_overlay(b, f"{m.label}?", OTHER_COLOR) for b in m.boxes])
+        if where is not None:
+            every = list(m.boxes) + [b for b in m.others if b not in m.boxes]
+            try:
+                chosen, said = depth.pick(every, where, plural=m.plural, label=m.label, image_height=h)
+            except depth.DepthUnclear as exc:
+                raise RegionNotFound(str(exc) + " (their boxes are on the picture)",
+                                     [_box_overlay(b, f"{m.label}?", OTHER_COLOR) for b in exc.boxes]) from None
+            m = dataclasses.replace(m, boxes=chosen, others=[b for b in every if b not in chosen], plural=True)
+            notes.append(said)
         for box in m.boxes:
             hard |= _object_mask(pixels, box, key)
             overlays.append(_box_overlay(box, m.label))
+        if where is not None:
+            overlays += [_box_overlay(b, f"other {m.label}", OTHER_COLOR) for b in m.others]
+            continue
         if m.others and not m.plural and not m.positioned:
             notes.append(f"I see {_plural(m.label, len(m.others) + 1)} and changed the one {_which(m.boxes[0], m.others)} "
                          "(its box is on the picture); say which if you meant another")
