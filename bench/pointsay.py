@@ -26,7 +26,9 @@ Kinds of region, each in the development part and the held-out part of bench/reg
   pasted pixels are the exact truth. "make the cat black and white",
   "brighten the person", "make the cup more orange"; ``words: except``: "make everything except
   the cat black and white" (inside and outside swapped); ``words: one of two``: two cats (the
-  second mirrored), "brighten the cat on the left";
+  second mirrored), "brighten the cat on the left"; ``words: depth``: two astronauts, one near
+  (tall, feet at the bottom) and one far (a quarter to a third as tall, feet higher), "brighten the
+  person in the background";
 - ``words: not there``: "brighten the dog" where there is none, "make the sea more blue": right
   when nothing is edited and the reply asks to point;
 - ``gesture: box``, ``gesture: loop``, ``gesture: scribble``: "brighten this" after a box 8%
@@ -150,8 +152,10 @@ def thing(name: str) -> tuple[np.ndarray, np.ndarray]:
     return _things[name]
 
 
-def paste(bg: np.ndarray, name: str, height: float, x: float, rng, mirror=False) -> tuple[np.ndarray, np.ndarray]:
-    """``bg`` with the thing pasted ``height`` of the picture tall, centred at ``x`` (0..1); its mask."""
+def paste(bg: np.ndarray, name: str, height: float, x: float, rng, mirror=False,
+          bottom: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``bg`` with the thing pasted ``height`` of the picture tall, centred at ``x`` (0..1), its
+    bottom edge at ``bottom`` of the height (random when None); its mask."""
     px, m = thing(name)
     if mirror:
         px, m = px[:, ::-1], m[:, ::-1]
@@ -162,7 +166,7 @@ def paste(bg: np.ndarray, name: str, height: float, x: float, rng, mirror=False)
     px = cv2.resize(px, (tw, th), interpolation=cv2.INTER_AREA)
     m = cv2.resize(m.astype(np.uint8), (tw, th), interpolation=cv2.INTER_NEAREST).astype(bool)
     ox = int(np.clip(x * w - tw / 2, 2, w - tw - 2))
-    oy = int(np.clip(rng.uniform(0.35, 0.95) * h - th, 2, h - th - 2))
+    oy = int(np.clip((rng.uniform(0.35, 0.95) if bottom is None else bottom) * h - th, 2, h - th - 2))
     out = bg.copy()
     full = np.zeros((h, w), bool)
     full[oy:oy + th, ox:ox + tw] = m
@@ -235,6 +239,15 @@ def thing_cases(part: str):
             left_only = left & ~right
             yield Case("words: one of two", f"two cats on {bg_name.split('_')[0]}", img2,
                        "brighten the cat on the left", "the cat on the left", _core(left_only), ~_around(left))
+        # depth: a person near (tall, feet low) and one far (small, feet higher)
+        near_x, far_x = (0.3, 0.72) if i % 2 == 0 else (0.7, 0.28)
+        img, near = paste(bg, "astronaut", rng.uniform(0.6, 0.75), near_x, rng, bottom=0.98)
+        img, far = paste(img, "astronaut", rng.uniform(0.25, 0.35), far_x, rng, mirror=True,
+                         bottom=rng.uniform(0.55, 0.7))
+        far_only = far & ~_around(near)
+        yield Case("words: depth", f"two people on {bg_name.split('_')[0]}", img,
+                   "brighten the person in the background", "the person in the background", _core(far_only),
+                   ~_around(far))
         # not there
         nothing = np.zeros((h, w), bool)
         yield Case("words: not there", f"{bg_name.split('_')[0]} (no dog)", bg, "brighten the dog", None,

@@ -176,7 +176,8 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
             try:
                 chosen, said = depth.pick(every, where, plural=m.plural, label=m.label, image_height=h)
             except depth.DepthUnclear as exc:
-                raise RegionNotFound(str(exc) + " (their boxes are on the picture)",
+                shown = " (its box is on the picture)" if len(exc.boxes) == 1 else " (their boxes are on the picture)"
+                raise RegionNotFound(str(exc) + shown,
                                      [_box_overlay(b, f"{m.label}?", OTHER_COLOR) for b in exc.boxes]) from None
             m = dataclasses.replace(m, boxes=chosen, others=[b for b in every if b not in chosen], plural=True)
             notes.append(said)
