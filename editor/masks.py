@@ -677,6 +677,7 @@ def refine_to_edges(image: np.ndarray, rough: np.ndarray, *, reach: float = 0.0)
     if (gc == cv2.GC_BGD).sum() < 16 or r_small.sum() < 16:
         return fallback
     try:
+        cv2.setRNGSeed(0)  # GrabCut seeds its colour models with k-means: the same drawing, the same region
         cv2.grabCut(cv2.cvtColor(small, cv2.COLOR_RGB2BGR), gc, None, np.zeros((1, 65), np.float64),
                     np.zeros((1, 65), np.float64), REFINE_ITERS, cv2.GC_INIT_WITH_MASK)
     except cv2.error:

@@ -416,3 +416,16 @@ def test_pointwise_runs_on_the_regions_box_with_the_same_pixels(kind, opname):
         assert seen == [(5, 5)]
     empty = masks.apply_in_region(img, np.zeros(img.shape[:2], np.float32), op, pointwise=True)
     assert np.array_equal(empty, img) and empty is not img
+
+
+def test_refining_the_same_drawing_gives_the_same_region_whatever_ran_before():
+    """GrabCut seeds its colour models with k-means on OpenCV's random generator: seeded, the same
+    drawing on the same photo snaps to the same region (a selection is shown, then stored)."""
+    from skimage import data
+
+    img = cv2.resize(data.astronaut(), (200, 200), interpolation=cv2.INTER_AREA)
+    rough = masks.from_box(img.shape, (40, 20, 170, 200))
+    first = masks.refine_to_edges(img, rough)
+    for i in range(3):
+        cv2.randu(np.zeros((10 + i, 10)), 0, 1)  # something else used the generator meanwhile
+        assert np.array_equal(masks.refine_to_edges(img, rough), first)

@@ -121,3 +121,25 @@ def test_one_of_several_is_said_with_its_box(monkeypatch, manager):
     assert boxes == {"dog": [130, 20, 190, 80], "other dog": [10, 20, 60, 80]}
     px = manager.document.pixels()
     assert np.array_equal(px[:, :100], manager.document.pixels(manager.document.root.id)[:, :100])
+
+
+def test_a_large_photos_object_edge_is_the_documented_ramp_within_a_pixel_or_two(monkeypatch):
+    """On a large photo the object's feather is blurred on a smaller copy: the same ramp, nearly."""
+    import math
+
+    from editor import masks
+
+    h, w = 1500, 2000
+    box = (600, 400, 1400, 1100)
+    _detector(monkeypatch, [Detection("dog", 0.9, box)])
+    img = np.zeros((h, w, 3), np.uint8)
+    got = regions.resolve("the dog", img).mask
+    hard = np.zeros((h, w), bool)
+    hard[box[1]:box[3], box[0]:box[2]] = True
+    px = masks.OBJECT_FEATHER * math.hypot(h, w)
+    exact = masks.feather(hard, px)
+    assert float(np.abs(got - exact).max()) < 0.15
+    k = int(px // regions.FEATHER_STEP)
+    far = int(math.ceil(px / 2 + 2 * k)) + 1
+    assert not got[:box[1] - far].any() and not got[:, box[2] + far:].any()  # 0 beyond the ramp
+    assert (got[box[1] + far:box[3] - far, box[0] + far:box[2] - far] == 1).all()  # 1 inside it

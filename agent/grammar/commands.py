@@ -152,6 +152,15 @@ def is_selection(words: str) -> bool:
     return bool(_SELECTION_REF.match(words or ""))
 
 
+def shown_line(line: str) -> str:
+    """A command line as the chat shows it: a stored selection's hash cut to its first 8 digits.
+
+    >>> shown_line("grayscale in selection " + "0123456789" * 6 + "abcd")
+    'grayscale in selection 01234567…'
+    """
+    return re.sub(r"\bselection ([0-9a-f]{8})[0-9a-f]{56}\b", r"selection \1…", line)
+
+
 def _shown_in(region: str) -> str:
     """``_in(region)`` for labels: a selection without its hash."""
     inverted, words = region_parts(region)
