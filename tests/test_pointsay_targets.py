@@ -143,3 +143,25 @@ def test_a_large_photos_object_edge_is_the_documented_ramp_within_a_pixel_or_two
     far = int(math.ceil(px / 2 + 2 * k)) + 1
     assert not got[:box[1] - far].any() and not got[:, box[2] + far:].any()  # 0 beyond the ramp
     assert (got[box[1] + far:box[3] - far, box[0] + far:box[2] - far] == 1).all()  # 1 inside it
+
+
+def test_too_much_after_brighten_this_revises_inside_the_same_selection(manager):
+    """A revision makes the edit again from its parent: the stored selection goes with it, though
+    the drawing itself was used up by the first try."""
+    from agent.edits import selection as sel
+
+    doc = manager.document
+    mask = np.zeros(doc.pixels().shape[:2], np.float32)
+    mask[20:80, 40:120] = 1
+    manager.context.selection = sel.Selection(mask, "box", True, [40, 20, 120, 80])
+    assert manager.handle("brighten this").ok
+    first = doc.head.command
+    assert manager.context.selection is None
+    result = manager.handle("too much")
+    assert result.ok, result.reply
+    again = doc.head.command
+    assert again.split(" in ")[1] == first.split(" in ")[1]  # the same stored selection
+    assert parse_command(again).amount < parse_command(first).amount
+    root = doc.pixels(doc.root.id)
+    changed = np.any(doc.pixels() != root, axis=2)
+    assert changed[25:75, 45:115].all() and not changed[mask == 0].any()
