@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent.grammar.commands import shown_line
+
 USER_BG, BOT_BG, NOTE_FG, ERROR_FG = "#2f4a6b", "#2d2d30", "#9a9a9a", "#ff8a80"
 INLINE_THUMB = 120  # logical pixels
 MATCH_THUMB = 80  # search matches: four fit side by side in the chat
@@ -217,7 +219,7 @@ class ChatPane(QWidget):
         who = "Easel" if ok else f'<span style="color:{ERROR_FG}">Easel ⚠</span>'
         extra = ""
         if command:
-            extra += f'<br><span style="color:{NOTE_FG}; font-family:monospace">{html.escape(command)}</span>'
+            extra += f'<br><span style="color:{NOTE_FG}; font-family:monospace">{html.escape(shown_line(command))}</span>'
         if thumbnail is not None and version_id:
             url = QUrl(f"version:{version_id}")
             self.log.document().addResource(QTextDocument.ResourceType.ImageResource, url, thumbnail)

@@ -16,6 +16,7 @@ a plain thread.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -115,7 +116,9 @@ def open_store(path: str | os.PathLike | None = None) -> BackgroundStore:
     from editor import traces
 
     store = BackgroundStore(path)
-    store.replay = replay  # a version file lost in a crash is made again from its parent
+    # a version file lost in a crash is made again from its parent (an edit of a selection reads
+    # the selection's mask, stored beside the versions)
+    store.replay = functools.partial(replay, load=store.get_pixels)
     traces.ensure_table(store)
     return store
 

@@ -40,6 +40,7 @@ BUSY_TIMEOUT_S = 30.0  # longer than any turn's write (a few ms) and any schema 
 # them for a turn whose rows it has not committed yet.
 GARBAGE_GRACE_S = 600.0
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_SELECTION_REF = re.compile(r"\bselection ([0-9a-f]{64})\b")  # a stored selection mask, named by an edit
 REBUILD_DEPTH = 200  # lost files in a row that :meth:`Store.rebuild` replays, at most
 
 _SCHEMA = (
@@ -185,6 +186,9 @@ class Store:
         grace = GARBAGE_GRACE_S if grace is None else grace
         cutoff = time.time() - grace
         used = {r[0] for r in self.db.conn.execute("select distinct pixels from versions")}
+        # the masks of selections that edits used, named in their command lines (agent.edits.run.replay)
+        for (command,) in self.db.conn.execute("select command from versions where command like '%selection %'"):
+            used.update(_SELECTION_REF.findall(command or ""))
         removed = 0
         for folder in [self.path.parent, *self.blobs.glob("??")]:  # partials of dead writers
             removed += clean_partials(folder)

@@ -1,7 +1,8 @@
 """Point and say in the real window, driven from outside with xdotool: draw a loop around the cup,
 type "brighten this", and save screenshots.
 
-    xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python scripts/pointsay_screenshot.py docs/pointsay.png
+    xvfb-run -a -s "-screen 0 1600x1000x24" .venv/bin/python scripts/pointsay_screenshot.py docs/pointsay.png \
+        [--scribble] [--esc]
 
 Starts ``main.py PHOTO`` (the app as a person starts it, models loading in the background) on the
 Xvfb display with a throw-away profile, finds the photo on the screen by template matching, draws
@@ -10,6 +11,10 @@ the loop with real mouse events (``xdotool mousedown``/``mousemove``/``mouseup``
 and grabs the screen (Pillow's X grab). Writes OUT (the window after the edit) and OUT with
 ``-selection`` before its suffix (the selection shown before the edit). Prints what it did and the
 turn's reply; exits non-zero when a step fails. The app is stopped by its process id at the end.
+
+``--scribble`` scribbles over the cup (a zigzag inside it) instead of circling it. ``--esc`` then
+draws a second loop, grabs it (OUT with ``-drawn``), presses Esc and grabs again (``-esc``): the
+trace and the selection should both be gone.
 """
 
 from __future__ import annotations
@@ -75,7 +80,16 @@ def answers(db: Path) -> list[tuple[str, str]]:
         con.close()
 
 
-def main(out: str) -> int:
+def draw(points: list[tuple[float, float]]) -> None:
+    xdo("mousemove", str(round(points[0][0])), str(round(points[0][1])))
+    xdo("mousedown", "1")
+    for x, y in points[1:]:
+        time.sleep(0.02)
+        xdo("mousemove", str(round(x)), str(round(y)))
+    xdo("mouseup", "1")
+
+
+def main(out: str, scribble: bool = False, esc: bool = False) -> int:
     out_path = Path(out).resolve()
     profile = Path(tempfile.mkdtemp(prefix="easel-pointsay-"))
     env = {**os.environ, "EASEL_HOME": str(profile), "XDG_CONFIG_HOME": str(profile / "config")}
@@ -101,13 +115,13 @@ def main(out: str) -> int:
         cx, cy, rx, ry = LOOP
         points = [(left + (cx + rx * math.cos(a)) * w * scale, top + (cy + ry * math.sin(a)) * h * scale)
                   for a in np.linspace(0, 2 * math.pi * 0.97, 40)]
-        xdo("mousemove", str(round(points[0][0])), str(round(points[0][1])))
-        xdo("mousedown", "1")
-        for x, y in points[1:]:
-            time.sleep(0.02)
-            xdo("mousemove", str(round(x)), str(round(y)))
-        xdo("mouseup", "1")
-        print(f"drew a loop of {len(points)} points around the cup")
+        if scribble:  # a zigzag inside the cup, down its middle half
+            points = [(left + (cx + (0.35 if i % 2 else -0.35) * rx) * w * scale,
+                       top + (cy - 0.5 * ry + i * ry / 8) * h * scale) for i in range(9)]
+            points = [p for a, b in zip(points, points[1:]) for p in
+                      [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t) for t in np.linspace(0, 1, 6)[:-1]]]
+        draw(points)
+        print(f"drew a {'scribble' if scribble else 'loop'} of {len(points)} points over the cup")
         time.sleep(4)  # the selection is made in a worker (GrabCut), then outlined
         before = grab()
         stem = out_path.with_name(out_path.stem + "-selection" + out_path.suffix)
@@ -133,6 +147,18 @@ def main(out: str) -> int:
         after = grab()
         cv2.imwrite(str(out_path), cv2.cvtColor(after, cv2.COLOR_RGB2BGR))
         print(f"wrote {out_path}")
+        if esc:
+            draw([(left + (0.3 + 0.12 * math.cos(a)) * w * scale, top + (0.6 + 0.2 * math.sin(a)) * h * scale)
+                  for a in np.linspace(0, 2 * math.pi * 0.97, 40)])
+            time.sleep(4)
+            for name, shot in (("-drawn", None), ("-esc", "Escape")):
+                if shot:
+                    xdo("mousemove", str(round(left + 0.5 * w * scale)), str(round(top + 0.5 * h * scale)))
+                    xdo("key", "--window", window, shot)
+                    time.sleep(1.5)
+                path = out_path.with_name(out_path.stem + name + out_path.suffix)
+                cv2.imwrite(str(path), cv2.cvtColor(grab(), cv2.COLOR_RGB2BGR))
+                print(f"wrote {path}" + (" after Esc" if shot else " with a second loop drawn"))
         return 0
     finally:
         app.terminate()
@@ -143,4 +169,5 @@ def main(out: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "docs/pointsay.png"))
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    sys.exit(main(args[0] if args else "docs/pointsay.png", "--scribble" in sys.argv, "--esc" in sys.argv))

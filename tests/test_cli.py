@@ -133,7 +133,8 @@ def test_edit_with_a_box_or_a_trace_acts_as_if_drawn_first(photo, tmp_path, caps
     assert main.main(["edit", str(photo), "make this black and white", "--trace", str(trace), "--json",
                       "-o", str(out)]) == 0
     (turn,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert turn["commands"] == ["grayscale in selection"] and turn["ok"]
+    (line,) = turn["commands"]
+    assert line.startswith("grayscale in selection ") and turn["ok"]  # with its stored mask's hash
     edited = read_image(out).pixels
     assert np.array_equal(edited[400:], src[400:])  # far from the loop: unchanged
     assert main.main(["edit", str(photo), "brighten this", "--trace", str(trace), "--box", "1", "2", "3", "4",

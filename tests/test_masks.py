@@ -394,3 +394,38 @@ def test_every_region_name_on_grey_rgba_and_16_bit_images():
             out = masks.apply_in_region(im, m, lambda x: ops.adjust_brightness(x, amount=10))
             assert out.dtype == im.dtype and out.shape == im.shape
     assert _iou(masks.sky_mask(rgba) >= 0.5, truth) > 0.95
+
+
+@pytest.mark.parametrize("kind", ["rgb", "rgba", "grey", "rgb16"])
+@pytest.mark.parametrize("opname", ["brightness", "contrast", "saturation", "grayscale", "warmth", "tint"])
+def test_pointwise_runs_on_the_regions_box_with_the_same_pixels(kind, opname):
+    img = _images()[kind]
+    m = np.zeros(img.shape[:2], np.float32)
+    m[3:8, 2:7] = _mask(img.shape)[3:8, 2:7]
+    m[3, 2], m[7, 6] = 0.5, 1.0  # the box is exactly 3:8, 2:7
+    op = OPS.get(opname) or (lambda im: ops.adjust_color(im, color="orange", intensity=0.4))
+    seen = []
+
+    def spy(im):
+        seen.append(im.shape[:2])
+        return op(im)
+
+    out = masks.apply_in_region(img, m, spy, pointwise=True)
+    assert np.array_equal(out, _blend_expected(img, op(img), m))
+    if not (kind == "grey" and opname in ("warmth", "tint")):  # grey to RGB runs on the whole picture
+        assert seen == [(5, 5)]
+    empty = masks.apply_in_region(img, np.zeros(img.shape[:2], np.float32), op, pointwise=True)
+    assert np.array_equal(empty, img) and empty is not img
+
+
+def test_refining_the_same_drawing_gives_the_same_region_whatever_ran_before():
+    """GrabCut seeds its colour models with k-means on OpenCV's random generator: seeded, the same
+    drawing on the same photo snaps to the same region (a selection is shown, then stored)."""
+    from skimage import data
+
+    img = cv2.resize(data.astronaut(), (200, 200), interpolation=cv2.INTER_AREA)
+    rough = masks.from_box(img.shape, (40, 20, 170, 200))
+    first = masks.refine_to_edges(img, rough)
+    for i in range(3):
+        cv2.randu(np.zeros((10 + i, 10)), 0, 1)  # something else used the generator meanwhile
+        assert np.array_equal(masks.refine_to_edges(img, rough), first)

@@ -30,6 +30,15 @@ from editor import masks
 from editor.document import Document
 from editor.store import Store
 
+
+@pytest.fixture(autouse=True)
+def _forget_found_objects():
+    """Stand-in detectors below differ from test to test on the same pixels: forget what was found."""
+    regions.clear_cache()
+    yield
+    regions.clear_cache()
+
+
 # -- the grammar -----------------------------------------------------------------------------------
 
 LINES = [
@@ -357,7 +366,10 @@ def test_brighten_this_uses_the_selection_once(manager, tmp_path):
     assert [o["label"] for o in session.overlays_on(doc.head.id)] == ["selection"]
     before = doc.pixels().copy()
     result = manager.handle("brighten this")
-    assert result.ok and doc.head.command == "adjust_attr brightness 20 in selection"
+    line = doc.head.command
+    assert result.ok and line.startswith("adjust_attr brightness 20 in selection ")  # and its mask's hash
+    assert parse_command(line).label() == "Brighter +20 in selection"
+    assert "your selection" in result.reply and line.split()[-1] not in result.reply
     assert [(o["label"], o["fill"]) for o in result.data["overlays"]] == [("edited here", False)]
     assert np.array_equal(doc.pixels()[mask == 0], before[mask == 0])
     assert manager.context.selection is None  # used: the next "this" needs another drawing
@@ -372,7 +384,7 @@ def test_a_selection_survives_light_edits_and_goes_with_a_crop(manager):
     mask[10:30, 20:50] = 1
     session.select(sel.Selection(mask, "box", True, [20, 10, 50, 30]))
     assert manager.handle("make it warmer").ok is True
-    assert doc.head.command == "adjust_attr warmth 25 in selection"  # "it" is what is drawn
+    assert doc.head.command.startswith("adjust_attr warmth 25 in selection ")  # "it" is what is drawn
     session.select(sel.Selection(mask, "box", True, [20, 10, 50, 30]))
     assert manager.handle("lift the shadows").ok and manager.selection() is not None  # no pixel moved
     assert [o["label"] for o in session.overlays_on(doc.head.id)] == ["selection"]
@@ -395,3 +407,70 @@ def test_the_box_of_the_dog_used_goes_to_the_canvas(manager, monkeypatch):
     assert result.ok and manager.document.head.command == "adjust_color orange 0.2 in the dog"
     assert result.reply.startswith("Tinted the dog toward orange at 20%. I see 2 dogs and changed the one on the right")
     assert result.data["overlays"][0]["box"] == [50, 10, 75, 50]
+
+
+def test_what_was_found_is_kept_for_the_same_pixels_only(monkeypatch):
+    img = _photo(100, 200)
+    calls = []
+    _fake_detector(monkeypatch, [Detection("dog", 0.9, (120, 20, 180, 80))])
+    fake = objects.detect
+    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: calls.append(1) or fake(rgb, min_score))
+    first = run(parse_command("grayscale in the dog"), img).pixels
+    n = len(calls)
+    again = run(parse_command("grayscale in the dog"), img.copy()).pixels  # the same pixels, another array
+    assert len(calls) == n and np.array_equal(first, again)
+    other = img.copy()
+    other[0, 0, 0] ^= 1  # one bit differs: looked for again
+    run(parse_command("grayscale in the dog"), other)
+    assert len(calls) > n
+
+
+def test_only_pointwise_edits_run_on_the_regions_box():
+    from agent.edits.run import is_pointwise
+
+    assert is_pointwise(parse_command("adjust_attr brightness 20 in sky"))
+    assert is_pointwise(parse_command("grayscale in the cat"))
+    assert not is_pointwise(parse_command("adjust_attr sharpness 20 in sky"))  # looks at neighbours
+    assert not is_pointwise(parse_command("auto_enhance in sky"))  # at the whole picture's statistics
+
+
+def test_an_edit_of_a_selection_replays_to_the_same_pixels_from_the_store(tmp_path):
+    """The mask goes with the command (8 bits, stored beside the versions, named by its hash), so a
+    lost version file is made again bit for bit, and the store's garbage collection keeps the mask."""
+
+    from agent.edits.run import replay
+    from app.storage import open_store
+
+    store = open_store(tmp_path / "profile" / "easel.db")
+    img = _photo(90, 120)
+    doc = Document.create(store, img, title="photo")
+    manager = DialogueManager(doc)
+    soft = np.zeros(img.shape[:2], np.float32)
+    soft[20:60, 30:90] = 1
+    soft = masks.feather(soft, 9)  # a soft edge: values that 8 bits must keep exactly as used
+    manager.context.selection = sel.Selection(soft, "trace", False, [[{"x": 0.3, "y": 0.3, "t": 0.0}]])
+    assert manager.handle("make this warmer").ok
+    first = doc.head
+    manager.context.selection = sel.Selection(soft, "box", True, [30, 20, 90, 60])
+    assert manager.handle("remove this").ok
+    removed = doc.head
+    lines = [first.command, removed.command]
+    digest = lines[0].split()[-1]
+    assert lines[0] == f"adjust_attr warmth 25 in selection {digest}" and lines[1] == f"remove selection {digest}"
+    expected = {v.id: np.array(doc.pixels(v.id)) for v in (first, removed)}
+    parent = np.array(doc.pixels(doc.root.id))
+    assert np.array_equal(replay(lines[0], parent, load=store.get_pixels), expected[first.id])
+    with pytest.raises(LookupError):  # without the stored mask: not replayable, never other pixels
+        replay(lines[0], parent)
+    store.flush()
+    assert store.collect_garbage(grace=-1) == 0  # the mask is named by the edits: kept
+    kept = store.get_pixels(digest)
+    for v in (first, removed):  # the crash: the edits' files are lost; the mask and original are not
+        store._blob_path(v.pixels).unlink()
+    store.close()
+    again = open_store(tmp_path / "profile" / "easel.db")
+    reopened = Document.open(again, doc.id)
+    for v in (first, removed):
+        assert np.array_equal(reopened.pixels(v.id), expected[v.id])
+    assert np.array_equal(again.get_pixels(digest), kept)
+    again.close()

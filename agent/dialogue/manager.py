@@ -36,10 +36,19 @@ from typing import Protocol
 import numpy as np
 
 from agent.edits.regions import RegionNotFound
-from agent.edits.run import execute, pointing_example, reply_for, selection_box, uses_selection
+from agent.edits.run import pointing_example, quantized, reply_for, selection_box, uses_selection
 from agent.edits.run import run as run_edit
 from agent.edits.selection import Selection
-from agent.grammar.commands import REGIONAL, Command, CommandError, Redo, Search, Undo, parse_command
+from agent.grammar.commands import (
+    REGIONAL,
+    Command,
+    CommandError,
+    Redo,
+    Search,
+    Undo,
+    parse_command,
+    with_selection_ref,
+)
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
 from agent.language.followups import Recent, revision_reply
@@ -431,11 +440,17 @@ class DialogueManager:
         try:
             if uses_selection(command) and command.name == "crop":
                 command = selection_box(selection) if selection is not None else command  # replayable
+            elif uses_selection(command) and selection is not None:
+                # the mask goes with the command (8 bits, beside the versions) so the line replays
+                stored = quantized(selection)
+                command = with_selection_ref(command, self.document.store.put_pixels(stored))
+                selection = stored.astype(np.float32) / np.float32(255)
             own = self.executors.get(command.name)
             if own is not None and not getattr(command, "region", ""):
                 pixels, said = own(before), ""
             else:
-                done = run_edit(command, before, selection=selection, cutout=self.executors.get("image_cutout"))
+                done = run_edit(command, before, selection=selection, cutout=self.executors.get("image_cutout"),
+                                load=self.document.store.get_pixels)
                 pixels, said = done.pixels, done.note
                 if done.overlays:
                     data["overlays"] = done.overlays
@@ -503,7 +518,7 @@ class DialogueManager:
             old = command
         before = doc.pixels(parent.id)
         try:
-            pixels = execute(command, before)
+            pixels = run_edit(command, before, load=doc.store.get_pixels).pixels
         except (ValueError, LookupError, ModelMissingError) as exc:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
         version = doc.apply(command.format(), pixels, parent=parent.id)

@@ -14,6 +14,9 @@ region words              mask
 object words              each object :func:`agent.edits.objects.match_objects` finds, masked
                           to its edge (:func:`agent.edits.objects.object_mask`) and
                           feathered :data:`editor.masks.OBJECT_FEATHER` of the diagonal
+``X in the background``,  the objects of X's kind that :mod:`agent.edits.depth` puts behind
+``X in front``            (smaller and higher in the frame than the nearest) or in front; when
+                          the boxes do not tell, :class:`RegionNotFound` asks to point
 ``everything except X``   ``1 - mask(X)``
 ========================  ===============================================================
 
@@ -25,13 +28,18 @@ that names one thing where there are several ("the dog" beside another dog) take
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
-from agent.edits import objects
+from agent.edits import depth, objects
 from agent.grammar.commands import (
     BACKGROUND,
     SELECTION,
@@ -69,6 +77,57 @@ class Resolved:
     note: str = ""  # a sentence when the words were not enough to say which ("the one on the left")
 
 
+# What was found on a version, by the hash of its pixels: the detector's matches for a phrase, each
+# box's mask (as its bounding crop) and the subject's small mask. A second request about the same
+# thing on the same pixels ("brighten the cat", "no, warmer") skips the models; the answer is the
+# one the models would give again, so replaying a command from its parent makes the same pixels.
+CACHE_SIZE = 16
+_cache: OrderedDict = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def pixels_key(pixels: np.ndarray) -> str:
+    """A digest of the pixels, shape and dtype (BLAKE2b; about 40 ms for 12 megapixels)."""
+    h = hashlib.blake2b(f"{pixels.dtype.str}{pixels.shape}".encode(), digest_size=16)
+    h.update(np.ascontiguousarray(pixels).data)
+    return h.hexdigest()
+
+
+def _cached(key: tuple, make: Callable[[], object]):
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    value = make()  # outside the lock: a model runs for a second or two
+    with _cache_lock:
+        _cache[key] = value
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return value
+
+
+def clear_cache() -> None:
+    """Forget what was found (tests; a model swapped)."""
+    with _cache_lock:
+        _cache.clear()
+
+
+def _object_mask(pixels: np.ndarray, box: Box, key: str) -> np.ndarray:
+    """:func:`agent.edits.objects.object_mask`, kept as its bounding crop for the same pixels."""
+
+    def make():
+        m = objects.object_mask(pixels, box)
+        ys, xs = np.flatnonzero(m.any(axis=1)), np.flatnonzero(m.any(axis=0))
+        if len(ys) == 0:
+            return 0, 0, np.zeros((0, 0), bool)
+        return int(ys[0]), int(xs[0]), m[ys[0]:ys[-1] + 1, xs[0]:xs[-1] + 1].copy()
+
+    y, x, crop = _cached((key, "mask", tuple(int(v) for v in box)), make)
+    out = np.zeros(pixels.shape[:2], bool)
+    out[y:y + crop.shape[0], x:x + crop.shape[1]] = crop
+    return out
+
+
 def _box_overlay(box: Box, label: str, color: str = BOX_COLOR) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in box], "color": color, "label": label}
 
@@ -92,10 +151,18 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
     """The mask of the objects ``words`` names; :class:`RegionNotFound` when none is found or the
     only candidate is weak (the detector's second look), with the guess's box to show."""
     phrase = region_phrase(words)
-    try:
-        found = objects.match_objects(pixels, words)
-    except ObjectNotFound as exc:
-        raise RegionNotFound(f"I couldn't find {phrase} in this picture ({exc})") from None
+    key = pixels_key(pixels)
+    looked_for, where = depth.depth_words(words)  # "the people in the background": depth from the boxes
+
+    def match():
+        try:
+            return objects.match_objects(pixels, looked_for)
+        except ObjectNotFound as exc:
+            return exc
+
+    found = _cached((key, "match", looked_for), match)
+    if isinstance(found, ObjectNotFound):
+        raise RegionNotFound(f"I couldn't find {phrase} in this picture ({found})") from None
     h, w = pixels.shape[:2]
     hard = np.zeros((h, w), bool)
     overlays: list[dict] = []
@@ -105,9 +172,22 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
             raise RegionNotFound(
                 f"I'm not sure I see {phrase}: the best guess is weak (its box is on the picture)",
                 [_box_overlay(b, f"{m.label}?", OTHER_COLOR) for b in m.boxes])
+        if where is not None:
+            every = list(m.boxes) + [b for b in m.others if b not in m.boxes]
+            try:
+                chosen, said = depth.pick(every, where, plural=m.plural, label=m.label, image_height=h)
+            except depth.DepthUnclear as exc:
+                shown = " (its box is on the picture)" if len(exc.boxes) == 1 else " (their boxes are on the picture)"
+                raise RegionNotFound(str(exc) + shown,
+                                     [_box_overlay(b, f"{m.label}?", OTHER_COLOR) for b in exc.boxes]) from None
+            m = dataclasses.replace(m, boxes=chosen, others=[b for b in every if b not in chosen], plural=True)
+            notes.append(said)
         for box in m.boxes:
-            hard |= objects.object_mask(pixels, box)
+            hard |= _object_mask(pixels, box, key)
             overlays.append(_box_overlay(box, m.label))
+        if where is not None:
+            overlays += [_box_overlay(b, f"other {m.label}", OTHER_COLOR) for b in m.others]
+            continue
         if m.others and not m.plural and not m.positioned:
             notes.append(f"I see {_plural(m.label, len(m.others) + 1)} and changed the one {_which(m.boxes[0], m.others)} "
                          "(its box is on the picture); say which if you meant another")
@@ -117,25 +197,52 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
     return Resolved(_feathered(hard), phrase, overlays, ". ".join(notes) + ("." if notes else ""))
 
 
+FEATHER_STEP = 3.0  # a feather wider than twice this many pixels is computed on a copy 1/k the size
+
+
 def _feathered(hard: np.ndarray) -> np.ndarray:
     """``masks.feather(hard, OBJECT_FEATHER * diagonal)``, computed on the part around the objects
     only (the same values: farther than the ramp from every edge a mask keeps its 0), which on a
-    12-megapixel photo of a small thing saves most of the blur's time."""
+    12-megapixel photo of a small thing saves most of the blur's time.
+
+    A ramp ``px`` wider than ``2*FEATHER_STEP`` (photos over about 1.5 megapixels) is blurred on
+    a copy ``k = floor(px/FEATHER_STEP)`` times smaller (area-averaged) and upsampled linearly:
+    the same ramp within a pixel or two, where a 40-pixel tent blur of a 12-megapixel mask took a
+    quarter of a second. Pixels farther than ``px/2 + 2k`` from the mask's edge keep 0 or 1."""
     h, w = hard.shape
     px = masks.OBJECT_FEATHER * math.hypot(h, w)
-    pad = int(math.ceil(px)) + 2
+    k = int(px // FEATHER_STEP) if px > 2 * FEATHER_STEP else 1
+    pad = int(math.ceil(px)) + 2 + 2 * k
     ys, xs = np.nonzero(hard.any(axis=1))[0], np.nonzero(hard.any(axis=0))[0]
     y1, y2 = max(0, ys[0] - pad), min(h, ys[-1] + 1 + pad)
     x1, x2 = max(0, xs[0] - pad), min(w, xs[-1] + 1 + pad)
     out = np.zeros((h, w), np.float32)
-    out[y1:y2, x1:x2] = masks.feather(hard[y1:y2, x1:x2], px)
+    part = hard[y1:y2, x1:x2]
+    if k == 1:
+        out[y1:y2, x1:x2] = masks.feather(part, px)
+        return out
+    ph, pw = -(y2 - y1) % k, -(x2 - x1) % k  # a whole number of k-pixel cells: no half-cell shift
+    part = cv2.copyMakeBorder(part.astype(np.float32), 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    small = cv2.resize(part, (part.shape[1] // k, part.shape[0] // k), interpolation=cv2.INTER_AREA)
+    # the area average (a k-wide box) and the linear upsampling (a 2k-wide tent) blur too: the small
+    # copy's tent is narrowed so that the three together spread as one tent px wide (variance px^2/24)
+    narrow = math.sqrt(max(0.0, px * px - 6 * k * k)) / k
+    soft = cv2.resize(masks.feather(small, narrow), (part.shape[1], part.shape[0]),
+                      interpolation=cv2.INTER_LINEAR)[:y2 - y1, :x2 - x1]
+    soft[soft < 1e-6] = 0
+    soft[soft > 1 - 1e-6] = 1
+    out[y1:y2, x1:x2] = soft
     return out
 
 
 def subject_region(pixels: np.ndarray, cutout: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """The main subject's soft mask: the alpha of ``cutout(pixels)`` (the app's cutout process)
     or u2netp's subject mask here; :class:`RegionNotFound` when it finds no subject."""
-    mask = masks.from_cutout(cutout(pixels)) if cutout is not None else ops.subject_mask(pixels)
+    if cutout is not None:
+        mask = masks.from_cutout(cutout(pixels))
+    else:  # ops.subject_mask, its small prediction kept for the same pixels
+        small = _cached((pixels_key(pixels), "subject"), lambda: ops.predict_mask_small(ops.mask_input(pixels)))
+        mask = ops.upscale_mask(small, pixels.shape).astype(np.float32) / np.float32(255)
     if float(mask.mean()) < MIN_SUBJECT:
         raise RegionNotFound("I couldn't find a main subject in this picture")
     return mask

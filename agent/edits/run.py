@@ -59,6 +59,17 @@ RUNNERS: dict[type, Callable[..., np.ndarray]] = {
 
 
 SELECTION_WORDS = ("selection", "the selection")
+# Edits that map each pixel on its own: inside a region they run on the region's bounding box only
+# (editor.masks.apply_in_region(pointwise=True), the same pixels). Sharpness looks at neighbours
+# and auto_enhance at the whole picture's statistics: they run on the whole picture.
+POINTWISE_ATTRS = ("brightness", "contrast", "saturation", "warmth", "hue")
+
+
+def is_pointwise(command: c.Command) -> bool:
+    """Whether ``command``'s operation maps each pixel on its own (see :data:`POINTWISE_ATTRS`)."""
+    if isinstance(command, c.AdjustAttr):
+        return command.attr in POINTWISE_ATTRS
+    return isinstance(command, (c.AdjustColor, c.Grayscale))
 
 
 @dataclass
@@ -77,10 +88,26 @@ def uses_selection(command: c.Command) -> bool:
     if region:
         return c.region_kind(c.region_parts(region)[1]) == c.SELECTION
     if isinstance(command, c.Remove):
-        return command.words in SELECTION_WORDS
+        return c.is_selection(command.words)
     if isinstance(command, c.CropTo):
         return command.target in SELECTION_WORDS
     return False
+
+
+def stored_selection(command: c.Command) -> str | None:
+    """The hash of the stored mask ``command``'s selection names (``in selection <sha256>``), or None."""
+    if isinstance(command, c.Remove):
+        return c.selection_ref(command.words)
+    region = getattr(command, "region", "")
+    return c.selection_ref(c.region_parts(region)[1]) if region else None
+
+
+def quantized(mask: np.ndarray) -> np.ndarray:
+    """A selection's mask as it is stored with the command that uses it: 8 bits, rounded half up
+    (``floor(255*m + 0.5)``); the edit runs with exactly this mask, so replaying it from the stored
+    file gives the same pixels."""
+    m = masks.check_mask(mask)
+    return np.floor(m * 255 + 0.5).astype(np.uint8)
 
 
 def selection_box(selection: np.ndarray) -> c.Crop:
@@ -94,7 +121,8 @@ def selection_box(selection: np.ndarray) -> c.Crop:
 
 
 def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None = None,
-        cutout: Callable[[np.ndarray], np.ndarray] | None = None) -> Outcome:
+        cutout: Callable[[np.ndarray], np.ndarray] | None = None,
+        load: Callable[[str], np.ndarray] | None = None) -> Outcome:
     """The new pixels ``command`` makes from ``pixels`` (which are left unchanged), with the boxes
     and the sentence a region leaves for the person.
 
@@ -103,13 +131,22 @@ def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None 
     Raises ``ValueError`` for commands that do not edit an image (search, undo, explain, ...) and
     :class:`agent.edits.regions.RegionNotFound` (a ``LookupError``) when the region is not in the
     picture: nothing is edited instead.
+
+    A command that names a stored selection (``in selection <sha256>``) takes ``selection`` when
+    given, else the mask ``load(sha256)`` returns (the store's pixel files: replay).
     """
     runner = RUNNERS.get(type(command))
     if not command.edits_image or runner is None:
         raise ValueError(f"{command.format()!r} does not edit an image")
+    ref = stored_selection(command)
+    if selection is None and ref is not None and load is not None:
+        try:
+            selection = masks.check_mask(load(ref))
+        except (OSError, ValueError):
+            raise regions.RegionNotFound("the selection this edit used is no longer stored") from None
     if uses_selection(command) and selection is None:
         raise regions.RegionNotFound("nothing is selected")
-    if isinstance(command, c.Remove) and command.words in SELECTION_WORDS:
+    if isinstance(command, c.Remove) and c.is_selection(command.words):
         return Outcome(objects.remove_region(pixels, selection))
     if isinstance(command, c.CropTo) and command.target in SELECTION_WORDS:
         return Outcome(RUNNERS[c.Crop](selection_box(selection), pixels))
@@ -118,7 +155,7 @@ def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None 
         out = runner(command, pixels)
         return Outcome(out, note=enhance_note(pixels, out) if isinstance(command, c.AutoEnhance) else "")
     where = regions.resolve(region, pixels, selection=selection, cutout=cutout)
-    out = masks.apply_in_region(pixels, where.mask, lambda px: runner(command, px))
+    out = masks.apply_in_region(pixels, where.mask, lambda px: runner(command, px), pointwise=is_pointwise(command))
     return Outcome(out, where.overlays, where.note)
 
 
@@ -216,9 +253,11 @@ def reply_for(command: c.Command, before_shape: tuple[int, ...], after_shape: tu
     return command.reply()
 
 
-def replay(line: str, pixels: np.ndarray) -> np.ndarray:
+def replay(line: str, pixels: np.ndarray, *, load: Callable[[str], np.ndarray] | None = None) -> np.ndarray:
     """Run a stored command line on ``pixels`` again (:attr:`editor.store.Store.replay`, which
-    makes a lost version file again from its parent). A line ``in selection`` (or ``remove
-    selection``) cannot be replayed: the drawing is not stored with it (LookupError; the store then
-    keeps the version lost rather than make other pixels)."""
-    return execute(c.parse_command(line), pixels)
+    makes a lost version file again from its parent). A line that used what the person drew
+    carries the hash of the selection's stored mask (``adjust_attr brightness 20 in selection
+    <sha256>``, ``remove selection <sha256>``) and ``load`` reads it (the store's
+    :meth:`~editor.store.Store.get_pixels`); without it, or without the hash, such a line raises
+    LookupError (the store then keeps the version lost rather than make other pixels)."""
+    return run(c.parse_command(line), pixels, load=load).pixels

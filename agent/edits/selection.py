@@ -125,7 +125,25 @@ def _refine(pixels: np.ndarray, rough: np.ndarray, reach: float) -> tuple[np.nda
         if found is not None:
             return found, True
     out = masks.refine_to_edges(pixels, rough, reach=reach)
+    if reach > 0:
+        out = _touching(out, rough >= 0.5)
     return out, not np.array_equal(out, (rough >= 0.5).astype(np.float32))
+
+
+def _touching(soft: np.ndarray, drawn: np.ndarray) -> np.ndarray:
+    """A scribble's region grows from what was scribbled on: the pieces of ``soft`` (at 0.5) that
+    touch the drawn path are kept, a stray piece GrabCut found elsewhere within reach (a reflection
+    of the same colour beside the thing) is dropped, with its soft edge."""
+    hard = (soft >= 0.5).astype(np.uint8)
+    n, labels = cv2.connectedComponents(hard, connectivity=8)
+    if n <= 2:
+        return soft
+    keep = np.unique(labels[drawn & (hard > 0)])
+    keep = keep[keep > 0]
+    if len(keep) == 0 or len(keep) == n - 1:
+        return soft
+    near = cv2.dilate(np.isin(labels, keep).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0  # the pieces' soft rims
+    return np.where(near, soft, np.float32(0)).astype(np.float32)
 
 
 def _finish(pixels: np.ndarray, parts: list[tuple[np.ndarray, bool]], source: str, drawn) -> Selection:

@@ -130,6 +130,43 @@ _DETERMINERS = re.compile(r"^(?:the|a|an|this|that|these|those|his|her|their|my|
                           r"each|one|two|three|four|five)\b")
 
 
+# What the person drew travels with the command that used it: the dialogue stores the selection's mask
+# (8-bit, lossless) beside the versions and writes its hash after the word, ``in selection <sha256>``
+# (``remove selection <sha256>``), so the line replays to the same pixels (agent.edits.run.replay).
+_SELECTION_REF = re.compile(r"^(?:the )?selection(?: ([0-9a-f]{64}))?$")
+
+
+def selection_ref(words: str) -> str | None:
+    """The hash of the stored mask a selection region names, or None (none written, or no selection).
+
+    >>> selection_ref("selection " + "ab" * 32)[:4], selection_ref("selection"), selection_ref("sky")
+    ('abab', None, None)
+    """
+    m = _SELECTION_REF.match(words or "")
+    return m.group(1) if m else None
+
+
+def is_selection(words: str) -> bool:
+    """Whether region (or remove) words name what the person drew: "selection", with or without
+    the hash of its stored mask."""
+    return bool(_SELECTION_REF.match(words or ""))
+
+
+def shown_line(line: str) -> str:
+    """A command line as the chat shows it: a stored selection's hash cut to its first 8 digits.
+
+    >>> shown_line("grayscale in selection " + "0123456789" * 6 + "abcd")
+    'grayscale in selection 01234567…'
+    """
+    return re.sub(r"\bselection ([0-9a-f]{8})[0-9a-f]{56}\b", r"selection \1…", line)
+
+
+def _shown_in(region: str) -> str:
+    """``_in(region)`` for labels: a selection without its hash."""
+    inverted, words = region_parts(region)
+    return _in((EXCEPT if inverted else "") + SELECTION) if is_selection(words) else _in(region)
+
+
 def region_parts(region: str) -> tuple[bool, str]:
     """``(inverted, words)``: "everything except the cat" is the cat's region inverted.
 
@@ -152,7 +189,7 @@ def region_kind(words: str) -> str:
         return SUBJECT
     if words in (BACKGROUND, "the background"):
         return BACKGROUND
-    if words in (SELECTION, "the selection"):
+    if is_selection(words):
         return SELECTION
     try:
         canonical_region_name(words)
@@ -223,7 +260,9 @@ def _region_meaning() -> str:
         "alpha and its inverse; object words (`the dog`, `the man on the right`, `the cars`) each found "
         f"by the detector, masked to its edge and feathered {OBJECT_FEATHER:g}*D; `selection` the stroke or "
         "box drawn in the window, snapped to the edges it encloses (GrabCut) or, where that fails, "
-        f"feathered {DRAWN_FEATHER:g}*D; `everything except <region>` is 1 - m. A region that is not found "
+        f"feathered {DRAWN_FEATHER:g}*D, recorded as `selection <sha256>`: the hash of its mask, stored (8 bits) "
+        "beside the versions so the line replays to the same pixels; `everything except <region>` is 1 - m. "
+        "A region that is not found "
         "(no sky, no such object) is said, never replaced by the whole picture (Easel extension)"
     )
 
@@ -371,7 +410,7 @@ class AdjustColor(Command):
         return f"Tinted{where} toward {self.color} at {_amount(round(self.intensity * 100, 1))}%."
 
     def label(self) -> str:
-        return f"Tint {self.color} {_amount(round(self.intensity * 100, 1))}%{_in(self.region)}"
+        return f"Tint {self.color} {_amount(round(self.intensity * 100, 1))}%{_shown_in(self.region)}"
 
 
 # (reply when raised, reply when lowered, label word, label word when lowered); in the replies {n} is
@@ -450,7 +489,7 @@ class AdjustAttr(Command):
         _, _, more, less = _ATTR_WORDS[self.attr]
         sign = "+" if self.amount >= 0 else "-"
         unit = "°" if self.attr == "hue" else ""
-        return f"{more if self.amount >= 0 else less} {sign}{_amount(abs(self.amount))}{unit}{_in(self.region)}"
+        return f"{more if self.amount >= 0 else less} {sign}{_amount(abs(self.amount))}{unit}{_shown_in(self.region)}"
 
 
 @command
@@ -628,7 +667,7 @@ class Grayscale(_Regional):
         return f"Made {region_phrase(self.region) if self.region else 'it'} black and white."
 
     def label(self) -> str:
-        return f"Black and white{_in(self.region)}"
+        return f"Black and white{_shown_in(self.region)}"
 
 
 @command
@@ -646,7 +685,7 @@ class AutoEnhance(_Regional):
                 "balance and contrast.")
 
     def label(self) -> str:
-        return f"Auto enhance{_in(self.region)}"
+        return f"Auto enhance{_shown_in(self.region)}"
 
 
 @command
@@ -672,10 +711,10 @@ class Remove(Command):
         return f"remove {self.words}"
 
     def reply(self) -> str:
-        return f"Removed {self.words} and filled in the background."
+        return f"Removed {'your selection' if is_selection(self.words) else self.words} and filled in the background."
 
     def label(self) -> str:
-        return f"Remove {self.words}"
+        return f"Remove {SELECTION if is_selection(self.words) else self.words}"
 
 
 @command
@@ -767,6 +806,22 @@ def with_region(command: Command, region: str) -> Command:
     if not isinstance(command, REGIONAL):
         raise CommandError(f"{command.name} cannot apply to a region; only {', '.join(c.name for c in REGIONAL)} can")
     return dataclasses.replace(command, region=region)
+
+
+def with_selection_ref(command: Command, digest: str) -> Command:
+    """``command`` with the hash of the stored mask of the selection it uses written after
+    "selection" (see :func:`selection_ref`); other commands unchanged.
+
+    >>> with_selection_ref(Grayscale(region="selection"), "0" * 64).format() == "grayscale in selection " + "0" * 64
+    True
+    """
+    if isinstance(command, REGIONAL) and command.region:
+        inverted, words = region_parts(command.region)
+        if is_selection(words):
+            return dataclasses.replace(command, region=(EXCEPT if inverted else "") + f"{SELECTION} {digest}")
+    if isinstance(command, Remove) and is_selection(command.words):
+        return dataclasses.replace(command, words=f"{SELECTION} {digest}")
+    return command
 
 
 def command_classes() -> list[type[Command]]:
