@@ -43,6 +43,14 @@ Figures (median PSNR dB / SSIM / detail kept; cases worse than Telea by > 3 dB):
   7x7 windows reward a smooth fill wherever a textured one is not aligned with the truth (the
   fill with its detail above sigma 1.5 removed scores 0.58, still under Telea's 0.60; with the
   clean photo's own low band and the fill's detail it would score 0.71).
+- texture features at half weight (TEXTURE_WEIGHT 0.5, from 1.0; 9x9 patches and 0 weight were
+  worse on dev: SSIM 0.536 and 0.550, 3 cases worse by 3 dB with 9x9; a seam correction that does
+  not fade, 0.539): dev Easel 19.52 / 0.557 / 0.94, Telea 19.51 / 0.603, NS 19.75 / 0.601, 0 worse;
+  held out Easel 23.42 / 0.769 / 0.95, Telea 21.96 / 0.738, NS 21.88 / 0.777, 0 worse. 12 MP, 5%
+  hole: Easel 2.56 s, Telea 4.17 s (Easel/Telea 0.62; load average 15 on 2 cores). SSIM and
+  dev PSNR against NS are still missed. Looking at the grid: the tyre of moto_left is continued
+  into the floor as small dark pieces, TwoWings' dandelion gets a flat beige blob, YellowFlower's
+  petals a flat lighter oval where the cup was (a ghost of its outline).
 """
 
 from __future__ import annotations
