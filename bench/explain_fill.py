@@ -10,8 +10,10 @@ rim and detail leave "added" or undecided (the only ones the evidence decides), 
 (texture + colour) is printed with the threshold ``FILLED``: pasted patches should score under it,
 removals over it.
 
-Figures with the exemplar fill of c8ae67e (EM voting, Poisson seam): dev pasted 0 of 41 over 0.1 (at most
--0.08), removals 14 of 16 over; held out pasted 1 of 13 (grass on grass, 0.35), removals 2 of 3.
+Figures with the exemplar fill of c8ae67e (EM voting, Poisson seam): dev pasted 0 of 41 over 0.1
+(at most -0.08), removals 14 of 16 over; held out pasted 1 of 13 (grass on grass, 0.35), removals 2
+of 3. With its texture term at half weight (f215615): dev the same counts (removals -0.83 to 3.08),
+held out pasted 1 of 13 (0.35), removals 3 of 3.
 """
 
 from __future__ import annotations

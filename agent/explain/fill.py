@@ -124,7 +124,7 @@ def filled_or_pasted(kind: str, pred, a_rgb, box, mask, info: dict) -> str:
     # whole, up to 0.67), removals -0.62 to 4.37, 14 of 16 over 0.1 (texture alone over its
     # earlier threshold of 1.0: 5 of 16). On bench/explain_ops.py's 6 held-out photos, looked at
     # once: pasted 12 of 13 under 0.1 (a grass patch pasted on grass scored 0.35), removals 2 of 3
-    # over it.
+    # over it (3 of 3 with the fill's texture term at half weight). bench/explain_fill.py prints these.
     if kind in ("object_added", "region_changed") and ev > FILLED:
         return "object_removed"
     return kind
