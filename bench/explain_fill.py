@@ -7,13 +7,14 @@ On each photo, 3 removals (a random box, masked and filled as ``remove`` does:
 :func:`agent.edits.objects.removal_mask` and :func:`agent.edits.objects.inpaint`) and 3 patches of
 other photos pasted (:func:`training.speaker_data.edit_added`) are explained; for every region the
 rim and detail leave "added" or undecided (the only ones the evidence decides), the evidence
-(texture + colour) is printed with the threshold ``FILLED``: pasted patches should score under it,
-removals over it.
+(texture + colour, or texture alone where colour cannot tell) is printed with its threshold:
+pasted patches should score under it, removals over it.
 
-Figures with the exemplar fill of c8ae67e (EM voting, Poisson seam): dev pasted 0 of 41 over 0.1
-(at most -0.08), removals 14 of 16 over; held out pasted 1 of 13 (grass on grass, 0.35), removals 2
-of 3. With its texture term at half weight (f215615): dev the same counts (removals -0.83 to 3.08),
-held out pasted 1 of 13 (0.35), removals 3 of 3.
+Figures (the fill with its texture term at half weight, f215615; colour left out where it cannot
+tell, texture alone then over 1.0): dev pasted 0 of 41 over (at most -0.08), removals 11 of 16;
+held out pasted 0 of 13, removals 2 of 3. (Texture + colour everywhere: dev removals 14 of 16, but
+an object moved within the grey camera photo read as two removals; held out a grass patch pasted on
+grass read as a removal.)
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def recorded(pred, a, box, mask):
         p, c = patches_of(pred, a, box, mask), F.colour_evidence(pred, a, box, mask)
-        scores[current[0]].append(None if p is None or c is None else p + c)
+        # (score, its threshold): texture + colour, or texture alone where colour cannot tell
+        scores[current[0]].append(None if p is None else (p + c, F.FILLED) if c is not None else (p, F.FILLED_TEXTURE))
         return p
 
     F.fill_evidence = recorded
@@ -73,10 +75,12 @@ def main(argv: list[str] | None = None) -> int:
             explain_images(img, after, name_objects=False)
     F.fill_evidence = patches_of
     for kind, v in scores.items():
-        got = sorted(round(x, 2) for x in v if x is not None)
-        over = sum(x > F.FILLED for x in got)
-        print(f"{kind}: {len(v)} regions decided by the evidence, {len(v) - len(got)} without; "
-              f"{over} of {len(got)} over {F.FILLED}: {got}")
+        got = [x for x in v if x is not None]
+        over = sum(x > t for x, t in got)
+        both = sorted(round(x, 2) for x, t in got if t == F.FILLED)
+        alone = sorted(round(x, 2) for x, t in got if t != F.FILLED)
+        print(f"{kind}: {len(v)} regions, {len(v) - len(got)} without evidence; {over} of {len(got)} over the "
+              f"threshold (texture + colour over {F.FILLED}: {both}; texture alone over {F.FILLED_TEXTURE}: {alone})")
     return 0
 
 
