@@ -27,6 +27,13 @@ Then one case scaled to 12 megapixels times both fills (machines shared with oth
 absolute times noisy: compare the ratio, measured in the same run).
 
     .venv/bin/python bench/remove.py [--quick] [--json]
+
+Figures at bb96a28 (load average ~1): found by name 14/18 (the cup missed on 4 backgrounds), gone
+after Easel's fill 14/14, outside unchanged 18/18, mean PSNR Easel 15.67 dB / Telea 15.92 dB (Easel
+higher in 7/14), detail 0.83 / 0.19, median share of the object in the hole 99.3%; from a drawn
+stroke gone 18/18, median PSNR Easel 14.50 / Telea 15.56 dB (Easel higher in 4/18). Neighbour
+beside it: pixels of the other one taken 1.1-8.3% (its own mask alone: 5.4-49.2%), the named one
+covered 93.4-99.6% (alone 94.0-99.7%). 12 MP, 17.6% hole: Easel/Telea 0.36.
 """
 
 from __future__ import annotations
