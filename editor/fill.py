@@ -1,27 +1,43 @@
 """Inpainting: fill a masked region of an image from its surroundings.
 
-:func:`inpaint` is a multi-scale exemplar method in the spirit of Wexler, Shechtman and Irani's
-"Space-Time Completion" with PatchMatch (Barnes et al. 2009) as the matcher:
+:func:`inpaint` is a multi-scale exemplar fill: expectation-maximisation over patches in the manner
+of Wexler, Shechtman and Irani ("Space-Time Completion of Video", 2007), with PatchMatch (Barnes
+et al. 2009) as the matcher, texture features as in Newson et al. ("Non-local patch-based image
+inpainting", IPOL 2017), and a Poisson seam (Perez et al. 2003):
 
-1. Only the region around the hole is looked at (its bounding box grown by the hole's size), on a
-   copy at most :data:`WORK_SIDE` pixels a side, and a pyramid of that copy is built until the hole
-   is about 3 pixels deep (or the copy 24 pixels a side).
-2. On the coarsest level the hole is filled by Telea's method (``cv2.inpaint``), which carries
-   edges such as a horizon a few pixels in.
-3. On every level, coarse to fine: every 7x7 patch that overlaps the hole is matched to a patch
-   wholly outside it (PatchMatch: propagation plus random search, seeded, 2 passes), and each hole
-   pixel is re-estimated from the matches of the patches that cover it: their weighted mean
-   (weights ``exp(-d/(2 median d))``) on the two coarsest levels, which keeps structure stable,
-   and the best-matching patch's pixel on the finer ones, which keeps texture (the mean of patches
-   that disagree is a blur). Three rounds a level; the matches are scaled up to start the next.
-4. At full resolution the matches are scaled up once more and each hole pixel averages the
-   full-resolution source pixels that its 5x5 neighbours' matches point to, so the fill has the
-   photo's own detail rather than an upscaled copy.
+1. Only the region around the hole is looked at (its box grown by the hole's larger side), on a
+   copy at most :data:`WORK_SIDE` pixels a side; a pyramid of that copy is built until the hole
+   is about 3 pixels deep (or the copy 24 pixels a side). Each pixel carries its colour and two
+   texture features (the mean absolute x and y derivative over a patch), so that a textured place
+   is not matched to a smooth one of the same colour.
+2. Sources come from the surroundings: a source patch keeps a band of 2% of the hole's side clear
+   of the hole (an object's shadow or halo lies there, and would be copied back in), and its cost
+   grows with its distance from the hole and from the target it fills (on the two coarsest
+   levels, where the fill's structure is decided, from half a hole-side on), so the fill is made
+   of what is next to the hole, not of a similar-looking but unrelated place further off (a
+   removed helmet was filled with the suit's collar).
+3. The coarsest level starts from Telea's fill (``cv2.inpaint``). On every level, coarse to fine,
+   each patch that overlaps the hole is matched to a source (PatchMatch: propagation and random
+   search, seeded), and each hole pixel becomes the weighted mean of what the patches covering it
+   say (weights ``exp(-d / 2 median d)``); three rounds a level. A finer level starts from the
+   coarse matches scaled up and is rebuilt from its own pixels through them.
+4. The last round on the finest level copies, for each hole pixel, one source pixel: the offset
+   that most of the patches covering it share (coherent pieces rather than a mosaic of patches).
+   The seam that the copy leaves against the photo around the hole (the photo on the ring next to
+   the hole, minus what the copy's sources have there) is interpolated into the hole by a membrane
+   (the screened Laplace equation, solved coarse to fine, fading over a quarter of the hole's
+   side) and added: the fill meets its surroundings without a step, and a shade that crosses the
+   hole carries through. (A halo touching the mask is carried in as well, fading, as by Telea's
+   fill: the removal mask is dilated to cover the object's.)
+5. At full resolution each hole pixel copies the full-resolution source pixels that the work
+   level's matches point to (blended bilinearly between neighbouring matches), so the fill has the
+   photo's own fine detail; its low band is then replaced by the work fill's, and the remaining
+   fine seam is taken out by a membrane in a band along the edge.
 
-Diffusion fills such as Telea's smear the hole's border into streaks once the hole is more than a
-few pixels wide; ``bench/remove.py`` compares the two on composed photos. The matching and voting
-loops are compiled by numba (``cache=True``: compiled once per installation). Pixels outside the
-mask are returned unchanged.
+Diffusion fills such as Telea's or Navier-Stokes' smear the hole's border into streaks once the
+hole is more than a few pixels wide; ``bench/fill.py`` compares the three on 46 composites (PSNR,
+SSIM and the fine detail kept). The loops are compiled by numba (``cache=True``: compiled once per
+installation). Pixels outside the mask are returned unchanged, bit for bit.
 """
 
 from __future__ import annotations
@@ -38,8 +54,18 @@ __all__ = ["hole_psnr", "inpaint"]
 
 WORK_SIDE = 384  # the matching runs on a copy of the region at most this many pixels a side
 MIN_SIDE = 24  # the coarsest pyramid level keeps at least this many pixels a side
+COARSE_DEPTH = 3  # ... and the pyramid stops once the hole is at most this many pixels deep
+CONTEXT = 1.0  # the region looked at: the hole's box grown by this many times its larger side
 _ITERATIONS = 3  # match-and-vote rounds per pyramid level
-UPSAMPLE_RADIUS = 2
+PATCH_R = 3  # 7x7 patches (5x5 on levels under 40 pixels a side)
+TEXTURE_WEIGHT = 0.5  # weight of the texture features against the colours in the patch distance
+BAND = 0.02  # sources keep this share of the hole's larger side (at least 2 pixels) away from it
+DIST_WEIGHT = 30.0  # cost of a source half a side away from the hole, per patch pixel (levels^2)
+FAR_WEIGHT = 400.0  # cost of a source twice as far from its target as is free, per patch pixel
+NEAR = 2.0  # sources within this many half-sides of the hole from their target cost nothing more
+NEAR_COARSE = 0.5  # ... on the two coarsest levels, where the fill's structure is decided
+FADE = 0.25  # the seam's correction fades over this share of the hole's larger side
+LOWBAND = 0.75  # at full resolution the fill's low band (this sigma, in work pixels) is the work fill's
 
 
 def _check_hole(mask: np.ndarray, image: np.ndarray) -> np.ndarray:
@@ -66,7 +92,7 @@ def _compile() -> None:
         import numba
 
         g = globals()
-        for name in ("_dist", "_patchmatch", "_vote", "_upsample_kernel"):
+        for name in ("_relax", "_dist", "_far", "_patchmatch", "_vote", "_compose", "_ring_residual"):
             g[name] = numba.njit(cache=True, nogil=True)(g[name])
         _compiled = True
 
@@ -92,16 +118,26 @@ def _dist(img, ty, tx, sy, sx, r, limit):
     return acc
 
 
-def _patchmatch(img, valid, ty, tx, tidx, sy, sx, r, iters, seed):
+def _far(y, x, cy, cx, near, weight):
+    """The cost of taking the source (cy, cx) for the target (y, x): ``weight`` times the square of
+    how much farther than ``near`` it is (in units of ``near``)."""
+    e = math.sqrt(float((cy - y) * (cy - y) + (cx - x) * (cx - x))) / near - 1.0
+    return weight * e * e if e > 0 else 0.0
+
+
+def _patchmatch(img, valid, prior, ty, tx, tidx, sy, sx, r, iters, seed, near, far_w):
     """PatchMatch (Barnes et al. 2009): scan the targets in raster order (reversed every other
     pass), take a neighbour's match shifted by one if it is better, then search at random around
-    the current match with a halving radius. Returns the distances of the final matches."""
+    the current match with a halving radius. A source's cost is its patch distance plus ``prior``
+    at the source (far from the hole costs more) plus :func:`_far` (far from its target costs
+    more). Returns the final costs."""
     np.random.seed(seed)
     h, w = valid.shape
     n = len(ty)
     d = np.empty(n, np.float32)
     for i in range(n):
-        d[i] = _dist(img, ty[i], tx[i], sy[i], sx[i], r, np.inf)
+        d[i] = prior[sy[i], sx[i]] + _far(ty[i], tx[i], sy[i], sx[i], near, far_w)
+        d[i] += _dist(img, ty[i], tx[i], sy[i], sx[i], r, np.inf)
     for it in range(iters):
         step = 1 if it % 2 == 0 else -1
         for j in range(n):
@@ -118,7 +154,10 @@ def _patchmatch(img, valid, ty, tx, tidx, sy, sx, r, iters, seed):
                 cy, cx = sy[q] + (y - ny), sx[q] + (x - nx)
                 if cy < 0 or cy >= h or cx < 0 or cx >= w or not valid[cy, cx]:
                     continue
-                dd = _dist(img, y, x, cy, cx, r, d[i])
+                p = prior[cy, cx] + _far(y, x, cy, cx, near, far_w)
+                if p >= d[i]:
+                    continue
+                dd = p + _dist(img, y, x, cy, cx, r, d[i] - p)
                 if dd < d[i]:
                     d[i], sy[i], sx[i] = dd, cy, cx
             radius = max(h, w)
@@ -126,19 +165,27 @@ def _patchmatch(img, valid, ty, tx, tidx, sy, sx, r, iters, seed):
                 cy = sy[i] + np.random.randint(-radius, radius + 1)
                 cx = sx[i] + np.random.randint(-radius, radius + 1)
                 if 0 <= cy < h and 0 <= cx < w and valid[cy, cx]:
-                    dd = _dist(img, y, x, cy, cx, r, d[i])
-                    if dd < d[i]:
-                        d[i], sy[i], sx[i] = dd, cy, cx
+                    p = prior[cy, cx] + _far(y, x, cy, cx, near, far_w)
+                    if p < d[i]:
+                        dd = p + _dist(img, y, x, cy, cx, r, d[i] - p)
+                        if dd < d[i]:
+                            d[i], sy[i], sx[i] = dd, cy, cx
                 radius //= 2
     return d
 
 
-def _vote(img, hole, tidx, sy, sx, wt, r, best_only):
-    """Each hole pixel becomes the weighted mean of what the patches covering it say it is
-    (``best_only``: what the best-matching patch covering it says, which keeps texture sharp)."""
+def _vote(img, nc, hole, tidx, sy, sx, wt, r, mode, offy, offx):
+    """Each hole pixel's first ``nc`` channels become what the patches covering it say they are:
+    their weighted mean (``mode`` 0), the best-matching patch's pixel (1), or the pixel of the
+    offset that the most weight of them shares (2: coherent pieces, fewer seams than 1).
+    ``offy``/``offx`` get the offset to the source pixel chosen (for the mean: the best's)."""
     h, w, c = img.shape
     out = img.copy()
-    acc = np.zeros(c, np.float64)
+    acc = np.zeros(nc, np.float64)
+    n = (2 * r + 1) * (2 * r + 1)
+    oys = np.zeros(n, np.int64)
+    oxs = np.zeros(n, np.int64)
+    ows = np.zeros(n, np.float64)
     for y in range(h):
         for x in range(w):
             if not hole[y, x]:
@@ -146,6 +193,7 @@ def _vote(img, hole, tidx, sy, sx, wt, r, best_only):
             acc[:] = 0.0
             den = 0.0
             top = -1.0
+            m = 0
             for oy in range(-r, r + 1):
                 for ox in range(-r, r + 1):
                     qy, qx = y - oy, x - ox
@@ -157,32 +205,125 @@ def _vote(img, hole, tidx, sy, sx, wt, r, best_only):
                     py, px = sy[q] + oy, sx[q] + ox
                     if py < 0 or py >= h or px < 0 or px >= w:
                         continue
-                    if best_only:
-                        if wt[q] > top:
-                            top = wt[q]
-                            for k in range(c):
-                                acc[k] = img[py, px, k]
-                            den = 1.0
-                        continue
-                    for k in range(c):
-                        acc[k] += wt[q] * img[py, px, k]
-                    den += wt[q]
+                    if wt[q] > top:
+                        top = wt[q]
+                        offy[y, x], offx[y, x] = py - y, px - x
+                    if mode == 0:
+                        for k in range(nc):
+                            acc[k] += wt[q] * img[py, px, k]
+                        den += wt[q]
+                    else:
+                        found = False
+                        for j in range(m):
+                            if oys[j] == py - y and oxs[j] == px - x:
+                                ows[j] += wt[q] if mode == 2 else 0.0
+                                found = True
+                                break
+                        if not found:
+                            oys[m], oxs[m], ows[m] = py - y, px - x, wt[q]
+                            m += 1
+            if mode != 0 and m > 0:
+                jb = 0
+                for j in range(1, m):
+                    if ows[j] > ows[jb]:
+                        jb = j
+                offy[y, x], offx[y, x] = oys[jb], oxs[jb]
+                for k in range(nc):
+                    acc[k] = img[y + oys[jb], x + oxs[jb], k]
+                den = 1.0
             if den > 0:
-                for k in range(c):
+                for k in range(nc):
                     out[y, x, k] = acc[k] / den
     return out
 
 
+def _compose(full, fill, hole, y0, x0, offy, offx, fy, fx, out):
+    """Full-resolution pixels of the hole from the work level's matches: each ``fill`` pixel of the
+    box at (``y0``, ``x0``) of ``out``'s shape takes the source pixels that the four nearest work pixels'
+    offsets (scaled by 1/``fy``, 1/``fx``) point to, weighted bilinearly; sources in the hole or off
+    the region are skipped (a known work pixel's offset is 0: the hole pixel itself, skipped).
+    Where none qualifies ``out`` is left as it is."""
+    h, w, c = full.shape
+    wh, ww = offy.shape
+    bh, bw = out.shape[0], out.shape[1]
+    acc = np.zeros(c, np.float64)
+    for yy in range(bh):
+        y = y0 + yy
+        gy = min(max((y + 0.5) * fy - 0.5, 0.0), wh - 1.0)
+        a0 = int(gy)
+        a1 = min(a0 + 1, wh - 1)
+        ay = gy - a0
+        for xx in range(bw):
+            x = x0 + xx
+            if not fill[y, x]:
+                continue
+            gx = min(max((x + 0.5) * fx - 0.5, 0.0), ww - 1.0)
+            b0 = int(gx)
+            b1 = min(b0 + 1, ww - 1)
+            ax = gx - b0
+            acc[:] = 0.0
+            den = 0.0
+            for j in range(4):
+                qy = a0 if j < 2 else a1
+                qx = b0 if j % 2 == 0 else b1
+                wgt = (1 - ay if j < 2 else ay) * (1 - ax if j % 2 == 0 else ax)
+                if wgt <= 0:
+                    continue
+                sy = y + int(round(offy[qy, qx] / fy))
+                sx = x + int(round(offx[qy, qx] / fx))
+                if sy < 0 or sy >= h or sx < 0 or sx >= w or hole[sy, sx]:
+                    continue
+                for k in range(c):
+                    acc[k] += wgt * full[sy, sx, k]
+                den += wgt
+            if den > 0:
+                for k in range(c):
+                    out[yy, xx, k] = acc[k] / den
+
+
+def _ring_residual(img, nc, hole, offy, offx, out):
+    """For each known pixel next to the hole: the photo there minus what the sources of its hole
+    neighbours have at the same place relative to them (the seam a copy leaves), averaged over
+    those neighbours. Written to ``out``; returns the mask of pixels written."""
+    h, w, c = img.shape
+    done = np.zeros((h, w), np.bool_)
+    for y in range(h):
+        for x in range(w):
+            if hole[y, x]:
+                continue
+            n = 0
+            for k in range(nc):
+                out[y, x, k] = 0.0
+            for dy in range(-1, 2):
+                for dx in range(-1, 2):
+                    py, px = y + dy, x + dx
+                    if py < 0 or py >= h or px < 0 or px >= w or not hole[py, px]:
+                        continue
+                    sy, sx = y + int(offy[py, px]), x + int(offx[py, px])
+                    if sy < 0 or sy >= h or sx < 0 or sx >= w or hole[sy, sx]:
+                        continue
+                    for k in range(nc):
+                        out[y, x, k] += img[y, x, k] - img[sy, sx, k]
+                    n += 1
+            if n > 0:
+                for k in range(nc):
+                    out[y, x, k] /= n
+                done[y, x] = True
+    return done
+
+
 def coarse_fill(values: np.ndarray, hole: np.ndarray) -> np.ndarray:
     """The first guess on the coarsest level: Telea's fill (it carries edges such as a horizon into
-    a hole a few pixels wide) on an 8-bit copy, per group of at most 3 channels."""
+    a hole a few pixels wide) on an 8-bit copy, in groups of 3 channels or one by one."""
     top = max(1.0, float(values.max()))
     scale = 255.0 / top if top > 255 else 1.0
     mask = hole.astype(np.uint8)
     out = values.copy()
     c = values.shape[2]
-    for start in range(0, c, 3):
-        group = values[:, :, start:min(c, start + 3)]
+    # cv2.inpaint takes 1 or 3 channels
+    groups = [(k, k + 3) for k in range(0, c - c % 3, 3)] + [(k, k + 1) for k in range(c - c % 3, c)]
+    for start, stop in groups:
+        group = values[:, :, start:stop]
         u8 = np.clip(group * scale + 0.5, 0, 255).astype(np.uint8)
         filled = cv2.inpaint(np.ascontiguousarray(u8), mask, 3, cv2.INPAINT_TELEA)
         filled = filled.reshape(u8.shape).astype(np.float32) / scale
@@ -190,142 +331,199 @@ def coarse_fill(values: np.ndarray, hole: np.ndarray) -> np.ndarray:
     return out
 
 
-class _Level:
-    """The matching structures of one pyramid level: valid sources and targets."""
+def _per_group(fn, img: np.ndarray) -> np.ndarray:
+    """``fn`` applied to groups of at most 4 channels (OpenCV's limit for many filters)."""
+    parts = [fn(np.ascontiguousarray(img[:, :, k:k + 4])) for k in range(0, img.shape[2], 4)]
+    parts = [p.reshape(p.shape[0], p.shape[1], -1) for p in parts]
+    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=2)
 
-    def __init__(self, hole: np.ndarray, r: int):
+
+def _blur(img: np.ndarray, sigma: float) -> np.ndarray:
+    return _per_group(lambda a: cv2.GaussianBlur(a, (0, 0), sigma), img)
+
+
+def _resize(img: np.ndarray, size: tuple[int, int], interpolation: int) -> np.ndarray:
+    return _per_group(lambda a: cv2.resize(a, size, interpolation=interpolation), img)
+
+
+class _Level:
+    """The matching structures of one pyramid level: valid sources, their prior, and targets."""
+
+    def __init__(self, hole: np.ndarray, r: int, band: int, size: float, nc: int, free: float):
         self.h, self.w = hole.shape
         self.r = r
         k = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
         near = cv2.dilate(hole.astype(np.uint8), k) > 0
-        valid = ~near
+        # Sources keep ``band`` pixels clear of the hole: an object's shadow and halo lie there.
+        kb = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * (r + band) + 1,) * 2)
+        valid = cv2.dilate(hole.astype(np.uint8), kb) == 0
         valid[:r], valid[self.h - r:], valid[:, :r], valid[:, self.w - r:] = False, False, False, False
         if not valid.any():  # a hole that leaves no whole patch: any known pixel will do
             valid = ~hole
         self.valid = np.ascontiguousarray(valid)
+        d = cv2.distanceTransform((~hole).astype(np.uint8), cv2.DIST_L2, 3)
+        npix = (2 * r + 1) ** 2 * nc / 3.0
+        self.prior = np.ascontiguousarray((DIST_WEIGHT * npix * (d / max(size, 1.0)) ** 2).astype(np.float32))
+        self.near = max(2.0, free * size)  # sources this far from their target cost nothing more
+        self.far_w = FAR_WEIGHT * npix
         vy, vx = np.nonzero(valid)
         self.vy, self.vx = vy.astype(np.int32), vx.astype(np.int32)
         ty, tx = np.nonzero(near)  # every patch that overlaps the hole is matched
         self.ty, self.tx = ty.astype(np.int32), tx.astype(np.int32)
         self.tidx = np.full((self.h, self.w), -1, np.int32)
         self.tidx[ty, tx] = np.arange(len(ty), dtype=np.int32)
+        self.offy = np.zeros((self.h, self.w), np.float32)
+        self.offx = np.zeros((self.h, self.w), np.float32)
 
     def random_sources(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         i = rng.integers(0, len(self.vy), n)
         return self.vy[i].copy(), self.vx[i].copy()
 
 
-def _match_and_vote(est, hole, lv: _Level, sy, sx, seed: int, best_only: bool):
-    d = _patchmatch(est, lv.valid, lv.ty, lv.tx, lv.tidx, sy, sx, lv.r, 2, seed)
+def _match(feat, lv: _Level, sy, sx, seed: int) -> np.ndarray:
+    """Improve the matches (in place) and return the patch weights for voting."""
+    d = _patchmatch(feat, lv.valid, lv.prior, lv.ty, lv.tx, lv.tidx, sy, sx, lv.r, 2, seed,
+                    lv.near, lv.far_w)
     fin = np.isfinite(d)
     sigma2 = float(np.median(d[fin])) if fin.any() else 1.0
-    wt = np.where(fin, np.exp(-d / (2 * sigma2 + 1e-6)), 0.0).astype(np.float32)
-    return _vote(est, hole, lv.tidx, sy, sx, wt, lv.r, best_only)
+    return np.where(fin, np.exp(-d / (2 * sigma2 + 1e-6)), 0.0).astype(np.float32)
 
 
-def _patch_fill(values: np.ndarray, hole: np.ndarray, rng) -> tuple[np.ndarray, _Level, np.ndarray, np.ndarray]:
+def _relax(cur, hole, iters, omega, screen):
+    """Successive over-relaxation of the screened Laplace equation on the ``hole`` pixels of
+    ``cur`` (in place): each becomes the sum of its 4 neighbours (those off the image are left
+    out) over their number plus ``screen`` (0: the mean, a membrane; above 0 the solution fades
+    away from the boundary); the pixels outside the hole are the fixed boundary."""
+    h, w, c = cur.shape
+    ys, xs = np.nonzero(hole)
+    for _ in range(iters):
+        for i in range(len(ys)):
+            y, x = ys[i], xs[i]
+            for k in range(c):
+                s = 0.0
+                n = 0
+                if y > 0:
+                    s += cur[y - 1, x, k]
+                    n += 1
+                if y < h - 1:
+                    s += cur[y + 1, x, k]
+                    n += 1
+                if x > 0:
+                    s += cur[y, x - 1, k]
+                    n += 1
+                if x < w - 1:
+                    s += cur[y, x + 1, k]
+                    n += 1
+                cur[y, x, k] += omega * (s / (n + screen) - cur[y, x, k])
+
+
+def _membrane(values: np.ndarray, known: np.ndarray, hole: np.ndarray, fade: float) -> np.ndarray:
+    """A membrane interpolation of ``values`` from the pixels where ``known`` is set into ``hole``,
+    fading over ``fade`` pixels away from them: the screened Laplace equation ``lap(u) = u / fade^2``
+    with the known values as boundary, solved coarse to fine (each level of a pull-push pyramid
+    starts from the coarser level's solution and relaxes it: a cascadic multigrid). Values outside
+    ``known`` and ``hole`` are a smooth extension."""
+    w = known.astype(np.float32)
+    v = values * w[:, :, None]
+    pyr = [(v, w, hole)]
+    while min(pyr[-1][1].shape) > 4 and pyr[-1][2].sum() > 64:
+        v, w, hl = pyr[-1]
+        size = ((w.shape[1] + 1) // 2, (w.shape[0] + 1) // 2)
+        pyr.append((_per_group(cv2.pyrDown, v), cv2.pyrDown(w),
+                    cv2.resize(hl.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0))
+    cur = None
+    for level in range(len(pyr) - 1, -1, -1):
+        v, w, hl = pyr[level]
+        own = v / np.maximum(w, 1e-6)[:, :, None]
+        if cur is None:
+            cur = np.where((w > 0)[:, :, None], own, 0.0)
+            iters = 60
+        else:
+            up = _per_group(lambda a, size=(w.shape[1], w.shape[0]): cv2.pyrUp(a, dstsize=size), cur)
+            a = np.clip(w * 4, 0, 1)[:, :, None]
+            cur = a * own + (1 - a) * up
+            iters = 12
+        cur = np.ascontiguousarray(cur, dtype=np.float32)
+        _relax(cur, hl, iters, 1.7, (2.0 ** level / max(fade, 1e-3)) ** 2)
+    return cur
+
+
+def _seamless(v, nc, hole, lv: _Level, sy, sx, wt) -> np.ndarray:
+    """The final vote: each hole pixel copies one source pixel (the offset most of the patches
+    covering it share, :func:`_vote` mode 2), and the seam such a copy leaves against the photo
+    around the hole is taken out by a membrane (Perez et al. 2003, Poisson image editing): the
+    ring's residual (:func:`_ring_residual`) interpolated harmonically into the hole."""
+    pred = _vote(v, nc, hole, lv.tidx, sy, sx, wt, lv.r, 2, lv.offy, lv.offx)[:, :, :nc]
+    res = np.zeros_like(v)
+    ring = _ring_residual(np.ascontiguousarray(v), nc, hole, lv.offy, lv.offx, res)
+    out = v.copy()
+    _, _, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
+    out[hole] = pred[hole] + _membrane(res, ring, hole, FADE * max(bw, bh))[hole]
+    return out
+
+
+def _texture(values: np.ndarray) -> np.ndarray:
+    """Texture features (Newson et al. 2017, "Non-local patch-based image inpainting"): the mean
+    absolute x and y derivative of the grey image over a patch, so that a textured place is not
+    matched to a smooth one of the same colour (their coarse copies look alike)."""
+    g = values.mean(axis=2)
+    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1))
+    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1))
+    return np.stack([cv2.blur(gx, (7, 7)), cv2.blur(gy, (7, 7))], axis=2)
+
+
+def _patch_fill(values: np.ndarray, hole: np.ndarray, band: float, rng):
+    """Multi-scale fill of ``hole`` in ``values`` (float32, H x W x C, 8-bit units). Returns the
+    estimate and the finest level (whose ``offy``/``offx`` hold each hole pixel's source offset)."""
+    c = values.shape[2]
+    # The texture features are matched and voted like two more colours.
+    values = np.concatenate([values, TEXTURE_WEIGHT * _texture(values)], axis=2)
+    nc = values.shape[2]
     levels = [(values, hole)]
     while min(levels[-1][1].shape) >= 2 * MIN_SIDE:
         v, hl = levels[-1]
-        if cv2.distanceTransform((hl > 0).astype(np.uint8), cv2.DIST_L2, 3).max() <= 3:
+        if cv2.distanceTransform(hl.astype(np.uint8), cv2.DIST_L2, 3).max() <= COARSE_DEPTH:
             break
         size = ((v.shape[1] + 1) // 2, (v.shape[0] + 1) // 2)
-        v2 = cv2.resize(v, size, interpolation=cv2.INTER_AREA).reshape(size[1], size[0], -1)
-        h2 = cv2.resize(hl.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0
-        levels.append((v2, h2))
+        levels.append((_resize(v, size, cv2.INTER_AREA),
+                       cv2.resize(hl.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0))
+    n = len(levels)
+    _, _, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
     est = sy = sx = lv = None
-    for depth, (v, hl) in reversed(list(enumerate(levels))):
-        r = 3 if min(hl.shape) >= 40 else 2
-        new = _Level(hl, r)
+    for depth in range(n - 1, -1, -1):
+        v, hl = levels[depth]
+        f = 2.0 ** -depth
+        r = PATCH_R if min(hl.shape) >= 40 else PATCH_R - 1
+        free = NEAR_COARSE if depth >= n - 2 else NEAR
+        new = _Level(hl, r, max(1, round(band * f)), max(bw, bh) * f / 2, nc, free)
         if est is None:
             est = coarse_fill(v, hl)
             sy, sx = new.random_sources(len(new.ty), rng)
         else:
-            up = cv2.resize(est, (hl.shape[1], hl.shape[0]), interpolation=cv2.INTER_LINEAR)
-            est = v.copy()
-            est[hl] = up.reshape(v.shape)[hl]
             # The coarse matches, scaled up, start the search here.
             cy, cx = np.minimum(new.ty // 2, lv.h - 1), np.minimum(new.tx // 2, lv.w - 1)
             q = lv.tidx[cy, cx]
             coarse_y, coarse_x = sy, sx
             sy, sx = new.random_sources(len(new.ty), rng)
             has = q >= 0
-            sy[has] = coarse_y[q[has]] * 2 + new.ty[has] % 2
-            sx[has] = coarse_x[q[has]] * 2 + new.tx[has] % 2
-            np.clip(sy, 0, new.h - 1, out=sy)
-            np.clip(sx, 0, new.w - 1, out=sx)
+            sy[has] = np.clip(coarse_y[q[has]] * 2 + new.ty[has] % 2, 0, new.h - 1)
+            sx[has] = np.clip(coarse_x[q[has]] * 2 + new.tx[has] % 2, 0, new.w - 1)
+            bad = ~new.valid[sy, sx]
+            sy[bad], sx[bad] = new.random_sources(int(bad.sum()), rng)
             # Rebuild the hole from this level's own pixels through the scaled-up matches, not
             # from the coarse estimate resized: that one is smooth, and matching a smooth hole
-            # finds the flattest patches of the photo, so the fill lost half its contrast on grass.
-            est = _vote(np.ascontiguousarray(est), hl, new.tidx, sy, sx,
-                        np.ones(len(sy), np.float32), r, depth < len(levels) - 2)
+            # finds the flattest patches of the photo.
+            est = _vote(v, nc, hl, new.tidx, sy, sx, np.ones(len(sy), np.float32), r, 0, new.offy, new.offx)
         lv = new
         for it in range(_ITERATIONS):
-            # The two coarsest levels vote by the weighted mean (stable structure: a horizon stays
-            # a line); finer ones take the best-matching patch's pixel, since the mean of patches
-            # that disagree is a blur (on gravel the all-mean fill came out flat grey).
-            est = _match_and_vote(np.ascontiguousarray(est), hl, lv, sy, sx,
-                                  int(rng.integers(1 << 30)) + it, best_only=depth < len(levels) - 2)
-    return est, lv, sy, sx
-
-
-def _upsample_kernel(full, hole, work, tidx, offy, offx, out, rad):
-    """For each full-resolution hole pixel, average the source pixels that the scaled-up matches of
-    its 5x5 neighbours point to (sources outside the hole only); the scaled-up work estimate where
-    none qualifies."""
-    h, w, c = full.shape
-    wh, ww = tidx.shape
-    fy, fx = wh / h, ww / w
-    acc = np.zeros(c, np.float64)
-    for y in range(h):
-        for x in range(w):
-            if not hole[y, x]:
-                continue
-            acc[:] = 0.0
-            n = 0
-            for oy in range(-rad, rad + 1):
-                qy = min(max(y - oy, 0), h - 1)
-                wy = min(int(qy * fy), wh - 1)
-                for ox in range(-rad, rad + 1):
-                    qx = min(max(x - ox, 0), w - 1)
-                    wx = min(int(qx * fx), ww - 1)
-                    if tidx[wy, wx] < 0:
-                        continue
-                    sy = y + int(round(offy[wy, wx]))
-                    sx = x + int(round(offx[wy, wx]))
-                    if sy < 0 or sy >= h or sx < 0 or sx >= w or hole[sy, sx]:
-                        continue
-                    for k in range(c):
-                        acc[k] += full[sy, sx, k]
-                    n += 1
-            if n > 0:
-                for k in range(c):
-                    out[y, x, k] = acc[k] / n
+            wt = _match(np.ascontiguousarray(est), lv, sy, sx, int(rng.integers(1 << 30)) + it)
+            if depth == 0 and it == _ITERATIONS - 1:
+                est = _seamless(v, nc, hl, lv, sy, sx, wt)
             else:
-                # bilinear sample of the work estimate
-                gy = min(max((y + 0.5) * fy - 0.5, 0.0), wh - 1.0)
-                gx = min(max((x + 0.5) * fx - 0.5, 0.0), ww - 1.0)
-                y0, x0 = int(gy), int(gx)
-                y1, x1 = min(y0 + 1, wh - 1), min(x0 + 1, ww - 1)
-                ay, ax = gy - y0, gx - x0
-                for k in range(c):
-                    out[y, x, k] = ((1 - ay) * ((1 - ax) * work[y0, x0, k] + ax * work[y0, x1, k])
-                                    + ay * ((1 - ax) * work[y1, x0, k] + ax * work[y1, x1, k]))
-
-
-def _upsample(full: np.ndarray, hole: np.ndarray, work: np.ndarray, lv: _Level, sy, sx) -> np.ndarray:
-    """Fill the full-resolution hole of ``full`` (a float copy, filled in place) from the work
-    level's matches scaled up (:func:`_upsample_kernel`)."""
-    h, w = hole.shape
-    fy, fx = lv.h / h, lv.w / w
-    offy = np.zeros((lv.h, lv.w), np.float32)
-    offx = np.zeros((lv.h, lv.w), np.float32)
-    offy[lv.ty, lv.tx] = (sy - lv.ty) / fy
-    offx[lv.ty, lv.tx] = (sx - lv.tx) / fx
-    # In place: the kernel reads only pixels outside the hole and writes only pixels inside it.
-    _upsample_kernel(full, np.ascontiguousarray(hole), np.ascontiguousarray(work), lv.tidx, offy, offx,
-                     full, UPSAMPLE_RADIUS)
-    return full
+                # Expectation-maximisation (Wexler et al. 2007): the weighted mean of the
+                # overlapping matches, which the next round of matching sharpens.
+                est = _vote(est, nc, hl, lv.tidx, sy, sx, wt, lv.r, 0, lv.offy, lv.offx)
+    return est[:, :, :c], lv
 
 
 def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray:
@@ -344,9 +542,8 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray
     Returns
     -------
     ndarray
-        A new image equal to ``image`` outside the mask; inside, patches of the surroundings
-        (7x7 patch matching with weighted voting, coarse to fine, then the matches scaled up to
-        full resolution).
+        A new image of the same shape and dtype, equal to ``image`` outside the mask; inside,
+        pieces of the hole's surroundings, seamed into it (see the module's description).
 
     Examples
     --------
@@ -365,29 +562,82 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray
         raise ValueError("the mask covers the whole image: there is nothing left to fill it from")
     h, w = hole.shape
     x, y, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
-    pad = max(bw, bh) + 16  # context as large as the hole itself
+    pad = int(CONTEXT * max(bw, bh)) + 16
     x1, y1, x2, y2 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
     sub = image[y1:y2, x1:x2]
-    sub_hole = hole[y1:y2, x1:x2]
-    vals = sub.astype(np.float32).reshape(sub.shape[0], sub.shape[1], -1)
+    if sub.ndim == 2:
+        sub = sub[:, :, None]
+    sub_hole = np.ascontiguousarray(hole[y1:y2, x1:x2])
     rng = np.random.default_rng(seed)
+    band = max(2.0, BAND * max(bw, bh))  # sources keep this far from the hole (full-resolution pixels)
     scale = min(1.0, WORK_SIDE / max(sub_hole.shape))
     if scale < 1:
         size = (max(8, round(sub.shape[1] * scale)), max(8, round(sub.shape[0] * scale)))
-        work = cv2.resize(vals, size, interpolation=cv2.INTER_AREA).reshape(size[1], size[0], -1)
+        work = cv2.resize(sub, size, interpolation=cv2.INTER_AREA).reshape(size[1], size[0], -1).astype(np.float32)
         work_hole = cv2.resize(sub_hole.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0
     else:
-        work, work_hole = vals, sub_hole
+        work, work_hole = sub.astype(np.float32), sub_hole
     if work_hole.all():
         raise ValueError("the mask leaves too little of the image to fill it from")
-    est, lv, sy, sx = _patch_fill(work, work_hole, rng)
-    filled = est if scale == 1 else _upsample(vals, sub_hole, est, lv, sy, sx)
+    unit = full_scale(image) / 255.0  # the matching's costs are in 8-bit levels
+    est, lv = _patch_fill(work / unit, work_hole, band * scale, rng)
+    est *= unit
+    if scale == 1:
+        filled, box = est, (0, 0, sub.shape[1], sub.shape[0])
+    else:
+        filled, box = _full_resolution(sub, sub_hole, est, lv, scale)
+    bx, by, bx2, by2 = box
     m = full_scale(image)
-    res = np.clip(np.floor(filled[sub_hole] + 0.5), 0, m).astype(image.dtype)
     out = image.copy()
-    region = out[y1:y2, x1:x2]
-    region[sub_hole] = res.reshape(region[sub_hole].shape)
+    region = out[y1 + by:y1 + by2, x1 + bx:x1 + bx2]
+    inside = sub_hole[by:by2, bx:bx2]
+    res = np.clip(np.floor(filled[inside] + 0.5), 0, m).astype(image.dtype)
+    region[inside] = res.reshape(region[inside].shape)
     return out
+
+
+def _full_resolution(sub: np.ndarray, hole: np.ndarray, work: np.ndarray, lv: _Level, scale: float):
+    """The hole at full resolution: each pixel from the full-resolution source pixels the work
+    level's matches point to (the photo's own detail), then the low band replaced by the work
+    estimate's (so the seams and the shading follow the work fill). Returns the filled box of
+    ``sub`` (float32) and its place (x1, y1, x2, y2) in ``sub``."""
+    H, W = hole.shape
+    wh, ww = lv.h, lv.w
+    fy, fx = wh / H, ww / W
+    sigma = LOWBAND / scale
+    m = int(3 * sigma) + 2
+    x, y, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
+    bx1, by1, bx2, by2 = max(0, x - m), max(0, y - m), min(W, x + bw + m), min(H, y + bh + m)
+    # The work estimate at full resolution over the box (bilinear), and the known pixels.
+    gx = ((np.arange(bx1, bx2, dtype=np.float32) + 0.5) * fx - 0.5)
+    gy = ((np.arange(by1, by2, dtype=np.float32) + 0.5) * fy - 0.5)
+    mapx, mapy = np.meshgrid(gx, gy)
+    up = cv2.remap(work, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    up = up.reshape(by2 - by1, bx2 - bx1, -1)
+    known = sub[by1:by2, bx1:bx2].astype(np.float32)
+    inside = hole[by1:by2, bx1:bx2]
+    target = known.copy()
+    target[inside] = up[inside]
+    # The hole and a one-pixel ring around it are copied: the ring's copy against the photo there
+    # is the seam a plain copy leaves, which a membrane then takes out of the hole.
+    ring_hole = cv2.dilate(inside.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    ring = ring_hole & ~inside
+    fill = np.zeros(hole.shape, bool)
+    fill[by1:by2, bx1:bx2] = ring_hole
+    est = target.copy()
+    _compose(np.ascontiguousarray(sub), fill, hole, by1, bx1, lv.offy, lv.offx, fy, fx, est)
+    est[ring_hole] += _blur(target - est, sigma)[ring_hole]
+    # What seam is left is fine detail (the low band is the work fill's, seamless already): its
+    # membrane is solved in a band along the edge, held at 0 beyond it.
+    depth = cv2.distanceTransform(inside.astype(np.uint8), cv2.DIST_L2, 3)
+    width = max(4.0, 2.0 / scale)
+    band = inside & (depth <= width)
+    res = np.zeros_like(est)
+    res[ring] = known[ring] - est[ring]
+    _relax(res, band, int(2 * width) + 4, 1.7, 0.0)
+    est[band] += res[band]
+    est[ring] = known[ring]
+    return est, (bx1, by1, bx2, by2)
 
 
 def hole_psnr(result: np.ndarray, clean: np.ndarray, hole: np.ndarray) -> float:

@@ -152,3 +152,38 @@ def test_inpaint_fills_structure_and_texture_better_than_telea():
     # the horizon stays where it was, and the stripes go on through the hole
     assert (ours[30:44, 50:78, 0] < 130).mean() > 0.9 and (ours[52:68, 50:78, 0] > 130).mean() > 0.9
     assert ours[40, 46:80, 1].std() > 20
+
+
+def _noise(h, w, seed=0):
+    """A grey, finely textured surface (gravel-like noise)."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    g = cv2.GaussianBlur(rng.normal(128, 30, (h, w)).astype(np.float32), (0, 0), 1.2)
+    return np.repeat(np.clip(g, 0, 255).astype(np.uint8)[:, :, None], 3, axis=2)
+
+
+def test_inpaint_full_resolution_keeps_texture_and_contract():
+    """A photo larger than the working copy: the fill is made at full resolution from the photo's
+    own pixels (fine texture like the surroundings', not a blur), 16-bit RGBA kept, outside
+    untouched, and a hole on the border works."""
+    import cv2
+
+    base = _noise(900, 1200, seed=1)
+    img = np.concatenate([base, np.full((900, 1200, 1), 255, np.uint8)], axis=2).astype(np.uint16) * 257
+    hole = np.zeros((900, 1200), np.uint8)
+    cv2.ellipse(hole, (600, 450), (150, 220), 0, 0, 360, 1, -1)
+    cv2.circle(hole, (0, 0), 60, 1, -1)  # a corner
+    hole = hole > 0
+    out = inpaint(img, hole)
+    assert out.dtype == np.uint16 and out.shape == img.shape
+    assert np.array_equal(out[~hole], img[~hole])
+    assert (out[hole][:, 3] == 65535).all()  # the opaque alpha stays opaque
+
+    def lap_std(x):
+        g = x[:, :, 0].astype(np.float32)
+        return cv2.Laplacian(g, cv2.CV_32F)[cv2.erode(hole.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0].std()
+
+    ratio = lap_std(out) / lap_std(img)  # the noise under the hole is like the rest of it
+    assert 0.6 < ratio < 1.4, ratio
+    assert abs(float(out[hole][:, 0].mean()) - float(img[~hole][:, 0].mean())) < 0.05 * 65535

@@ -13,17 +13,19 @@ No Qt: usable from scripts and the command line.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from agent.perception.models import color_name, to_rgb8
+from agent.perception.models import box_iou, color_name, text_quads, to_rgb8
 from agent.perception.things import (  # SPLIT
     COLOR_WORDS,
     ObjectNotFound,
     detect,
+    names_object,
     object_phrase,
 )
 from editor import ops, regions
@@ -37,10 +39,14 @@ __all__ = [
     "crop_object",
     "find_objects",
     "match_objects",
+    "names_text",
+    "neighbour_boxes",
     "object_mask",
+    "removal_hole",
     "remove_objects",
     "remove_region",
     "subject_box",
+    "text_mask",
 ]
 
 Box = tuple[int, int, int, int]
@@ -54,6 +60,15 @@ SECOND_LOOK = 0.15  # a named object is looked for again at this threshold befor
 _ALL_WORDS = {"all", "every", "each", "both", "everyone", "everybody", "people", "men", "women",
               "children", "kids", "persons", "guys", "ladies", "folks"}
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+# "in the background": the farther ones (smaller, for things of one kind); "in front": the nearer.
+_FAR = re.compile(r"\b(background|at the back|in the back|far|farther|further|distant|distance)\b")
+_NEAR = re.compile(r"\b(foreground|in front|front|nearest|closest|nearer|closer)\b")
+FAR_SHARE = 0.7  # "in the background": the ones under this share of the largest one's height
+# "the dog next to the bike": the one nearest the other named thing
+_BESIDE = re.compile(r"\b(?:next to|beside|near|close to|behind|in front of)\s+(.+)$")
+# What the OCR model finds: "remove the text", "the caption", "the watermark"
+_TEXT = re.compile(r"\b(text|texts|caption|captions|words|writing|lettering|letters|logo|logos|watermark|"
+                   r"watermarks|title|subtitles?|signature|date stamp|timestamp|sign text)\b")
 
 
 
@@ -150,6 +165,23 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         raise ObjectNotFound(f"I couldn't find {phrase.text or phrase.label!r} in the picture")
     every = [tuple(int(v) for v in d.box) for d in dets]
     positioned = bool(phrase.position or (phrase.colour and phrase.colour in COLOR_WORDS))
+    rel = _BESIDE.search(text)
+    if rel is not None and not names_object(rel.group(1)):
+        rel = None  # "the bench by the old oak": not a thing the detector could place
+    head = text[:rel.start()] if rel is not None else text
+    depth = "far" if _FAR.search(head) else "near" if _NEAR.search(head) else None
+    if depth is not None:
+        dets, positioned = _by_depth(dets, depth, phrase.text or phrase.label), True
+    beside = None
+    if rel is not None:
+        try:
+            other = _match_one(rgb, rel.group(1))
+        except ObjectNotFound as exc:
+            raise ObjectNotFound(f"I couldn't find {rel.group(1).strip()!r}, which {phrase.text or phrase.label!r} "
+                                 f"is next to ({exc})") from None
+        beside = list(other.boxes)
+        dets = [d for d in dets if tuple(int(v) for v in d.box) not in beside] or dets
+        positioned = True
     if _is_plural(text, phrase.label) and not phrase.position:
         boxes = list(every)
         wanted = next((n for t, n in _NUMBER_WORDS.items() if re.search(rf"\b{t}\b", text)), None)
@@ -164,10 +196,27 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
             s += 2 * _position_score(d.box, phrase.position, w, h)
         if phrase.colour and phrase.colour in COLOR_WORDS:
             s += 0.5 if color_name(rgb, box=d.box) == phrase.colour else 0.0
+        if beside is not None:  # nearest the other thing, in units of the image's diagonal
+            cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+            s -= 4 * min(math.hypot(cx - (b[0] + b[2]) / 2, cy - (b[1] + b[3]) / 2) for b in beside) / math.hypot(w, h)
         return s
 
     best = tuple(int(v) for v in max(dets, key=score).box)
     return Match([best], [b for b in every if b != best], phrase.label, False, weak, positioned)
+
+
+def _by_depth(dets: list, depth: str, what: str) -> list:
+    """The detections "in the background" (``far``: under :data:`FAR_SHARE` of the tallest one's
+    height; things of one kind look smaller farther off) or "in the foreground" (``near``: the
+    others). Raises :class:`ObjectNotFound` when the sizes do not say (one object, or all alike)."""
+    tallest = max(d.box[3] - d.box[1] for d in dets)
+    far = [d for d in dets if d.box[3] - d.box[1] < FAR_SHARE * tallest]
+    near = [d for d in dets if d not in far]
+    chosen = far if depth == "far" else near
+    if not far or not chosen:
+        where = "in the background" if depth == "far" else "in the foreground"
+        raise ObjectNotFound(f"I can't tell which {what!r} is {where}: they look about the same distance away")
+    return chosen
 
 
 def _grow(box: Box, frac: float, w: int, h: int) -> Box:
@@ -176,14 +225,86 @@ def _grow(box: Box, frac: float, w: int, h: int) -> Box:
     return max(0, x1 - dx), max(0, y1 - dy), min(w, x2 + dx), min(h, y2 + dy)
 
 
-def object_mask(pixels: np.ndarray, box: Box) -> np.ndarray:
+def object_mask(pixels: np.ndarray, box: Box, *, keep: tuple[Box, ...] | list[Box] = ()) -> np.ndarray:
     """A bool mask (the image's height and width) of the object in ``box``.
 
     u2netp (the background-removal model) is shown a crop around the box, grown by 15% so the
     object stands out from its surroundings; its mask, thresholded at 0.5, is kept inside that
     grown box (a detector box can cut off a paw or a tail). When u2netp finds less than 10% of
     the box, GrabCut initialised with the box decides instead.
+
+    ``keep`` are the boxes of other objects, which the mask must not take: u2netp sees whatever
+    stands out in the crop, a dog beside the bicycle as much as the bicycle. Where the mask and a
+    neighbour's own mask overlap, a pixel goes to the one whose own pixels' colours it is likelier
+    under (:func:`_claimed_by`). When the box lies within
+    another object's box (a tie on a person), the mask is kept to the box grown by 5%: u2netp
+    would take the person around it.
     """
+    return _apart(pixels, box, keep, {})[0]
+
+
+def _apart(pixels: np.ndarray, box: Box, keep, cache: dict) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`object_mask` with ``keep``, and the union of the neighbours' own masks that touch it
+    (``cache``: box -> mask, so that a neighbour is masked once for several objects)."""
+
+    def own(b):
+        if b not in cache:
+            cache[b] = _object_mask(pixels, b)
+        return cache[b]
+
+    mask = own(tuple(int(v) for v in box)).copy()
+    others = np.zeros_like(mask)
+    if not keep:
+        return mask, others
+    h, w = mask.shape
+    box = tuple(int(v) for v in box)
+    area = max(1, (box[2] - box[0]) * (box[3] - box[1]))
+    grown = _grow(box, 0.15, w, h)
+    for k in keep:
+        ix = max(0, min(box[2], k[2]) - max(box[0], k[0]))
+        iy = max(0, min(box[3], k[3]) - max(box[1], k[1]))
+        if ix * iy >= 0.9 * area:  # within the neighbour: the box itself says where the object is
+            gx1, gy1, gx2, gy2 = _grow(box, 0.05, w, h)
+            inside = np.zeros_like(mask)
+            inside[gy1:gy2, gx1:gx2] = True
+            mask &= inside
+    for k in keep:
+        k = tuple(int(v) for v in k)
+        ix = max(0, min(box[2], k[2]) - max(box[0], k[0]))
+        iy = max(0, min(box[3], k[3]) - max(box[1], k[1]))
+        if ix * iy >= 0.9 * area or k[0] >= grown[2] or k[2] <= grown[0] or k[1] >= grown[3] or k[3] <= grown[1]:
+            continue
+        theirs = own(k)
+        both = mask & theirs
+        if both.any():
+            mask &= ~_claimed_by(to_rgb8(pixels), both, theirs & ~mask, mask & ~theirs)
+        others |= theirs
+    return mask, others & ~mask
+
+
+def _claimed_by(rgb: np.ndarray, both: np.ndarray, theirs: np.ndarray, ours: np.ndarray) -> np.ndarray:
+    """The pixels of ``both`` (claimed by two masks) whose colour is likelier under the colours of
+    ``theirs`` (the neighbour's own pixels) than of ``ours``: smoothed 16-level colour histograms,
+    as GrabCut's colour models decide. A neighbour with no pixels of its own claims nothing."""
+    if not theirs.any():
+        return np.zeros_like(both)
+    q = (rgb // 16).astype(np.int32)
+    code = (q[..., 0] * 16 + q[..., 1]) * 16 + q[..., 2]
+
+    def density(where: np.ndarray) -> np.ndarray:
+        hist = np.bincount(code[where], minlength=4096).reshape(16, 16, 16).astype(np.float32)
+        hist = cv2.GaussianBlur(hist.reshape(16, 256), (0, 0), 1.0).reshape(16, 16, 16)  # neighbouring levels
+        return (hist + 1e-3) / (hist.sum() + 4.096)
+
+    pt, po = density(theirs), density(ours) if ours.any() else np.full((16, 16, 16), 1 / 4096, np.float32)
+    c = code[both]
+    out = np.zeros_like(both)
+    out[both] = pt.reshape(-1)[c] > po.reshape(-1)[c]
+    # a claim is a region, not scattered pixels
+    return cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)).astype(bool) & both
+
+
+def _object_mask(pixels: np.ndarray, box: Box) -> np.ndarray:
     rgb = to_rgb8(pixels)
     h, w = rgb.shape[:2]
     x1, y1, x2, y2 = (int(v) for v in box)
@@ -225,29 +346,81 @@ def _grabcut(rgb: np.ndarray, box: Box) -> np.ndarray:
     return mask
 
 
-def removal_mask(pixels: np.ndarray, boxes: list[Box]) -> np.ndarray:
-    """The union of the objects' masks, dilated so the fill also covers their soft edges and a thin
-    halo (by 1.5% of the larger box side plus 3 pixels)."""
+def removal_mask(pixels: np.ndarray, boxes: list[Box], *, keep: tuple[Box, ...] | list[Box] = ()) -> np.ndarray:
+    """The union of the objects' masks (:func:`object_mask`, which leaves the objects in ``keep``
+    out), dilated so the fill also covers their soft edges and a thin halo (by 1.5% of the larger
+    box side plus 3 pixels), but not into those neighbours."""
     h, w = pixels.shape[:2]
     hole = np.zeros((h, w), np.uint8)
+    cache: dict = {}
     for box in boxes:
-        m = object_mask(pixels, box).astype(np.uint8)
+        m, others = _apart(pixels, box, keep, cache)
         r = int(0.015 * max(box[2] - box[0], box[3] - box[1])) + 3
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-        hole |= cv2.dilate(m, k)
+        # the halo grows into the background, not into a neighbour left in place (its edge a pixel in)
+        hole |= cv2.dilate(m.astype(np.uint8), k) & ~(cv2.erode(others.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
     return hole > 0
+
+
+def names_text(words: str) -> bool:
+    """Whether ``words`` ask for text: "the text", "the caption", "the watermark", "the logo"."""
+    return bool(_TEXT.search(words.lower())) if isinstance(words, str) else False
+
+
+def text_mask(pixels: np.ndarray) -> np.ndarray:
+    """The lines of text the OCR model reads (:func:`agent.perception.models.text_quads`), each
+    quad filled and grown by a quarter of its height plus 2 pixels (the letters' anti-aliased
+    edges and shadow). A logo or watermark is found when it is lettering. Raises
+    :class:`ObjectNotFound` when there is none."""
+    h, w = pixels.shape[:2]
+    hole = np.zeros((h, w), np.uint8)
+    for _text, quad in text_quads(pixels):
+        side = float(np.linalg.norm(quad[3] - quad[0]))
+        one = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(one, [np.round(quad).astype(np.int32)], 1)
+        r = int(0.25 * side) + 2
+        hole |= cv2.dilate(one, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    if not hole.any():
+        raise ObjectNotFound("I couldn't find any text I can read in the picture (a logo or watermark "
+                             "is found only when it is lettering)")
+    return hole > 0
+
+
+def neighbour_boxes(pixels: np.ndarray, boxes: list[Box]) -> list[Box]:
+    """The other objects the detector sees (any kind, not one of ``boxes``): what a removal must leave."""
+    out = []
+    for d in detect(to_rgb8(pixels), min_score=MIN_SCORE):
+        b = tuple(int(v) for v in d.box)
+        if all(box_iou(b, t) < 0.7 for t in boxes):
+            out.append(b)
+    return out
+
+
+def removal_hole(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[Match]]:
+    """The hole :func:`remove_objects` fills for ``words``, and the matches it came from (none for
+    text: :func:`text_mask`). Each object's mask leaves out the other objects the detector sees
+    (:func:`object_mask`'s ``keep``: never a neighbour in the same box)."""
+    if names_text(words):
+        return text_mask(pixels), []
+    found = match_objects(pixels, words)
+    boxes: list[Box] = []
+    for m in found:
+        boxes += [b for b in m.boxes if b not in boxes]
+    keep = neighbour_boxes(pixels, boxes)
+    return removal_mask(pixels, boxes, keep=keep), found
 
 
 def remove_objects(pixels: np.ndarray, words: str) -> np.ndarray:
     """The image with the objects ``words`` names removed and filled from their surroundings.
 
-    Each object found by :func:`find_objects` ("remove the people" removes every person) is masked
-    (:func:`object_mask`), the masks are dilated (:func:`removal_mask`) and the hole is filled by
-    :func:`editor.fill.inpaint`. Pixels outside the dilated mask are unchanged. Raises
-    :class:`ObjectNotFound` when nothing matches.
+    Each object found by :func:`find_objects` ("remove the people" removes every person; "the
+    people in the background" the smaller ones; "the dog next to the bike" the one nearest a
+    bike) is masked (:func:`object_mask`, leaving out the other objects the detector sees), the
+    masks are dilated (:func:`removal_mask`) and the hole is filled by :func:`editor.fill.inpaint`;
+    "the text", "the caption", "the watermark" is the OCR model's lines (:func:`text_mask`).
+    Pixels outside the dilated mask are unchanged. Raises :class:`ObjectNotFound` when nothing matches.
     """
-    boxes = find_objects(pixels, words)
-    return inpaint(pixels, removal_mask(pixels, boxes))
+    return inpaint(pixels, removal_hole(pixels, words)[0])
 
 
 def remove_region(pixels: np.ndarray, mask: np.ndarray) -> np.ndarray:

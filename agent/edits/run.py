@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agent.edits import objects, regions
+from agent.edits import objects, regions, removal
 from agent.grammar import commands as c
 from editor import adjust, masks, ops
 
@@ -151,6 +151,9 @@ def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None 
     if isinstance(command, c.CropTo) and command.target in SELECTION_WORDS:
         return Outcome(RUNNERS[c.Crop](selection_box(selection), pixels))
     region = getattr(command, "region", "")
+    if isinstance(command, c.Remove) and not region:  # says which one went, or why none did
+        out, overlays, note = removal.remove(pixels, command.words)
+        return Outcome(out, overlays, note)
     if not region:
         out = runner(command, pixels)
         return Outcome(out, note=enhance_note(pixels, out) if isinstance(command, c.AutoEnhance) else "")

@@ -694,9 +694,11 @@ class Remove(Command):
     words: str
     name = "remove"
     usage = "remove <object words>"
-    meaning = ("find the named object(s) with the detector (\"the people\" is each person), mask each inside its "
-               "box (u2netp, else GrabCut), dilate, and fill the holes with a multi-scale patch-matching fill; "
-               "pixels outside the dilated masks are unchanged")
+    meaning = ("find the named object(s) with the detector (\"the people\" is each person, \"in the background\" "
+               "the smaller ones, \"next to the Y\" the nearest to a Y; \"the text\", \"the caption\", \"the "
+               "watermark\": the OCR model's lines), mask each inside its box (u2netp, else GrabCut) leaving out the "
+               "other objects the detector sees, dilate, and fill the holes with a multi-scale exemplar fill "
+               "(patches of the hole's surroundings, seamed in); pixels outside the dilated masks are unchanged")
     edits_image = True
 
     def __post_init__(self) -> None:

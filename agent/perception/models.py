@@ -287,8 +287,8 @@ def _rapidocr():
     return engine
 
 
-def read_text(pixels: np.ndarray, *, min_score: float = 0.6, max_side: int = 1600) -> list[str]:
-    """Lines of text in the image (RapidOCR), in reading order; ``[]`` when there is none."""
+def _ocr(pixels: np.ndarray, max_side: int):
+    """RapidOCR's lines: ``(text, score, quad)`` with the quad (4 x 2, x y) in ``pixels``' coordinates."""
     rgb = to_rgb8(pixels)
     scale = max_side / max(rgb.shape[:2])
     if scale < 1:  # detection is run at ~960 px anyway; a 24-Mpx photo only costs memory
@@ -298,9 +298,24 @@ def read_text(pixels: np.ndarray, *, min_score: float = 0.6, max_side: int = 160
         result = engine(cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
     txts = getattr(result, "txts", None) or ()
     scores = getattr(result, "scores", None) or (1.0,) * len(txts)
+    boxes = getattr(result, "boxes", None)
+    quads = [np.asarray(b, np.float32) / min(scale, 1.0) for b in boxes] if boxes is not None else [None] * len(txts)
+    return list(zip(txts, scores, quads))
+
+
+def read_text(pixels: np.ndarray, *, min_score: float = 0.6, max_side: int = 1600) -> list[str]:
+    """Lines of text in the image (RapidOCR), in reading order; ``[]`` when there is none."""
     # A line needs a word of two letters or more: lone digits and marks are mostly texture.
-    return [t.strip() for t, s in zip(txts, scores)
+    return [t.strip() for t, s, _ in _ocr(pixels, max_side)
             if s >= min_score and re.search(r"[^\W\d_]{2}", t)]
+
+
+def text_quads(pixels: np.ndarray, *, min_score: float = 0.5, max_side: int = 1600) -> list[tuple[str, np.ndarray]]:
+    """The lines of text RapidOCR reads in the image with where they are: ``(text, quad)``, the quad
+    a 4 x 2 float array of corners (x, y) in ``pixels``' coordinates. Lines of one character or
+    less are left out (texture read as text)."""
+    return [(t.strip(), q) for t, s, q in _ocr(pixels, max_side)
+            if s >= min_score and q is not None and len(re.sub(r"\W", "", t)) >= 2]
 
 
 # -- perceive: everything together, cached --------------------------------------------------------

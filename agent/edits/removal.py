@@ -1,0 +1,72 @@
+"""``remove <words>`` as the person should hear it: the right thing removed, or why nothing was.
+
+:func:`agent.edits.objects.remove_objects` makes the pixels; this says what happened. A thing that is
+not found (or is found only on the detector's weak second look) is not removed and the reply asks
+the person to point at it (:class:`agent.edits.regions.RegionNotFound`: the dialogue manager's
+"draw around it ... and say 'remove this'"), never a removal of something else with "Removed the
+tie". When the words name one of several ("the dog" in a photo of two) the reply says which one
+went, with every box on the picture; when the detector still sees the thing where it was, the
+reply says that too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agent.edits import objects
+from agent.edits.regions import RegionNotFound
+from agent.perception.models import box_iou
+from agent.perception.things import ObjectNotFound, detect
+from editor.fill import inpaint
+
+REMOVED_COLOR = "#33ccff"  # the boxes of what was removed, on the canvas
+LEFT_COLOR = "#999999"  # ... and of the others of its kind, left in place
+
+
+def _overlay(box, label: str, color: str) -> dict:
+    return {"kind": "box", "target": "current", "box": [int(v) for v in box], "color": color, "label": label}
+
+
+def _where(box, others) -> str:
+    xs = sorted((b[0] + b[2]) / 2 for b in [*others, box])
+    x = (box[0] + box[2]) / 2
+    return "on the left" if x == xs[0] else "on the right" if x == xs[-1] else "in the middle"
+
+
+def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]:
+    """The picture with what ``words`` name removed, the boxes to show, and a sentence for the
+    reply ("" when the command's own reply says it all). Raises ``RegionNotFound`` when nothing
+    was removed: not found, a weak guess (its box shown), or no outline."""
+    if objects.names_text(words):
+        try:
+            hole = objects.text_mask(pixels)
+        except ObjectNotFound as exc:
+            raise RegionNotFound(str(exc)) from None
+        return inpaint(pixels, hole), [], ""
+    try:
+        found = objects.match_objects(pixels, words)
+    except ObjectNotFound as exc:
+        raise RegionNotFound(str(exc)) from None
+    overlays, notes, boxes = [], [], []
+    for m in found:
+        if m.weak:
+            raise RegionNotFound(f"I'm not sure I see {words.strip()}: the best guess is weak (its box is on "
+                                 "the picture)", [_overlay(b, f"{m.label}?", LEFT_COLOR) for b in m.boxes])
+        boxes += [b for b in m.boxes if b not in boxes]
+        overlays += [_overlay(b, f"removed {m.label}", REMOVED_COLOR) for b in m.boxes]
+        if m.others and not m.plural and not m.positioned:
+            n = len(m.others) + 1
+            notes.append(f"I see {n} of them and removed the {m.label} {_where(m.boxes[0], m.others)} (the boxes "
+                         "are on the picture); say which if you meant another")
+        overlays += [_overlay(b, f"other {m.label}", LEFT_COLOR) for b in m.others if not m.plural]
+    hole = objects.removal_mask(pixels, boxes, keep=objects.neighbour_boxes(pixels, boxes))
+    if not hole.any():
+        raise RegionNotFound(f"I found {words.strip()} but could not tell its outline from the rest", overlays)
+    out = inpaint(pixels, hole)
+    labels = {m.label for m in found}
+    still = [d for d in detect(out, min_score=objects.MIN_SCORE)
+             if d.label in labels and any(box_iou(d.box, b) > 0.3 for b in boxes)]
+    if still:
+        notes.append(f"the detector still sees a {still[0].label} there: look, and undo if it is not gone")
+    note = ". ".join(n[:1].upper() + n[1:] for n in notes)
+    return out, overlays, note + ("." if note else "")
