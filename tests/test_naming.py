@@ -327,3 +327,21 @@ def test_a_renaming_word_that_does_not_hold_reframed_is_not_taken(monkeypatch):
     img = np.random.default_rng(0).integers(0, 255, (240, 320, 3), dtype=np.uint8)
     named = naming.name_objects(img, [Detection("motorcycle", 0.58, box)])[0]
     assert named.noun == "object", named
+
+
+def test_a_description_of_regions_begins_as_people_begin_and_says_black_and_white():
+    from agent.describe.words import black_and_white_lead, describe_regions
+
+    rng = np.random.default_rng(1)
+    img = np.zeros((300, 400, 3), np.uint8)
+    img[:100] = (90, 150, 230)  # a blue sky
+    img[100:] = np.clip((60, 140, 50) + rng.normal(0, 12, (200, 400, 3)), 0, 255).astype(np.uint8)  # grass
+    cap = describe_regions(img)
+    assert cap.text.startswith("In this picture I can see "), cap.text
+    assert len(cap.segments) >= 2 and " I can see " in cap.segments[1].words, cap.text
+    assert "".join(p["text"] for p in cap.pieces()) == cap.text
+    assert black_and_white_lead(img) == ""
+    grey = np.repeat(img.mean(axis=2, keepdims=True).astype(np.uint8), 3, axis=2)
+    cap = describe_regions(grey)
+    assert cap.text.startswith("This is a black and white picture. In this picture I can see "), cap.text
+    assert "".join(p["text"] for p in cap.pieces()) == cap.text

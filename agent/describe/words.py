@@ -54,19 +54,21 @@ class Segment:
 @dataclass
 class Caption:
     """A controlled caption: ``text`` is the clauses of ``segments`` joined by ``sep`` ("; " for a
-    trace, ". " for the sentences of a description) and ended by ``end``."""
+    trace, ". " for the sentences of a description) and ended by ``end``, after ``lead`` (a sentence
+    about the whole picture that no segment carries: "This is a black and white picture. ")."""
 
     text: str
     segments: list[Segment] = field(default_factory=list)
     sep: str = "; "
     end: str = "."
+    lead: str = ""
 
     def as_json(self) -> dict:
         return {"text": self.text, "segments": [s.as_json() for s in self.segments]}
 
     def pieces(self) -> list[dict]:
         """The text as ``[{"text", "color"}]`` pieces whose concatenation is ``text``."""
-        out: list[dict] = []
+        out: list[dict] = [{"text": self.lead, "color": None}] if self.lead and self.segments else []
         for i, s in enumerate(self.segments):
             if i:
                 out.append({"text": self.sep, "color": None})
@@ -380,13 +382,14 @@ def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int
             words = f"{where_clause(where)} there is {_a(n.phrase)}"
         said[n.phrase] = said.get(n.phrase, 0) + 1
         segments.append(Segment(words, box, 0.0, 0.0, PALETTE[k % len(PALETTE)], n.noun, "object"))
-    return Caption(". ".join(s.words for s in segments) + ".", segments, sep=". ")
+    lead = black_and_white_lead(rgb)
+    return Caption(lead + ". ".join(s.words for s in segments) + ".", segments, sep=". ", lead=lead)
 
 
 def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
     """Sentences for a photo with no object found: what the classifier is sure the whole photo
     shows (``thing``), then its top, middle and bottom thirds as regions, neighbours with one
-    name said once ("The sky at the top. The grass at the bottom.")."""
+    name said once ("In this picture I can see the sky at the top. At the bottom I can see the grass.")."""
     h, w = rgb.shape[:2]
     bands = []
     for k, where in enumerate(("at the top", "in the middle", "at the bottom")):
@@ -406,9 +409,20 @@ def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
         if len(bands) == 1:
             words = (f"The whole picture is {b['label'].removesuffix(' area')}" if b["label"].endswith(" area")
                      else f"{b['noun'][0].upper()}{b['noun'][1:]} fills the picture")
+        elif not segments:  # the first thing said leads as people begin ("In this picture I can see ...")
+            words = f"In this picture I can see {b['noun']} {b['where']}"
         else:
-            words = f"{b['noun'][0].upper()}{b['noun'][1:]} {b['where']}"
+            words = f"{b['where'][0].upper()}{b['where'][1:]} I can see {b['noun']}"
         segments.append(Segment(words, b["box"], 0.0, 0.0, PALETTE[len(segments) % len(PALETTE)],
                                 b["label"], "region"))
-    return Caption(". ".join(s.words for s in segments) + ".", segments, sep=". ")
+    lead = black_and_white_lead(rgb)
+    return Caption(lead + ". ".join(s.words for s in segments) + ".", segments, sep=". ", lead=lead)
+
+
+def black_and_white_lead(rgb: np.ndarray) -> str:
+    """"This is a black and white picture. " for a photo with no colour (every pixel's channels
+    within a few levels of each other), as people begin such a description; else ""."""
+    small = rgb[:: max(1, rgb.shape[0] // 200), :: max(1, rgb.shape[1] // 200), :3].astype(np.int16)
+    spread = small.max(axis=2) - small.min(axis=2)
+    return "This is a black and white picture. " if float(np.percentile(spread, 99)) <= 12 else ""
 

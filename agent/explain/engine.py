@@ -62,6 +62,7 @@ from agent.explain.align import (  # noqa: F401  (small_copy is also used by age
 )
 from agent.explain.background import blur_explains, kept_box, matte_edge, replaced_background, unblended
 from agent.explain.colour import colour_model
+from agent.explain.colour_lut import ColourTable, global_only
 from agent.explain.detail import detail_change, unclipped
 from agent.explain.fill import filled_or_pasted
 from agent.explain.objects import find_content, inside, name_findings
@@ -295,6 +296,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         findings.insert(0, Finding("reshoot", motion, [0, 0, wb, hb], [0, 0, wa, ha],
                                    motion_sentence(motion)))
 
+    aligned = warped  # before's own colours, aligned: what a global colour map is a function of
     # A removed background: black or transparent in after where before showed something.
     wf = warped.astype(np.float32)
     af = a_rgb.astype(np.float32)
@@ -443,7 +445,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         return _unrelated(bsize, asize)
     # Interpolated (not exactly transposed) pixels leave faint edge residue: larger regions only.
     local = _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
-                           min_area=0.0025 if exact or pure_shift else 0.004, piles_of=valid if tone_on else None)
+                           min_area=0.0025 if exact or pure_shift else 0.004, piles_of=valid if tone_on else None,
+                           valid=valid, aligned=aligned)
     if reshoot:
         pred_small = np.clip(a * wf + b.astype(np.float32)[None, None, :], 0, 255).astype(np.uint8)
         local = [fd for fd in local
@@ -509,8 +512,12 @@ def _texture(grey: np.ndarray, mask: np.ndarray) -> float:
 
 
 def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
-                   min_area=0.0025, piles_of=None):
-    """Regions of ``changed`` (small after-frame mask) as local findings with both boxes."""
+                   min_area=0.0025, piles_of=None, valid=None, aligned=None):
+    """Regions of ``changed`` (small after-frame mask) as local findings with both boxes.
+
+    A region that the rest of the picture's colour map explains (:mod:`agent.explain.colour_lut`:
+    the same before colour went to the same after colour outside it) is the global edit's, not a
+    change of its own, and is left out."""
     h, w = changed.shape
     area = h * w
     m = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -550,9 +557,16 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
     pg, ag = grey_of(pred), grey_of(a_rgb)
     plab = cv2.cvtColor(pred, cv2.COLOR_RGB2LAB).astype(np.float32)
     alab = cv2.cvtColor(a_rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
+    table = None
+    if comps:
+        grown = cv2.dilate(m, np.ones((9, 9), np.uint8)).astype(bool)
+        table = ColourTable(warped if aligned is None else aligned, a_rgb, pred,
+                            (valid if valid is not None else True) & ~grown, valid)
     found = []
     for box, mask, ar in comps:
         x1, y1, x2, y2 = box
+        if global_only(table, mask):
+            continue
         sub = mask[y1:y2, x1:x2]
         # The colour map is judged inside, away from the rim where old and new pixels mix.
         inner = cv2.erode(sub.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
