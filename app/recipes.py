@@ -195,7 +195,7 @@ class ApplyRecipeDialog(QDialog):
 
         def job(worker):
             def progress(done, total, line):
-                worker.progress(int(100 * done / max(1, total)), _line_text(line))
+                worker.progress(int(100 * done / max(1, total)), f"{done} of {total} photos\t{_line_text(line)}")
 
             return run_batch(recipe, inputs, out, workers=workers, progress=False, on_progress=progress,
                              should_stop=lambda: worker.cancelled)
@@ -215,9 +215,12 @@ class ApplyRecipeDialog(QDialog):
         self.close_button.setEnabled(not on)
 
     def _progress(self, percent: int, text: str) -> None:
+        counted, _, line = text.partition("\t")
         self.bar.setRange(0, 100)
         self.bar.setValue(percent)
-        self.report.appendPlainText(text)
+        if not (self.worker is not None and self.worker.cancelled):
+            self.status.setText(f"Working: {counted} done…")
+        self.report.appendPlainText(line)
 
     def _done(self, summary) -> None:
         self.summary = summary

@@ -52,8 +52,23 @@ def test_save_edits_as_recipe_then_apply_it_to_a_folder(qtbot, tmp_path, folder,
     w.controller.workers.wait(5000)
 
 
-def test_stop_ends_the_batch_and_a_second_start_resumes(qtbot, tmp_path, folder):
+def test_stop_ends_the_batch_and_a_second_start_resumes(qtbot, tmp_path, folder, monkeypatch):
+    import time
+
+    from agent.batch import batch
     from app.recipes import ApplyRecipeDialog
+
+    process = batch.process
+    stopping = [True]
+
+    def after_the_first_wait_for_stop(job):  # no photo after the first finishes before Stop
+        if stopping[0] and not job.input.endswith("p0.png"):
+            t0 = time.monotonic()
+            while dialog.worker is not None and not dialog.worker.cancelled and time.monotonic() - t0 < 20:
+                time.sleep(0.01)
+        return process(job)
+
+    monkeypatch.setattr(batch, "process", after_the_first_wait_for_stop)
 
     recipe = Recipe("r", ["adjust_attr contrast 20", "grayscale in selection"]).save(tmp_path / "r.json")
     dialog = ApplyRecipeDialog(recipe_path=str(recipe))
@@ -63,12 +78,15 @@ def test_stop_ends_the_batch_and_a_second_start_resumes(qtbot, tmp_path, folder)
     dialog._progress = lambda *a, d=dialog._progress: (d(*a), dialog.stop())  # Stop after the first photo
     dialog.start()
     qtbot.waitUntil(lambda: dialog.summary is not None, timeout=60000)
-    assert dialog.summary.stopped and dialog.summary.done == 1
+    first = dialog.summary
+    assert first.stopped and first.done in (1, 2)  # Stop came after photo 1 (photo 2 finishes if started)
     assert dialog.status.text().startswith("Stopped:") and "resume" in dialog.status.text()
     assert "not applied: grayscale in selection" in dialog.report.toPlainText()
+    stopping[0] = False
     dialog._progress = lambda *a: None
+    qtbot.waitUntil(lambda: dialog.start_button.isEnabled(), timeout=5000)
     dialog.start()
     qtbot.waitUntil(lambda: dialog.summary is not None and not dialog.summary.stopped, timeout=60000)
-    assert (dialog.summary.done, dialog.summary.skipped) == (3, 1)
-    assert dialog.summary.incomplete == 3  # each said which command could not apply
+    assert (dialog.summary.done, dialog.summary.skipped) == (4 - first.done, first.done)
+    assert dialog.summary.incomplete == 4 - first.done  # each said which command could not apply
     qtbot.waitUntil(lambda: dialog.start_button.isEnabled(), timeout=5000)

@@ -148,3 +148,14 @@ def test_cli_batch_reports_unreadable_photos_and_can_change_the_format(photos, t
     assert [os.path.basename(x["input"]) for x in failed] == ["broken.jpg"] and failed[0]["error"]
     assert main.main(["batch", str(tmp_path / "none.json"), str(photos), "-o", str(out)]) == 2
     assert main.main(["batch", str(recipe), str(photos), "-o", str(out), "--workers", "0"]) == 2
+
+
+def test_pool_keeps_the_order_when_asked_and_returns_errors_as_results():
+    from agent.batch.pool import imap
+
+    items = [-3, 1, -2, "x", 5]
+    for workers in (1, 2):
+        got = list(imap(abs, items, workers=workers, ordered=True))
+        assert [i for i, _ in got] == [0, 1, 2, 3, 4]
+        assert [r for _, r in got if not isinstance(r, Exception)] == [3, 1, 2, 5]
+        assert isinstance(got[3][1], TypeError)  # abs("x"): reported, the rest still ran

@@ -30,28 +30,9 @@ LOCAL_ENV = {
 _lock = threading.Lock()
 
 
-class RayUnavailable(RuntimeError):
-    """Ray is not installed, or the cluster cannot be reached."""
-
-
-def import_ray(local: bool = False):
-    """The ``ray`` module. ``local``: imported (or set, if it was imported before) so that this
-    process too takes 127.0.0.1 for the node's address (Ray reads the variable at import)."""
-    try:
-        with _env(LOCAL_ENV if local else {}):
-            import ray
-        if local:
-            from ray._private import ray_constants
-
-            ray_constants.ENABLE_RAY_CLUSTER = False  # read at each call: the node address is loopback
-    except ImportError:
-        raise RayUnavailable("Ray is not installed; install the optional extra: "
-                             ".venv/bin/pip install -r requirements-ray.txt") from None
-    return ray
-
-
 @contextmanager
-def _env(values: dict[str, str]):
+def environment(values: dict[str, str]):
+    """``os.environ`` with ``values`` for the block (what processes started in it inherit)."""
     old = {k: os.environ.get(k) for k in values}
     os.environ.update(values)
     try:
@@ -62,6 +43,26 @@ def _env(values: dict[str, str]):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+class RayUnavailable(RuntimeError):
+    """Ray is not installed, or the cluster cannot be reached."""
+
+
+def import_ray(local: bool = False):
+    """The ``ray`` module. ``local``: imported (or set, if it was imported before) so that this
+    process too takes 127.0.0.1 for the node's address (Ray reads the variable at import)."""
+    try:
+        with environment(LOCAL_ENV if local else {}):
+            import ray
+        if local:
+            from ray._private import ray_constants
+
+            ray_constants.ENABLE_RAY_CLUSTER = False  # read at each call: the node address is loopback
+    except ImportError:
+        raise RayUnavailable("Ray is not installed; install the optional extra: "
+                             ".venv/bin/pip install -r requirements-ray.txt") from None
+    return ray
 
 
 def connect(address: str = "auto", *, num_cpus: int | None = None):
@@ -82,10 +83,10 @@ def connect(address: str = "auto", *, num_cpus: int | None = None):
                 raise RayUnavailable(f"cannot join the Ray cluster at {address}: {exc}") from None
             return ray
         if not local:
-            with _env({"RAY_USAGE_STATS_ENABLED": "0"}):
+            with environment({"RAY_USAGE_STATS_ENABLED": "0"}):
                 ray.init(address="auto", **common)
             return ray
-        with _env(LOCAL_ENV):
+        with environment(LOCAL_ENV):
             ray.init(num_cpus=num_cpus or os.cpu_count() or 1, **common)
         return ray
 

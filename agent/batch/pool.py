@@ -16,6 +16,9 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
+from agent.batch import cluster
+from agent.batch.cluster import environment
+
 
 def imap(fn: Callable, items: Sequence, *, workers: int = 1, ray_address: str | None = None,
          ordered: bool = False, should_stop: Callable[[], bool] | None = None) -> Iterator[tuple[int, object]]:
@@ -32,6 +35,17 @@ def imap(fn: Callable, items: Sequence, *, workers: int = 1, ray_address: str | 
         yield from _pool_imap(fn, items, workers, ordered, stop)
 
 
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_thread_each() -> None:
+    """A pool worker's start: one thread for OpenCV (and, from the environment it was spawned with,
+    for numpy's BLAS), as Ray gives a task of one CPU: N workers already keep N cores busy."""
+    import cv2
+
+    cv2.setNumThreads(1)
+
+
 def _call(fn: Callable, item):
     try:
         return fn(item)
@@ -42,7 +56,9 @@ def _call(fn: Callable, item):
 def _pool_imap(fn, items, workers, ordered, stop) -> Iterator[tuple[int, object]]:
     # spawn, not fork: the parent may hold threads (tqdm, a Qt worker pool, torch) that fork copies badly
     ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    # Processes start on the first submits: they inherit one thread each for BLAS (read at import)
+    with environment(dict.fromkeys(THREAD_VARIABLES, "1")), \
+            ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=one_thread_each) as pool:
         pending: deque[tuple[int, Future]] = deque()
         nxt = 0
         try:
@@ -75,8 +91,6 @@ def _result(fut: Future):
 
 
 def _ray_imap(fn, items, address, workers, ordered, stop) -> Iterator[tuple[int, object]]:
-    from agent.batch import cluster
-
     ray = cluster.connect(address)
     remote = ray.remote(num_cpus=1, max_retries=1)(_call)
     fn_ref = ray.put(fn)
