@@ -83,6 +83,11 @@ def test_ray_index_writes_the_local_runs_rows(ray_runtime, tmp_path):
     # the writer kept the workers' perceptions in its own cache, as a local index does
     n = remote.index_db.conn.execute("select count(*) from perception").fetchone()[0]
     assert n == 3
+    # the command line: the same rows through `main.py index --ray`
+    import main
+
+    assert main.main(["index", str(photos), "--db", str(tmp_path / "cli.db"), "--ray", "local", "-q"]) == 0
+    assert rows(Library(tmp_path / "cli.db")) == rows(local)
 
 
 INET = re.compile(r'inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"')
