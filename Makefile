@@ -3,11 +3,19 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.easel-installed
+RAY_STAMP := $(VENV)/.easel-ray-installed
 MODELS := resources/models/u2netp.onnx
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup setup-ray run test lint bench clean
 
 setup: $(STAMP) $(MODELS)
+
+# Ray is an optional extra (batches and indexing on a cluster); the tests need it.
+setup-ray: $(RAY_STAMP)
+
+$(RAY_STAMP): requirements-ray.txt constraints.txt | $(STAMP)
+	$(PY) -m pip install -q -r requirements-ray.txt -c constraints.txt
+	touch $(RAY_STAMP)
 
 $(STAMP): requirements.txt constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +35,7 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
-test: setup lint
+test: setup setup-ray lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
 bench: setup

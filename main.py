@@ -8,7 +8,11 @@
     python main.py locate IMAGE "CAPTION" [--json] [--draw OUT]               where the caption looks
     python main.py explain BEFORE AFTER [--json]             say what changed between two images
     python main.py annotate solo|host|join|narrate|pairs|export|import|stats   annotator mode
-    python main.py index DIR [DIR ...] [--ocr] [--db PATH]   index photos into the library
+    python main.py edit IN "REQUEST" [...] -o OUT --save-recipe RECIPE.json   ... and keep its edits
+    python main.py batch RECIPE.json INPUTS... -o OUTDIR [--workers N] [--ray auto|local|ADDRESS]
+                                                             apply a recipe to many photos
+    python main.py index DIR [DIR ...] [--ocr] [--db PATH] [--workers N] [--ray auto|local|ADDRESS]
+                                                             index photos into the library
     python main.py search "QUERY" [--limit K] [--json]       search the library
 """
 
@@ -158,6 +162,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
         return _fail(problem)
     if args.db and Path(args.db).is_dir():
         return _fail(f"--db {args.db} is a folder; give a database file, e.g. {Path(args.db) / 'easel.db'}")
+    if args.save_recipe and (problem := _check_recipe_path(args)):
+        return _fail(problem)
     try:
         img = read_image(args.input)
     except ImageFileError as exc:
@@ -208,11 +214,60 @@ def cmd_edit(args: argparse.Namespace) -> int:
                 print(f"easel: writing the photo the search opened ({doc.source_path or doc.title})",
                       file=sys.stderr)
             code = _save(doc.pixels(), doc.meta, args)
+            if args.save_recipe and code == 0:
+                code = _save_recipe(doc, args)
         store.close()
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
     return code or (1 if failed else 0)
+
+
+def _check_recipe_path(args: argparse.Namespace) -> str | None:
+    from editor.files import OutputError, check_output
+
+    try:
+        check_output(args.save_recipe, overwrite=args.overwrite, db=args.db,
+                     also_protect=[args.input, args.output])
+    except OutputError as exc:
+        return f"--save-recipe: {exc}"
+    return None
+
+
+def _save_recipe(doc, args: argparse.Namespace) -> int:
+    """Write the recipe of the conversation: the edits from the original to the head."""
+    from agent.batch.recipes import Recipe, RecipeError
+    from editor.files import OutputError
+
+    try:
+        recipe = Recipe.from_document(doc, Path(args.save_recipe).stem)
+        recipe.save(args.save_recipe, overwrite=args.overwrite)
+    except (RecipeError, OutputError) as exc:
+        return _fail(f"--save-recipe: {exc}")
+    print(f"recipe {recipe.name!r} ({len(recipe.commands)} commands) saved to {args.save_recipe}",
+          file=sys.stderr)
+    return 0
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from agent.batch.batch import BatchError, run_batch
+    from agent.batch.cluster import RayUnavailable
+    from agent.batch.recipes import Recipe, RecipeError
+    from editor.files import OutputError
+
+    if args.workers < 1:
+        return _fail("--workers must be at least 1")
+    if not 1 <= args.quality <= 100:
+        return _fail(f"--quality must be from 1 to 100, got {args.quality}")
+    try:
+        recipe = Recipe.load(args.recipe)
+        summary = run_batch(recipe, args.inputs, args.output, workers=args.workers, ray_address=args.ray,
+                            fmt=args.format, quality=args.quality, report=args.report,
+                            progress=not args.quiet)
+    except (RecipeError, BatchError, OutputError, RayUnavailable) as exc:
+        return _fail(str(exc))
+    print(summary.text())
+    return 1 if summary.failed else 0
 
 
 def _drawn_selection(args: argparse.Namespace, pixels):
@@ -325,15 +380,24 @@ def cmd_index(args: argparse.Namespace) -> int:
         return _fail(f"not a folder: {', '.join(missing)}")
     if args.threads < 1:
         return _fail("--threads must be at least 1")
+    if args.workers < 1:
+        return _fail("--workers must be at least 1")
     import cv2
     import torch
 
+    from agent.batch.cluster import RayUnavailable
+
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(args.threads)
+    analyse = None
+    if args.ray or args.workers > 1:
+        from agent.batch.index import analyser
+
+        analyse = analyser(workers=args.workers, ray_address=args.ray, threads=args.threads)
     try:
         library = Library(Path(args.db) if args.db else None)
-        report = library.index(args.dirs, ocr=args.ocr, progress=not args.quiet)
-    except (LibraryError, ModelMissingError) as exc:
+        report = library.index(args.dirs, ocr=args.ocr, progress=not args.quiet, analyse=analyse)
+    except (LibraryError, ModelMissingError, RayUnavailable) as exc:
         return _fail(str(exc))
     print(f"{report.summary()}; {library.count()} photos in {library.db_path}")
     for path, reason in report.errors[:20]:
@@ -406,7 +470,25 @@ def build_parser(annotate: bool = True) -> argparse.ArgumentParser:
                    help="if a request the model read as a search opens a photo from the library, "
                         "write that photo, with its edits, to OUTPUT (default: refuse; a request "
                         "typed as a command, 'search WORDS', asks for the photo itself)")
+    p.add_argument("--save-recipe", metavar="FILE",
+                   help="also save the conversation's edits as a recipe (JSON command lines) for `batch`")
     p.set_defaults(func=cmd_edit)
+
+    p = sub.add_parser("batch", help="apply a recipe (saved with edit --save-recipe) to many photos")
+    p.add_argument("recipe", help='a recipe file: {"name": ..., "commands": ["adjust_attr brightness 20", ...]}')
+    p.add_argument("inputs", nargs="+", metavar="INPUT", help="photos, or folders of photos (recursively)")
+    p.add_argument("-o", "--output", required=True, metavar="OUTDIR",
+                   help="folder for the edited photos (never an original's place); outputs already "
+                        "there are skipped, so running again resumes")
+    p.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    p.add_argument("--ray", metavar="auto|local|ADDRESS",
+                   help="run as Ray tasks: join the cluster at ADDRESS, or this machine's (auto), "
+                        "or start a local runtime (local); needs requirements-ray.txt")
+    p.add_argument("--format", help="write this format (jpg, png, webp, tif) instead of the input's")
+    p.add_argument("--quality", type=int, default=95, help="JPEG/WebP quality 1..100 (default 95)")
+    p.add_argument("--report", metavar="FILE", help="JSON-lines report (default OUTDIR/easel-batch.jsonl)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_batch)
 
     p = sub.add_parser("caption", help="caption an image along a mouse trace (or all of it)")
     p.add_argument("input")
@@ -446,6 +528,12 @@ def build_parser(annotate: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=1,
                    help="threads for the vision models (default 1: on a busy 2-core machine 2 threads "
                         "indexed 6x slower)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="worker processes reading and perceiving photos (default 1: this process); "
+                        "the database is written by this process only")
+    p.add_argument("--ray", metavar="auto|local|ADDRESS",
+                   help="read and perceive photos as Ray tasks (see batch --ray); the database is "
+                        "still written by this process only")
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("search", help="search the photo library")

@@ -139,6 +139,11 @@ class MainWindow(QMainWindow):
         self.add_folder_action = self._action(
             f, "Add &Folder to Library…", "Ctrl+Shift+F", self.add_folder_dialog,
             "Index the photos of a folder so that you can search them by words")
+        self.save_recipe_action = self._action(
+            f, "Sa&ve Edits as Recipe…", "Ctrl+Shift+E", self.save_recipe,
+            "Save the edits that made this version as a recipe for other photos")
+        self._action(f, "Appl&y Recipe to Photos…", "Ctrl+Shift+B", self.apply_recipe,
+                     "Apply a saved recipe to a folder or a selection of photos")
         f.addSeparator()
         self.prefs_action = self._action(f, "&Preferences…", "Ctrl+,", self.preferences)
         self._action(f, "&Quit", "Ctrl+Q", self.close)
@@ -222,7 +227,7 @@ class MainWindow(QMainWindow):
     def _update_actions(self) -> None:
         has_doc = self.controller.document is not None
         busy = self.controller.busy
-        for a in (self.save_action, self.save_as_action, self.export_action):
+        for a in (self.save_action, self.save_as_action, self.export_action, self.save_recipe_action):
             a.setEnabled(has_doc)
         self.undo_action.setEnabled(self.controller.stack.canUndo() and not busy)
         self.redo_action.setEnabled(self.controller.stack.canRedo() and not busy)
@@ -371,6 +376,23 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "Cannot save", str(exc))
             return False
         return True
+
+    def save_recipe(self) -> str | None:
+        from app.recipes import save_recipe_dialog
+
+        path = save_recipe_dialog(self, self.controller.document, self.controller.settings.last_dir)
+        if path:
+            self.last_recipe = path
+            self.statusBar().showMessage(f"Recipe saved to {path}", 8000)
+        return path
+
+    def apply_recipe(self):
+        from app.recipes import ApplyRecipeDialog
+
+        self.recipe_dialog = ApplyRecipeDialog(self, recipe_path=getattr(self, "last_recipe", ""),
+                                               start_dir=self.controller.settings.last_dir)
+        self.recipe_dialog.show()
+        return self.recipe_dialog
 
     def preferences(self) -> None:
         PreferencesDialog(self.controller.settings, self).exec()

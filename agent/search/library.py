@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agent.perception.text import TextEncoder, text_encoder  # SPLIT
 from editor.library import Hit, LibraryIndex, default_library_path
@@ -114,6 +115,38 @@ def exif_date(exif: bytes | None) -> str | None:
     return date.replace(":", "-") + ("T" + clock if clock else "")
 
 
+@dataclass
+class Analysis:
+    """What indexing learns of one file before it touches the database: the pixels' hash and EXIF
+    date, and (once perceived) the perception, description and embedding. Read where the file is
+    read (:func:`analyse_file`); written to the database by the one process that owns it."""
+
+    hash: str
+    exif_date: str | None
+    perception: dict | None = None  # Perception.to_json()
+    description: str = ""
+    embedding: Any = None
+    pixels: Any = None  # kept only on the local path, where perception runs in the writer
+
+
+Analyser = Callable[[list[str], bool], Iterable["Analysis | BaseException"]]
+
+
+def analyse_file(path: str | os.PathLike, *, ocr: bool = False, encoder: TextEncoder | None = None) -> Analysis:
+    """Read, hash, perceive, describe and embed one photo, writing nothing: the perception cache
+    is a private in-memory one (``db=":memory:"``), so a worker on any machine leaves the library
+    database to its one writer. Same results as :meth:`Library.index` computes in place."""
+    from agent.perception.concepts import perceive
+    from editor.imageio import read_image
+    from editor.store import pixel_hash
+
+    img = read_image(path)
+    p = perceive(img.pixels, ocr=ocr, db=":memory:")
+    description = p.description()
+    embedding = (encoder or text_encoder()).encode([description])[0]
+    return Analysis(pixel_hash(img.pixels), exif_date(img.meta.exif), p.to_json(), description, embedding)
+
+
 def _keywords(perception) -> str:
     # Every ImageNet synonym and COCO label, for full-text search: "tabby, tabby cat" keeps "tabby".
     words = [o.label for o in perception.objects]
@@ -167,20 +200,27 @@ class Library:
 
     def index(self, roots: Iterable[str | os.PathLike], *, ocr: bool = False, progress: bool = True,
               prune: bool = True, prefetch: int = 4,
-              on_progress: Callable[[int, int, str], bool | None] | None = None) -> IndexReport:
+              on_progress: Callable[[int, int, str], bool | None] | None = None,
+              analyse: Analyser | None = None) -> IndexReport:
         """Index every image under ``roots`` (recursively); see the module docstring.
 
         ``prune`` removes entries under ``roots`` whose files are gone. Decoding and hashing run on
         a worker thread ahead of perception, which runs here; a file that fails is counted, never
         fatal. ``on_progress(done, total, path)`` is called after each file (a GUI's progress bar);
         when it returns False indexing stops there, keeping what was indexed and pruning nothing.
+
+        ``analyse(paths, ocr)``, when given, reads and perceives the files elsewhere (other processes
+        or a Ray cluster, :mod:`agent.batch.index`): it yields one :class:`Analysis` (or the
+        exception that file raised) per path, in order. This process stays the one writer of the
+        database; only the analyses travel.
         """
         with index_lock(self.db_path):
             return self._index(roots, ocr=ocr, progress=progress, prune=prune, prefetch=prefetch,
-                               on_progress=on_progress)
+                               on_progress=on_progress, analyse=analyse)
 
     def _index(self, roots, *, ocr: bool, progress: bool, prune: bool, prefetch: int,
-               on_progress: Callable[[int, int, str], bool | None] | None) -> IndexReport:
+               on_progress: Callable[[int, int, str], bool | None] | None,
+               analyse: Analyser | None = None) -> IndexReport:
         from editor.imageio import ImageFileError, read_image
         from editor.store import pixel_hash
 
@@ -214,19 +254,27 @@ class Library:
 
         def load(path: str):
             img = read_image(path)
-            return img, pixel_hash(img.pixels)
+            digest = pixel_hash(img.pixels)
+            return Analysis(digest, exif_date(img.meta.exif), pixels=img.pixels)
 
         bar = _progress(len(todo), progress)
         pending = 0
         stopped = False
         with self._write_lock, ThreadPoolExecutor(max_workers=1) as pool:
-            for n, ((path, size, mtime, old), fut) in enumerate(_ahead(pool, load, todo, prefetch)):
+            if analyse is None:
+                results = _ahead(pool, load, todo, prefetch)
+            else:
+                results = zip(todo, analyse([t[0] for t in todo], ocr))
+            for n, ((path, size, mtime, old), fut) in enumerate(results):
                 if n and on_progress is not None and on_progress(n, len(todo), todo[n - 1][0]) is False:
                     stopped = True
-                    fut.cancel()
+                    if isinstance(fut, Future):
+                        fut.cancel()
                     break
                 try:
-                    img, digest = fut.result()
+                    got = fut.result() if isinstance(fut, Future) else fut
+                    if isinstance(got, BaseException):
+                        raise got
                 except (ImageFileError, OSError, ValueError, MemoryError) as exc:
                     report.corrupt += 1
                     report.errors.append((path, str(exc)))
@@ -235,7 +283,7 @@ class Library:
                     bar.update(1)
                     continue
                 try:
-                    kind = self._index_one(path, size, mtime, old, img, digest, ocr=ocr, seen=seen)
+                    kind = self._index_one(path, size, mtime, old, got, ocr=ocr, seen=seen)
                 except (ValueError, MemoryError) as exc:  # e.g. an absurd image the models refuse
                     report.corrupt += 1
                     report.errors.append((path, str(exc)))
@@ -259,10 +307,11 @@ class Library:
         report.seconds = time.perf_counter() - t0
         return report
 
-    def _index_one(self, path, size, mtime, old, img, digest, *, ocr, seen) -> str | None:
-        from agent.perception.concepts import perceive
+    def _index_one(self, path, size, mtime, old, got: Analysis, *, ocr, seen) -> str | None:
+        from agent.perception.concepts import Perception, perceive, seed_cache
 
         db = self.index_db
+        digest = got.hash
         if old is not None and old.hash == digest and (old.ocr or not ocr):
             db.touch(old.id, size=size, mtime=mtime)  # same pixels, new mtime (copied, touched)
             return "unchanged"
@@ -274,7 +323,7 @@ class Library:
                     db.move(twin.id, path, size=size, mtime=mtime)
                 else:  # a copy: same description and embedding, no model run
                     db.add(path=path, hash=digest, size=size, mtime=mtime, width=twin.width,
-                           height=twin.height, exif_date=exif_date(img.meta.exif) or twin.exif_date,
+                           height=twin.height, exif_date=got.exif_date or twin.exif_date,
                            description=twin.description, keywords=twin.keywords,
                            concepts=twin.concepts, ocr=twin.ocr, text=twin.text,
                            embedding=db.embedding(twin.id))
@@ -282,11 +331,16 @@ class Library:
         # perceive() writes its cache into this file on its own connection: commit ours first, or
         # it waits for our write lock.
         db.commit()
-        p = perceive(img.pixels, ocr=ocr, db=self.db_path)
-        description = p.description()
-        embedding = self.encoder.encode([description])[0]
+        if got.perception is None:
+            p = perceive(got.pixels, ocr=ocr, db=self.db_path)
+            description = p.description()
+            embedding = self.encoder.encode([description])[0]
+        else:  # perceived elsewhere: keep its perception in this library's cache, as perceive() would
+            p = Perception.from_json(got.perception)
+            seed_cache([got.perception], db=self.db_path)
+            description, embedding = got.description, got.embedding
         db.add(path=path, hash=digest, size=size, mtime=mtime, width=p.width, height=p.height,
-               exif_date=exif_date(img.meta.exif), description=description, keywords=_keywords(p),
+               exif_date=got.exif_date, description=description, keywords=_keywords(p),
                concepts=p.concepts, ocr=p.text is not None, text=" ".join(p.text or []),
                embedding=embedding)
         return "updated" if old is not None else "added"
