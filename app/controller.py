@@ -25,11 +25,12 @@ from PySide6.QtGui import QImage, QUndoStack
 from agent.dialogue.manager import DialogueManager, GrammarParser, TurnStopped, history_from_turns
 from agent.dialogue.session import Session
 from agent.grammar.commands import Redo, Undo, usage
-from agent.grammar.turns import TurnResult
 from app.cutout import CutoutProcess
 from app.images import Mipmaps, match_thumbnails, screen_copy, thumbnail_image, thumbnail_of
 from app.labels import history_label, short_refusal, turn_label
+from app.library_actions import LibraryActions
 from app.loading import load_models_job, nearest_concepts, parser_words
+from app.selection_actions import SelectionActions
 from app.settings import AppSettings, SessionMarker
 from app.storage import json_object, open_store
 from app.undo import CheckoutCommand, EditCommand, SwitchDocumentCommand, plan_stack
@@ -46,7 +47,7 @@ IMAGE_CACHE = 6  # screen copies kept: undo and redo between recent versions nev
 rebuild_history = history_from_turns  # the name the tests and older code use
 
 
-class Controller(QObject):
+class Controller(QObject, LibraryActions, SelectionActions):
     documentChanged = Signal()  # another document is shown
     viewsChanged = Signal()  # head, history or title changed
     statusMessage = Signal(str, int)  # text, timeout in ms (0: until replaced)
@@ -54,6 +55,8 @@ class Controller(QObject):
     parserChanged = Signal(str)
     turnFinished = Signal(object)  # TurnResult, after the views are refreshed
     photoShown = Signal(str)  # a photo given to open_path is on the canvas
+    indexProgress = Signal(int, int, str)  # done, total, file
+    indexFinished = Signal(str)  # the summary, in words
 
     def __init__(self, *, store: Store | None = None, settings: AppSettings | None = None,
                  preload: bool | None = None, parent=None) -> None:
@@ -604,174 +607,6 @@ class Controller(QObject):
         self.turnFinished.emit(result)
         self._perceive_later(self.manager.document)
         self._drain_queue()
-
-    def _show_matches(self, result: TurnResult) -> None:
-        """A search answer's best matches as thumbnails in the chat (clicking one opens it)."""
-        matches = result.data.pop("match_thumbnails", None)
-        if matches:
-            self.chat.add_matches(matches)
-
-    def open_match(self, path: str) -> Worker | None:
-        """Open a search match in this conversation, as an undoable switch (like search's best match)."""
-        if self.busy:
-            self.statusMessage.emit("Still working on the last request…", 3000)
-            return None
-        doc_before = self.document
-        store = self.store
-
-        def job(worker: Worker):
-            img = read_image(path)
-            doc = Document.create(store, img.pixels, title=Path(path).name,
-                                  source_path=str(Path(path).resolve()), meta=img.meta)
-            return doc, thumbnail_image(img.pixels), screen_copy(img.pixels)
-
-        def done(out) -> None:
-            doc, thumb, screen = out
-            self.thumbs[doc.head.pixels] = thumb
-            self._remember_image(doc.head.pixels, screen)
-            self.manager.note_image_load()
-            self.stack.push(SwitchDocumentCommand(self, doc_before, doc, f"open {Path(path).name}"))
-            self.chat.add_note(f"Opened {Path(path).name}.")
-            self._perceive_later(doc)
-
-        def failed(message: str) -> None:
-            self.chat.add_note(f"Could not open {Path(path).name}: {message.split('failed: ', 1)[-1].splitlines()[0]}")
-
-        return self.workers.start(job, name="open match", on_result=done, on_error=failed)
-
-    # -- library -----------------------------------------------------------------------------------
-
-    indexProgress = Signal(int, int, str)  # done, total, file
-    indexFinished = Signal(str)  # the summary, in words
-
-    def index_folder(self, folder: str) -> Worker | None:
-        """Add a folder to the photo library in a worker, with progress; :meth:`stop_indexing` stops it."""
-        if self.library is None:
-            self.statusMessage.emit("The library opens once the models are loaded; try again in a moment.", 5000)
-            return None
-        if self.index_worker is not None and not self.index_worker.done:
-            self.statusMessage.emit("Already adding a folder to the library", 3000)
-            return None
-        library = self.library
-
-        def job(worker: Worker):
-            def step(done: int, total: int, path: str) -> bool:
-                worker.progress(done * 100 // max(1, total), f"{done}\t{total}\t{Path(path).name}")
-                return not worker.cancelled
-
-            report = library.index([folder], progress=False, on_progress=step)
-            return report, worker.cancelled
-
-        def done(out) -> None:
-            report, stopped = out
-            text = (f"Stopped adding {Path(folder).name}: " if stopped else f"Added {Path(folder).name}: ") \
-                + report.summary()
-            self.chat.add_note(text)
-            self.indexFinished.emit(text)
-
-        def failed(message: str) -> None:
-            text = f"Could not add {Path(folder).name}: {message.split('failed: ', 1)[-1].splitlines()[0]}"
-            self.chat.add_note(text)
-            self.indexFinished.emit(text)
-
-        def progress(_percent: int, text: str) -> None:
-            done_, total, name = text.split("\t", 2)
-            self.indexProgress.emit(int(done_), int(total), name)
-
-        self.chat.add_note(f"Adding {folder} to the library…")
-        self.index_worker = self.workers.start(job, name="indexing", on_result=done, on_error=failed,
-                                               on_progress=progress)
-        return self.index_worker
-
-    def stop_indexing(self) -> None:
-        if self.index_worker is not None and not self.index_worker.done:
-            self.index_worker.cancel()
-            self.statusMessage.emit("Stopping after the current photo…", 0)
-
-    # -- canvas tools ----------------------------------------------------------------------------
-
-    def trace_finished(self, trace: list) -> str | None:
-        """Keep the trace for the next turn (``manager.context.trace``), store it and show it; it also
-        becomes the selection that "this", "here" and "it" refer to (:meth:`select`)."""
-        if self.document is None:
-            return None
-        trace_id = self.session.draw_trace(trace)
-        self.canvas.set_overlays(self.session.overlays)
-        n = sum(len(s) for s in trace)
-        secs = trace[-1][-1]["t"] if trace and trace[-1] else 0.0
-        strokes = f" in {len(trace)} strokes" if len(trace) > 1 else ""
-        self.statusMessage.emit(f"Trace recorded: {n} points{strokes} over {secs:.1f} s. Say “brighten this” to "
-                                "edit what it circles, “describe” to caption it; Esc clears it.", 8000)
-        self.select("trace", trace)
-        return trace_id
-
-    def box_selected(self, box: tuple[int, int, int, int]) -> Worker | None:
-        """A rectangle drawn with the box tool becomes the selection (never a crop on release:
-        cropping is "crop to this" or :meth:`crop_to_selection`)."""
-        if self.document is None:
-            return None
-        return self.select("box", [int(v) for v in box])
-
-    def select(self, kind: str, drawn) -> Worker | None:
-        """Make a drawing (``"trace"`` or ``"box"``) into the selection, snapped to the edges of
-        what it encloses, in a worker; its outline is shown when it is ready. Requests typed
-        meanwhile wait for it (``session.selecting``), so "brighten this" never misses it."""
-        doc = self.document
-        if doc is None:
-            return None
-        if self.busy:  # the turn's worker owns the document; a drawing on its result is next
-            self.statusMessage.emit("Draw it again when the current request is done to select it.", 5000)
-            return None
-        version_id = doc.head.id
-
-        def job(worker: Worker):
-            from agent.edits import selection
-
-            pixels = doc.pixels(version_id)
-            return selection.from_box(pixels, drawn) if kind == "box" else selection.from_trace(pixels, drawn)
-
-        def done(chosen) -> None:
-            if self.document is not doc or doc.head.id != version_id:
-                return  # the picture changed meanwhile: this drawing belongs to the one before
-            self.session.select(chosen)
-            if self.canvas is not None:
-                self.canvas.set_overlays(self.session.overlays)
-            how = "snapped to edges" if chosen.refined else "as drawn"
-            self.statusMessage.emit(f"Selected ({how}): say “brighten this”, “remove this”, “crop to this”…; "
-                                    "Esc clears it.", 8000)
-
-        def failed(message: str) -> None:
-            self.statusMessage.emit(f"Could not make a selection of that: {message.splitlines()[0]}", 5000)
-
-        def finished() -> None:
-            self.session.selecting -= 1
-            self._drain_queue()
-
-        self.session.selecting += 1
-        return self.workers.start(job, name="selection", on_result=done, on_error=failed, on_finished=finished)
-
-    def crop_to_selection(self) -> Worker | None:
-        """Edit ▸ Crop to Selection: ``crop x1 y1 x2 y2`` of the selection's box, a turn of the
-        manager's recorded as that command (CAISE's crop, which replays)."""
-        if self.document is None or self.busy:
-            return None
-        drawn = self.manager.selection()
-        if drawn is None:
-            self.statusMessage.emit("Nothing is selected: draw a box (B) or circle something (T) first.", 5000)
-            return None
-        from agent.edits.run import selection_box
-
-        command = selection_box(drawn.mask)
-        self.chat.add_user(command.format())
-        return self._start_turn(lambda m: m.gesture(command), command.format())
-
-    def clear_drawn(self) -> None:
-        """Esc or View ▸ Clear Overlays: the boxes, traces and the selection go (the next turn neither
-        captions a stray trace nor edits a forgotten selection)."""
-        self.session.clear_overlays()
-        if self.canvas is not None:
-            self.canvas.clear_overlays()
-            self.canvas.new_trace()
 
     # -- undo stack ------------------------------------------------------------------------------
 

@@ -41,17 +41,26 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import ClassVar
 
-from editor.colors import COLORS
-from editor.masks import (
-    CENTER_FULL,
-    CENTER_ZERO,
-    DRAWN_FEATHER,
-    HALF_FEATHER,
-    OBJECT_FEATHER,
-    SIDE_FULL,
-    SIDE_ZERO,
-    canonical_region_name,
+from agent.grammar.errors import CommandError, shown
+from agent.grammar.regions import (  # noqa: F401 - the region words are part of the grammar's interface
+    BACKGROUND,
+    EXCEPT,
+    REGION_USAGE,
+    SELECTION,
+    SUBJECT,
+    check_region,
+    in_region,
+    is_selection,
+    region_kind,
+    region_meaning,
+    region_parts,
+    region_phrase,
+    selection_ref,
+    shown_in,
+    shown_line,
+    split_region,
 )
+from editor.colors import COLORS
 from editor.regions import BACKGROUND_COLORS
 
 # adjust_attr's attributes and the largest magnitude each takes; CAISE's two come first.
@@ -67,10 +76,6 @@ BACKGROUND_COLOURS: dict[str, tuple[int, int, int]] = {
 }
 BACKGROUND_MODES = (*BACKGROUND_COLOURS, "blur", "transparent")
 CAISE_TYPES = ("search", "rotate", "adjust_color", "brightness", "contrast", "image_cutout")
-
-
-class CommandError(ValueError):
-    """A command line that does not parse, or a parameter outside its valid range."""
 
 
 def _number_text(value: float, text: str | None) -> str:
@@ -91,14 +96,9 @@ _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _INT = re.compile(r"^[+-]?\d+$")
 
 
-def _shown(token: str, limit: int = 24) -> str:
-    """A token quoted for an error message, cut short: a 40 KB argument is not echoed back."""
-    return repr(token if len(token) <= limit else token[:limit] + "...")
-
-
 def _num(token: str, cls: type[Command]) -> float:
     if not _NUMBER.match(token):
-        raise CommandError(f"{cls.name}: {_shown(token)} is not a number; usage: {cls.usage}")
+        raise CommandError(f"{cls.name}: {shown(token)} is not a number; usage: {cls.usage}")
     return float(token)
 
 
@@ -106,165 +106,6 @@ def _args(args: list[str], n: int, cls: type[Command]) -> list[str]:
     if len(args) != n:
         raise CommandError(f"{cls.name} takes {n} argument(s), got {len(args)}; usage: {cls.usage}")
     return args
-
-
-# --- regions (point and say) --------------------------------------------------------------------
-#
-# An edit of the light or the colours may name where it applies, after the command in CAISE's
-# shape: ``adjust_attr brightness 20 in sky``, ``grayscale in the cat``, ``adjust_attr warmth -30 in
-# selection``, ``adjust_color blue 0.2 in everything except the cat``. The grammar keeps the words
-# (lower case, single spaces) and says what kind of region they are; agent.edits.regions turns them
-# into a mask on the version the edit applies to. A command without a region is the line CAISE wrote.
-
-EXCEPT = "everything except "
-REGION_USAGE = "[in <region>]"
-# Regions that are not a mask of editor.masks' names and not an object the detector looks for.
-SUBJECT, BACKGROUND, SELECTION = "subject", "background", "selection"
-_REGION_WORDS = re.compile(r"^[a-z0-9][a-z0-9' :-]*$")
-_NAMED_PHRASES = {
-    "left": "the left side", "right": "the right side", "top": "the top", "bottom": "the bottom",
-    "center": "the centre", SUBJECT: "the main subject", BACKGROUND: "the background",
-    SELECTION: "your selection",
-}
-_DETERMINERS = re.compile(r"^(?:the|a|an|this|that|these|those|his|her|their|my|our|your|its|all|both|every|"
-                          r"each|one|two|three|four|five)\b")
-
-
-# What the person drew travels with the command that used it: the dialogue stores the selection's mask
-# (8-bit, lossless) beside the versions and writes its hash after the word, ``in selection <sha256>``
-# (``remove selection <sha256>``), so the line replays to the same pixels (agent.edits.run.replay).
-_SELECTION_REF = re.compile(r"^(?:the )?selection(?: ([0-9a-f]{64}))?$")
-
-
-def selection_ref(words: str) -> str | None:
-    """The hash of the stored mask a selection region names, or None (none written, or no selection).
-
-    >>> selection_ref("selection " + "ab" * 32)[:4], selection_ref("selection"), selection_ref("sky")
-    ('abab', None, None)
-    """
-    m = _SELECTION_REF.match(words or "")
-    return m.group(1) if m else None
-
-
-def is_selection(words: str) -> bool:
-    """Whether region (or remove) words name what the person drew: "selection", with or without
-    the hash of its stored mask."""
-    return bool(_SELECTION_REF.match(words or ""))
-
-
-def shown_line(line: str) -> str:
-    """A command line as the chat shows it: a stored selection's hash cut to its first 8 digits.
-
-    >>> shown_line("grayscale in selection " + "0123456789" * 6 + "abcd")
-    'grayscale in selection 01234567…'
-    """
-    return re.sub(r"\bselection ([0-9a-f]{8})[0-9a-f]{56}\b", r"selection \1…", line)
-
-
-def _shown_in(region: str) -> str:
-    """``_in(region)`` for labels: a selection without its hash."""
-    inverted, words = region_parts(region)
-    return _in((EXCEPT if inverted else "") + SELECTION) if is_selection(words) else _in(region)
-
-
-def region_parts(region: str) -> tuple[bool, str]:
-    """``(inverted, words)``: "everything except the cat" is the cat's region inverted.
-
-    >>> region_parts("everything except the cat"), region_parts("sky")
-    ((True, 'the cat'), (False, 'sky'))
-    """
-    return (True, region[len(EXCEPT):]) if region.startswith(EXCEPT) else (False, region)
-
-
-def region_kind(words: str) -> str:
-    """What the words of a region (without "everything except") name: ``"named"`` (a side, half,
-    corner, the centre, a tonal range or the sky: :data:`editor.masks.REGION_NAMES`), ``"subject"``,
-    ``"background"`` (the cutout mask and its inverse), ``"selection"`` (what the person drew) or
-    ``"object"`` (words the detector looks for: "the dog", "the man on the right").
-
-    >>> [region_kind(w) for w in ("sky", "the left side", "background", "selection", "the dog")]
-    ['named', 'named', 'background', 'selection', 'object']
-    """
-    if words in (SUBJECT, "the subject", "main subject", "the main subject", "foreground", "the foreground"):
-        return SUBJECT
-    if words in (BACKGROUND, "the background"):
-        return BACKGROUND
-    if is_selection(words):
-        return SELECTION
-    try:
-        canonical_region_name(words)
-    except ValueError:
-        return "object"
-    return "named"
-
-
-def region_phrase(region: str) -> str:
-    """The region in words, for replies: "the sky", "the left side", "the top left corner",
-    "your selection", "everything except the cat".
-
-    >>> region_phrase("top left"), region_phrase("everything except dog")
-    ('the top left corner', 'everything except the dog')
-    """
-    inverted, words = region_parts(region)
-    kind = region_kind(words)
-    if kind == "named":
-        name = canonical_region_name(words)
-        text = _NAMED_PHRASES.get(name) or (f"the {name} corner" if " " in name and "half" not in name
-                                             else f"the {name}")
-    elif kind in _NAMED_PHRASES:
-        text = _NAMED_PHRASES[kind]
-    else:
-        text = words if _DETERMINERS.match(words) else f"the {words}"
-    return EXCEPT + text if inverted else text
-
-
-def _check_region(cmd: Command) -> None:
-    """Normalise a command's region words (lower case, single spaces) and refuse what is no region."""
-    region = " ".join(str(cmd.region).lower().split())
-    object.__setattr__(cmd, "region", region)
-    if not region:
-        return
-    inverted, words = region_parts(region)
-    if not words.strip() or words.startswith(EXCEPT.strip()) or not _REGION_WORDS.match(words):
-        raise CommandError(f"{cmd.name}: {_shown(region)} is not a region; write 'in' and a region, for example "
-                           f"'in sky', 'in shadows', 'in the dog', 'in selection', 'in everything except the cat'")
-
-
-def _split_region(args: list[str], n: int, cls: type[Command]) -> tuple[list[str], str]:
-    """The command's own ``n`` arguments and the words of its ``in <region>`` suffix ("" for none)."""
-    if len(args) > n:
-        if args[n].lower() != "in" or len(args) == n + 1:
-            raise CommandError(f"{cls.name} takes {n} argument(s) and an optional 'in <region>', got "
-                               f"{_shown(' '.join(args[n:]), 40)} after them; usage: {cls.usage}")
-        return args[:n], " ".join(args[n + 1:])
-    return args, ""
-
-
-def _in(region: str) -> str:
-    return f" in {region}" if region else ""
-
-
-def _region_meaning() -> str:
-    """The README's row about regions: what each resolves to and its feathered edge."""
-    return (
-        "any adjust_attr, adjust_color, grayscale and auto_enhance may end with `in <region>`: the operation "
-        "runs on the whole picture and is kept only inside the region's soft mask m, `out = m*op(in) + "
-        "(1-m)*in`, so pixels where m = 0 are unchanged bit for bit. Regions and their edges (D the "
-        "diagonal): `left`/`right`/`top`/`bottom` 1 up to "
-        f"{SIDE_FULL:.3g} of the way across, a linear ramp to 0 at {SIDE_ZERO:.3g}; `left half` ... a ramp "
-        f"{HALF_FEATHER:g}*D wide on the middle line; `top left` ... the product of two sides; `center` 1 "
-        f"inside {CENTER_FULL:.3g} of the half-axes, 0 beyond {CENTER_ZERO:.3g}; `shadows`/`midtones`/"
-        "`highlights` luminance smoothsteps (shadows full below L 0.2, none above 0.6; midtones full 0.4-0.6, "
-        "none below 0.1 or above 0.9; highlights none below 0.4, full above 0.8); `sky` found from colour, "
-        "texture and position, edge about 2 px on a 1280-px copy; `subject`/`background` the cutout's soft "
-        "alpha and its inverse; object words (`the dog`, `the man on the right`, `the cars`) each found "
-        f"by the detector, masked to its edge and feathered {OBJECT_FEATHER:g}*D; `selection` the stroke or "
-        "box drawn in the window, snapped to the edges it encloses (GrabCut) or, where that fails, "
-        f"feathered {DRAWN_FEATHER:g}*D, recorded as `selection <sha256>`: the hash of its mask, stored (8 bits) "
-        "beside the versions so the line replays to the same pixels; `everything except <region>` is 1 - m. "
-        "A region that is not found "
-        "(no sky, no such object) is said, never replaced by the whole picture (Easel extension)"
-    )
 
 
 # --- the grammar --------------------------------------------------------------------------------
@@ -391,26 +232,26 @@ class AdjustColor(Command):
 
     def __post_init__(self) -> None:
         if self.color not in COLORS:
-            raise CommandError(f"unknown colour {_shown(self.color)}; valid colours: {', '.join(COLORS)}")
+            raise CommandError(f"unknown colour {shown(self.color)}; valid colours: {', '.join(COLORS)}")
         if not math.isfinite(self.intensity) or not 0 <= self.intensity <= 1:
             raise CommandError(f"adjust_color intensity {self.intensity:g} is out of range: it must be between 0 and 1")
-        _check_region(self)
+        check_region(self)
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
-        args, region = _split_region(args, 2, cls)
+        args, region = split_region(args, 2, cls)
         color, amount = _args(args, 2, cls)
         return cls(color=color.lower(), intensity=_num(amount, cls), text=amount, region=region)
 
     def format(self) -> str:
-        return f"adjust_color {self.color} {_number_text(self.intensity, self.text)}{_in(self.region)}"
+        return f"adjust_color {self.color} {_number_text(self.intensity, self.text)}{in_region(self.region)}"
 
     def reply(self) -> str:
         where = f" {region_phrase(self.region)}" if self.region else ""
         return f"Tinted{where} toward {self.color} at {_amount(round(self.intensity * 100, 1))}%."
 
     def label(self) -> str:
-        return f"Tint {self.color} {_amount(round(self.intensity * 100, 1))}%{_shown_in(self.region)}"
+        return f"Tint {self.color} {_amount(round(self.intensity * 100, 1))}%{shown_in(self.region)}"
 
 
 # (reply when raised, reply when lowered, label word, label word when lowered); in the replies {n} is
@@ -458,23 +299,23 @@ class AdjustAttr(Command):
 
     def __post_init__(self) -> None:
         if self.attr not in ATTR_RANGES:
-            raise CommandError(f"adjust_attr takes {', '.join(ATTRS)}, got {_shown(self.attr)}")
+            raise CommandError(f"adjust_attr takes {', '.join(ATTRS)}, got {shown(self.attr)}")
         top = ATTR_RANGES[self.attr]
         if not math.isfinite(self.amount) or not -top <= self.amount <= top:
             unit = "degrees" if self.attr == "hue" else "a percentage"
             raise CommandError(
                 f"adjust_attr {self.attr} {self.amount:g} is out of range: it takes {unit} from -{top} to {top}"
             )
-        _check_region(self)
+        check_region(self)
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
-        args, region = _split_region(args, 2, cls)
+        args, region = split_region(args, 2, cls)
         attr, amount = _args(args, 2, cls)
         return cls(attr=attr.lower(), amount=_num(amount, cls), text=amount, region=region)
 
     def format(self) -> str:
-        return f"adjust_attr {self.attr} {_number_text(self.amount, self.text)}{_in(self.region)}"
+        return f"adjust_attr {self.attr} {_number_text(self.amount, self.text)}{in_region(self.region)}"
 
     def reply(self) -> str:
         up, down, *_ = _ATTR_WORDS[self.attr]
@@ -489,7 +330,7 @@ class AdjustAttr(Command):
         _, _, more, less = _ATTR_WORDS[self.attr]
         sign = "+" if self.amount >= 0 else "-"
         unit = "°" if self.attr == "hue" else ""
-        return f"{more if self.amount >= 0 else less} {sign}{_amount(abs(self.amount))}{unit}{_shown_in(self.region)}"
+        return f"{more if self.amount >= 0 else less} {sign}{_amount(abs(self.amount))}{unit}{shown_in(self.region)}"
 
 
 @command
@@ -536,9 +377,9 @@ class Crop(Command):
         coords = _args(args, 4, cls)
         for c in coords:
             if not _INT.match(c):
-                raise CommandError(f"crop: {_shown(c)} is not a whole pixel coordinate; usage: crop x1 y1 x2 y2")
+                raise CommandError(f"crop: {shown(c)} is not a whole pixel coordinate; usage: crop x1 y1 x2 y2")
             if len(c.lstrip("+-")) > 9:
-                raise CommandError(f"crop: {_shown(c)} is out of range (pixel coordinates, at most 999999999)")
+                raise CommandError(f"crop: {shown(c)} is out of range (pixel coordinates, at most 999999999)")
         x1, y1, x2, y2 = (int(c) for c in coords)
         return cls(x1=x1, y1=y1, x2=x2, y2=y2)
 
@@ -622,7 +463,7 @@ class Flip(Command):
 
     def __post_init__(self) -> None:
         if self.axis not in FLIP_AXES:
-            raise CommandError(f"flip takes horizontal or vertical, got {_shown(self.axis)}")
+            raise CommandError(f"flip takes horizontal or vertical, got {shown(self.axis)}")
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
@@ -643,15 +484,15 @@ class _Regional(Command):
     """A command without arguments of its own that may end with ``in <region>``."""
 
     def __post_init__(self) -> None:
-        _check_region(self)
+        check_region(self)
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
-        args, region = _split_region(args, 0, cls)
+        args, region = split_region(args, 0, cls)
         return cls(region=region)
 
     def format(self) -> str:
-        return f"{self.name}{_in(self.region)}"
+        return f"{self.name}{in_region(self.region)}"
 
 
 @command
@@ -667,7 +508,7 @@ class Grayscale(_Regional):
         return f"Made {region_phrase(self.region) if self.region else 'it'} black and white."
 
     def label(self) -> str:
-        return f"Black and white{_shown_in(self.region)}"
+        return f"Black and white{shown_in(self.region)}"
 
 
 @command
@@ -685,7 +526,7 @@ class AutoEnhance(_Regional):
                 "balance and contrast.")
 
     def label(self) -> str:
-        return f"Auto enhance{_shown_in(self.region)}"
+        return f"Auto enhance{shown_in(self.region)}"
 
 
 @command
@@ -844,7 +685,7 @@ def readme_table() -> str:
         extension = "" if cls.caise else " (Easel extension)"
         meaning = cls.meaning if "extension" in cls.meaning else cls.meaning + extension
         rows.append(f"| `{use}` | {meaning} |")
-    rows.append(f"| `... in <region>` | {_region_meaning()} |")
+    rows.append(f"| `... in <region>` | {region_meaning()} |")
     return "\n".join(rows)
 
 
@@ -863,7 +704,7 @@ def parse_command(line: str) -> Command:
     name = name.lower()
     classes = GRAMMAR.get(name)
     if classes is None:
-        raise CommandError(f"unknown command {_shown(name)}; commands are:\n" + usage())
+        raise CommandError(f"unknown command {shown(name)}; commands are:\n" + usage())
     return classes[0].parse(rest.split(), rest)
 
 

@@ -14,81 +14,68 @@ reading is kept only when the clause has words of that command's kind (:func:`ha
 model trained on CAISE reads "tell me a joke" as a search and "sharpen it" as something else, and a
 wrong edit is worse than no edit.
 
-Rules are tried in order, the first that matches a clause wins. They form one registry,
-:data:`RULES`: each is named, carries examples that run as tests (``tests/test_request_rules.py``)
-and its measured worth on GIER's validation split, and can be switched off by name
-(:func:`use_rules`; ``bench/requests.py --rules=-tint``, ``--ablate``).
+The rules that read one clause are :mod:`agent.language.rules` (one registry, :data:`RULES`, tried
+in order); this module holds the conversation around them: clauses, follow-ups ("too much",
+"again"), answers to a question ("yes", "only the first one"), drawn selections and the model.
 """
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from agent.grammar.commands import (
     BACKGROUND_COLOURS,
-    GRAMMAR,
     REGIONAL,
     AdjustAttr,
-    AdjustColor,
-    AutoEnhance,
     Background,
     Command,
-    CommandError,
-    Crop,
     CropTo,
     Describe,
     Explain,
-    Flip,
-    Grayscale,
     ImageCutout,
-    Redo,
     Remove,
-    Rotate,
     Search,
-    Undo,
-    parse_command,
     with_region,
 )
-from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
-from agent.grammar.registry import select_names
 from agent.language.followups import Recent, read_follow_up, split_follow_up
 from agent.language.questions import read_question
+from agent.language.rules import (  # noqa: F401 - RULES, RULE_NAMES, use_rules, detectable: the reader's registry
+    AS_IT_IS,
+    NEAREST,
+    RULE_NAMES,
+    RULES,
+    SEARCH_REQUEST,
+    Refusal,
+    detectable,
+    is_plain_command,
+    keep_rest,
+    literal,
+    looks_like_command,
+    read_clause,
+    use_rules,
+)
 from agent.language.scope import (
     ASKS_SEARCH,
     EXCEPT_REGION,
     PARTS,
     Unfindable,
-    keep_phrase,
     names_open_photo,
     negated,
     region_of,
-    removal_head,
 )
 from agent.language.words import (
-    ATTR_PATTERNS,
-    COLOR_RE,
-    DOWN,
-    HUE,
     STARTS,
     VERB_DOWN,
     VERB_UP,
     amount_of,
     attribute_words,
     clean_text,
-    direction_of,
-    explicit_number,
     has_evidence,
-    size_of,
     split_clauses,
     strip_polite,
-    unusable_number,
 )
-
-NEAREST = ("I can change the light, colours and sharpness, remove objects, replace or blur the background, "
-           "crop, rotate and flip.")
 
 
 @dataclass
@@ -99,687 +86,6 @@ class Reading:
     notes: list[str] = field(default_factory=list)  # clauses left out, said after the edits
     revise: bool = False  # commands[0] replaces the last edit, made again from its parent ("too much")
     confirmed: bool = False  # the commands are what the person just agreed to ("yes" to a proposal)
-
-
-class Refusal(Exception):
-    """A clause Easel cannot serve; the message says so and names the nearest thing it can do."""
-
-    def __init__(self, message: str, proposal: list[Command] | None = None):
-        super().__init__(message)
-        self.proposal = proposal or []
-
-
-# --- the rules ----------------------------------------------------------------------------------
-
-RuleResult = list[Command] | None
-TONAL_LIFT = 25  # "lift the shadows": brightness in a tonal range, the most that keeps the order of tones
-
-
-def _where(c: str, own_words: set[str] | frozenset[str] = frozenset()) -> str:
-    """Where the clause's edit applies (a command's region words, "" for the whole picture); a part
-    Easel cannot find on its own gets a Refusal that asks the person to point at it."""
-    try:
-        return region_of(c, own_words) or ""
-    except Unfindable as exc:
-        part = exc.part
-        pointed = re.sub(rf"\b(?:(?:the|his|her|their|my|its|our|your|this|that) )?(?:\w+'s )?{re.escape(part)}\b",
-                         "this", c, count=1)
-        example = pointed if pointed != c and len(pointed) <= 60 else "brighten this"
-        example = f"make {example}" if example.startswith("this ") else example  # "hair darker": "make this darker"
-        raise Refusal(f"I can't find the {part} on my own. Draw around it with the trace tool (T) or a box (B) "
-                      f"and say “{example}”.") from None
-
-
-def _unsupported(c: str) -> RuleResult:
-    """Requests no operation of Easel's can serve: say so, name the nearest thing.
-
-    >>> try:
-    ...     _unsupported("replace the sky with a sunset")
-    ... except Refusal as refusal:
-    ...     print(str(refusal).split(".")[0])
-    I can't replace the sky
-    """
-    checks = [
-        (r"\b(?:replace|swap|change) (?:the |her |his |their )?sky\b|\bsunset\b|\bnew sky\b",
-         "I can't replace the sky. I can replace the whole background with a plain colour or blur it, "
-         "or make the picture warmer."),
-        (r"\b(?:younger|older|thinner|slimmer|fatter|skinnier|prettier|handsome|happier|smile|smiling|"
-         r"open (?:his|her|their) eyes|makeup|make-up|hair ?(?:style|cut)|wrinkles?|blemish\w*|acne|pimples?|"
-         r"red[- ]eyes?|teeth|tattoo|beard|skin)\b",
-         "I can't retouch faces or bodies. I can adjust the light and colours of the whole picture."),
-        (r"\b(?:resize|enlarge|upscale|upsize|larger|bigger|smaller|resolution|inches|\d+ ?x ?\d+|dpi|print|"
-         r"stretch|shrink|scale)\b",
-         "I can't resize or change the resolution. I can crop it to a shape (square, 4:3, 16:9) or to an "
-         "object."),
-        (r"\b(?:cartoon|anime|painting|drawing|sketch|oil paint|watercolou?r|pixel art|style of|in the style|"
-         r"batman|superman|meme|funny|photoshop (?:him|her|me|them|it|my|us)|into a|as a|vintage|retro|"
-         r"old[- ]fashioned|hdr|lomo|instagram filter)\b",
-         "I can't restyle or redraw a photo. I can adjust brightness, contrast, colours and sharpness."),
-        (r"\b(?:colori[sz]e|restore|restoration|scratch(?:es)?|tears?|damage[sd]?|creases?|stains?|repair)\b",
-         "I can't restore or colourise old photos. I can adjust contrast and sharpness, or enhance it "
-         "automatically."),
-        (r"\b(?:noise|noisy|grain|grainy|denoise|de-noise|pixelated|jpeg artifacts?|compression)\b",
-         "I can't remove noise or grain. I can soften the picture (negative sharpness) or enhance it "
-         "automatically."),
-        (r"\b(?:haze|hazy|fog|foggy|dehaze|de-haze|mist|misty|glare|reflections?|lens flare)\b",
-         "I can't remove haze, glare or reflections. I can raise the contrast or enhance it automatically."),
-        (r"\b(?:text|words?|caption|watermark|logo|signature|write|writing|font|letters?)\b(?!.*\bremove\b)",
-         "I can't add or edit text. I can remove an object or crop the picture."),
-        (r"\b(?:move|shift|reposition|relocate|rearrange|closer together|next to each other)\b(?! the hues?)",
-         "I can't move things within the picture. I can remove an object, crop, or flip the picture."),
-        (r"\b(?:face ?swap|swap (?:the )?faces?|head swap|switch (?:the )?(?:heads|faces))\b",
-         "I can't swap faces. I can remove an object or cut out the main subject."),
-        (r"\b(?:vignette|frame around|border|lens blur|motion blur|radial blur|tilt[- ]shift|bokeh|"
-         r"light leak|glow)\b",
-         "I can't add effects like that. I can blur the background, or change brightness, contrast and colours."),
-        (r"\bstraighten\w*\b|\blevel (?:the )?horizon\b|\bcrooked\b|\bperspective\b|\bskew\w*\b",
-         "I can't straighten by a small angle on my own. Tell me the angle, for example 'rotate 3 degrees "
-         "clockwise'."),
-    ]
-    for pattern, message in checks:
-        if re.search(pattern, c):
-            raise Refusal(message)
-    m = re.search(r"\b(?:add|put|insert|place|draw|paint in|include|give (?:him|her|them|me|it) an?)\b\s+(.*)", c)
-    if m and re.search(r"\bbackground\b", m.group(1)):
-        m = None  # "put it on a white background" is a background edit
-    if m and not re.search(r"^(?:some |more |a bit (?:of |more )?|a little (?:bit )?(?:of |more )?|a touch of |"
-                           r"an? )?(?:\w+ )?(?:contrast|brightness|saturation|sharpness|warmth|color\w*|light|"
-                           r"blur\w*|filter|tint|hue|tone|tones|glow|shadows?|clarity|definition|detail|"
-                           r"vibrance|vibrancy|saturation|exposure|black_and_white|warm|cool|" + COLOR_RE
-                           + r")\b", m.group(1)):
-        raise Refusal("I can't add new things to a photo. I can remove objects, replace or blur the "
-                      "background, or adjust the light and colours.")
-    return None
-
-
-def _undo_redo(c: str) -> RuleResult:
-    """'undo that', 'go back', 'revert the last change' -> undo; 'redo' -> redo."""
-    if re.fullmatch(r"(?:undo|revert|cancel|take back|go back|step back|back)(?: (?:that|it|this|the last "
-                    r"(?:one|change|edit|step)|the last thing|last change|one step|the change|the edit))?"
-                    r"(?: (?:please|again))?", c) or c in {"undo the rotation", "undo the crop", "that's wrong"}:
-        return [Undo()]
-    if re.fullmatch(r"redo(?: (?:that|it|this|the last (?:one|change|edit|step)))?(?: please)?", c):
-        return [Redo()]
-    return None
-
-
-def _grayscale(c: str) -> RuleResult:
-    """'make it black and white', 'convert to grayscale', 'remove all the colour' -> grayscale."""
-    if re.search(r"\b(?:remove|undo|get rid of|take away|take out|reverse|no more|without)\b.*\bblack_and_white\b|"
-                 r"\b(?:make|turn|put|bring) (?:it |this |the (?:photo|picture|image) )?(?:back )?"
-                 r"(?:in|into|to) colors?\b", c):
-        raise Refusal("I can't colourise a black and white photo. I can adjust its brightness and contrast, "
-                      "or tint it toward a colour (sepia, say).")
-    if re.search(r"black_and_white|\bgr[ae]yscale\b|\bmonochrome\b|^(?:make )?(?:it |this |the )?(?:photo |image |picture )?gr[ae]y$|\bmonotone\b|\bnoir\b|"
-                 r"\bremove (?:all )?(?:the )?(?:background )?colors?\b(?! (?:cast|tint|tone))|\bno colors?\b|\bcolorless\b|"
-                 r"\bdesaturate (?:it |the \w+ )?(?:completely|entirely|fully|totally)\b", c):
-        bw = c.replace("black_and_white", "monochrome")  # "the dog black..." would read as "the black"
-        bw = re.sub(r"\b(?:the rest|everything else|all else)\b", "the background", bw)
-        # "make the cat black and white", "everything except the cat black and white": only there
-        return [Grayscale(region=_where(bw, {"grayscale", "greyscale", "monochrome", "color", "colors"}))]
-    return None
-
-
-_EVERYTHING = re.compile(r"\b(?:everything|all|the rest|(?:the )?rest of (?:the |this )?(?:picture|image|photo)|"
-                         r"the (?:entire|whole) (?:picture|image|photo))"
-                         r"(?: else)?(?: of (?:it|the (?:picture|image|photo)))? (?:except|but|other than|apart from|"
-                         r"around)\b")
-
-
-_AS_IT_IS = re.compile(r"\bas (?:it|they) (?:is|are|was|were)\b|\bas is\b")  # strip_polite would cut it as a purpose
-
-
-def keep_rest(utterance: str) -> list[Command] | None:
-    """'keep the woman sharp and blur the rest', 'keep only the dog and make everything else white': one
-    background edit that keeps what is named (read before the request is split into clauses);
-    'keep the sky as it is and make the rest black and white': the edit of everything except it."""
-    c = strip_polite(_AS_IT_IS.sub("unchanged", clean_text(utterance)))
-    m = re.fullmatch(r"(?:keep|leave) (?:only |just )?(?:the colou?rs? of )?(.+?)(?: (?:sharp|in focus|clear|as (?:it is|is)|"
-                     r"alone|untouched|in colou?r))?,? (?:and|but) (?:then )?(.+\b(?:the rest|everything else|all else|"
-                     r"the background|everything around (?:it|him|her|them))\b.*)", c.replace("colour", "color"))
-    if not m:
-        return None
-    from agent.perception.things import names_object
-
-    if names_object(m.group(1)):
-        out = _background(re.sub(r"\b(?:the rest|everything else|all else|everything around (?:it|him|her|them))\b",
-                                 "the background", m.group(2)))
-        if out and isinstance(out[0], Background):
-            return [Background(out[0].mode, keep=m.group(1))]
-    try:
-        kept = region_of(m.group(1))
-    except Unfindable:
-        _where(m.group(1))  # raises the Refusal that asks the person to point at it
-    try:
-        out = read_clause(re.sub(r"\b(?:the rest|everything else|all else|everything around (?:it|him|her|them))\b",
-                                 "it", m.group(2)))
-    except Refusal:
-        return None
-    if not kept or kept.startswith(EXCEPT_REGION) or not out or \
-            not all(isinstance(cmd, REGIONAL) and not cmd.region for cmd in out):
-        return None
-    return [with_region(cmd, EXCEPT_REGION + kept) for cmd in out]  # "... and make the rest black and white"
-
-
-def _background(c: str) -> RuleResult:
-    """'make the background white' -> background white; 'blur the background' -> background blur;
-    'remove the background' -> image_cutout (CAISE's meaning); 'transparent background' -> background transparent;
-    'blur the background behind the dog', 'blur everything except the cat' -> background blur behind the dog/cat.
-    """
-    c = re.sub(r"\b(?:backround|backgroud|bakground|backgound|back ground)\b", "background", c)
-    keep = ""
-    c = re.sub(r"^(?:add (?:some |a |a bit of |a little )?)?(blur|soften)\w* (?:everything |all )?around\b",
-               r"\1 the background around", c)  # "add some blur around her"
-    if _EVERYTHING.search(c) or re.search(r"\b(?:background|backdrop|bg)\b", c):
-        c = _EVERYTHING.sub("the background except", c)
-        c, keep = keep_phrase(c)
-        if keep:
-            out = _background(c if re.search(r"\b(?:background|backdrop|bg)\b", c) else f"{c} background")
-            if out and isinstance(out[0], Background):
-                return [Background(out[0].mode, keep=keep)]
-            return out
-    if re.fullmatch(r"make (?:it|the \w+) transparent", c):
-        return [Background("transparent")]
-    if not re.search(r"\b(?:background|backdrop|bg|behind (?:him|her|them|it|the (?:subject|person|people)))\b", c):
-        return None
-    removal = _REMOVE.search(c) or _REMOVED.search(c)
-    removed = next(g for g in removal.groups() if g) if removal else ""
-    if removal and not re.match(r"(?:the |this |that |its |my |all |of |entire |whole )*(?:\w+ )?(?:background|"
-                                r"backdrop|bg)\b", removed):
-        return None  # "remove the people in the background", "can the lady in the background be removed"
-    after = re.search(r"\b(?:background|backdrop|bg)\s+((?:\w+\s+){0,2}?)(\w+)", removed)
-    if after and (after.group(2) in detectable() or after.group(2).rstrip("s") in detectable()):
-        return None  # "remove the background people", "delete the background car": things in the background
-    if re.search(r"\btransparent|\bpng\b|\balpha\b", c):
-        return [Background("transparent")]
-    if re.search(r"\bblur\w*|\bout of focus|\bsoft(?:en|er)?\b|\bbokeh\b|\bdepth of field\b", c):
-        return [Background("blur")]
-    colours = "|".join(sorted({*BACKGROUND_COLOURS, "gray", *(w for w in COLOUR_WORD if " " not in w)},
-                              key=len, reverse=True))
-    m = re.search(rf"\b({colours})\s+(?:\w+\s+)?(?:background|backdrop|bg)\b|\b(?:background|backdrop|bg)\b"
-                  rf"(?:(?:\s+\w+){{0,3}}?\s+(?:to|into|with|in|be|is|as))?(?:\s+(?:completely|all|just|totally|entirely|"
-                  rf"fully|pure|a|an|plain|solid|simple|clean))*\s+(?:a\s+|an\s+)?(?:plain\s+|solid\s+|pure\s+|"
-                  rf"simple\s+|clean\s+)?({colours})\b", c)
-    target = re.search(rf"\b(?:background|backdrop|bg)\b.*?\b(?:to|into)\s+(?:be\s+)?(?:a\s+|an\s+)?(?:(?:plain|solid|pure|"
-                       rf"simple|clean|completely|all|just|totally)\s+)*({colours})\b", c)
-    if m:
-        word = target.group(1) if target else m.group(1) or m.group(2)  # "the green background to grey"
-        mode = "grey" if word == "gray" else word if word in BACKGROUND_COLOURS else COLOUR_WORD[word]
-        if re.search(rf"\b(?:remove|delete|get rid of|erase)\b.*\b{word}\b.*\bbackground\b", c) and not \
-                re.search(r"\b(?:make|to|with|into)\b", c):
-            return [ImageCutout()]  # "remove the pink background": the colour names what goes
-        return [Background(mode)]
-    if re.search(r"\b(?:blank|plain|simple|clean|empty|solid)\b|\bwhited? out\b", c):
-        return [Background("white")]
-    if re.search(r"\b(?:change|replace|swap|new|different)\b", c) and not re.search(r"\b(?:remove|delete)\b", c):
-        raise Refusal("Change the background to what? I can make it a plain colour (say which), blur it, or "
-                      "make it transparent.")
-    if re.search(r"\b(?:remov\w*|delet\w*|eras\w*|get rid of|take out|cut out|cut|isolate|separate|lose|no|"
-                 r"without|eliminat\w*|clear)\b", c):
-        return [ImageCutout()]
-    return None  # "make the background darker": an edit of the light in the background (the later rules)
-
-
-def _cutout(c: str) -> RuleResult:
-    """'cut out the dog', 'isolate the subject' -> image_cutout."""
-    if re.search(r"\b(?:cut ?out|isolate|extract|segment)\b|^(?:leave|keep) (?:just|only)\b|\bjust the \w+ alone\b", c) \
-            and not re.search(r"\bcrop\b", c):
-        return [ImageCutout()]
-    return None
-
-
-_REMOVE = re.compile(r"\b(?:remov(?:e|ing)|eras(?:e|ing)|delet(?:e|ing)|get(?:ting)? rid of|tak(?:e|en|ing) out|"
-                     r"take away|eliminat(?:e|ing)|edit out|photoshop out|cut out|wipe out|clone out)\s+(.+)")
-_REMOVED = re.compile(r"\b(?:edit|photoshop|photo shop|shop|take|cut|clone|paint|airbrush|brush)\s+(.+?)\s+out\b|"
-                      r"\bhide\s+(.+)|^(?:can|could) (.+?) be (?:removed|erased|deleted|taken out|photoshopped out)\b|"
-                      r"^(.+?) (?:is|are) (?:removed|erased|deleted|taken out|gone)\b|\b(?:need|want|have|get|like)\s+"
-                      r"(.+?)\s+(?:to be )?(?:removed|erased|deleted|gone)\b|\b(?:make|let)\s+(.+?)\s+(?:disappear|go away|"
-                      r"vanish)\b|^(?:no|without)\s+(.+)$")
-@functools.cache
-def detectable() -> frozenset[str]:
-    """Words of things the detector can find: one list, the detector's own
-    (:func:`agent.perception.things.detector_words`), read on first use so that reading requests
-    does not load OpenCV's colour tables at start-up."""
-    from agent.perception.things import detector_words
-
-    return detector_words()
-
-
-def _remove(c: str) -> RuleResult:
-    """'remove the person on the left' -> remove the person on the left; 'edit the priest out' -> remove the priest."""
-    m = _REMOVE.search(c)
-    what = m.group(1) if m else None
-    if what is None:
-        m = _REMOVED.search(c)
-        if not m:
-            return None
-        what = next(g for g in m.groups() if g)
-    what = re.split(r"[?!.(:;\"]", what)[0]
-    what = re.sub(r"\s+(?:from|in|out of|off|of) (?:the|this|my|that) (?:image|picture|photo|pic|shot|input image)\b.*$",
-                  "", what)
-    what = re.sub(r"\s+(?:please|completely|entirely|if possible|for me)$", "", what).strip()
-    if re.fullmatch(r"(?:the )?selection", what.strip()):
-        return [Remove("selection")]  # "remove this" with a drawn selection
-    if re.search(r"\bshadows?\b", removal_head(what)) and not attribute_words(c[:m.start()]):
-        # "remove the shadows" (but "brighten it to remove the shadows" is a brightening)
-        raise Refusal("I can't remove a shadow as a thing. I can lift the shadows: brighten the dark areas "
-                      f"by {TONAL_LIFT} points. Should I do that?",
-                      [AdjustAttr("brightness", TONAL_LIFT, region="shadows")])
-    if re.search(rf"\b(?:color|tint|tone|ton|cast|hue|saturation|brightness|contrast|shadows?|highlights?|redness|"
-                 rf"yellowness|blueness|greenness|darkness|shading)\b|^(?:the |some |all )?(?:{COLOR_RE})$", what):
-        return None  # "remove the blue tint" is a colour correction
-    if re.fullmatch(r"(?:some of )?(?:the )?(?:blur|blurriness|blurry(?:ness)?)(?: of (?:the|this) \w+)?", what):
-        return [AdjustAttr("sharpness", 40.0)]
-    if re.search(r"^(?:everything|anything|the rest|all (?:of )?(?:the )?(?:rest|else))\b.*\b(?:except|but|besides|"
-                 r"other than)\b", what):
-        return [ImageCutout()]  # "remove everything but the man": keep the main subject
-    if re.search(r"\b(?:except|but|besides|other than|apart from)\b", what):
-        raise Refusal("I can't keep only some of them. I can remove people I can point to ('remove the person "
-                      "on the left'), or cut out the main subject.")
-    separate = re.match(r"(.+?)\s+(?:from|out of) (the |its |their |his |her )?(?:background|backdrop|surroundings)$",
-                        what)
-    if separate:
-        if re.fullmatch(r"(?:me|him|her|them|us|it|the (?:subject|main subject|foreground))", separate.group(1)) \
-                or (separate.group(2) or "the ").strip() != "the":  # "remove the vase from its background"
-            return [ImageCutout()]  # "remove her from the background": separate the subject
-        what = f"{separate.group(1)} in the background"  # "remove the man from the background"
-    if not what or what in {"it", "that", "this", "them", "him", "her", "me", "us"}:
-        raise Refusal("What should I remove? Name it, for example 'remove the person on the left'.")
-    nouns = set(re.findall(r"[a-z]+", removal_head(what)))  # "the shadow of the car" removes a shadow
-    if not nouns & detectable() and not {n.rstrip("s") for n in nouns} & detectable():
-        raise Refusal(f"I can only remove things I can recognise (people, animals, vehicles and everyday "
-                      f"objects), and I can't find {what!r} that way. I can crop the picture instead.")
-    return [Remove(what)]
-
-
-def _crop(c: str) -> RuleResult:
-    """'crop it square' -> crop square; 'crop to the dog', 'zoom in on the girl' -> crop the dog / the girl."""
-    if not re.search(r"\b(?:crop\w*|trim|zoom(?:ed)? in|close[- ]?up|reframe)\b|^make (?:it|the \w+) (?:square|4:3|16:9)$", c):
-        return None
-    numbers = re.findall(r"(?<![\d.])\d+(?![\d.]|:\d)", c)
-    if len(numbers) == 4:
-        try:
-            return [Crop(*(int(n) for n in numbers))]  # "crop from (40, 20) to (480, 500)"
-        except CommandError as exc:
-            raise Refusal(str(exc)) from None
-    m = re.search(r"\b(square|1:1|4:3|16:9|4 ?x ?3|16 ?x ?9|instagram|widescreen|wide)\b", c)
-    if m:
-        word = m.group(1).replace(" ", "")
-        aspect = {"1:1": "square", "instagram": "square", "4x3": "4:3", "16x9": "16:9", "widescreen": "16:9",
-                  "wide": "16:9"}.get(word, word)
-        return [CropTo(aspect)]
-    if re.search(r"\b(?:remove|delete|erase)\s*/\s*crop\b|\bcrop\s*/\s*(?:remove|delete|erase)\b", c):
-        raise Refusal("Remove it, or crop to it? Say 'remove the …' or 'crop to the …'.")
-    if re.search(r"\bcrop (?:out|away|off)\b|\bcrop (?:\w+ ){1,6}?(?:out|away|off)(?: of| from)?\b", c):
-        raise Refusal("Crop out means different things. Say 'crop to the …' to keep something, or "
-                      "'remove the …' to take it out of the picture.")
-    m = re.search(r"\b(?:crop(?: it| this| the (?:image|picture|photo))?(?: to| around| on| onto)?|"
-                  r"zoom(?:ed)? in(?: on| to)?|close[- ]?up(?: of| on)?|(?:reframe|trim)(?: to| around)?)\s+"
-                  r"((?:the|his|her|their|my|that|this|these|those|only|just|a|an)\b.*|selection\b)", c)
-    if m:
-        what = re.sub(r"^(?:only|just)\s+", "", m.group(1)).strip()
-        what = re.split(r"[?!.(:;\"]|,", what)[0].strip()
-        what = re.sub(r"\s+(?:only|please|a (?:tiny |little )?bit|a little|slightly)$", "", what)
-        if re.fullmatch(r"(?:the )?selection", what):
-            return [CropTo("selection")]  # "crop to this" with a drawn selection
-        from agent.perception.things import names_object  # the detector's words; loads no model
-
-        if names_object(what):
-            return [CropTo(what)]
-        if not re.fullmatch(r"(?:the |this |that )?(?:whole |entire )?(?:image|picture|photo|pic|edges?|sides?|"
-                            r"borders?|little bit|bit)", what):
-            raise Refusal(f"I can crop to something I can recognise (people, animals, vehicles, everyday objects), "
-                          f"and I can't find {what!r} that way. I can crop to a shape ('crop square', 'crop 16:9') "
-                          "or to a box you draw (the box tool, B) and “crop to this”.")
-    raise Refusal("Crop to what? Name a thing ('crop to the dog') or a shape ('crop square', 'crop 16:9').")
-
-
-def _hue_swap(c: str) -> RuleResult:
-    """'turn the reds into blue' -> adjust_attr hue -120 (every hue turns by the same angle)."""
-    m = re.search(rf"\b(?:turn|change|make|convert|swap|shift|replace)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:\w+\s+)?"
-                  rf"({COLOR_RE})(?:s)?\s*(?:colou?rs?|parts?|tones?|areas?|things?)?\s+(?:in (?:the|this) "
-                  rf"(?:image|picture|photo)\s+)?(?:(?:in)?to|with|for)\s+(?:a\s+)?(?:\w+\s+)?({COLOR_RE})\b", c)
-    if not m:
-        return None
-    a, b = COLOUR_WORD[m.group(1)], COLOUR_WORD[m.group(2)]
-    delta = (HUE[b] - HUE[a] + 180) % 360 - 180
-    if delta == 0:
-        return None
-    return [AdjustAttr("hue", float(delta))]
-
-
-def _tint(c: str) -> RuleResult:
-    """'add a yellow tone' -> adjust_color yellow 0.2; 'make it bluer' -> adjust_color blue 0.2;
-    'remove the blue tint', 'fix the colours' -> auto_enhance (white balance)."""
-    if re.search(r"\b(?:remove|reduce|decrease|lower|tone down|minimi[sz]e|fix|correct|neutrali[sz]e|get rid of|"
-                 rf"less|too)\b.*\b(?:(?:tint|tone|ton|cast|hue)s?|redness|yellowness|blueness|greenness|(?:{COLOR_RE})(?: colou?r\w*| tones?| tint| cast)?)\b|\bwhite balance\b|\bcolor correct\w*|\bnatural colors?\b|\bfix (?:the )?colors?\b|"
-                 rf"\btoo ({COLOR_RE})\b", c):
-        return [AutoEnhance()]
-    m = re.search(rf"\b({COLOR_RE})\b", c)
-    if not m:
-        return None
-    colour = COLOUR_WORD[m.group(1)]
-    thing = re.match(r"\s+([a-z]+)", c[m.end():])
-    if thing and thing.group(1) != "light" and (thing.group(1) in detectable() | PARTS) and not re.search(
-            r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|glow|look|feel|overlay|wash)\b", c):
-        return None  # "the reddish car", "the man in the blue shirt": a colour that says which thing
-    region = _where(c, {"color", "colors", "tone", "tint"})
-    if region:  # "make the dog's fur more orange", "I'd like the sky to be bluer": only there
-        small, normal, large = DEFAULT_AMOUNTS["tint"]
-        return [AdjustColor(colour, {"small": small, "normal": normal, "large": large}[size_of(c)], region=region)]
-    if re.fullmatch(rf"(?:make|turn|change|color) (?:it |this |all |everything |the (?:whole )?(?:image|picture|photo) )?"
-                    rf"(?:more |a bit |slightly |to |into )?(?:a )?({COLOR_RE})(?: colou?r| and white)?", c):
-        return [AdjustColor(colour, DEFAULT_AMOUNTS["tint"][1])]
-    if not re.search(r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|light|glow|look|feel|overlay|wash|"
-                     r"more|bit|slightly|add|make it|make the (?:image|picture|photo)|turn it|give it|"
-                     r"redder|bluer|greener|yellower|pinker|\w+ish)\b", c):
-        return None
-    small, normal, large = DEFAULT_AMOUNTS["tint"]
-    intensity = {"small": small, "normal": normal, "large": large}[size_of(c)]
-    n = explicit_number(c, "percent")
-    if n is not None and 0 < n <= 100:
-        intensity = n / 100 if n > 1 else n
-    return [AdjustColor(colour, round(intensity, 2))]
-
-
-def _rotate_flip(c: str) -> RuleResult:
-    """'rotate it 90 degrees clockwise' -> rotate 270; 'turn it upside down' -> rotate 180; 'mirror it' -> flip."""
-    if re.search(r"\b(?:flip|mirror|reverse)\w*\b", c):
-        vertical = re.search(r"\b(?:vertical\w*|upside down|top to bottom|up ?side|over)\b", c)
-        return [Flip("vertical" if vertical else "horizontal")]
-    if not re.search(r"\b(?:rotat\w*|turn|spin)\b", c) or re.search(rf"\b(?:{COLOR_RE}|into|to (?:a|an)|hues?)\b", c) \
-            or (attribute_words(c) and not re.search(r"\brotat|\bdegrees?\b|clockwise", c)):
-        return None  # "turn the saturation down" is not a rotation
-    if re.search(r"\bupside down\b|\b180\b", c):
-        return [Rotate(180)]
-    c = re.sub(r"\bclock wise\b", "clockwise", c)
-    deg = explicit_number(c, "degrees")
-    cw = re.search(r"\b(?:clockwise|cw|right|rightward)\b", c) and not re.search(
-        r"\b(?:counter|anti)[- ]?clockwise|\bccw\b", c)
-    ccw = re.search(r"\b(?:counter[- ]?clockwise|anti[- ]?clockwise|ccw|left|leftward)\b", c)
-    if not (cw or ccw) and deg is not None and deg < 0:
-        cw = True  # "rotate it -45 degrees": a negative angle turns clockwise, as in CAISE's counter-clockwise degrees
-        deg = -deg
-    if not (cw or ccw):
-        if deg is not None or re.search(r"\b(?:more|again|further|other way|same|back)\b", c):
-            return None  # "turn by 30 more degrees": which way is in the earlier turns; the model reads them
-        if not re.search(r"\bsideways\b|\bportrait\b|\blandscape\b", c):
-            raise Refusal("Which way, and how far? For example 'rotate 90 degrees clockwise'.")
-    if deg is None:
-        deg = 90.0
-    if abs(deg) > 360:
-        raise Refusal(f"I rotate by 0 to 360 degrees; {deg:g} is more than a full turn.")
-    deg = abs(deg) % 360
-    return [Rotate((360 - deg) % 360 if cw and not ccw else deg)]
-
-
-_SOFT_COLOURS = re.compile(r"\bsoft(?:en|er)? (?:the |all |its )?colors?\b|\bcolors? soft(?:er)?\b")
-# Blur named as a fault ("fix the blur", "too much out of focus", "it's blurry"), not as an effect to add
-_UNBLUR = re.compile(r"\b(?:fix|correct|repair|remove|get rid of|clean up|undo)\b.*\b(?:blur\w*|out of focus|unfocused|"
-                     r"fuzz\w*|soft(?:ness)?)\b|\bout of focus\b|\bunfocused\b|\b(?:too|very|quite|so|is|are|looks?|"
-                     r"seems?|it's|its) (?:\w+ ){0,3}?(?:blurr?(?:y|ed)|fuzzy)\b")
-_MAKE_BLUR = re.compile(r"\b(?:make|put|turn|throw|render|want|like|add|increase|more)\b(?: \w+){0,4} (?:blurr?(?:y|ier|ed)?|"
-                        r"out of focus|fuzzy|soft(?:er)?)\b")
-
-
-def _attributes(c: str) -> RuleResult:
-    """'brighten it a bit' -> adjust_attr brightness 10; 'more contrast' -> contrast 20; 'sharpen it' ->
-    sharpness 40; 'make it warmer' -> warmth 25; 'increase the saturation' -> saturation 30."""
-    c = re.sub(r",?\s*\b(?:but )?not (?:too|overly|so) \w+\b", "", c)  # "sharper but not too sharp": a limit
-    found = attribute_words(c)
-    if not found:
-        return None
-    if "brightness" in found and "saturation" in found and re.search(
-            r"\bbright(?:en|er)? (?:up )?(?:the |all )?colors?\b|\bcolors? (?:\w+ )?bright(?:er)?\b", c):
-        found.remove("brightness")  # "brighten the colours": more vivid, not a lighter picture
-    # "clear" and "detail" name sharpness only when nothing else does ("make the colours clearer").
-    if len(found) > 1 and "sharpness" in found and not re.search(r"\bsharp|\bblur|\bcrisp|\bfocus|\bsoft", c):
-        found.remove("sharpness")
-    if "saturation" in found and "sharpness" in found and _SOFT_COLOURS.search(c):
-        found.remove("sharpness")  # "soften colors": gentler colours, not a blur
-    if len(found) > 1 and "contrast" in found and re.search(r"\bpop\b", c) and "saturation" in found:
-        found.remove("contrast")
-    attr = found[0]
-    sign = direction_of(c, attr)
-    n = explicit_number(c, "percent")
-    if n is not None and n < 0:
-        sign = -1  # "adjust the brightness by -30"
-    elif re.search(r"\b(?:darkness|blur\w*|dullness)\b", c) and (VERB_UP.search(c) or VERB_DOWN.search(c)):
-        # "increase the darkness", "reduce the blurriness": the noun is the attribute's opposite
-        sign = 1 if VERB_DOWN.search(c) and not VERB_UP.search(c) else -1
-    elif attr == "sharpness" and _UNBLUR.search(c) and not _MAKE_BLUR.search(c):
-        sign = 1  # "fix the blur", "it's a little too much out of focus": a fault to correct, so sharpen
-    elif attr == "sharpness" and _MAKE_BLUR.search(c) and not re.search(r"\b(?:less|not|no|don't|never)\b", c):
-        sign = -1  # "make it a bit more blurry": a blur wanted
-    amount = amount_of(c, attr)
-    region = _where(c, set(re.findall(r"[a-z]+", ATTR_PATTERNS[attr][0])))
-    if region in ("shadows", "highlights", "midtones") and attr == "brightness" and size_of(c) == "normal" \
-            and explicit_number(c, "percent") is None:
-        amount = TONAL_LIFT  # "lift the shadows": the most that keeps the order of tones (editor.masks)
-    return [AdjustAttr(attr, sign * amount, region=region)]
-
-
-def _hue(c: str) -> RuleResult:
-    """'shift the hue by 30 degrees' -> adjust_attr hue 30."""
-    if not re.search(r"\bhues?\b", c) or re.search(rf"\b(?:remove|reduce|fix|correct|get rid of|less|too|{COLOR_RE})\b", c):
-        return None  # "remove the yellow hue" is a colour cast, "a blue hue" a tint: the tint rule reads both
-    n = explicit_number(c, "degrees")
-    if n is None:
-        raise Refusal("By how many degrees should I turn the hues? For example 'shift the hue by 30 degrees'.")
-    sign = -1 if (DOWN.search(c) or re.search(r"\b(?:minus|backwards?|negative)\b", c)) and n > 0 else 1
-    return [AdjustAttr("hue", max(-180.0, min(180.0, sign * n)))]
-
-
-def _enhance(c: str) -> RuleResult:
-    """'make it look better', 'fix the lighting', 'enhance the photo' -> auto_enhance."""
-    if re.search(r"\d|\b(?:increas|decreas|reduc|rais|lower|boost|turn|rotat|chang|adjust|alter)\w*\b.*\b(?:it|that|"
-                 r"this|same)\b|\bif (?:you|we)\b", c):
-        return None  # "it will be better if you increase it by 40": a follow-up for the model
-    if re.search(r"\b(?:enhance|improve|look (?:better|nicer|good|great)|better quality|nicer|fix|retouch|touch up|"
-                 r"touch-up|correct|optimi[sz]e|professional|quality|aesthetic\w*|pleasing|beautify|edit it|polish|"
-                 r"pop|clean up|look natural|more natural|brush up|liven|touch (?:it |this |the \w+ )?up|improvements?|processing|appealing|"
-                 r"appeti[sz]ing|lighting|adjust(?:ment)? (?:this|the) (?:photo|image|picture)|color adjustment|"
-                 r"true colou?rs?|color balance|levels)\b", c):
-        try:  # "fix the colours of the sky"; but "fix the slightly underexposed image" is all of it
-            region = region_of(c, {"color", "colors", "lighting", "quality", "photo", "levels"}) or ""
-        except Unfindable:
-            region = ""  # "fix their eyes": a loose reading of the whole picture, as before regions
-        return [AutoEnhance(region=region)]
-    return None
-
-
-def _describe_explain(c: str) -> RuleResult:
-    """'what changed?' -> explain; 'describe it', 'what is in this picture?' -> describe."""
-    if re.search(r"\bwhat(?:'s| has| have| did)? (?:you )?(?:changed?|different|differs?)\b|\bdifferences?\b|"
-                 r"\bcompare\b|\bwhat (?:did|have) you (?:just |already )?(?:do|done|change|changed)\b", c):
-        return [Explain(c)]
-    if re.search(r"^(?:describe|caption)\b|\bwhat(?:'s| is| do you see)(?: in)? (?:this|the|my) "
-                 r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|^what(?: is|'s) (?:this|that|it)\??$",
-                 c):
-        return [Describe()]
-    return None
-
-
-def _question(c: str) -> RuleResult:
-    """'what colour is the cup?', 'is there a spoon?', 'how many cats are there?', 'is it too dark?',
-    'what would you improve?' -> describe, with the question: answered from perception and
-    measurements (:mod:`agent.describe.questions`), never run as an edit."""
-    if read_question(c) is None:
-        return None
-    return [Describe(question=c)]
-
-
-@dataclass(frozen=True)
-class RequestRule:
-    """One named rule of the reader: what it reads, examples that run as tests, and its measured worth.
-
-    ``examples`` pairs a clause with what the rule makes of it: the command lines joined by "; ",
-    or "refuse" for a :class:`Refusal`. ``worth`` is the change in GIER validation's 3,004 requests
-    read right, run wrong and refused when the rule alone is switched off (all on: 2,012 right, 219
-    wrong), from ``bench/requests.py --ablate`` on 2026-11-26, before the follow-up rules of the
-    conversation work: "remove" off loses 351 right and adds 195 wrong; "attributes" off gains 40
-    right but adds 14 wrong, which the rule exists to prevent.
-    """
-
-    name: str
-    read: Callable[[str], RuleResult]
-    examples: tuple[tuple[str, str], ...]
-    worth: str = ""
-
-
-# In order: the first rule that reads a clause wins.
-RULES: tuple[RequestRule, ...] = (
-    RequestRule("undo_redo", _undo_redo, (("undo that", "undo"), ("go back", "undo"), ("redo", "redo")),
-        worth="off: right +0, wrong +0, refused +0"),
-    RequestRule("describe_explain", _describe_explain, (
-        ("what changed?", "explain what changed"), ("describe it", "describe"),
-        ("what is in this picture?", "describe")),
-        worth="off: right +0, wrong +0, refused +0"),
-    RequestRule("question", _question, (
-        ("what colour is the cup?", "describe"), ("is there a spoon?", "describe"),
-        ("what would you improve in this photo?", "describe"), ("is it too dark?", "describe")),
-        worth="off: right, wrong and refused unchanged to 0.1% (measured after the conversation merge)"),
-    RequestRule("unsupported", _unsupported, (
-        ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
-        ("add a rainbow", "refuse")),
-        worth="off: right +34, wrong +13, refused -50"),
-    RequestRule("grayscale", _grayscale, (
-        ("make it black and white", "grayscale"), ("convert to grayscale", "grayscale"),
-        ("remove all the colour", "grayscale"), ("make the dog black and white", "grayscale in the dog"),
-        ("everything except the cat black and white", "grayscale in everything except the cat"),
-        ("make it black and white but keep the cat as it is", "grayscale in everything except the cat"),
-        ("make the selection black and white", "grayscale in selection")),
-        worth="off: right +3, wrong +3, refused -6"),
-    RequestRule("background", _background, (
-        ("make the background white", "background white"), ("blur the background", "background blur"),
-        ("remove the background", "image_cutout"),
-        ("make the background transparent", "background transparent")),
-        worth="off: right -127, wrong -17, refused +148"),
-    RequestRule("cutout", _cutout, (("cut out the dog", "image_cutout"), ("isolate the subject", "image_cutout")),
-        worth="off: right -1, wrong +0, refused +1"),
-    RequestRule("hue_swap", _hue_swap, (("turn the reds into blue", "adjust_attr hue -120"),),
-        worth="off: right -2, wrong +0, refused +2"),
-    RequestRule("remove", _remove, (
-        ("remove the person on the left", "remove the person on the left"),
-        ("edit the priest out", "remove the priest"), ("get rid of the seagulls", "remove the seagulls"),
-        ("remove the selection", "remove selection"), ("remove the shadows", "refuse")),
-        worth="off: right -351, wrong +195, refused +145"),
-    RequestRule("crop", _crop, (
-        ("crop it square", "crop square"), ("crop to the dog", "crop the dog"),
-        ("zoom in on the girl", "crop the girl"), ("crop to the selection", "crop selection")),
-        worth="off: right +10, wrong +3, refused -19"),
-    RequestRule("rotate_flip", _rotate_flip, (
-        ("rotate it 90 degrees clockwise", "rotate 270"), ("turn it upside down", "rotate 180"),
-        ("mirror it", "flip horizontal")),
-        worth="off: right +5, wrong +2, refused -6"),
-    RequestRule("hue", _hue, (("shift the hue by 30 degrees", "adjust_attr hue 30"),),
-        worth="off: right +0, wrong +0, refused +0"),
-    RequestRule("tint", _tint, (
-        ("add a yellow tone", "adjust_color yellow 0.2"), ("make it bluer", "adjust_color blue 0.2"),
-        ("remove the blue tint", "auto_enhance"),
-        ("make the dog's fur more orange", "adjust_color orange 0.2 in the dog"),
-        ("make the sky more blue", "adjust_color blue 0.2 in sky"), ("make the sea more blue", "refuse")),
-        worth="off: right -30, wrong +7, refused +27"),
-    RequestRule("attributes", _attributes, (
-        ("brighten it a bit", "adjust_attr brightness 10"), ("more contrast", "adjust_attr contrast 20"),
-        ("sharpen it", "adjust_attr sharpness 40"), ("make it warmer", "adjust_attr warmth 25"),
-        ("increase the saturation", "adjust_attr saturation 30"),
-        ("brighten the sky", "adjust_attr brightness 20 in sky"), ("darken the left side", "adjust_attr brightness -20 in left"),
-        ("lift the shadows", "adjust_attr brightness 25 in shadows"),
-        ("recover the highlights", "adjust_attr brightness -25 in highlights"),
-        ("make the man on the right brighter", "adjust_attr brightness 20 in the man on the right"),
-        ("make the background darker", "adjust_attr brightness -20 in background"),
-        ("brighten the selection", "adjust_attr brightness 20 in selection"),
-        ("brighten this area", "adjust_attr brightness 20 in selection"),
-        ("increase the contrast of the face", "refuse")),
-        worth="off: right +40, wrong +14, refused -38"),
-    RequestRule("enhance", _enhance, (
-        ("make it look better", "auto_enhance"), ("fix the lighting", "auto_enhance"),
-        ("enhance the photo", "auto_enhance"), ("enhance the sky", "auto_enhance in sky")),
-        worth="off: right -23, wrong +2, refused +23"),
-)
-RULE_NAMES: tuple[str, ...] = tuple(r.name for r in RULES)
-_enabled: frozenset[str] = frozenset(RULE_NAMES)
-
-
-def use_rules(spec: str | Iterable[str] | bool | None = None) -> frozenset[str]:
-    """Switch the reader's rules on or off by name for this process (benches and evaluations: the app
-    never does): ``use_rules("-tint")`` all but one, ``use_rules(None)`` all again. Returns the names on."""
-    global _enabled
-    _enabled = select_names(spec, RULE_NAMES)
-    return _enabled
-
-
-_SEARCH = re.compile(r"^(?:find|search(?: for)?|look for|looking for|show me|get me|pull up|fetch|do you have|"
-                     r"are there any|(?:i want|i need|i'm looking for|give me|i'd like) (?:a|an|some|to see|more|"
-                     r"other|another|pictures?|photos?|images?|pics?)) (?!(?:it|this|where|what|how|the "
-                     r"(?:image|picture|photo))\b)(?!.*\b(?:background|transparent|brighter|darker)\b)"
-                     r"|^(?!(?:make|turn|rotate|crop|flip|mirror|remove|brighten|darken|sharpen|blur|change|add)\b)"
-                     r".*\b(?:looking for|look for|search(?:ing)? for|find me|in need (?:of|for)|"
-                     r"(?:an?|some|the) (?:image|picture|photo|pic)s? of)\b(?!.*\b(?:background|transparent)\b)")
-
-
-def read_clause(clause: str) -> RuleResult:
-    """The commands one clause asks for under the rules, None if no rule knows it (raises Refusal)."""
-    c = strip_polite(clean_text(clause))
-    if not c:
-        return None
-    bad = unusable_number(c)
-    if bad is not None:
-        raise Refusal(f"{bad} is not an amount I can use. Say one such as '20 percent' or '90 degrees'.")
-    command = literal(c)
-    if command is not None and is_plain_command(c):
-        return [command]
-    # the learned model reads searches (CAISE's own kind), rules would misread their words; a removal that
-    # mentions "the picture of the kids" is still a removal
-    if _SEARCH.search(c) and not (_REMOVE.search(c) or _REMOVED.search(c)):
-        return None
-    for rule in RULES:
-        if rule.name not in _enabled:
-            continue
-        out = rule.read(c)
-        if out is not None:
-            return out
-    if isinstance(command, (Remove, CropTo)):
-        return None  # free words the rules above read and declined ("remove the shadow", "crop the side")
-    return [command] if command is not None else None
-
-
-def literal(text: str) -> Command | None:
-    """``text`` as a command line, unless it is one only by accident.
-
-    "remove the background" parses as ``remove`` of the words "the background", and "crop it square"
-    as a crop to "it square"; commands whose argument is free words are left to the rules, which
-    know what such phrases mean, and taken literally only when no rule reads them.
-    """
-    try:
-        command = parse_command(text)
-    except CommandError:
-        return None
-    return command
-
-
-_ARG_WORDS = re.compile(r"^(?:[+-]?\d+(?:\.\d*)?(?:e[+-]?\d+)?|\.\d+|brightness|contrast|saturation|sharpness|warmth|hue|"
-                        r"horizontal|vertical|square|4:3|16:9|blur|transparent|white|black|gr[ae]y|" + COLOR_RE + r")$")
-
-
-def looks_like_command(text: str) -> bool:
-    """Whether ``text`` is written as a command line (``rotate 400``), right or wrong, not as a sentence."""
-    name, *args = text.lower().split()
-    return name in GRAMMAR and bool(args) and all(_ARG_WORDS.match(a) for a in args)
-
-
-_QUERY_FILLER = re.compile(r"\b(?:for|an?|the|of|me|image|images|picture|pictures|photo|photos|which|that|who|"
-                           r"with|is|are|it|whose|where)\b")
-
-
-def is_plain_command(text: str) -> bool:
-    """Whether ``text`` is a command line that needs no reading ("rotate 270", "search red balloon"):
-    not "search for an image of a recliner", which the model reads into "search recliner"."""
-    command = literal(text)
-    if isinstance(command, Search):
-        return not _QUERY_FILLER.search(command.words.lower())
-    return command is not None and not isinstance(command, (Remove, CropTo))
 
 
 _STATEMENT = re.compile(r"(?:^(?:it|this|that|my|our|his|her|their|i|we|she|he|they|there|these|those|you|which|"
@@ -904,7 +210,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if _STATEMENT.match(bare) or (len(clauses) > 1 and (_FILLER.fullmatch(bare) or _CONFIRM.fullmatch(bare))):
             continue  # "thanks", "it turned out great", "good, also ...": no request of its own
         kept = re.match(r"(?:leaving|leave|keeping|keep) (?:only |just )?(?:the colou?rs? of )?(.+?) (?:untouched|"
-                        r"unchanged|alone|in colou?r|the same)$", strip_polite(_AS_IT_IS.sub("unchanged", clause)))
+                        r"unchanged|alone|in colou?r|the same)$", strip_polite(AS_IT_IS.sub("unchanged", clause)))
         if kept:  # "... and keep the cat as it is": the edits are of everything except the cat
             try:
                 keep_region = region_of(kept.group(1)) or keep_region
@@ -1036,7 +342,7 @@ def _bare_phrase(clause: str) -> str | None:
     plain = clean_text(c)
     if STARTS.match(plain) or attribute_words(plain) or _QUESTION.search(plain) or _EDIT_WORDS.search(plain) \
             or _STATEMENT.match(plain) or _FILLER.fullmatch(plain) or _CONFIRM.fullmatch(plain) \
-            or _NOT_A_NAME.search(plain) or _SEARCH.search(plain):
+            or _NOT_A_NAME.search(plain) or SEARCH_REQUEST.search(plain):
         return None
     words = re.sub(r"^(?:a|an|the|some|any|more|another)\s+", "", c).strip()
     return words or None
@@ -1070,7 +376,7 @@ def _by_model(clause: str, model: Callable[..., Command | None] | None, photo_op
               evidence: str, utterance: str = "") -> list[Command] | None:
     if model is None:
         return None
-    command = model(clause, search=True) if _SEARCH.search(strip_polite(clean_text(clause))) else model(clause)
+    command = model(clause, search=True) if SEARCH_REQUEST.search(strip_polite(clean_text(clause))) else model(clause)
     if command is None or not has_evidence(command, evidence, photo_open=photo_open):
         return None
     if isinstance(command, REGIONAL) and not command.region:  # the model writes no regions: the words say where
