@@ -59,12 +59,15 @@ class HistoryPanel(QTreeWidget):
         self.itemClicked.connect(self._clicked)
         self.itemActivated.connect(self._clicked)
         self.items: dict[str, QTreeWidgetItem] = {}
-        # The panel is rebuilt after every turn; scaling every thumbnail and parsing every label
-        # again made a turn's cost grow with the history (120 ms a turn at 250 versions in
-        # bench/soak.py). Icons are kept by the thumbnail's cache key, labels by the command.
+        # Scaling every thumbnail and parsing every label again made a turn's cost grow with the
+        # history (120 ms a turn at 250 versions in bench/soak.py): icons are kept by the thumbnail's
+        # cache key, labels by the command, and rows are added rather than rebuilt (set_document).
         self._icons: dict[tuple[int, float], QIcon] = {}
         self._labels: dict[str | None, str] = {}
         self._document_id: int | None = None
+        self._rows: list[tuple[str, int, str | None]] = []  # the layout shown, from branch_layout
+        self._looks: dict[str, str] = {}  # version -> "head", "line" or "off", as styled
+        self._no_icon: set[str] = set()  # rows whose thumbnail was not ready yet
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
 
@@ -84,51 +87,79 @@ class HistoryPanel(QTreeWidget):
             self.versionActivated.emit(vid)
 
     def set_document(self, document, thumbnail: Callable[[object], QImage | None] | None = None) -> None:
-        """Rebuild from a :class:`editor.document.Document` (``None`` empties the panel)."""
-        self.clear()
-        self.items = {}
+        """Show a :class:`editor.document.Document` (``None`` empties the panel).
+
+        After a turn the layout usually only grew at its end (a new version on the main line) or moved
+        its head (undo, redo, checkout): then only the new rows are added and only the rows whose look
+        changed are restyled, so a turn's cost does not grow with the history (bench/soak.py). Any
+        other change (a branch started in the middle, another document) rebuilds the tree."""
         if document is None or id(document) != self._document_id:
             self._icons, self._labels = {}, {}
             self._document_id = None if document is None else id(document)
+            self._rows, self._looks, self._no_icon = [], {}, set()
+            self.clear()
+            self.items = {}
         if document is None:
             return
         children: dict[str | None, list[str]] = {}
         for v in sorted(document.versions.values(), key=lambda v: v.seq):
             children.setdefault(v.parent_id, []).append(v.id)
+        rows = branch_layout(children, document.root.id)
+        if rows[:len(self._rows)] != self._rows:
+            self.clear()
+            self.items, self._rows, self._looks, self._no_icon = {}, [], {}, set()
         head = document.head.id
         on_line = {v.id for v in document.lineage()}
-        dpr = self.devicePixelRatioF()
-        bold = QFont(self.font())
-        bold.setBold(True)
-        for vid, _depth, branch_parent in branch_layout(children, document.root.id):
-            v = document.versions[vid]
-            label = self._labels.get(v.command)
-            if label is None:
-                label = self._labels[v.command] = history_label(v.command)
-            item = QTreeWidgetItem([f"{v.seq}. {label}"])
-            item.setData(0, VERSION_ROLE, vid)
-            item.setToolTip(0, f"{v.command or 'the original'}\n{v.width}×{v.height}, {v.channels} channel(s), "
-                               f"{v.dtype}")
-            if thumbnail is not None:
-                img = thumbnail(v)
-                if img is not None:
-                    key = (img.cacheKey(), dpr)
-                    icon = self._icons.get(key)
-                    if icon is None:
-                        icon = self._icons[key] = QIcon(hidpi_pixmap(img, ICON, dpr))
-                    item.setIcon(0, icon)
-            if vid == head:
-                item.setFont(0, bold)
-                item.setText(0, f"{v.seq}. {label}   ◀")
-            elif vid not in on_line:
-                item.setForeground(0, QBrush(QColor(150, 150, 150)))
-            parent_item = self.items.get(branch_parent) if branch_parent else None
-            if parent_item is not None:
-                parent_item.addChild(item)
-                parent_item.setExpanded(True)
-            else:
-                self.addTopLevelItem(item)
-            self.items[vid] = item
+        for vid, _depth, branch_parent in rows[len(self._rows):]:
+            self._add_item(document.versions[vid], branch_parent)
+            self._no_icon.add(vid)
+        if thumbnail is not None:  # thumbnails that were still loading the last time
+            for vid in [vid for vid in self._no_icon if self._set_icon(vid, thumbnail(document.versions[vid]))]:
+                self._no_icon.discard(vid)
+        self._rows = rows
+        for vid, item in self.items.items():
+            look = "head" if vid == head else "line" if vid in on_line else "off"
+            if self._looks.get(vid) != look:
+                self._style(item, document.versions[vid], look)
+                self._looks[vid] = look
         if head in self.items:
             self.setCurrentItem(self.items[head])
             self.scrollToItem(self.items[head])
+
+    def _label(self, v) -> str:
+        label = self._labels.get(v.command)
+        if label is None:
+            label = self._labels[v.command] = history_label(v.command)
+        return label
+
+    def _set_icon(self, vid: str, img: QImage | None) -> bool:
+        if img is None:
+            return False
+        dpr = self.devicePixelRatioF()
+        key = (img.cacheKey(), dpr)
+        icon = self._icons.get(key)
+        if icon is None:
+            icon = self._icons[key] = QIcon(hidpi_pixmap(img, ICON, dpr))
+        self.items[vid].setIcon(0, icon)
+        return True
+
+    def _add_item(self, v, branch_parent: str | None) -> None:
+        item = QTreeWidgetItem([f"{v.seq}. {self._label(v)}"])
+        item.setData(0, VERSION_ROLE, v.id)
+        item.setToolTip(0, f"{v.command or 'the original'}\n{v.width}×{v.height}, {v.channels} channel(s), "
+                           f"{v.dtype}")
+        parent_item = self.items.get(branch_parent) if branch_parent else None
+        if parent_item is not None:
+            parent_item.addChild(item)
+            parent_item.setExpanded(True)
+        else:
+            self.addTopLevelItem(item)
+        self.items[v.id] = item
+
+    def _style(self, item: QTreeWidgetItem, v, look: str) -> None:
+        """The head in bold with a marker, versions off the current line in grey, the rest plain."""
+        font = QFont(self.font())
+        font.setBold(look == "head")
+        item.setFont(0, font)
+        item.setText(0, f"{v.seq}. {self._label(v)}" + ("   ◀" if look == "head" else ""))
+        item.setForeground(0, QBrush(QColor(150, 150, 150)) if look == "off" else self.palette().text())

@@ -147,6 +147,35 @@ def test_history_panel_shows_labels_with_the_command_as_tooltip(qtbot, tmp_path,
     assert item.toolTip(0).startswith("rotate 90")
 
 
+def test_history_panel_adds_rows_instead_of_rebuilding_and_restyles_only_what_changed(qtbot, tmp_path):
+    """After a turn the tree keeps its items (a turn's cost must not grow with the history); the head's
+    marker moves on undo; a branch started in the middle is laid out again, nested."""
+    from app.history_panel import HistoryPanel
+    from editor.document import Document
+
+    panel = HistoryPanel()
+    qtbot.addWidget(panel)
+    px = np.zeros((8, 8, 3), np.uint8)
+    doc = Document.create(Store(tmp_path / "s"), px)
+    a = doc.apply("adjust_attr brightness 20", px + 1)
+    panel.set_document(doc)
+    root_item, a_item = panel.items[doc.root.id], panel.items[a.id]
+    assert a_item.text(0).endswith("◀") and a_item.font(0).bold()
+    b = doc.apply("grayscale", px + 2)
+    panel.set_document(doc)
+    assert panel.items[doc.root.id] is root_item and panel.items[a.id] is a_item  # kept, not rebuilt
+    assert panel.items[b.id].text(0).endswith("◀")
+    assert not a_item.text(0).endswith("◀") and not a_item.font(0).bold()
+    doc.checkout(a.id)  # undo: b is off the line now, greyed
+    panel.set_document(doc)
+    assert a_item.text(0).endswith("◀") and panel.items[b.id].foreground(0).color().red() == 150
+    c = doc.apply("rotate 90", px + 3)  # a branch from a: b is nested under a, c carries the line
+    panel.set_document(doc)
+    assert panel.items[b.id].parent() is panel.items[a.id]
+    assert panel.items[c.id].text(0).endswith("◀") and panel.topLevelItemCount() == 3
+    assert [panel.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) for i in range(3)] == [doc.root.id, a.id, c.id]
+
+
 def test_boxes_drawn_for_one_version_disappear_when_another_is_shown(qtbot, tmp_path, photo):
     w = make_window(qtbot, tmp_path)
     c = w.controller
