@@ -208,6 +208,7 @@ def test_measures_of_a_tilted_line_and_of_a_dark_picture():
     ("where is the dog", "where"), ("is it too dark?", "measure"), ("is the horizon straight?", "measure"),
     ("What would you improve in this photo?", "critique"), ("how can i make this better", "critique"),
     ("whats wrong with this photo", "critique"), ("any suggestions?", "critique"),
+    ("isnt it too dark now?", "measure"), ("doesnt it look too warm", "measure"),  # typed without apostrophes
     # requests, not questions about the picture: the rules read them
     ("is there any way to make it pop a little more", None), ("how can you fix the red eye", None),
     ("what do you think about making it brighter", None), ("make it brighter", None),
@@ -221,6 +222,17 @@ def test_questions_about_the_picture_are_told_from_requests(words, kind):
     assert (question.kind if question else None) == kind
     if kind is not None:  # with a photo open, a question about it ("are there any ...") is not a search
         assert [c.format() for c in read(words, photo_open=True).commands] == ["describe"]
+
+
+@pytest.mark.parametrize("words", ["yes do it", "sure, go ahead", "ok let's do it", "yes please"])
+def test_agreement_runs_the_proposal_and_without_one_says_there_is_none(words):
+    from agent.language.reader import read
+
+    proposal = [AdjustAttr("brightness", 15), AdjustAttr("contrast", 10)]
+    reading = read(words, proposal=proposal)
+    assert reading.commands == proposal and reading.confirmed
+    alone = read(words)
+    assert not alone.commands and "nothing waiting" in alone.reply
 
 
 def test_a_critique_says_its_figures_and_runs_nothing_until_yes(tmp_path):

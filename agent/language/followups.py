@@ -251,8 +251,8 @@ _LESS_CORE = (r"(?:too (?:much|strong|intense|heavy|extreme|far|harsh|drastic|ob
               r"(?: strong| intense)?|less strong|less intense)")
 _MORE_CORE = (r"(?:more|stronger|more intense|further|not enough|(?:increase|boost|intensify|strengthen|push|"
               r"amplify) (?:it|that|the effect)(?: (?:more|further))?|intensify|(?:turn|bump|crank|ramp) "
-              r"(?:it|that) up|double it|harder|keep going|go further|(?:make it|go) (?:stronger|more intense|"
-              r"further)|more of (?:that|it|the same)|not strong enough|too (?:weak|subtle|little|faint|mild))")
+              r"(?:it|that) up|double it|harder|keep going|go further|(?:make it|go) (?:even |still |a (?:little |tiny )?bit |a little |slightly |much |way )?(?:stronger|"
+              r"more intense|further)|more of (?:that|it|the same)|not strong enough|too (?:weak|subtle|little|faint|mild))")
 _LESS = re.compile(_SUBJECT + _MOD + _LESS_CORE + rf"(?:{_SIZE_AFTER.pattern[:-1]})?")
 _MORE = re.compile(_SUBJECT + _MOD + _MORE_CORE + rf"(?:{_SIZE_AFTER.pattern[:-1]})?")
 
@@ -553,6 +553,8 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("not so blue", "adjust_color blue 0.2", "revise adjust_color blue 0.1"),
         ("more", "adjust_attr saturation -30", "revise adjust_attr saturation -45"),
         ("make it stronger", "adjust_color pink 0.2", "revise adjust_color pink 0.3"),
+        ("make it even stronger", "adjust_attr contrast 20", "revise adjust_attr contrast 30"),
+        ("make it a bit stronger", "adjust_attr contrast 20", "revise adjust_attr contrast 25"),
         ("still too dark", "adjust_attr brightness 20", "revise adjust_attr brightness 30"),
         ("too dark", "rotate 90", "none"), ("a bit less", "grayscale", "reply"),
         ("tone it down a bit", "adjust_attr contrast 20", "revise adjust_attr contrast 15"),

@@ -66,8 +66,9 @@ _PRESENT = re.compile(
     rf"{_THE}(?P<z>{_THING})(?: in it)?$"
     rf"|^any (?P<w>[a-z]+s)$")
 _WHERE = re.compile(rf"^where(?:'s| is| are| was| were) {_THE}(?P<x>{_THING}){_IN_IT}$")
+_NO_APOSTROPHE = re.compile(r"\b(is|does|do|are|was|were|did|has|have)nt\b")
 _MEASURE = re.compile(
-    rf"^(?:is|does|do|are|isn't|doesn't) (?:it|this|that|the (?:photo|picture|image|pic|colors?|horizon|exposure|light)|"
+    rf"^(?:is|does|do|are|was|isn't|doesn't|don't|aren't|wasn't) (?:it|this|that|the (?:photo|picture|image|pic|colors?|horizon|exposure|light)|"
     rf"my (?:photo|picture|image)|this (?:photo|picture|image)) (?:look |seem |appear |feel )?(?:to be )?"
     rf"(?:a bit |too |very |a little |slightly |rather |quite |kind of |overly |a little bit |way )*"
     rf"(?P<x>{QUALITY_WORDS})(?: enough)?{_IN_IT}$"
@@ -84,9 +85,12 @@ def read_question(text: str) -> Question | None:
     (Question(kind='colour', about='cup'), 'spoon')
     >>> read_question("What would you improve in this photo?").kind, read_question("make it brighter")
     ('critique', None)
+    >>> read_question("isnt it too dark now?"), read_question("doesnt it look too warm")
+    (Question(kind='measure', about='dark'), Question(kind='measure', about='warm'))
     """
     c = strip_polite(clean_text(text).strip(" ?!.")).strip(" ?!.")
     c = re.sub(r"^(?:and|so|ok|okay|hmm|also|now|then|but)[\s,]+", "", c)
+    c = _NO_APOSTROPHE.sub(r"\1n't", c)  # "isnt it too dark now?" is typed as often as "isn't"
     if _CRITIQUE.fullmatch(c):
         return Question("critique")
     for kind, pattern in (("measure", _MEASURE), ("colour", _COLOUR), ("count", _COUNT), ("present", _PRESENT),

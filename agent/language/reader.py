@@ -107,6 +107,10 @@ _FILLER = re.compile(r"(?:please|pls|plz|thanks|thank you|thx|cheers|hi|hello|he
                      r"[:;]-?[()dp]|\W*)?")
 _YES = re.compile(r"^(?:yes|yeah|yep|yup|sure|ok|okay|please do|do it|go ahead|fine|alright|all right|"
                   r"yes please|sounds good|please|that works|do that)\b[\s!.]*$")
+# "yes do it", "sure, go ahead", "ok let's do it": agreement said in more words than _YES knows
+_AGREE = re.compile(r"(?:(?:yes|yeah|yep|yup|sure|ok|okay|alright|all right|fine|of course|definitely|absolutely|"
+                    r"certainly|please|please do|do it|do that|go ahead|go for it|apply it|why not|sounds good|"
+                    r"let'?s do it|lets do it|that works|yes please)\b[\s,!.]*)+")
 _NO = re.compile(r"^(?:no|nope|nah|naah|don't|do not|cancel|never mind|nevermind|stop|leave it)\b(?: thanks| thank you)?")
 _QUESTION = re.compile(r"^(?:what|where|how|why|which|who|when|anything|any)\b|^(?:is|are|does|do|did|was|were) "
                        r"(?:you|it|i|we|they|this|that|there|the|my|he|she)\b|\?$")
@@ -169,7 +173,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
                              "person on the left'.")
     if _THANKS.fullmatch(text.strip(" !.?,")):
         return Reading(reply="You're welcome.")
-    if proposal and _YES.match(text):
+    agrees = bool(_YES.match(text) or _AGREE.fullmatch(text.strip(" !.?,")))
+    if proposal and agrees:
         return Reading(commands=list(proposal), confirmed=True)
     picked = _picked(bare, proposal) if proposal else None
     if picked:
@@ -178,6 +183,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         return Reading(reply="Okay, I left the picture as it is.")
     if _PRAISE_ALL.fullmatch(text.strip(" !.?,")):
         return Reading(reply="Glad you like it. Tell me if you want anything else changed.")
+    if agrees and not proposal and not last_reply.rstrip().endswith("?"):
+        return Reading(reply="There is nothing waiting for a yes. Tell me what to change, for example 'make it "
+                             "brighter', or ask 'what would you improve?' for a plan.")
     follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)):
         return Reading(commands=[Explain(bare)])
