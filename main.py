@@ -126,6 +126,10 @@ def cmd_apply(args: argparse.Namespace) -> int:
         print(c.format())
         if note:
             print(f"easel: {c.format()}: {note}", file=sys.stderr)
+    if any(c.name == "remove_location" for c in commands):
+        from editor.imageio import strip_location
+
+        return _save(pixels, strip_location(img.meta), args)
     return _save(pixels, img.meta, args)
 
 
@@ -213,7 +217,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
             if doc is not first:
                 print(f"easel: writing the photo the search opened ({doc.source_path or doc.title})",
                       file=sys.stderr)
-            code = _save(doc.pixels(), doc.meta, args)
+            from agent.edits.saving import saved_meta
+
+            code = _save(doc.pixels(), saved_meta(doc), args)
             if args.save_recipe and code == 0:
                 code = _save_recipe(doc, args)
         store.close()

@@ -24,6 +24,7 @@ from PySide6.QtGui import QImage, QUndoStack
 
 from agent.dialogue.manager import DialogueManager, GrammarParser, TurnStopped, history_from_turns
 from agent.dialogue.session import Session
+from agent.edits.saving import saved_meta
 from agent.grammar.commands import Redo, Undo, usage
 from app.cutout import CutoutProcess
 from app.images import Mipmaps, match_thumbnails, screen_copy, thumbnail_image, thumbnail_of
@@ -370,6 +371,7 @@ class Controller(QObject, LibraryActions, SelectionActions):
         """Show ``doc`` with a fresh undo stack (open, reopen, restore)."""
         self.stack.clear()
         self.session.resume(turns)
+        self.manager.photos, self.manager.previous = [doc], None  # a new conversation: this photo alone
         self.chat.clear()
         self.set_document(doc)
         self.marker.write(doc.id)
@@ -619,6 +621,17 @@ class Controller(QObject, LibraryActions, SelectionActions):
                                         f"go to {v.seq}. {v.command or 'original'}"))
         self.statusMessage.emit(f"Showing version {v.seq}: {v.command or 'the original'}", 3000)
 
+    def switch_photo(self, index: int) -> None:
+        """Show the ``index``-th photo open in this conversation (a tab clicked): one undo entry."""
+        photos = self.manager.open_photos()
+        if self.busy or not 0 <= index < len(photos) or photos[index] is self.document:
+            self.viewsChanged.emit()  # the bar shows the photo on screen again
+            return
+        before, after = self.document, photos[index]
+        self.manager.photos, self.manager.previous = photos, before
+        self.stack.push(SwitchDocumentCommand(self, before, after, f"switch to {Path(after.title).name}"))
+        self.statusMessage.emit(f"Showing {Path(after.title).name}", 3000)
+
     def undo(self) -> None:
         if not self.busy:
             self.stack.undo()
@@ -644,7 +657,7 @@ class Controller(QObject, LibraryActions, SelectionActions):
         if doc is None:
             raise ImageFileError("there is no image to save")
         q = quality if quality is not None else self.settings.jpeg_quality
-        out = write_image(path, doc.pixels(), meta=doc.meta, quality=q, overwrite=overwrite)
+        out = write_image(path, doc.pixels(), meta=saved_meta(doc), quality=q, overwrite=overwrite)
         if remember:
             self.save_paths[doc.id] = str(Path(path).resolve())
             self.stack.setClean()

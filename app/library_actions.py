@@ -41,9 +41,11 @@ class LibraryActions:
             doc, thumb, screen = out
             self.thumbs[doc.head.pixels] = thumb
             self._remember_image(doc.head.pixels, screen)
+            beside = self.manager.open_beside(doc)  # never in place of the photo being edited
+            self.manager.document = doc_before  # the undo entry makes the switch
             self.manager.note_image_load()
             self.stack.push(SwitchDocumentCommand(self, doc_before, doc, f"open {Path(path).name}"))
-            self.chat.add_note(f"Opened {Path(path).name}.")
+            self.chat.add_note(f"Opened {Path(path).name}." + (f" {beside}" if beside else ""))
             self._perceive_later(doc)
 
         def failed(message: str) -> None:

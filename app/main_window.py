@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from app.canvas import Canvas
@@ -28,6 +30,7 @@ from app.compare import CompareView
 from app.controller import Controller
 from app.dialogs import PreferencesDialog, SessionsDialog
 from app.history_panel import HistoryPanel
+from app.photo_tabs import PhotoTabs
 from editor.imageio import SUFFIX_FORMAT, ImageFileError
 
 OPEN_FILTER = "Images (*.jpg *.jpeg *.png *.webp *.tif *.tiff *.bmp);;All files (*)"
@@ -47,7 +50,14 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.canvas, "Image")
         self.tabs.addTab(self.compare, "Before / After")
-        self.setCentralWidget(self.tabs)
+        self.photo_tabs = PhotoTabs()  # the photos open beside each other (a search's match beside the edit)
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.photo_tabs)
+        column.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
 
         self.chat = ChatPane()
         self.chat_dock = self._dock("Chat", self.chat, Qt.DockWidgetArea.LeftDockWidgetArea, 380)
@@ -76,6 +86,8 @@ class MainWindow(QMainWindow):
         self.destroyed.connect(c.detach)
         c.attach(chat=self.chat, canvas=self.canvas, history=self.history, compare=self.compare)
         c.viewsChanged.connect(self._update_title)
+        c.viewsChanged.connect(self._update_photo_tabs)
+        self.photo_tabs.photoChosen.connect(c.switch_photo)
         c.statusMessage.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
         c.parserChanged.connect(self._show_parser)
         c.loadingChanged.connect(self._show_loading)
@@ -91,6 +103,10 @@ class MainWindow(QMainWindow):
         self.chat.add_note("Open a photo (Ctrl+O or drop it here), then ask for an edit. "
                            "Press F1 for the commands I understand.")
         self._restore_geometry()
+
+    def _update_photo_tabs(self) -> None:
+        c = self.controller
+        self.photo_tabs.set_photos(c.manager.open_photos(), c.document)
 
     def _dock(self, title: str, widget, area, width: int) -> QDockWidget:
         dock = QDockWidget(title, self)

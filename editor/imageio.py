@@ -291,6 +291,39 @@ def _upright_exif(exif: bytes) -> bytes:
     return e.tobytes()
 
 
+_GPS_IFD = 0x8825
+
+
+def strip_location(meta: ImageMeta | None) -> ImageMeta | None:
+    """``meta`` without the place the photo was taken: EXIF's GPS block is left out (the rest of the
+    EXIF, the ICC profile and the format are kept). Unreadable EXIF is dropped whole rather than
+    written back with a position in it."""
+    if meta is None or not meta.exif:
+        return meta
+    try:
+        e = Image.Exif()
+        e.load(meta.exif)
+        if _GPS_IFD in e:
+            del e[_GPS_IFD]
+        exif = e.tobytes()
+    except Exception:  # broken EXIF: better none than one that may still say where
+        exif = None
+    return ImageMeta(format=meta.format, exif=exif, icc_profile=meta.icc_profile, source=meta.source,
+                     extra=dict(meta.extra))
+
+
+def has_location(exif: bytes | None) -> bool:
+    """Whether raw EXIF bytes carry a GPS block."""
+    if not exif:
+        return False
+    try:
+        e = Image.Exif()
+        e.load(exif)
+        return _GPS_IFD in e and bool(e.get_ifd(_GPS_IFD))
+    except Exception:
+        return False
+
+
 def format_for_path(path: str | os.PathLike) -> str:
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIX_FORMAT:

@@ -156,14 +156,13 @@ class LeakyParser:
         return Prediction(None, 0.0)
 
 
-def test_a_search_that_would_replace_an_edited_photo_asks_first(manager):
+def test_a_search_with_an_edited_photo_open_runs_its_own_words(manager):
+    # it no longer asks first: the match opens beside the edited photo (tests/test_search_beside.py)
     manager.parser = LeakyParser()
     opened = []
     manager.handlers["search"] = lambda m, c: opened.append(c.words) or TurnResult(c.format(), "found", c)
     manager.handle("rotate 90")
-    result = manager.handle("find me a photo of a dog")
-    assert not opened and result.reply.endswith("?") and "“dog”" in result.reply
-    manager.handle("yes")
+    manager.handle("find me a photo of a dog")
     assert opened == ["dog"]
     manager.handle("search red balloon")  # the command typed as such runs as asked
     assert opened == ["dog", "red balloon"]

@@ -80,7 +80,7 @@ def test_real_requests_become_the_edits_they_ask_for(request_, expected):
         ("replace the sky with a sunset", "can't replace the sky"),
         ("make me look younger", "can't retouch"),
         ("add a hat", "can't add new things"),
-        ("Can someone resize this image to 24.5\" x 14.5\"?", "can't resize"),
+        ("Can someone resize this image to 24.5\" x 14.5\"?", "resize in pixels"),
         ("remove the pole", "can only remove things I can recognise"),
         ("Remove all cars except for the silver van.", "can't keep only some"),
         ("rotate it", "Which way"),

@@ -26,7 +26,7 @@ from pathlib import Path
 from agent.batch.pool import imap
 from agent.batch.recipes import Recipe, apply
 from editor.files import OutputError, check_not_protected, write_atomic
-from editor.imageio import FORMATS, SUFFIX_FORMAT, ImageFileError, encode_image, read_image
+from editor.imageio import FORMATS, SUFFIX_FORMAT, ImageFileError, encode_image, read_image, strip_location
 
 REPORT_NAME = "easel-batch.jsonl"
 
@@ -129,7 +129,8 @@ def process(job: Job) -> dict:
     try:
         img = read_image(job.input)
         done = apply(list(job.commands), img.pixels)
-        data = encode_image(done.pixels, SUFFIX_FORMAT[Path(job.output).suffix.lower()], meta=img.meta,
+        meta = strip_location(img.meta) if "remove_location" in done.run else img.meta  # no GPS when asked
+        data = encode_image(done.pixels, SUFFIX_FORMAT[Path(job.output).suffix.lower()], meta=meta,
                             quality=job.quality)
     except (ImageFileError, OSError, MemoryError) as exc:
         line.update(status="failed", error=str(exc), commands_run=[], not_applied=[])

@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -44,7 +45,9 @@ from agent.grammar.commands import (
     Command,
     CommandError,
     Redo,
+    Rotate,
     Search,
+    Switch,
     Undo,
     parse_command,
     with_selection_ref,
@@ -52,6 +55,7 @@ from agent.grammar.commands import (
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
 from agent.language.followups import Recent, revision_reply
+from agent.language.search_steps import read_switch, search_step
 from editor.document import Document, Version
 from editor.models import ModelMissingError
 
@@ -133,6 +137,8 @@ class TurnContext:
     undo_request: dict[str, str] = field(default_factory=dict)
     confirmed: bool = False  # this turn runs what the person just agreed to ("yes" to a proposal)
     weak_search: str | None = None  # the search words whose weak best match was offered, not opened
+    # The last search whose matches "another one", "the next", "the second one" step through (until an edit)
+    last_search: Search | None = None
 
 
 GREETING = "assistant_text: How can I help you?"
@@ -214,6 +220,12 @@ class DialogueManager:
         # Asked at the end of a turn, before it is committed: True drops the whole turn (versions,
         # rows, history lines) and raises TurnStopped. The app sets it to its worker's "cancelled".
         self.stop_requested: Callable[[], bool] = lambda: False
+        # The photos open in this conversation, beside each other (a search opens its match beside the
+        # photo being edited, never in its place); "switch previous" goes back to the one shown before.
+        self.photos: list[Document] = [document] if document is not None else []
+        self.previous: Document | None = None
+        self.found: set[str] = set()  # ids of the documents a search opened
+        self.handlers["switch"] = DialogueManager._switch
 
     # -- the turn --------------------------------------------------------------------------------
 
@@ -256,6 +268,8 @@ class DialogueManager:
                 del self.history[lines:]
                 raise TurnStopped(utterance)
         self._note_edit(head_before, result)
+        if result.ok and any(c.edits_image for c in result.commands):
+            self.context.last_search = None  # "another one" after an edit is not another match
         if result.ok and any(uses_selection(c) for c in result.commands):
             self.context.selection = None  # "brighten this" used the drawing; the next "this" needs another
         return result
@@ -349,6 +363,7 @@ class DialogueManager:
         rebuilt from the stored turns and what the last turns left in :attr:`context` is forgotten
         (the phrasing of explanations is a setting, not something a turn left: it stays)."""
         self.document = document
+        self.photos, self.previous = ([document] if document is not None else []), None
         self.history = history_from_turns(turns or [])
         self.context = TurnContext(explain_phrasing=self.context.explain_phrasing,
                                    last_edit=_last_edit(document, turns or []))
@@ -370,6 +385,15 @@ class DialogueManager:
                 return [parse_command(utterance)], ""
             except CommandError as exc:
                 return [], str(exc)  # "rotate 400": say what is valid
+        step = search_step(utterance, self.context.last_search)  # "another one", "the second one"
+        if step is not None:
+            if commit:
+                self.context.proposal = None
+            return [step], ""
+        others = [Path(d.title).name for d in self.open_photos() if d is not self.document]
+        switch = read_switch(utterance, others) if others else None  # "go back to the previous photo"
+        if switch is not None:
+            return [switch], ""
         last = self.context.last_kind
         proposal = self.context.proposal
         if commit:
@@ -378,29 +402,68 @@ class DialogueManager:
                      if line.startswith("assistant_text:")), "")
         reading = requests.read(utterance, model=self._model_command, state=last, proposal=proposal,
                                 photo_open=self.document is not None, last_reply=said,
-                                selection=self.selection() is not None, recent=self.recent())
+                                selection=self.selection() is not None, recent=self.recent(),
+                                searching=self.context.last_search is not None)
         if reading.proposal and commit:
             self.context.proposal = reading.proposal
         if commit:
             self.context.confirmed = reading.confirmed
-        search = next((c for c in reading.commands if isinstance(c, Search)), None)
-        typed_search = utterance.lower().startswith("search ")  # the command itself, typed: run it as asked
-        if search is not None and not reading.confirmed and not typed_search and self._edited():
-            # a found photo takes the place of the one being edited: say so and let "yes" run it
-            if commit:
-                self.context.proposal = [search]
-            return [], (f"That would open another photo in place of the one you are editing (your edits stay in "
-                        f"its history, and undo comes back to it). Search for “{search.words}”?")
         if reading.commands:
             if commit:
                 self._revise = reading.revise
             return reading.commands, " ".join(reading.notes)
         return [], reading.reply or f"Sorry, I did not understand that. {CAPABILITIES}"
 
-    def _edited(self) -> bool:
-        """Whether the open photo has edits on screen (a search would take its place)."""
-        doc = self.document
-        return doc is not None and doc.head.parent_id is not None
+    # -- photos open beside each other ---------------------------------------------------------------
+
+    def open_photos(self) -> list[Document]:
+        """The photos open in this conversation, in the order they were opened (the one shown among them)."""
+        photos = list(self.photos)
+        if self.document is not None and all(d is not self.document for d in photos):
+            photos.append(self.document)
+        return photos
+
+    def open_beside(self, doc: Document) -> str:
+        """Show ``doc`` (a search's match) beside the photo on screen, which stays open as it is; a match
+        opened before and never edited gives its place to the next ("another one"). Returns what the
+        reply should say about the photo left, "" when there was none."""
+        before = self.document
+        self.photos = self.open_photos()
+        if before is not None and before.id in self.found and before.head.parent_id is None:
+            self.photos = [d for d in self.photos if d is not before]  # an unedited match: the next takes its place
+            before = self.previous if self.previous is not before else None
+        self.photos.append(doc)
+        self.found.add(doc.id)
+        self.previous = before
+        self.document = doc
+        if before is None:
+            return ""
+        edits = len(before.lineage()) - 1
+        kept = f"with its {edits} edit{'s' if edits != 1 else ''}" if edits else "as it was"
+        return (f"I opened it beside {Path(before.title).name}, which is still open {kept}: say “go back to the "
+                f"previous photo” (or click its tab) to return to it.")
+
+    @staticmethod
+    def _switch(manager: DialogueManager, command: Switch) -> TurnResult:
+        """``switch previous|<name>``: show another photo open in this conversation."""
+        utterance = command.format()
+        others = [d for d in manager.open_photos() if d is not manager.document]
+        if command.target == "previous":
+            target = manager.previous if manager.previous in others else (others[-1] if others else None)
+        else:
+            target = next((d for d in others if Path(d.title).name.lower() == command.target.lower()), None)
+        if target is None:
+            names = ", ".join(Path(d.title).name for d in others) or "none"
+            return TurnResult(utterance, f"There is no other photo open to switch to (open beside this one: {names}).",
+                              command, ok=False)
+        manager.photos = manager.open_photos()
+        manager.previous, manager.document = manager.document, target
+        manager.history.append(command.format())
+        manager.note_image_load()
+        edits = len(target.lineage()) - 1
+        left = Path(manager.previous.title).name if manager.previous is not None else ""
+        return TurnResult(utterance, f"Back to {Path(target.title).name} ({edits} edit{'s' if edits != 1 else ''}); "
+                          f"{left} stays open beside it.", command, target.head)
 
     def _model_command(self, clause: str, *, search: bool = False) -> Command | None:
         """The learned parser's command for one clause of the request, when it is sure enough.
@@ -434,6 +497,14 @@ class DialogueManager:
         if self.document is None:
             return TurnResult(utterance, "Open an image first, then ask me to edit it.", command, ok=False)
         before = self.document.pixels()
+        levelled = ""
+        if isinstance(command, Rotate) and command.level:  # "straighten it": by the horizon's measured tilt
+            from agent.edits.straighten import level  # perception's measures: loaded on first use
+
+            measured, levelled = level(before)
+            if measured is None:
+                return TurnResult(utterance, levelled, command, ok=False)
+            command = measured
         drawn = self.selection()
         selection = drawn.mask if drawn is not None else None
         data: dict = {}
@@ -465,7 +536,7 @@ class DialogueManager:
         version = self.document.apply(command.format(), pixels)
         self.history.append(command.format())
         # a box beyond the image is said, not hidden, and the size is what was kept
-        reply = " ".join(t for t in (reply_for(command, before.shape, pixels.shape), said) if t)
+        reply = " ".join(t for t in (levelled, reply_for(command, before.shape, pixels.shape), said) if t)
         return TurnResult(utterance, reply, command, version, data=data)
 
     def selection(self) -> Selection | None:

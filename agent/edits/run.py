@@ -21,7 +21,7 @@ import numpy as np
 
 from agent.edits import objects, regions, removal
 from agent.grammar import commands as c
-from editor import adjust, masks, ops
+from editor import adjust, geometry, masks, ops
 
 # adjust_attr's attribute -> the operation and its keyword
 ATTR_OPS: dict[str, tuple[Callable, str]] = {
@@ -43,8 +43,19 @@ def _crop_to(cmd: c.CropTo, px: np.ndarray) -> np.ndarray:
     return objects.crop_aspect(px, cmd.aspect) if cmd.aspect else objects.crop_object(px, cmd.target)
 
 
+def _rotate(cmd: c.Rotate, px: np.ndarray) -> np.ndarray:
+    return geometry.rotate_crop(px, degrees=cmd.degrees) if cmd.crop else ops.rotate(px, degrees=cmd.degrees)
+
+
+def _resize(cmd: c.Resize, px: np.ndarray) -> np.ndarray:
+    width, height = cmd.size(px.shape[1], px.shape[0])
+    return geometry.resize(px, width=width, height=height)
+
+
 RUNNERS: dict[type, Callable[..., np.ndarray]] = {
-    c.Rotate: lambda cmd, px: ops.rotate(px, degrees=cmd.degrees),
+    c.Rotate: _rotate,
+    c.Resize: _resize,
+    c.RemoveLocation: lambda cmd, px: px.copy(),  # the pixels stay; the files saved leave out the place
     c.AdjustColor: lambda cmd, px: ops.adjust_color(px, color=cmd.color, intensity=cmd.intensity),
     c.AdjustAttr: _attr,
     c.ImageCutout: lambda cmd, px: ops.image_cutout(px),
@@ -249,6 +260,15 @@ def reply_for(command: c.Command, before_shape: tuple[int, ...], after_shape: tu
     >>> reply_for(c.Crop(0, 0, 999999999, 999999999), (20, 30, 3), (20, 30, 3))
     'Cropped to 30×20 pixels. The box reaches beyond the 30x20 image; kept 0 0 30 20.'
     """
+    if isinstance(command, c.Resize):
+        before, after = f"{before_shape[1]}×{before_shape[0]}", f"{after_shape[1]}×{after_shape[0]}"
+        if before == after:
+            return f"Left it at {after} pixels: it is already no larger than that."
+        why = (f" (the long side at most {command.long} px, a size for sharing and the web; save it to write "
+               "the smaller file, and undo brings back the full size)") if command.long is not None else ""
+        return f"Resized from {before} to {after} pixels{why}."
+    if isinstance(command, c.Rotate) and command.crop and command.degrees % 90:
+        return f"{command.reply()[:-1]}: {after_shape[1]}×{after_shape[0]} pixels."
     if isinstance(command, c.Crop):
         kept = f"Cropped to {after_shape[1]}×{after_shape[0]} pixels."
         note = crop_note(command, before_shape)

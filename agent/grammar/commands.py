@@ -38,9 +38,18 @@ import dataclasses
 import math
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import ClassVar
 
+from agent.grammar.base import (  # noqa: F401 - the base of every command is part of the grammar's interface
+    _INT,
+    _NUMBER,
+    GRAMMAR,
+    Command,
+    _amount,
+    _args,
+    _num,
+    _number_text,
+    command,
+)
 from agent.grammar.errors import CommandError, shown
 from agent.grammar.regions import (  # noqa: F401 - the region words are part of the grammar's interface
     BACKGROUND,
@@ -78,113 +87,60 @@ BACKGROUND_MODES = (*BACKGROUND_COLOURS, "blur", "transparent")
 CAISE_TYPES = ("search", "rotate", "adjust_color", "brightness", "contrast", "image_cutout")
 
 
-def _number_text(value: float, text: str | None) -> str:
-    """The spelling of a number: the one it was parsed from if it still denotes ``value``."""
-    if text is not None and float(text) == value:
-        return text
-    if float(value).is_integer():
-        return str(int(value))
-    return format(Decimal(repr(float(value))), "f")  # shortest exact spelling, never 1e-05
-
-
-def _amount(value: float) -> str:
-    """A number as a person reads it: 20, 0.5, 12.5."""
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
-
-
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
-_INT = re.compile(r"^[+-]?\d+$")
-
-
-def _num(token: str, cls: type[Command]) -> float:
-    if not _NUMBER.match(token):
-        raise CommandError(f"{cls.name}: {shown(token)} is not a number; usage: {cls.usage}")
-    return float(token)
-
-
-def _args(args: list[str], n: int, cls: type[Command]) -> list[str]:
-    if len(args) != n:
-        raise CommandError(f"{cls.name} takes {n} argument(s), got {len(args)}; usage: {cls.usage}")
-    return args
-
-
-# --- the grammar --------------------------------------------------------------------------------
-
-GRAMMAR: dict[str, list[type[Command]]] = {}
-
-
-def command(cls: type[Command]) -> type[Command]:
-    """Register a command class; the first class registered under a name parses that name's lines."""
-    GRAMMAR.setdefault(cls.name, []).append(cls)
-    return cls
-
-
-@dataclass(frozen=True)
-class Command:
-    """Base class; ``name`` is the first word of the command line."""
-
-    name: ClassVar[str] = ""
-    usage: ClassVar[str] = ""  # the grammar line, as Help > Commands and error messages show it
-    meaning: ClassVar[str] = ""  # what it does, exactly (the README's table)
-    caise: ClassVar[bool] = False  # one of CAISE's own commands
-    edits_image: ClassVar[bool] = False  # makes a new version of the current image
-
-    @classmethod
-    def parse(cls, args: list[str], rest: str) -> Command:
-        _args(args, 0, cls)
-        return cls()
-
-    def format(self) -> str:
-        return self.name
-
-    def __str__(self) -> str:
-        return self.format()
-
-    def reply(self) -> str:
-        """What the assistant says after running it."""
-        return "Done."
-
-    def label(self) -> str:
-        """A short name for the version it made (the history panel)."""
-        return self.format()
-
-
 @command
 @dataclass(frozen=True)
 class Search(Command):
+    """Find a photo; ``rank`` > 1 opens the rank-th best match instead of the best ("another one",
+    "the second one" after a search: ``search red balloon #2``)."""
+
     words: str
     text: str | None = field(default=None, compare=False, repr=False)  # spelling, spaces and all
+    rank: int = 1
     name = "search"
-    usage = "search <words>"
-    meaning = "find a photo in the library"
+    usage = "search <words> [#<rank>]"
+    meaning = "find a photo in the library; `#2`, `#3` ... open the second, third ... best match instead of the best"
     caise = True
 
     def __post_init__(self) -> None:
         if not self.words.strip():
             raise CommandError("search needs words to look for, e.g. 'search red umbrella'")
+        if not 1 <= self.rank <= 99:
+            raise CommandError(f"search #{self.rank}: a rank is 1 (the best match) to 99")
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
+        if len(args) > 1 and re.fullmatch(r"#\d{1,2}", args[-1]):
+            kept = rest.rstrip()
+            return cls(words=" ".join(args[:-1]), text=kept[:len(kept) - len(args[-1])].rstrip(),
+                       rank=int(args[-1][1:]))
         return cls(words=" ".join(args), text=rest)
 
     def format(self) -> str:
+        rank = f" #{self.rank}" if self.rank != 1 else ""
         if self.text is not None and " ".join(self.text.split()) == " ".join(self.words.split()):
-            return f"search {self.text}"
-        return f"search {self.words}"
+            return f"search {self.text}{rank}"
+        return f"search {self.words}{rank}"
 
     def label(self) -> str:
-        return f"Search: {self.words}"
+        return f"Search: {self.words}" + (f" (match {self.rank})" if self.rank != 1 else "")
 
 
 @command
 @dataclass(frozen=True)
 class Rotate(Command):
+    """Turn the picture; ``crop``: then keep the largest upright rectangle inside it (no empty
+    corners). ``level`` is a reading of words, not of the line: "straighten it" with no number,
+    whose angle the dialogue measures (the tilt of the horizon) before it runs."""
+
     degrees: float
     text: str | None = field(default=None, compare=False, repr=False)
+    crop: bool = False
+    level: bool = field(default=False, compare=False)
     name = "rotate"
-    usage = "rotate <degrees 0..360, counter-clockwise>"
+    usage = "rotate <degrees 0..360, counter-clockwise> [crop]"
     meaning = ("counter-clockwise degrees, 0–360 (\"clockwise 90\" is `rotate 270`); the canvas grows to "
-               "hold the whole image, multiples of 90 are exact")
+               "hold the whole image, multiples of 90 are exact; with `crop` the result is cropped to the largest "
+               "upright rectangle inside the turned picture, so no empty corner is left (Easel extension)")
     caise = True
     edits_image = True
 
@@ -197,11 +153,12 @@ class Rotate(Command):
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
-        (deg,) = _args(args, 1, cls)
-        return cls(degrees=_num(deg, cls), text=deg)
+        crop = len(args) == 2 and args[1].lower() == "crop"
+        (deg,) = _args(args[:1] if crop else args, 1, cls)
+        return cls(degrees=_num(deg, cls), text=deg, crop=crop)
 
     def format(self) -> str:
-        return f"rotate {_number_text(self.degrees, self.text)}"
+        return f"rotate {_number_text(self.degrees, self.text)}" + (" crop" if self.crop else "")
 
     def _turn(self) -> tuple[float, str]:
         deg = self.degrees % 360
@@ -209,11 +166,14 @@ class Rotate(Command):
 
     def reply(self) -> str:
         deg, way = self._turn()
-        return "Rotated by 0°: nothing changed." if deg == 0 else f"Rotated {_amount(deg)}° {way}."
+        if deg == 0:
+            return "Rotated by 0°: nothing changed."
+        cropped = " and cropped to the largest upright rectangle inside it (no empty corners)" if self.crop else ""
+        return f"Rotated {_amount(deg)}° {way}{cropped}."
 
     def label(self) -> str:
         deg, way = self._turn()
-        return f"Rotate {_amount(deg)}° {'CW' if way == 'clockwise' else 'CCW'}"
+        return f"Rotate {_amount(deg)}° {'CW' if way == 'clockwise' else 'CCW'}" + (", cropped" if self.crop else "")
 
 
 @command
@@ -634,6 +594,9 @@ class Describe(Command):
     usage = "describe"
     meaning = "caption the image, or the part of it the drawn trace follows"
 
+
+# The file and the photos beside it (resize, remove_location, switch): registered after the rest.
+from agent.grammar.output import SHARE_SIDE, RemoveLocation, Resize, Switch  # noqa: E402,F401 - part of the grammar
 
 COMMAND_NAMES = tuple(GRAMMAR)
 # The commands that may end with ``in <region>``.

@@ -21,6 +21,7 @@ in order); this module holds the conversation around them: clauses, follow-ups (
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,10 +37,12 @@ from agent.grammar.commands import (
     Explain,
     ImageCutout,
     Remove,
+    Rotate,
     Search,
     with_region,
 )
 from agent.language.followups import Recent, read_follow_up, split_follow_up
+from agent.language.photo_rules import rotate_and_crop
 from agent.language.questions import read_question
 from agent.language.rules import (  # noqa: F401 - RULES, RULE_NAMES, use_rules, detectable: the reader's registry
     AS_IT_IS,
@@ -72,6 +75,7 @@ from agent.language.words import (
     amount_of,
     attribute_words,
     clean_text,
+    explicit_number,
     has_evidence,
     split_clauses,
     strip_polite,
@@ -93,7 +97,8 @@ _STATEMENT = re.compile(r"(?:^(?:it|this|that|my|our|his|her|their|i|we|she|he|t
                         r"got|came)\b)(?!.*\b(?:too|needs?|should|must|could be|would be|want|wants|like|wish|hope|"
                         r"remove|make|turn|crop|add|increase|decrease|brighten|darken|lighten|sharpen|blur|rotate|flip|"
                         r"fix|enhance|change|put|get rid|take out|edit|erase|delete|replace|convert|adjust|boost|"
-                        r"reduce|looking|look|find|search|show|share|fetch|get|image|photo|picture|pic)\b)")
+                        r"reduce|looking|look|find|search|show|share|fetch|get|image|photo|picture|pic|"
+                        r"overexposed|underexposed|out of focus|unfocused|blurr?y|washed out)\b)")
 HELP = ("I edit the open photo when you ask: light and colour (brighter, more contrast, more vivid, warmer, "
         "black and white, a blue tint), sharpness, removing an object, a plain or blurred background, crop, "
         "rotate, flip, undo. I also find photos in your library, describe a picture and say what changed. "
@@ -151,7 +156,8 @@ def on_selection(clause: str) -> list[Command] | None:
 
 def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
          state: str | None = None, proposal: list[Command] | None = None, photo_open: bool = True,
-         last_reply: str = "", selection: bool = False, recent: Recent | None = None) -> Reading:
+         last_reply: str = "", selection: bool = False, recent: Recent | None = None,
+         searching: bool = False) -> Reading:
     """Read one utterance.
 
     ``model(clause)`` is the learned parser's command for a clause (or None), ``model(clause, search=True)``
@@ -162,7 +168,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     ``last_reply`` what the assistant said last, which a bare "definitely" agrees to; ``selection``
     whether the person has drawn a region, which "this", "here", "it" then point at
     (:func:`on_selection`); ``recent`` the edit on screen and its request, which follow-ups ("too
-    much", "again", "the other way") refer to (:mod:`agent.language.followups`).
+    much", "again", "the other way") refer to (:mod:`agent.language.followups`); ``searching`` whether
+    the conversation is finding photos (a search since the last edit), when a bare phrase ("a giraffe")
+    is a search even with a photo open.
     """
     text = clean_text(utterance)
     bare = strip_polite(text)
@@ -209,6 +217,17 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         return Reading(reply=str(refusal))
     if kept:
         return Reading(commands=kept)
+    turned = rotate_and_crop(text)  # "rotate 5° and crop the corners": one rotation, cropped
+    if turned is not None:
+        try:
+            rotations = read_clause(turned)
+        except Refusal:
+            rotations = None
+        deg = explicit_number(turned, "degrees")
+        if not rotations and deg is not None and 0 < deg < 360:  # no direction said: CAISE's counter-clockwise
+            rotations = [Rotate(deg)]
+        if rotations and all(isinstance(r, Rotate) for r in rotations):
+            return Reading(commands=[dataclasses.replace(r, crop=True) for r in rotations])
     # The model reads each clause as typed (lower-cased): the rules' spelling fixes ("grey" -> "gray")
     # must not change the words of a search.
     clauses = split_clauses(re.sub(r"\bblack\s*,\s*(and|&)\s*white\b", r"black \1 white", " ".join(utterance.lower().split())))
@@ -217,6 +236,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         bare = strip_polite(clause)
         if _STATEMENT.match(bare) or (len(clauses) > 1 and (_FILLER.fullmatch(bare) or _CONFIRM.fullmatch(bare))):
             continue  # "thanks", "it turned out great", "good, also ...": no request of its own
+        if reading.commands and re.fullmatch(r"(?:fix|correct|sort out|repair) (?:it|that|this)", bare):
+            continue  # "it looks blurry, fix it": the fault just named is what to fix
         kept = re.match(r"(?:leaving|leave|keeping|keep) (?:only |just )?(?:the colou?rs? of )?(.+?) (?:untouched|"
                         r"unchanged|alone|in colou?r|the same)$", strip_polite(AS_IT_IS.sub("unchanged", clause)))
         if kept:  # "... and keep the cat as it is": the edits are of everything except the cat
@@ -228,7 +249,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if negated(bare) or re.match(r"(?:leaving|leave|keeping|keep) (?:only |just )?.+\b(?:sharp|focus|focused|"
                                      r"clear|untouched|unchanged|alone|color|the same|as (?:it|they) (?:is|are))$", bare):
             continue  # "don't remove the girl", "leaving her face in sharp focus": a condition, not a request
-        phrase = None if photo_open else _bare_phrase(strip_polite(typed.strip()))
+        phrase = _bare_phrase(strip_polite(typed.strip())) if searching or not photo_open else None
         asked = photo_open and read_question(bare) is not None  # "are there any people?": the photo, not a search
         try:
             commands = on_selection(clause) if selection else None

@@ -44,6 +44,7 @@ from agent.grammar.commands import (
 )
 from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
 from agent.grammar.registry import select_names
+from agent.language import photo_rules
 from agent.language.questions import read_question
 from agent.language.scope import (
     EXCEPT_REGION,
@@ -123,8 +124,8 @@ def _unsupported(c: str) -> RuleResult:
          "I can't retouch faces or bodies. I can adjust the light and colours of the whole picture."),
         (r"\b(?:resize|enlarge|upscale|upsize|larger|bigger|smaller|resolution|inches|\d+ ?x ?\d+|dpi|print|"
          r"stretch|shrink|scale)\b",
-         "I can't resize or change the resolution. I can crop it to a shape (square, 4:3, 16:9) or to an "
-         "object."),
+         "I resize in pixels: tell me the size, for example 'resize it to 1080 pixels wide', 'make it 50% "
+         "smaller' or 'save it smaller'; or I can crop it to a shape (square, 4:3, 16:9) or to an object."),
         (r"\b(?:cartoon|anime|painting|drawing|sketch|oil paint|watercolou?r|pixel art|style of|in the style|"
          r"batman|superman|meme|funny|photoshop (?:him|her|me|them|it|my|us)|into a|as a|vintage|retro|"
          r"old[- ]fashioned|hdr|lomo|instagram filter)\b",
@@ -147,8 +148,8 @@ def _unsupported(c: str) -> RuleResult:
          r"light leak|glow)\b",
          "I can't add effects like that. I can blur the background, or change brightness, contrast and colours."),
         (r"\bstraighten\w*\b|\blevel (?:the )?horizon\b|\bcrooked\b|\bperspective\b|\bskew\w*\b",
-         "I can't straighten by a small angle on my own. Tell me the angle, for example 'rotate 3 degrees "
-         "clockwise'."),
+         "I can't correct perspective. I can straighten a tilted horizon ('straighten it', or 'rotate 3 "
+         "degrees and crop')."),
     ]
     for pattern, message in checks:
         if re.search(pattern, c):
@@ -156,7 +157,7 @@ def _unsupported(c: str) -> RuleResult:
     m = re.search(r"\b(?:add|put|insert|place|draw|paint in|include|give (?:him|her|them|me|it) an?)\b\s+(.*)", c)
     if m and re.search(r"\bbackground\b", m.group(1)):
         m = None  # "put it on a white background" is a background edit
-    if m and not re.search(r"^(?:some |more |a bit (?:of |more )?|a little (?:bit )?(?:of |more )?|a touch of |"
+    if m and not re.search(r"^(?:some |more |a bit (?:of |more )?|a little (?:bit )?(?:of |more )?|a touch of |(?:a )?(?:hint|dash|splash|bit|touch) of |"
                            r"an? )?(?:\w+ )?(?:contrast|brightness|saturation|sharpness|warmth|color\w*|light|"
                            r"blur\w*|filter|tint|hue|tone|tones|glow|shadows?|clarity|definition|detail|"
                            r"vibrance|vibrancy|saturation|exposure|black_and_white|warm|cool|" + COLOR_RE
@@ -499,7 +500,8 @@ _MAKE_BLUR = re.compile(r"\b(?:make|put|turn|throw|render|want|like|add|increase
 def _attributes(c: str) -> RuleResult:
     """'brighten it a bit' -> adjust_attr brightness 10; 'more contrast' -> contrast 20; 'sharpen it' ->
     sharpness 40; 'make it warmer' -> warmth 25; 'increase the saturation' -> saturation 30."""
-    c = re.sub(r",?\s*\b(?:but )?not (?:too|overly|so) \w+\b", "", c)  # "sharper but not too sharp": a limit
+    c = re.sub(r"^(?:but )?not (?:too|overly) \w+$|(?:,\s*|\s+but\s+)not (?:too|overly|so) \w+\b", "", c)  # a limit:
+    # "sharper but not too sharp", "brighter, not too bright" ("make it not so dark" is a request)
     found = attribute_words(c)
     if not found:
         return None
@@ -613,6 +615,12 @@ RULES: tuple[RequestRule, ...] = (
         ("what colour is the cup?", "describe"), ("is there a spoon?", "describe"),
         ("what would you improve in this photo?", "describe"), ("is it too dark?", "describe")),
         worth="off: right, wrong and refused unchanged to 0.1% (measured after the conversation merge)"),
+    RequestRule("straighten", photo_rules.straighten, (
+        ("straighten it by 3 degrees", "rotate 3 crop"), ("straighten the horizon", "rotate 0 crop"))),
+    RequestRule("resize", photo_rules.resize, (
+        ("resize it to 1080 pixels wide", "resize width 1080"), ("make it 50% smaller", "resize 50%"),
+        ("save it smaller", "resize long 2048"))),
+    RequestRule("remove_location", photo_rules.remove_location, (("remove the location", "remove_location"),)),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse")),

@@ -42,7 +42,7 @@ WHOLE = {
     "lot", "little", "way", "focus", "clarity", "definition", "levels", "shadows", "highlights", "vibrance",
     "intensity", "filter", "tint", "cast", "balance", "white", "amount", "effect", "same", "rest", "edges",
     "lights", "darks", "blacks", "whites", "version", "result", "original", "left", "right", "top", "bottom",
-    "lightness", "darkness", "general", "possible", "most", "best", "vibrancy", "mood",
+    "lightness", "darkness", "blurriness", "blur", "general", "possible", "most", "best", "vibrancy", "mood",
     "atmosphere", "feel", "feeling", "vibe", "camera", "lens", "end", "other",
 } | set(COLORS) | {"grey", "gray", "black"}
 DETERMINER = re.compile(r"\b(?:the|his|her|their|my|its|our|your|this|that|these|those)\s+([a-z]+)(?:\s+([a-z]+))?")
@@ -183,12 +183,12 @@ def split_clauses(text: str) -> list[str]:
 ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
     # attr: (words that name it, words that raise it, words that lower it)
     "brightness": (
-        r"bright|brightness|light(?:en|er)?(?!ing)|dark(?:en|er|ness)?|dim(?:mer)?|exposure|exposed|expose|"
+        r"bright|brightness|light(?:en|er)?(?!ing)|dark(?:en|er|ness)?|dim(?:mer)?|exposure|(?:over|under)?-?exposed|expose|"
         r"gloomy|shadows|highlights|mid-?tones",
-        r"brighten|brighter|lighten|lighter|light up|too dark|underexposed|under-exposed|more light|"
+        r"brighten|brighter|bright\b|lighten|lighter|light up|too dark|underexposed|under-exposed|more light|"
         r"dark(?:er)? shadows|lift the shadows|brightness up",
         r"darken|darker|dim|dimmer|too bright|overexposed|over-exposed|blown out|less bright|too light|"
-        r"less light|brightness down|deepen|deeper|crush|recover|tame|tone down",
+        r"less light|brightness down|deepen|deeper|crush|recover|tame|tone down|dark\b",
     ),
     "contrast": (r"contrast|punch(?:y|ier)?|pop", r"punch|pop|more contrast", r"less contrast|too much contrast|flat"),
     "saturation": (
@@ -196,12 +196,13 @@ ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
         r"washed[- ]out|colors? pop|richer colors?|enhance (?:the )?colors?|more colors?|boost (?:the )?colors?|"
         r"add (?:some |more )?colors?|(?:increase|boost|intensify|brighten) (?:the )?colors?|desaturat\w*|mute\w*|"
         r"tone down (?:the )?colors?|colors? (?:are|is) too (?:strong|intense|bright|vivid)|"
-        r"soft(?:en|er)? (?:the |all |its )?colors?|colors? soft(?:er)?",
+        r"soft(?:en|er)? (?:the |all |its )?colors?|colors? soft(?:er)?|colors? (?:less|more) (?:intense|strong)",
         r"saturate|vibrant|vivid|colorful|richer|pop|more colors?|enhance (?:the )?colors?|boost (?:the )?colors?|"
         r"add (?:some |more )?colors?|washed[- ]out|(?:increase|boost|intensify|brighten) (?:the )?colors?|"
         r"(?:too|so|very|rather|quite|looks?|are|is|seems?) (?:\w+ )?(?:dull|muted)",  # "it looks too dull": raise
         r"desaturat\w*|mute\w*|dull|less colorful|too saturated|oversaturated|over-saturated|too colorful|less colors?|"
-        r"tone down (?:the )?colors?|colors? (?:are|is) too|soft(?:en|er)? (?:the |all |its )?colors?|colors? soft(?:er)?",
+        r"tone down (?:the )?colors?|colors? (?:are|is) too (?!dull|muted|flat|pale|weak|faded)|"
+        r"soft(?:en|er)? (?:the |all |its )?colors?|colors? soft(?:er)?|colors? less (?:intense|strong)",
     ),
     "sharpness": (
         r"sharp\w*|crisp\w*|clarity|clear(?:er)?|defin(?:e|ed|ition)\b|detail\w*|focus\w*|blur\w*|soft(?:en|er)?|smooth\w*|"
@@ -211,7 +212,7 @@ ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
         r"(?:(?!less\b)\w+ ){0,2}blurr?(?:y|ier)",
     ),
     "warmth": (
-        r"warm\w*|cooler|cooling|cool (?:it|down|the (?:colou?rs|tones?|image|picture|photo))|cool tones?|"
+        r"warm\w*|cooler|cooling|cool (?:it|down|the (?:colou?rs|tones?|image|picture|photo))|cool tones?|(?:less|not so|too) cool|"
         r"cold(?:er)?|temperature",
         r"warm|too cold|too cool|too blue",
         r"cool|cold|too warm|too yellow|too orange",
@@ -237,7 +238,8 @@ def direction_of(clause: str, attr: str) -> int:
     ("reduce the warmth").
     """
     _, up, down = ATTR_PATTERNS[attr]
-    found = [(m.start(), -sign if clause[max(0, m.start() - 5):m.start()] == "less " else sign)
+    found = [(m.start(), -sign if re.search(r"\b(?:less|not so|not as|not that) $", clause[max(0, m.start() - 12):m.start()])
+              else sign)
              for sign, pattern in ((1, up), (-1, down)) for m in re.finditer(rf"\b(?:{pattern})", clause)]
     verbs = [(m.start(), sign) for sign, pattern in ((1, VERB_UP), (-1, VERB_DOWN)) for m in pattern.finditer(clause)]
     if verbs and (not found or min(verbs)[0] < min(found)[0]):

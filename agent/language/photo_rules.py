@@ -1,0 +1,131 @@
+"""Requests about the photo as a photographer handles it: straightening ("straighten it by 3 degrees",
+"rotate 5° and crop the corners"), the size of the file ("resize it to 1080 pixels wide", "make it
+50% smaller", "save it smaller") and the place it was taken ("remove the location").
+
+Each function reads one clause (cleaned and stripped of politeness, as :mod:`agent.language.rules`
+gives it) and returns the commands, or None when the clause is not of its kind; the reader's
+registry (:data:`agent.language.rules.RULES`) tries them before the refusals.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.grammar.commands import SHARE_SIDE, RemoveLocation, Resize, Rotate
+
+_NUM = r"(\d+(?:\.\d+)?)"
+_DEG = rf"{_NUM}\s*(?:°|degrees?|deg)?"
+_CW = re.compile(r"\b(?:(?<!counter )(?<!counter-)(?<!anti-)(?<!anti)clockwise|cw|to the right|right)\b")
+
+_STRAIGHTEN = re.compile(r"\b(?:straighten\w*|level(?:l?ing)? (?:it|this|the (?:horizon|photo|picture|image|shot))|"
+                         r"level (?:out|off)|untilt|de-?tilt|fix (?:the )?(?:tilt|horizon|crooked\w*|slant)|"
+                         r"make (?:it|the horizon|this|the (?:photo|picture|image)) (?:straight|level)|"
+                         r"(?:horizon|it|photo|picture|image) (?:is|looks) (?:crooked|tilted|not straight|slanted))\b")
+
+
+def straighten(c: str) -> list[Rotate] | None:
+    """'straighten it by 3 degrees' -> ``rotate 3 crop``; 'straighten it 2 degrees clockwise' ->
+    ``rotate 358 crop``; 'straighten it', 'level the horizon' -> a rotation by the measured tilt of the
+    horizon (``level``: the dialogue measures it before it runs).
+
+    >>> [r.format() for r in straighten("straighten it by 3 degrees")]
+    ['rotate 3 crop']
+    >>> straighten("straighten the horizon")[0].level
+    True
+    """
+    if not _STRAIGHTEN.search(c):
+        return None
+    m = re.search(_DEG, c)
+    if m is None:
+        return [Rotate(0, crop=True, level=True)]
+    deg = float(m.group(1)) % 360
+    if deg == 0:
+        return None
+    return [Rotate(360 - deg if _CW.search(c) else deg, crop=True)]
+
+
+# "rotate 5° and crop the corners", "rotate it 3 degrees clockwise, then crop off the empty edges"
+_CROP_CORNERS = re.compile(r"\s*(?:,|;|\band\b|\bthen\b|&|\+)+\s*(?:then\s+)?(?:crop(?:ping)?|cut|trim)(?: off| out| away)?"
+                           r"(?: it| the(?: empty| black| transparent| blank| white)?(?: corners?| edges?| borders?| "
+                           r"wedges?| sides?| gaps?))?(?: out| off| away)?\s*[.!]*$|\s+(?:without|with no|no) "
+                           r"(?:empty |black |transparent |blank )?(?:corners?|edges?|wedges?|borders?)\s*[.!]*$")
+
+
+def rotate_and_crop(text: str) -> str | None:
+    """The rotation of a request that asks to rotate and crop away the corners in one breath ("rotate
+    5° and crop the corners" -> "rotate 5°"), read by the reader as one ``rotate <deg> crop``; None
+    for any other request.
+
+    >>> rotate_and_crop("rotate 5° and crop the corners")
+    'rotate 5°'
+    >>> rotate_and_crop("rotate it and crop to the dog") is None
+    True
+    """
+    m = _CROP_CORNERS.search(text)
+    if m is None or not re.search(r"\b(?:rotat\w*|turn|tilt|straighten\w*)\b", text[:m.start()]):
+        return None
+    return text[:m.start()].strip() or None
+
+
+_RESIZE_VERB = re.compile(r"^(?:resize|rescale|scale|shrink|downsize|downscale|upscale|enlarge|reduce|cut down|make|"
+                          r"save|export|change|set|bring)\b(?: (?:it|this|me|the (?:photo|picture|image|pic|file|size|"
+                          r"resolution|dimensions)(?: size)?))?(?: down| up)?\b")
+_SIZE_WORDS = re.compile(r"\b(?:resize|rescale|scale|shrink|downsize|downscale|upscale|enlarge|smaller|bigger|larger|"
+                         r"size|resolution|pixels?|px|wide|tall|high|width|height|dimensions)\b")
+_SMALLER = re.compile(r"\b(?:smaller|shrink|reduce|downsize|downscale|less|down|lighter|compress\w*)\b")
+
+
+def resize(c: str) -> list[Resize] | None:
+    """'resize it to 1080 pixels wide' -> ``resize width 1080``; 'make it 50% smaller' -> ``resize 50%``;
+    'save it smaller' -> ``resize long 2048`` (a size for sharing: the long side 2048 px).
+
+    >>> [r.format() for r in resize("resize it to 1080 pixels wide")]
+    ['resize width 1080']
+    >>> [r.format() for r in resize("make it 30% smaller")]
+    ['resize 70%']
+    >>> resize("make the dog bigger") is None
+    True
+    """
+    if not (_RESIZE_VERB.search(c) or re.match(r"^(?:half|double|twice)\b", c)) or not (
+            _SIZE_WORDS.search(c) or re.search(r"\b(?:half|halve|double|twice|quarter)\b", c)):
+        return None
+    if re.search(r"\b(?:crop|square|background|brighter|darker|contrast|sharper)\b", c):
+        return None
+    if m := re.search(r"(\d{1,6})\s*(?:x|×|by)\s*(\d{1,6})", c):
+        return [Resize(width=int(m.group(1)), height=int(m.group(2)))]
+    if m := re.search(r"(\d{1,6})\s*(?:px|pixels?)?\s*(?:wide|across|in width|width)\b|\bwidth(?: of| to)?\s*(\d{1,6})", c):
+        return [Resize(width=int(m.group(1) or m.group(2)))]
+    if m := re.search(r"(\d{1,6})\s*(?:px|pixels?)?\s*(?:tall|high|in height|height)\b|\bheight(?: of| to)?\s*(\d{1,6})", c):
+        return [Resize(height=int(m.group(1) or m.group(2)))]
+    if m := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)", c):
+        n = float(m.group(1))
+        if re.search(r"\b(?:smaller|less|reduce|down|shrink)\w*\b", c) and not re.search(r"\b(?:to|of)\s*\d", c):
+            n = 100 - n  # "50% smaller": half the size; "reduce it to 50%" is 50% too
+        elif re.search(r"\b(?:bigger|larger|more)\b", c) and not re.search(r"\b(?:to|of)\s*\d", c):
+            n = 100 + n
+        return [Resize(percent=n)] if 0 < n <= 1000 else None
+    if re.search(r"\b(?:half|halve)\b", c):
+        return [Resize(percent=50)]
+    if re.search(r"\bquarter\b", c):
+        return [Resize(percent=25)]
+    if re.search(r"\b(?:double|twice)\b", c):
+        return [Resize(percent=200)]
+    if m := re.search(r"(\d{1,6})\s*(?:px|pixels?)\b", c):
+        return [Resize(long=int(m.group(1)))]
+    if _SMALLER.search(c):
+        return [Resize(long=SHARE_SIDE)]  # "save it smaller": a size for sharing, said in the reply
+    return None
+
+
+_LOCATION = re.compile(r"\b(?:remove|strip|delete|erase|drop|clear|hide|take out|get rid of|wipe|scrub|leave out|"
+                       r"no|without|don't (?:include|share|show|keep|save))\b.*\b(?:location|gps|geo-?tags?|"
+                       r"geo-?location|geo ?data|coordinates|where (?:it|this|the (?:photo|picture)) was taken)\b")
+
+
+def remove_location(c: str) -> list[RemoveLocation] | None:
+    """'remove the location', 'strip the GPS data' -> ``remove_location``.
+
+    >>> [r.format() for r in remove_location("remove the location")]
+    ['remove_location']
+    """
+    return [RemoveLocation()] if _LOCATION.search(c) else None
