@@ -38,7 +38,7 @@ def search_step(utterance: str, last: Search | None) -> Search | None:
     """
     if last is None:
         return None
-    c = strip_polite(clean_text(utterance)).strip(" .!?,")
+    c = strip_polite(clean_text(utterance)).strip(" .!?,") or clean_text(utterance).strip(" .!?,")  # "next"
     if _NEXT.fullmatch(c) or _NOT_THIS.fullmatch(c):
         rank = last.rank + 1
     elif (m := _RANK.fullmatch(c)) and (m.group(1) in _ORDINAL or re.search(r"#|\bnumber\b|\bone\b|match|result", c)):
