@@ -600,7 +600,8 @@ class Controller(QObject, LibraryActions, SelectionActions):
         if version is not None and doc is not None and version.id in doc.versions \
                 and result.command is not None and result.command.edits_image:
             shown_thumb = self.thumbnail(version)
-        self.chat.add_reply(short_refusal(result.reply) if not result.ok else result.reply,
+        asks = result.reply.rstrip().endswith("?")  # a question ("Open it anyway?") is kept whole for its "yes"
+        self.chat.add_reply(short_refusal(result.reply) if not result.ok and not asks else result.reply,
                             segments=result.data.get("segments"), thumbnail=shown_thumb,
                             version_id=version.id if version is not None else None, ok=result.ok,
                             command="; ".join(c.format() for c in result.commands) or None)

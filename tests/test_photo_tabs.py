@@ -8,11 +8,20 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
+from PIL import Image  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
 from agent.search.library import register  # noqa: E402
-from tests.test_app import make_window, open_photo, photo, say  # noqa: E402,F401 - the fixtures of test_app
+from tests.test_app import make_window, open_photo, say  # noqa: E402
 from tests.test_search_beside import FakeLibrary  # noqa: E402
+
+
+@pytest.fixture
+def photo(tmp_path, astronaut):
+    path = tmp_path / "photos" / "astronaut.png"
+    path.parent.mkdir()
+    Image.fromarray(astronaut[::2, ::2]).save(path)
+    return path
 
 
 @pytest.fixture
