@@ -72,6 +72,12 @@ _RESIZE_VERB = re.compile(r"^(?:resize|rescale|scale|shrink|downsize|downscale|u
                           r"resolution|dimensions)(?: size)?))?(?: down| up)?\b")
 _SIZE_WORDS = re.compile(r"\b(?:resize|rescale|scale|shrink|downsize|downscale|upscale|enlarge|smaller|bigger|larger|"
                          r"size|resolution|pixels?|px|wide|tall|high|width|height|dimensions)\b")
+_HALF = re.compile(r"\b(?:half (?:the|its) (?:size|resolution|width)|half[- ]size|halve (?:it|the (?:size|resolution))|"
+                   r"double (?:the|its) (?:size|resolution)|twice (?:as (?:big|large)|the size)|quarter (?:the|of the) "
+                   r"size|(?:a )?quarter size)\b")
+# what a "smaller" may be said of that is not the picture's size: an edit, an amount, a thing in it
+_NOT_THE_PHOTO = re.compile(r"\b(?:make|reduce|change|set|bring) (?:the|that|this|your|my) (?!photo|picture|image|pic|"
+                            r"file|size|resolution|dimensions)\w+")
 _SMALLER = re.compile(r"\b(?:smaller|shrink|reduce|downsize|downscale|less|down|lighter|compress\w*)\b")
 
 
@@ -86,11 +92,10 @@ def resize(c: str) -> list[Resize] | None:
     >>> resize("make the dog bigger") is None
     True
     """
-    if not (_RESIZE_VERB.search(c) or re.match(r"^(?:half|double|twice)\b", c)) or not (
-            _SIZE_WORDS.search(c) or re.search(r"\b(?:half|halve|double|twice|quarter)\b", c)):
+    if not _RESIZE_VERB.search(c) or not (_SIZE_WORDS.search(c) or _HALF.search(c)):
         return None
-    if re.search(r"\b(?:crop|square|background|brighter|darker|contrast|sharper)\b", c):
-        return None
+    if re.search(r"\b(?:crop|square|background|brighter|darker|contrast|sharper)\b", c) or _NOT_THE_PHOTO.search(c):
+        return None  # "make the tint smaller", "make the change smaller": the last edit, not the file
     if m := re.search(r"(\d{1,6})\s*(?:x|×|by)\s*(\d{1,6})", c):
         return [Resize(width=int(m.group(1)), height=int(m.group(2)))]
     if m := re.search(r"(\d{1,6})\s*(?:px|pixels?)?\s*(?:wide|across|in width|width)\b|\bwidth(?: of| to)?\s*(\d{1,6})", c):
@@ -104,12 +109,9 @@ def resize(c: str) -> list[Resize] | None:
         elif re.search(r"\b(?:bigger|larger|more)\b", c) and not re.search(r"\b(?:to|of)\s*\d", c):
             n = 100 + n
         return [Resize(percent=n)] if 0 < n <= 1000 else None
-    if re.search(r"\b(?:half|halve)\b", c):
-        return [Resize(percent=50)]
-    if re.search(r"\bquarter\b", c):
-        return [Resize(percent=25)]
-    if re.search(r"\b(?:double|twice)\b", c):
-        return [Resize(percent=200)]
+    if _HALF.search(c):
+        said = _HALF.search(c).group(0)
+        return [Resize(percent=25 if "quarter" in said else 200 if re.search(r"double|twice", said) else 50)]
     if m := re.search(r"(\d{1,6})\s*(?:px|pixels?)\b", c):
         return [Resize(long=int(m.group(1)))]
     if _SMALLER.search(c):
