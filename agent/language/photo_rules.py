@@ -72,9 +72,10 @@ _RESIZE_VERB = re.compile(r"^(?:resize|rescale|scale|shrink|downsize|downscale|u
                           r"resolution|dimensions)(?: size)?))?(?: down| up)?\b")
 _SIZE_WORDS = re.compile(r"\b(?:resize|rescale|scale|shrink|downsize|downscale|upscale|enlarge|smaller|bigger|larger|"
                          r"size|resolution|pixels?|px|wide|tall|high|width|height|dimensions)\b")
-_HALF = re.compile(r"\b(?:half (?:the|its) (?:size|resolution|width)|half[- ]size|halve (?:it|the (?:size|resolution))|"
-                   r"double (?:the|its) (?:size|resolution)|twice (?:as (?:big|large)|the size)|quarter (?:the|of the) "
-                   r"size|(?:a )?quarter size)\b")
+_HALF = re.compile(r"\b(?:half (?:of )?(?:the|its) (?:original )?(?:size|resolution|width)|half[- ]size|"
+                   r"halve (?:it|the (?:size|resolution))|double (?:the|its) (?:size|resolution)|twice (?:as (?:big|large)|"
+                   r"the size)|quarter (?:of )?(?:the|its) (?:original )?size|(?:a )?quarter size)\b")
+MIN_SIDE = 16  # pixels: a smaller "size" is in inches or a print's
 # what a "smaller" may be said of that is not the picture's size: an edit, an amount, a thing in it
 _NOT_THE_PHOTO = re.compile(r"\b(?:make|reduce|change|set|bring) (?:the|that|this|your|my) (?!photo|picture|image|pic|"
                             r"file|size|resolution|dimensions)\w+")
@@ -96,8 +97,11 @@ def resize(c: str) -> list[Resize] | None:
         return None
     if re.search(r"\b(?:crop|square|background|brighter|darker|contrast|sharper)\b", c) or _NOT_THE_PHOTO.search(c):
         return None  # "make the tint smaller", "make the change smaller": the last edit, not the file
-    if m := re.search(r"(\d{1,6})\s*(?:x|×|by)\s*(\d{1,6})", c):
-        return [Resize(width=int(m.group(1)), height=int(m.group(2)))]
+    if m := re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:x|×|by)\s*(\d+(?:\.\d+)?)(?![\d.])", c):
+        w, h = m.group(1), m.group(2)
+        if "." in w + h or min(int(w), int(h)) < MIN_SIDE or max(int(w), int(h)) > 100_000:
+            return None  # "2.5x2.5", "a 3x5 flag": inches or prints, not pixels (the refusal says so)
+        return [Resize(width=int(w), height=int(h))]
     if m := re.search(r"(\d{1,6})\s*(?:px|pixels?)?\s*(?:wide|across|in width|width)\b|\bwidth(?: of| to)?\s*(\d{1,6})", c):
         return [Resize(width=int(m.group(1) or m.group(2)))]
     if m := re.search(r"(\d{1,6})\s*(?:px|pixels?)?\s*(?:tall|high|in height|height)\b|\bheight(?: of| to)?\s*(\d{1,6})", c):
