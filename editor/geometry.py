@@ -25,8 +25,8 @@ def largest_upright_rect(width: float, height: float, degrees: float) -> tuple[f
     half short side is S/2, so its sides are (S/2)/s and (S/2)/c; otherwise it touches all four sides:
     ``w' = (w c - h s) / (c² - s²)``, ``h' = (h c - w s) / (c² - s²)``.
 
-    >>> largest_upright_rect(100, 100, 45)
-    (70.71067811865474, 70.71067811865474)
+    >>> [round(side, 6) for side in largest_upright_rect(100, 100, 45)]
+    [70.710678, 70.710678]
     >>> largest_upright_rect(400, 300, 0)
     (400.0, 300.0)
     >>> largest_upright_rect(400, 300, 90)

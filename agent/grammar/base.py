@@ -13,7 +13,7 @@ from typing import ClassVar
 from agent.grammar.errors import CommandError, shown
 
 
-def _number_text(value: float, text: str | None) -> str:
+def number_text(value: float, text: str | None) -> str:
     """The spelling of a number: the one it was parsed from if it still denotes ``value``."""
     if text is not None and float(text) == value:
         return text
@@ -22,22 +22,22 @@ def _number_text(value: float, text: str | None) -> str:
     return format(Decimal(repr(float(value))), "f")  # shortest exact spelling, never 1e-05
 
 
-def _amount(value: float) -> str:
+def amount_text(value: float) -> str:
     """A number as a person reads it: 20, 0.5, 12.5."""
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
-_INT = re.compile(r"^[+-]?\d+$")
+NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+INT_RE = re.compile(r"^[+-]?\d+$")
 
 
-def _num(token: str, cls: type[Command]) -> float:
-    if not _NUMBER.match(token):
+def read_number(token: str, cls: type[Command]) -> float:
+    if not NUMBER_RE.match(token):
         raise CommandError(f"{cls.name}: {shown(token)} is not a number; usage: {cls.usage}")
     return float(token)
 
 
-def _args(args: list[str], n: int, cls: type[Command]) -> list[str]:
+def take_args(args: list[str], n: int, cls: type[Command]) -> list[str]:
     if len(args) != n:
         raise CommandError(f"{cls.name} takes {n} argument(s), got {len(args)}; usage: {cls.usage}")
     return args
@@ -66,7 +66,7 @@ class Command:
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
-        _args(args, 0, cls)
+        take_args(args, 0, cls)
         return cls()
 
     def format(self) -> str:

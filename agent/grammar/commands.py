@@ -39,17 +39,13 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from agent.grammar.base import (  # noqa: F401 - the base of every command is part of the grammar's interface
-    _INT,
-    _NUMBER,
-    GRAMMAR,
-    Command,
-    _amount,
-    _args,
-    _num,
-    _number_text,
-    command,
-)
+from agent.grammar.base import GRAMMAR, Command, command  # noqa: F401 - the base is part of the grammar's interface
+from agent.grammar.base import INT_RE as _INT
+from agent.grammar.base import NUMBER_RE as _NUMBER
+from agent.grammar.base import amount_text as _amount
+from agent.grammar.base import number_text as _number_text
+from agent.grammar.base import read_number as _num
+from agent.grammar.base import take_args as _args
 from agent.grammar.errors import CommandError, shown
 from agent.grammar.regions import (  # noqa: F401 - the region words are part of the grammar's interface
     BACKGROUND,
@@ -95,7 +91,7 @@ class Search(Command):
 
     words: str
     text: str | None = field(default=None, compare=False, repr=False)  # spelling, spaces and all
-    rank: int = 1
+    rank: int = field(default=1, repr=False)
     name = "search"
     usage = "search <words> [#<rank>]"
     meaning = "find a photo in the library; `#2`, `#3` ... open the second, third ... best match instead of the best"
@@ -114,6 +110,9 @@ class Search(Command):
             return cls(words=" ".join(args[:-1]), text=kept[:len(kept) - len(args[-1])].rstrip(),
                        rank=int(args[-1][1:]))
         return cls(words=" ".join(args), text=rest)
+
+    def __repr__(self) -> str:
+        return f"Search(words={self.words!r}" + (f", rank={self.rank}" if self.rank != 1 else "") + ")"
 
     def format(self) -> str:
         rank = f" #{self.rank}" if self.rank != 1 else ""
@@ -134,8 +133,8 @@ class Rotate(Command):
 
     degrees: float
     text: str | None = field(default=None, compare=False, repr=False)
-    crop: bool = False
-    level: bool = field(default=False, compare=False)
+    crop: bool = field(default=False, repr=False)
+    level: bool = field(default=False, compare=False, repr=False)
     name = "rotate"
     usage = "rotate <degrees 0..360, counter-clockwise> [crop]"
     meaning = ("counter-clockwise degrees, 0–360 (\"clockwise 90\" is `rotate 270`); the canvas grows to "
@@ -156,6 +155,10 @@ class Rotate(Command):
         crop = len(args) == 2 and args[1].lower() == "crop"
         (deg,) = _args(args[:1] if crop else args, 1, cls)
         return cls(degrees=_num(deg, cls), text=deg, crop=crop)
+
+    def __repr__(self) -> str:  # CAISE's rotation as it always read; the extension only when used
+        return f"Rotate(degrees={self.degrees!r}" + (", crop=True" if self.crop else "") + \
+            (", level=True" if self.level else "") + ")"
 
     def format(self) -> str:
         return f"rotate {_number_text(self.degrees, self.text)}" + (" crop" if self.crop else "")

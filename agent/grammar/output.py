@@ -11,7 +11,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from agent.grammar.base import Command, _amount, command
+from agent.grammar.base import Command, command
+from agent.grammar.base import amount_text as _amount
 from agent.grammar.errors import CommandError, shown
 
 MAX_SIDE = 100_000  # pixels: a side longer than this is a typo, not a size
