@@ -144,3 +144,16 @@ def test_remove_the_location_strips_gps_from_the_saved_file(tmp_path):
     assert not saved.get_ifd(0x8825) and saved[0x010F] == "EaselCam"  # no GPS; the rest of the EXIF stays
     manager.handle("undo")
     assert has_location(saved_meta(doc).exif)  # undo brings the location back
+
+
+def test_the_new_edits_replay_and_a_straightening_is_revised_with_its_crop(tmp_path):
+    from agent.edits.run import replay
+
+    px = np.random.default_rng(3).integers(0, 255, (60, 80, 3), dtype=np.uint8)
+    for line in ("rotate 4 crop", "resize 50%", "resize width 33", "remove_location"):
+        np.testing.assert_array_equal(replay(line, px), execute(parse_command(line), px))
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), px, title="p.png"))
+    manager.handle("straighten it by 4 degrees")
+    result = manager.handle("the other way")
+    assert result.ok and manager.document.head.command == "rotate 356 crop"  # made again from the original
+    assert manager.document.parent().parent_id is None

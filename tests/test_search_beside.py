@@ -150,3 +150,31 @@ def test_step_words(words, rank):
 def test_words_that_are_not_steps_or_switches(words):
     assert search_step(words, Search("dog")) is None
     assert read_switch(words, ["a.jpg"]) is None
+
+
+def test_main_edit_says_what_opened_beside_and_writes_the_photo_gone_back_to(tmp_path, monkeypatch, capsys):
+    import agent.dialogue.assistant
+    import main
+    from editor.imageio import read_image
+
+    photo = tmp_path / "in.png"
+    Image.fromarray(np.full((20, 30, 3), 90, np.uint8)).save(photo)
+    folder = tmp_path / "library"
+    folder.mkdir()
+    library = FakeLibrary(folder, ["cat1.jpg", "cat2.jpg"], ["A photo of a gray cat.", "A photo of 2 cats."])
+    real = agent.dialogue.assistant.build_manager
+
+    def build(document=None, **kwargs):
+        manager = real(document, parser=FindParser(), **kwargs)
+        manager.concepts = lambda doc: []
+        register(manager, library, store=document.store)
+        return manager
+
+    monkeypatch.setattr(agent.dialogue.assistant, "build_manager", build)
+    out = tmp_path / "out.png"
+    assert main.main(["edit", str(photo), "rotate 90", "find me a photo of a cat", "another one",
+                      "go back to the previous photo", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "Here is cat1.jpg" in printed and "beside in.png" in printed and "search cat #2" in printed
+    assert "Back to in.png" in printed
+    assert read_image(out).pixels.shape == (30, 20, 3)  # the edited photo, not a match
