@@ -68,7 +68,7 @@ def rotate_and_crop(text: str) -> str | None:
 
 
 _RESIZE_VERB = re.compile(r"^(?:resize|rescale|scale|shrink|downsize|downscale|upscale|enlarge|reduce|cut down|make|"
-                          r"save|export|change|set|bring)\b(?: (?:it|this|me|the (?:photo|picture|image|pic|file|size|"
+                          r"save|export|change|set|bring)\b(?: (?:it|this|(?:the|my|this) (?:photo|picture|image|pic|file|size|"
                           r"resolution|dimensions)(?: size)?))?(?: down| up)?\b")
 _SIZE_WORDS = re.compile(r"\b(?:resize|rescale|scale|shrink|downsize|downscale|upscale|enlarge|smaller|bigger|larger|"
                          r"size|resolution|pixels?|px|wide|tall|high|width|height|dimensions)\b")
@@ -95,7 +95,9 @@ def resize(c: str) -> list[Resize] | None:
     """
     if not _RESIZE_VERB.search(c) or not (_SIZE_WORDS.search(c) or _HALF.search(c)):
         return None
-    if re.search(r"\b(?:crop|square|background|brighter|darker|contrast|sharper)\b", c) or _NOT_THE_PHOTO.search(c):
+    if re.search(r"\b(?:crop|square|background|brighter|darker|contrast|sharper|me|him|her|them|us|my|his|their|"
+                 r"son|daughter|person|man|woman)\b(?! (?:photo|picture|image|pic|file)s?\b)", c) \
+            or _NOT_THE_PHOTO.search(c):
         return None  # "make the tint smaller", "make the change smaller": the last edit, not the file
     if m := re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:x|×|by)\s*(\d+(?:\.\d+)?)(?![\d.])", c):
         w, h = m.group(1), m.group(2)
