@@ -236,7 +236,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         bare = strip_polite(clause)
         if _STATEMENT.match(bare) or (len(clauses) > 1 and (_FILLER.fullmatch(bare) or _CONFIRM.fullmatch(bare))):
             continue  # "thanks", "it turned out great", "good, also ...": no request of its own
-        if reading.commands and re.fullmatch(r"(?:fix|correct|sort out|repair) (?:it|that|this)", bare):
+        if any(c.edits_image for c in reading.commands) and re.fullmatch(r"(?:fix|correct|sort out|repair) (?:it|that|this)",
+                                                                        bare):
             continue  # "it looks blurry, fix it": the fault just named is what to fix
         kept = re.match(r"(?:leaving|leave|keeping|keep) (?:only |just )?(?:the colou?rs? of )?(.+?) (?:untouched|"
                         r"unchanged|alone|in colou?r|the same)$", strip_polite(AS_IT_IS.sub("unchanged", clause)))
