@@ -119,6 +119,7 @@ POSITIONS = {"left", "right", "top", "bottom", "middle", "front", "back", "first
 
 def local_part(clause: str, own_words: set[str]) -> str | None:
     """The part of the picture a clause names ("the sky" in "brighten the sky"), if any."""
+    clause = re.sub(r"\b(the|his|her|their|my|its|our|your|this|that|these|those) (?:\w+ly )+", r"\1 ", clause)  # adverbs
     for m in DETERMINER.finditer(clause):
         if m.group(2) in WHOLE and m.group(1) not in POSITIONS:
             continue  # "the overexposed image", "the whole photo": the picture itself
