@@ -12,10 +12,11 @@ interleaved with it, and as a ratio to them:
 - ``blur``: a Gaussian blur (sigma 5) of the photo's luma with OpenCV, a fixed amount of CPU work
   that no code of Easel's touches.
 
-Three states of the caches: ``first look`` (nothing known about the pixels: the detector, u2netp
+Four states of the caches: ``first look`` (nothing known about the pixels: the detector, u2netp
 and the mask all run), ``perceived`` (the detector's output is kept, as when the app perceived the
-version on opening it: agent.perception.models keeps its outputs by their input) and ``again``
-(the same object on the same pixels: only the blend runs). The stages of a first look are timed
+version on opening it: agent.perception.models keeps its outputs by their input), ``masked ahead``
+(``agent.edits.regions.prepare`` ran, as the app does on a thread when a photo is opened) and
+``again`` (the same object on the same pixels: only the blend runs). The stages of a first look are timed
 by wrapping the functions that do them: hashing the pixels, the detector's forward pass, the
 small copy u2netp is shown, u2netp itself, the feathered mask, the operation and the blend.
 
@@ -119,11 +120,16 @@ def main() -> None:
                 fn()
                 times.setdefault(label, []).append(time.perf_counter() - t)
             for name, cmd in edits.items():
-                for state in ("first look", "perceived", "again"):
+                for state in ("first look", "perceived", "masked ahead", "again"):
                     if state == "first look":
                         _forget(keep_detector=False)
                     elif state == "perceived":
                         _forget(keep_detector=True)
+                    elif state == "masked ahead":
+                        if not hasattr(where, "prepare"):
+                            continue
+                        _forget(keep_detector=False)
+                        where.prepare(photo)  # the app's thread on opening the photo, before the request
                     STAGES.clear()
                     t = time.perf_counter()
                     run(cmd, photo)
