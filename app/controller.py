@@ -259,10 +259,11 @@ class Controller(QObject, LibraryActions, SelectionActions):
 
         def job() -> None:
             from agent.edits.regions import prepare
-            from editor.models import ModelMissingError as Missing
 
-            with contextlib.suppress(Missing, ValueError, OSError, KeyError):  # nothing made ahead:
-                prepare(doc.pixels(vid))  # a request makes its mask itself
+            # best effort: whatever fails here (a model missing, the photo closed), a request
+            # makes its mask itself and says what went wrong there
+            with contextlib.suppress(Exception):
+                prepare(doc.pixels(vid))
 
         threading.Thread(target=job, name="object masks ahead", daemon=True).start()
 
