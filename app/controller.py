@@ -254,7 +254,8 @@ class Controller(QObject, LibraryActions, SelectionActions):
 
     def _prepare_later(self, doc: Document) -> None:
         """On a plain thread, not the two workers: a request typed meanwhile must not queue behind
-        it (one that needs a mask being made waits for that mask, not for the others)."""
+        it (one that needs a mask being made waits for that mask, not for the others), and it stops
+        at the next object once a request runs, which then has the cores."""
         vid = doc.head.id
 
         def job() -> None:
@@ -263,7 +264,7 @@ class Controller(QObject, LibraryActions, SelectionActions):
             # best effort: whatever fails here (a model missing, the photo closed), a request
             # makes its mask itself and says what went wrong there
             with contextlib.suppress(Exception):
-                prepare(doc.pixels(vid))
+                prepare(doc.pixels(vid), stop=lambda: self.session.busy)
 
         threading.Thread(target=job, name="object masks ahead", daemon=True).start()
 

@@ -694,7 +694,7 @@ def test_opening_a_photo_masks_its_objects_ahead_off_the_workers(qtbot, window, 
     from agent.edits import regions
 
     seen = []
-    monkeypatch.setattr(regions, "prepare", lambda pixels: seen.append(pixels.shape))
+    monkeypatch.setattr(regions, "prepare", lambda pixels, stop: seen.append(pixels.shape) or stop())
     doc = open_photo(qtbot, window, photo)
     qtbot.waitUntil(lambda: len(seen) == 1, timeout=10000)
     assert seen == [doc.pixels().shape]

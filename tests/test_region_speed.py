@@ -61,6 +61,15 @@ def test_masks_made_ahead_are_the_ones_a_request_makes_and_are_not_made_again(mo
     assert calls == []  # both masks were made ahead
 
 
+def test_masking_ahead_stops_when_asked(monkeypatch):
+    img = _photo()
+    calls = _fakes(monkeypatch, [Detection("dog", 0.9, (120, 20, 180, 80)), Detection("cat", 0.8, (10, 10, 40, 40))])
+    asked = []
+    assert regions.prepare(img, stop=lambda: len(asked) > 1 or asked.append(1)) == 1  # a request started
+    assert calls == [(120, 20, 180, 80)]
+    assert regions.prepare(img, stop=lambda: True) == 0
+
+
 def test_two_threads_asking_for_one_mask_make_it_once(monkeypatch):
     img = _photo()
     made = []

@@ -149,19 +149,26 @@ def _object_mask(pixels: np.ndarray, box: Box, key: str) -> np.ndarray:
 PREPARE_OBJECTS = 3  # objects masked ahead on a version just opened (the largest the detector sees)
 
 
-def prepare(pixels: np.ndarray, *, limit: int = PREPARE_OBJECTS) -> int:
+def prepare(pixels: np.ndarray, *, limit: int = PREPARE_OBJECTS, stop: Callable[[], bool] | None = None) -> int:
     """Mask ahead of any request the ``limit`` largest objects the detector sees on ``pixels`` (a
-    version just opened, in the app's perception worker), so that a first "brighten the cat" finds
-    its mask made: u2netp is most of a regional edit's time (about 0.25 s a mask on an idle 2-core
+    version just opened, on a thread of the app's), so that a first "brighten the cat" finds its
+    mask made: u2netp is most of a regional edit's time (about 0.25 s a mask on an idle 2-core
     machine, three times that when it is busy). The masks are the ones :func:`object_region` would
     make, kept under the same keys, so what an edit does does not depend on whether they were
-    made ahead. Returns how many objects were masked."""
+    made ahead. ``stop()``, asked before each step, ends it early (a request is running: it should
+    have the cores; one that needs a mask not made yet makes it). Returns how many were masked."""
+    if stop is not None and stop():
+        return 0
     key = pixels_key(pixels)
     boxes = [tuple(int(v) for v in d.box) for d in objects.detect(to_rgb8(pixels), min_score=objects.MIN_SCORE)]
     boxes.sort(key=lambda b: -(b[2] - b[0]) * (b[3] - b[1]))
+    made = 0
     for box in boxes[:limit]:
+        if stop is not None and stop():
+            break
         _object_mask(pixels, box, key)
-    return min(limit, len(boxes))
+        made += 1
+    return made
 
 
 def _box_overlay(box: Box, label: str, color: str = BOX_COLOR) -> dict:
