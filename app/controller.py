@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import threading
 from collections import OrderedDict
 from pathlib import Path
 
@@ -180,7 +181,7 @@ class Controller(QObject, LibraryActions, SelectionActions):
             self.statusMessage.emit("Ready", 3000)
             self.modelsReady.emit()
             self._drain_queue()
-            self._perceive_later(self.document)  # a photo opened just now, after the job looked
+            self._perceive_later(self.document, opened=True)  # a photo opened just now, after the job looked
             self.workers.start(self._warm_cutout, name="background removal warm-up")
 
         def failed(message: str) -> None:
@@ -223,8 +224,12 @@ class Controller(QObject, LibraryActions, SelectionActions):
             return []  # the grammar parser never looks at concepts
         return nearest_concepts(doc, self.concepts_by_pixels)
 
-    def _perceive_later(self, doc: Document | None) -> None:
-        """Perceive the head in a worker, so the next turn has its concepts ready."""
+    def _perceive_later(self, doc: Document | None, *, opened: bool = False) -> None:
+        """Perceive the head in a worker, so the next turn has its concepts ready; on a photo just
+        ``opened``, then mask its largest objects ahead (agent.edits.regions.prepare), so that a
+        first "brighten the cat" does not wait for u2netp."""
+        if opened and doc is not None and self.session.models_ready:
+            self._prepare_later(doc)
         if doc is None or not self.session.models_ready or isinstance(self.manager.parser, GrammarParser):
             return  # the grammar parser never looks at concepts
         digest = doc.head.pixels
@@ -247,6 +252,22 @@ class Controller(QObject, LibraryActions, SelectionActions):
 
         self.workers.start(job, name="perception", on_result=done,
                            on_finished=lambda: self._perceiving.discard(digest))
+
+    def _prepare_later(self, doc: Document) -> None:
+        """On a plain thread, not the two workers: a request typed meanwhile must not queue behind
+        it (one that needs a mask being made waits for that mask, not for the others), and it stops
+        at the next object once a request runs, which then has the cores."""
+        vid = doc.head.id
+
+        def job() -> None:
+            from agent.edits.regions import prepare
+
+            # best effort: whatever fails here (a model missing, the photo closed), a request
+            # makes its mask itself and says what went wrong there
+            with contextlib.suppress(Exception):
+                prepare(doc.pixels(vid), stop=lambda: self.session.busy)
+
+        threading.Thread(target=job, name="object masks ahead", daemon=True).start()
 
     # -- requests that wait for the models ---------------------------------------------------------
 
@@ -347,7 +368,7 @@ class Controller(QObject, LibraryActions, SelectionActions):
             self.chat.add_note(f"Opened {Path(path).name} ({w}×{h}).")
             self.statusMessage.emit(f"Opened {path}", 4000)
             self.photoShown.emit(path)
-            self._perceive_later(doc)
+            self._perceive_later(doc, opened=True)
 
         def failed(message: str) -> None:
             text = message.split("failed: ", 1)[-1].splitlines()[0]

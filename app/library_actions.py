@@ -46,7 +46,7 @@ class LibraryActions:
             self.manager.note_image_load()
             self.stack.push(SwitchDocumentCommand(self, doc_before, doc, f"open {Path(path).name}"))
             self.chat.add_note(f"Opened {Path(path).name}." + (f" {beside}" if beside else ""))
-            self._perceive_later(doc)
+            self._perceive_later(doc, opened=True)
 
         def failed(message: str) -> None:
             self.chat.add_note(f"Could not open {Path(path).name}: {message.split('failed: ', 1)[-1].splitlines()[0]}")

@@ -60,12 +60,12 @@ from __future__ import annotations
 
 import math
 import re
-import threading
 from collections.abc import Callable
 
 import cv2
 import numpy as np
 
+from editor.jit import lazy_njit
 from editor.ops import check_image, check_range, full_scale
 from editor.sky import sky_mask
 
@@ -141,6 +141,12 @@ def check_mask(mask: np.ndarray, shape=None) -> np.ndarray:
     floats in ``[0, 1]`` (NaN or values outside raise). ``shape``, when given, is the image's
     shape (or the image) whose height and width the mask must have.
     """
+    return _as_float(mask, shape, copy=True)
+
+
+def _as_float(mask: np.ndarray, shape=None, *, copy: bool) -> np.ndarray:
+    """:func:`check_mask`; with ``copy=False`` a float mask comes back as it is (no 12-megapixel copy
+    for a caller that only reads it)."""
     if not isinstance(mask, np.ndarray) or mask.ndim != 2:
         raise ValueError(f"a region mask must be a 2-D (H, W) array, got {getattr(mask, 'shape', type(mask).__name__)}")
     if shape is not None and mask.shape != _shape2(shape):
@@ -151,9 +157,10 @@ def check_mask(mask: np.ndarray, shape=None) -> np.ndarray:
         return mask.astype(np.float32) / np.float32(np.iinfo(mask.dtype).max)
     if mask.dtype.kind != "f":
         raise ValueError(f"a region mask must be bool, uint8, uint16 or float, got {mask.dtype}")
-    out = mask.astype(np.float64 if mask.dtype == np.float64 else np.float32)  # a copy
+    out = mask.astype(np.float64 if mask.dtype == np.float64 else np.float32, copy=copy)
     lo, hi = (float(v) for v in cv2.minMaxLoc(out)[:2]) if out.size else (0.0, 0.0)
-    if not (math.isfinite(lo) and math.isfinite(hi)) or np.isnan(out).any():
+    # a NaN or an infinity anywhere makes the sum NaN or infinite (values in [0, 1] cannot overflow it)
+    if not (math.isfinite(lo) and math.isfinite(hi) and math.isfinite(float(out.sum()))):
         raise ValueError("a region mask must not contain NaN or infinite values")
     if lo < 0 or hi > 1:
         raise ValueError(f"a region mask must lie in [0, 1], got values from {lo:g} to {hi:g}")
@@ -162,24 +169,8 @@ def check_mask(mask: np.ndarray, shape=None) -> np.ndarray:
 
 # --- applying an operation inside a mask --------------------------------------------------------
 
-_compiled = False
-_compile_lock = threading.Lock()
 
-
-def _compile() -> None:
-    """Compile :func:`_blend_kernel` with numba on first use (``cache=True``: once per install).
-    It is a single pass over the pixels, about 10x faster than the same float64 arithmetic in
-    NumPy on a 12-megapixel photo; numba is already a dependency (editor.fill, rembg)."""
-    global _compiled, _blend_kernel
-    with _compile_lock:
-        if _compiled:
-            return
-        import numba
-
-        _blend_kernel = numba.njit(cache=True, nogil=True)(_blend_kernel)
-        _compiled = True
-
-
+@lazy_njit  # one pass over the pixels, about 10x faster than the same float64 arithmetic in NumPy
 def _blend_kernel(src, res, m, out):
     """``out = src + floor(m*(res - src) + 0.5 + 1e-9)`` per pixel row of ``(N, C)`` arrays, in
     float64 (exact: ``m`` has 24 or 53 bits and ``res - src`` at most 17); ``src`` where
@@ -269,7 +260,7 @@ def apply_in_region(image: np.ndarray, mask: np.ndarray, op: Callable[[np.ndarra
     array([[100, 126, 151]], dtype=uint8)
     """
     check_image(image)
-    m = check_mask(mask, image.shape)
+    m = _as_float(mask, image.shape, copy=False)  # only read here: no copy of a 12-megapixel mask
     if not callable(op):
         raise ValueError(f"op must be a function image -> image, got {op!r}")
     if pointwise:
@@ -288,7 +279,6 @@ def apply_in_region(image: np.ndarray, mask: np.ndarray, op: Callable[[np.ndarra
     if not isinstance(result, np.ndarray):
         raise ValueError(f"the operation returned {type(result).__name__}, not an image")
     src = _like(image, result)
-    _compile()
     n = 1 if src.ndim == 2 else src.shape[2]
     flat_src = np.ascontiguousarray(src).reshape(-1, n)
     flat_res = np.ascontiguousarray(result).reshape(-1, n)

@@ -68,7 +68,7 @@ def _sky_small(rgb: np.ndarray) -> np.ndarray:
     horizon = int(np.nonzero(sky.any(axis=1))[0][-1]) - SKY_HORIZON_MARGIN * h
     for i in np.nonzero(~ok & (n_colour >= SKY_COLOUR_SHARE * area) & (area >= 0.001 * h * w))[0]:
         y, a = stats[i, cv2.CC_STAT_TOP], stats[i, cv2.CC_STAT_HEIGHT]
-        if i == 0 or y > horizon:
+        if i == 0 or y > horizon or y + a >= h:  # down to the bottom edge: ground (rule 5, and below)
             continue
         part = lab == i
         if _row_colour_gap(rgb[y:y + a], part[y:y + a], sky[y:y + a]) <= SKY_COLOUR_DIST:
@@ -87,7 +87,11 @@ def _sky_small(rgb: np.ndarray) -> np.ndarray:
         touch = np.bincount(clab[cv2.dilate(sky.astype(np.uint8), np.ones((gap, gap), np.uint8)) > 0], minlength=nc)
         ctex = np.bincount(clab.ravel(), weights=tex.ravel(), minlength=nc) / np.maximum(cst[:, cv2.CC_STAT_AREA], 1)
         for i in range(1, nc):
+            # Nor does a cloud reach the bottom edge, where the sky may not run (rule 5): a white
+            # patch that does is lit or blurred ground under the sky (a bright out-of-focus
+            # background, a white wall), however smooth.
             if (touch[i] and ctex[i] <= SKY_CLOUD_TEX and cst[i, cv2.CC_STAT_TOP] <= horizon
+                    and cst[i, cv2.CC_STAT_TOP] + cst[i, cv2.CC_STAT_HEIGHT] < h
                     and cst[i, cv2.CC_STAT_AREA] >= 0.002 * h * w):
                 sky |= clab == i
                 added = True
@@ -211,7 +215,8 @@ def sky_mask(image: np.ndarray) -> np.ndarray:
        the horizon (the sky's lowest row, less :data:`SKY_HORIZON_MARGIN`) and have the sky's
        colour in the rows they share (:data:`SKY_COLOUR_DIST`); beside a blue sky, white
        low-texture regions within :data:`SKY_CLOUD_GAP` pixels of it that begin above the
-       horizon are clouds and are added too;
+       horizon are clouds and are added too; neither a piece nor a cloud may reach the bottom
+       edge (where, by 5, the sky does not run: it is ground, such as a bright blurred background);
     5. no sky when it covers under :data:`SKY_MIN_AREA` of the picture, or more than
        :data:`SKY_MAX_BOTTOM` of the bottom edge (a smooth blue wall, water or bokeh down to the
        bottom is not a sky); holes under 1% of the picture are filled (a bird);

@@ -685,3 +685,18 @@ def test_learned_phrasing_is_a_setting(qtbot, window, photo):
     window.speaker_action.trigger()
     assert window.controller.manager.context.explain_phrasing is None
     assert window.controller.settings.speaker_phrasing is False
+
+
+def test_opening_a_photo_masks_its_objects_ahead_off_the_workers(qtbot, window, photo, monkeypatch):
+    """The first "brighten the person" on a photo just opened should find its mask made (issue 28's
+    speed): opening starts agent.edits.regions.prepare on the opened pixels, on a thread of its own
+    (the two workers stay free for requests)."""
+    from agent.edits import regions
+
+    seen = []
+    monkeypatch.setattr(regions, "prepare", lambda pixels, stop: seen.append(pixels.shape) or stop())
+    doc = open_photo(qtbot, window, photo)
+    qtbot.waitUntil(lambda: len(seen) == 1, timeout=10000)
+    assert seen == [doc.pixels().shape]
+    say(qtbot, window, "brighten it")  # a turn does not prepare again
+    assert len(seen) == 1

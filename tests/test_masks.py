@@ -366,6 +366,20 @@ def test_sky_mask_is_empty_without_sky():
     assert masks.sky_mask(img[::-1].copy()).mean() < 0.01  # upside down: the blue is at the bottom
 
 
+def test_a_bright_blurred_background_under_the_sky_is_not_a_cloud():
+    """White and smooth like a cloud, beside a blue sky and beginning above its horizon, but
+    running down to the bottom edge: the out-of-focus ground behind a subject, not sky."""
+    img, truth = _landscape()
+    h, w = truth.shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    blur = np.stack([236 - 10 * np.sin(xx / 40.0 + yy / 55.0)] * 3, axis=2)  # smooth, nearly white
+    right = (xx > 0.45 * w) & ~truth
+    img[right] = blur[right].astype(np.uint8)
+    m = masks.sky_mask(img) >= 0.5
+    assert m[right].mean() < 0.01
+    assert _iou(m, truth) > 0.9
+
+
 # --- names ------------------------------------------------------------------------------------------
 
 
