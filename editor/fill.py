@@ -33,6 +33,13 @@ inpainting", IPOL 2017), and a Poisson seam (Perez et al. 2003):
    level's matches point to (blended bilinearly between neighbouring matches), so the fill has the
    photo's own fine detail; its low band is then replaced by the work fill's, and the remaining
    fine seam is taken out by a membrane in a band along the edge.
+6. The fill is settled on a membrane (:func:`_settle`): below a sigma of 2 pixels its shading is
+   the harmonic interpolation of the hole's edge, and above it the copy's detail is kept, all of it
+   at the edge and 70% of it deeper in, except where the copy's offset is seen to predict the
+   hole's surroundings too (:func:`_trust`: a periodic texture, whose copy is in phase), which
+   keep the copy's shading and all its detail. A copied random texture (grass, gravel) is never in
+   phase with what the object hid, and further from it than its smooth mean, which the membrane
+   guesses better than the copy's low band or than Telea's fill.
 
 Diffusion fills such as Telea's or Navier-Stokes' smear the hole's border into streaks once the
 hole is more than a few pixels wide; ``bench/fill.py`` compares the three on 46 composites (PSNR,
@@ -570,7 +577,7 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, band: float, rng):
     return est[:, :, :c], lv
 
 
-def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray:
+def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool = True) -> np.ndarray:
     """Fill the pixels where ``mask`` is set from the rest of the image (multi-scale exemplar fill).
 
     Parameters
@@ -582,6 +589,10 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray
         empty mask returns an identical copy; a mask over the whole image raises ``ValueError``.
     seed : int
         Seed of the random search, so a fill is reproducible.
+    settle : bool
+        Settle the exemplar fill on a membrane (:func:`_settle`: its shading from the hole's edge,
+        70% of its detail deep in the hole unless the copy is known to be in phase). ``False``
+        keeps the copied pixels as they are: all of their texture, further from the truth.
 
     Returns
     -------
@@ -625,7 +636,7 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray
         raise ValueError("the mask leaves too little of the image to fill it from")
     unit = full_scale(image) / 255.0  # the matching's costs are in 8-bit levels
     est, lv = _patch_fill(work / unit, work_hole, band * scale, rng)
-    trust = _trust(work / unit, work_hole, lv, max(1.0, SETTLE_SIGMA * scale))
+    trust = _trust(work / unit, work_hole, lv, max(1.0, SETTLE_SIGMA * scale)) if settle else None
     est *= unit
     if scale == 1:
         filled, box = est, (0, 0, sub.shape[1], sub.shape[0])
@@ -641,9 +652,12 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0) -> np.ndarray
     fbox = filled[hy - box[1]:hy - box[1] + hh, hx - box[0]:hx - box[0] + hw]
     hole_in = sub_hole[hy:hy + hh, hx:hx + hw]
     canvas[inner][hole_in] = fbox.reshape(hh, hw, -1)[hole_in]
-    if scale < 1:
+    if settle and scale < 1:
         trust = cv2.resize(trust, (sub.shape[1], sub.shape[0]), interpolation=cv2.INTER_LINEAR)
-    filled = _settle(canvas, sub_hole[by:by2, bx:bx2], canvas, trust[by:by2, bx:bx2])
+    if settle:
+        filled = _settle(canvas, sub_hole[by:by2, bx:bx2], canvas, trust[by:by2, bx:bx2])
+    else:
+        filled = canvas
     m = full_scale(image)
     out = image.copy()
     region = out[y1 + by:y1 + by2, x1 + bx:x1 + bx2]
