@@ -411,6 +411,8 @@ class _Level:
         valid[:r], valid[self.h - r:], valid[:, :r], valid[:, self.w - r:] = False, False, False, False
         if not valid.any():  # a hole that leaves no whole patch: any known pixel will do
             valid = ~hole
+        if not valid.any():  # a coarse level where the hole covers everything
+            raise ValueError("the mask leaves too little of the image to fill it from")
         self.valid = np.ascontiguousarray(valid)
         d = cv2.distanceTransform((~hole).astype(np.uint8), cv2.DIST_L2, 3)
         npix = (2 * r + 1) ** 2 * nc / 3.0
@@ -729,7 +731,11 @@ def _settle(known: np.ndarray, hole: np.ndarray, filled: np.ndarray, trust: np.n
     h = k.copy()
     # Every known pixel is given (not only the ring, which alone decides the exact solution): the
     # coarse levels of the solver then see the surroundings' values, not empty pixels.
-    h[hole] = _membrane(k, ~hole, hole, 1e6)[hole]
+    # ... around the mean of the hole's edge, where the solver starts the pixels it has not reached
+    # (a hole that leaves a corner of the photo would otherwise stay near 0).
+    ring = (cv2.dilate(hole.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~hole
+    mu = k[ring].mean(axis=0) if ring.any() else k[~hole].mean(axis=0)
+    h[hole] = _membrane(k - mu, ~hole, hole, 1e6)[hole] + mu
     depth = cv2.distanceTransform(hole.astype(np.uint8), cv2.DIST_L2, 3)
     least = SETTLE_DETAIL + (1 - SETTLE_DETAIL) * trust[hole]
     a = least + (1 - least) * np.exp(-depth[hole] / SETTLE_RAMP)

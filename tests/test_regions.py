@@ -243,3 +243,17 @@ def test_settling_brings_a_textured_fill_nearer_the_truth():
         return cv2.Laplacian(g, cv2.CV_32F)[45:115, 55:145].std()
 
     assert fine(settled) > 0.6 * fine(clean) and fine(settled) > 1.2 * fine(telea)
+
+
+def test_inpaint_a_hole_that_leaves_a_corner_takes_its_colour():
+    """A hole over all but a corner is filled with the corner's colour (the membrane starts from
+    the mean of the hole's edge, not from black); one that leaves too little says so."""
+    img = np.clip(np.random.default_rng(0).normal((200, 120, 40), 10, (60, 80, 3)), 0, 255).astype(np.uint8)
+    hole = np.ones((60, 80), bool)
+    hole[:4, :4] = False
+    out = inpaint(img, hole)
+    assert np.abs(out[hole].mean(axis=0) - img[:4, :4].reshape(-1, 3).mean(axis=0)).max() < 15
+    row = np.ones((60, 80), bool)
+    row[-1] = False
+    with pytest.raises(ValueError, match="too little"):
+        inpaint(img, row)
