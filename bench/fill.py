@@ -51,6 +51,18 @@ Figures (median PSNR dB / SSIM / detail kept; cases worse than Telea by > 3 dB):
   dev PSNR against NS are still missed. Looking at the grid: the tyre of moto_left is continued
   into the floor as small dark pieces, TwoWings' dandelion gets a flat beige blob, YellowFlower's
   petals a flat lighter oval where the cup was (a ghost of its outline).
+- settled on a membrane (``editor.fill._settle``: harmonic shading below sigma 2 px, 70% of the
+  copied detail deep in the hole, all of it at the edge and where the copy's offset predicts the
+  surroundings): dev Easel 20.45 / 0.610 / 0.70, Telea 19.51 / 0.603 / 0.31, NS 19.75 / 0.601 /
+  0.22, 0 worse; held out Easel 23.47 / 0.776 / 0.76, Telea 21.96 / 0.738, NS 21.88 / 0.777 (SSIM
+  0.001 under NS's), 0 worse. 12 MP, 5% hole: Easel 1.07 s, Telea 1.12 s (0.95; load ~1.5) and
+  0.90 s against 1.10 s (0.82; load ~4); the settling costs about 0.4 s of it. Tried on dev and dropped: the copy's band between sigma 2 and
+  8 kept at 30-50% (SSIM 0.603-0.598), Telea's or NS's low band mixed in, a biharmonic membrane
+  (PSNR up to 21.1 but SSIM 0.606-0.609 and 5 cases worse by 3 dB alone), the copy's detail
+  limited to the surroundings' texture energy (20.46 / 0.610, less detail), 50% detail (20.46 /
+  0.616, but a noise texture keeps 0.47 of its fine detail: the test asks 0.6). The price is in the grid: grass and gravel holes are quieter than
+  their surroundings, blurred blade shapes show faintly in GreenMeadow's, FreshFlower's stroke
+  leaves a lighter column, YellowFlower's cup a flat oval.
 """
 
 from __future__ import annotations

@@ -85,10 +85,16 @@ def test_remove_object_is_gone_rest_untouched_fill_scored(scene):
                    for d in detect(out, min_score=objects.SECOND_LOOK))
     telea = cv2.inpaint(comp, hole.astype(np.uint8), 5, cv2.INPAINT_TELEA)
     ours_db, telea_db = hole_psnr(out, bg, hole), hole_psnr(telea, bg, hole)
-    # PSNR rewards a blur on texture (Telea wins it here by about 2 dB); the fill must be near
-    # the real lawn all the same, and have the lawn's texture where Telea's is a smear.
-    assert ours_db > 12 and ours_db > telea_db - 3, (ours_db, telea_db)
-    assert out[hole].std() > 0.8 * bg[hole].std() and telea[hole].std() < 0.6 * bg[hole].std()
+    # PSNR rewards a blur on texture; the fill is settled on a membrane (editor.fill._settle), so
+    # it is about as near the real lawn as Telea's (15.4 dB against 15.6), and it keeps the lawn's
+    # fine texture (the blades' edges: the Laplacian) where Telea's is a smear.
+    assert ours_db > 12 and ours_db > telea_db - 1, (ours_db, telea_db)
+    inner = cv2.erode(hole.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+
+    def fine(x):
+        return cv2.Laplacian(x[:, :, 0].astype(np.float32), cv2.CV_32F)[inner].std()
+
+    assert fine(out) > 0.5 * fine(bg) and fine(telea) < 0.2 * fine(bg), (fine(out), fine(telea), fine(bg))
 
 
 def test_remove_the_people_removes_each(two_people):
