@@ -192,8 +192,9 @@ def test_an_object_is_masked_and_the_one_used_is_said_when_there_are_several(mon
 def test_an_object_not_found_or_weak_is_never_the_whole_picture(monkeypatch):
     img = _photo(100, 200)
     _fake_detector(monkeypatch, [Detection("cat", 0.2, (10, 10, 50, 50))])
-    with pytest.raises(regions.RegionNotFound, match="couldn't find the dog"):
+    with pytest.raises(regions.RegionNotFound, match="couldn't find the dog") as missing:
         execute(parse_command("adjust_attr brightness 20 in the dog"), img)
+    assert str(missing.value).count("find") == 1  # one sentence, not the detector's said again in brackets
     with pytest.raises(regions.RegionNotFound, match="not sure") as weak:
         execute(parse_command("adjust_attr brightness 20 in the cat"), img)
     assert weak.value.overlays and weak.value.overlays[0]["box"] == [10, 10, 50, 50]
