@@ -161,6 +161,16 @@ def test_a_sky_is_edited_and_the_ground_is_not():
     assert np.array_equal(out[:40], np.clip(img[:40].astype(int) + 51, 0, 255))
 
 
+def test_a_small_sky_like_patch_is_asked_about_not_edited():
+    # a blue board on a rough garage wall, touching the top: sky-coloured and smooth, but small
+    img = np.random.default_rng(2).integers(40, 140, (120, 160, 3)).astype(np.uint8)
+    img[:12, 20:60] = (110, 160, 235)
+    assert masks.region_mask(img, "sky").max() > 0  # the sky finder alone takes it
+    with pytest.raises(regions.RegionNotFound, match="not sure this picture shows sky") as asked:
+        execute(parse_command("adjust_attr brightness 20 in sky"), img)
+    assert asked.value.overlays[0]["box"] == [20, 0, 60, 12]
+
+
 def _fake_detector(monkeypatch, dets):
     monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
 
@@ -329,6 +339,8 @@ def test_a_part_easel_cannot_find_gets_a_request_to_point_never_the_whole_pictur
     reading = read("make the sea more blue")
     assert reading.commands == [] and reading.proposal == []
     assert "can't find the sea" in reading.reply and "“make this more blue”" in reading.reply
+    assert "around it " in reading.reply and "around them " in read("brighten the trees").reply
+    assert "around it " in read("make the grass greener").reply
     reading = read("keep the cat as it is")
     assert reading.commands == [] and "What should I change around the cat?" in reading.reply
 

@@ -303,6 +303,28 @@ def subject_region(pixels: np.ndarray, cutout: Callable[[np.ndarray], np.ndarray
     return mask
 
 
+SKY_SURE_AREA = 0.05  # a sky this share of the picture or more is taken as found,
+SKY_SURE_TOP = 0.5  # ... or one along this share of the top edge; a smaller patch is asked about
+
+
+def _small_sky(mask: np.ndarray) -> bool:
+    """Whether the sky found is only a small patch at the top (under :data:`SKY_SURE_AREA` of the
+    picture and along under :data:`SKY_SURE_TOP` of the top edge): a blue board on a garage wall, a
+    pale panel, or sky seen through a gap, which the person is asked about, not edited unseen.
+
+    >>> m = np.zeros((100, 100), np.float32); m[:10, :30] = 1
+    >>> _small_sky(m), _small_sky(np.pad(m[:10], ((0, 90), (0, 0))) + (np.arange(100) < 5)[:, None])
+    (True, False)
+    """
+    found = mask >= 0.5
+    return float(found.mean()) < SKY_SURE_AREA and float(found[0].mean()) < SKY_SURE_TOP
+
+
+def _mask_box(mask: np.ndarray) -> Box:
+    ys, xs = np.nonzero(mask >= 0.5) if (mask >= 0.5).any() else np.nonzero(mask > 0)
+    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+
+
 def resolve(region: str, pixels: np.ndarray, *, selection: np.ndarray | None = None,
             cutout: Callable[[np.ndarray], np.ndarray] | None = None) -> Resolved:
     """The mask of ``region`` (a command's region words) on ``pixels``.
@@ -327,6 +349,10 @@ def resolve(region: str, pixels: np.ndarray, *, selection: np.ndarray | None = N
         mask = masks.region_mask(pixels, words)
         if not mask.any():
             raise RegionNotFound(f"I couldn't find {phrase} in this picture")
+        if words == "sky" and _small_sky(mask):
+            raise RegionNotFound("I'm not sure this picture shows sky: the only sky-like part is a small "
+                                 "patch at the top (its box is on the picture)",
+                                 [_box_overlay(_mask_box(mask), "sky?", OTHER_COLOR)])
     elif kind in (SUBJECT, BACKGROUND):
         mask = subject_region(pixels, cutout)
         if kind == BACKGROUND:

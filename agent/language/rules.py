@@ -101,7 +101,8 @@ def _where(c: str, own_words: set[str] | frozenset[str] = frozenset()) -> str:
                          "this", c, count=1)
         example = pointed if pointed != c and len(pointed) <= 60 else "brighten this"
         example = f"make {example}" if example.startswith("this ") else example  # "hair darker": "make this darker"
-        raise Refusal(f"I can't find the {part} on my own. Draw around it with the trace tool (T) or a box (B) "
+        them = "them" if part.endswith("s") and not part.endswith(("ss", "us")) else "it"  # the trees, the grass
+        raise Refusal(f"I can't find the {part} on my own. Draw around {them} with the trace tool (T) or a box (B) "
                       f"and say “{example}”.") from None
 
 
