@@ -39,6 +39,26 @@ def test_a_curve_the_model_missed_is_the_rest_of_the_pictures_map(photo):
     assert global_only(table, region)
 
 
+def test_colours_only_the_region_has_follow_each_channels_own_map(photo):
+    # A pale sky brighter than anything else but a grey ramp: its colours (3-D bins) are unknown
+    # outside, each channel's levels are not. Levels clipped at the top and a gamma, per channel,
+    # with no cubic to fall back on (valid=None fits one; here each channel's map must carry it).
+    before = (photo.astype(np.float32) * 0.6).astype(np.uint8)
+    before[300:] = np.linspace(0, 255, 320).astype(np.uint8)[None, :, None]
+    region = _box_mask(photo.shape, (150, 20, 260, 100))
+    sky = np.array([150, 185, 235], np.float32) + np.linspace(-25, 15, 80)[:, None, None] + np.zeros((1, 110, 1))
+    before[region] = np.clip(sky + np.random.default_rng(0).normal(0, 3, sky.shape), 0, 255).astype(np.uint8).reshape(-1, 3)
+    x = before.astype(np.float32) / 255
+    after = np.stack([255 * np.clip((x[..., c] * g - 0.06) / 0.66, 0, 1) ** 0.6 for c, g in enumerate((1, 0.92, 1.1))], -1)
+    after = np.floor(after + 0.5).astype(np.uint8)
+    no_cubic = np.zeros(photo.shape[:2], bool)
+    table = ColourTable(before, after, before, ~region, no_cubic)
+    assert table.poly is None and global_only(table, region)
+    pasted = after.copy()
+    pasted[region] = np.roll(after, 60, axis=1)[region][::-1]  # another part of the picture, pasted
+    assert not global_only(ColourTable(before, pasted, before, ~region, no_cubic), region)
+
+
 def test_a_pasted_patch_and_a_filled_hole_are_not(photo):
     after = adjust.adjust_warmth(photo, amount=60)
     pasted = (40, 200, 110, 270)

@@ -22,6 +22,8 @@ import numpy as np
 
 LEVELS = (64, 32, 16)  # bins per channel, finest first: 4, 8 and 16 levels a bin
 MIN_SUPPORT = 5  # pixels outside the changed regions that a bin needs to be trusted
+CHANNEL_STEP = 4  # the per-channel maps' bins: 4 levels a bin
+CHANNEL_REACH = 24  # ... trusted this many levels beyond the nearest bin seen outside
 NEAR = 12.0  # a pixel within this (0..255, largest channel) of the table's colour follows the map
 
 
@@ -39,6 +41,15 @@ class ColourTable:
         sel = np.broadcast_to(outside, before.shape[:2]).ravel()
         self.poly = _fit_poly(before, self.err, np.ones(before.shape[:2], bool) if valid is None else valid)
         e = self.err.reshape(-1, 3)[sel]
+        # Per channel, the error as a function of that channel's before value alone: most global
+        # edits (levels, curves, brightness, contrast, warmth) map each channel on its own, which
+        # reaches colours the rest of the picture does not have (a cubic misses a levels clip).
+        self.channel = []
+        for c in range(3):
+            v = before[..., c].ravel()[sel].astype(np.int32) // CHANNEL_STEP
+            count = np.bincount(v, minlength=256 // CHANNEL_STEP)
+            mean = np.bincount(v, weights=e[:, c], minlength=256 // CHANNEL_STEP) / np.maximum(count, 1)
+            self.channel.append((count, mean.astype(np.float32)))
         self.tables = []
         for bins in LEVELS:
             idx = _bin_index(before, bins)
@@ -61,15 +72,23 @@ class ColourTable:
             use = np.isnan(expect[:, 0]) & (count[ids] >= MIN_SUPPORT)
             expect[use] = mean[ids[use]]
         known = ~np.isnan(expect[:, 0])
-        if self.poly is not None and not known.all():
+        left = np.full(len(err), np.inf, np.float32)
+        left[known] = np.abs(err[known] - expect[known]).max(axis=1)
+        share = float(known.mean())
+        if not known.all():
             # Colours the rest of the picture does not have: a smooth map of the whole picture's
-            # colours (fitted with the worst pixels, any local change, left out) must hold there.
-            expect[~known] = _poly_features(self.before[mask][~known]) @ self.poly
-            known[:] = True
-        if not known.any():
+            # colours (fitted with the worst pixels, any local change, left out), or each
+            # channel's own map, must hold there.
+            rest = self.before[mask][~known]
+            guesses = []
+            if self.poly is not None:
+                guesses.append(_poly_features(rest) @ self.poly)
+            guesses.append(np.stack([_channel_map(rest[:, c], *self.channel[c]) for c in range(3)], 1))
+            left[~known] = np.min([np.abs(err[~known] - g).max(axis=1) for g in guesses], axis=0)
+            share = float((left < np.inf).mean())
+        if share == 0.0:
             return 0.0, 0.0
-        left = np.abs(err[known] - expect[known]).max(axis=1)
-        return float(known.mean()), float((left <= NEAR).mean())
+        return share, float((left[left < np.inf] <= NEAR).mean())
 
 
 def global_only(table: ColourTable, mask: np.ndarray) -> bool:
@@ -79,6 +98,19 @@ def global_only(table: ColourTable, mask: np.ndarray) -> bool:
         inner = mask
     known, follows = table.follows(inner)
     return known >= 0.6 and follows >= 0.8
+
+
+def _channel_map(values: np.ndarray, count: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """One channel's error at ``values``, interpolated between the bins seen outside (held
+    constant beyond the last of them, up to :data:`CHANNEL_REACH` levels; farther: unknown, inf)."""
+    seen = np.flatnonzero(count >= MIN_SUPPORT)
+    if seen.size < 2:
+        return np.full(values.shape, np.inf, np.float32)
+    at = (seen + 0.5) * CHANNEL_STEP
+    out = np.interp(values.astype(np.float32), at, mean[seen]).astype(np.float32)
+    gap = np.min(np.abs(values.astype(np.float32)[:, None] - at[None, :]), axis=1)
+    out[gap > CHANNEL_REACH] = np.inf
+    return out
 
 
 def _poly_features(rgb: np.ndarray) -> np.ndarray:
