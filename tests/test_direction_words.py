@@ -76,7 +76,19 @@ TABLE = [
     ("make it slightly cooler", "warmth", -1, "small", ""),
     ("make the shadows less dark", "brightness", +1, None, "shadows"),  # was wrong: darkened the shadows
     ("the background is too dark", "brightness", +1, "normal", "background"),
+    ("it's not bright enough", "brightness", +1, "normal", ""),  # was refused
+    ("it isn't dark enough", "brightness", -1, "normal", ""),  # was refused
+    ("the colours are not vivid enough", "saturation", +1, "normal", ""),  # was refused
+    ("it doesn't look warm enough", "warmth", +1, "normal", ""),  # was refused
+    ("the picture is still not sharp enough", "sharpness", +1, "normal", ""),  # was refused
 ]
+
+
+@pytest.mark.parametrize("request_", ["it is not too dark", "it's not too dark", "it isn't too bright",
+                                      "the colours aren't too dull", "the photo doesn't look too warm"])
+def test_saying_a_fault_is_not_there_changes_nothing(request_):
+    reading = read(request_)  # was: "it is not too dark" brightened the photo
+    assert reading.commands == [] and reading.reply.startswith("Good, I left it as it is")
 
 
 @pytest.mark.parametrize("request_, attr, sign, size, region", TABLE, ids=[row[0] for row in TABLE])

@@ -66,6 +66,7 @@ from agent.language.scope import (
     Unfindable,
     names_open_photo,
     negated,
+    negated_quality,
     region_of,
 )
 from agent.language.words import (
@@ -197,6 +198,11 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)):
         return Reading(commands=[Explain(bare)])
+    quality = negated_quality(bare)  # "it's not bright enough" is "too dark"; "it isn't too dark": nothing
+    if quality is not None:
+        if quality[0] == "fine":
+            return Reading(reply="Good, I left it as it is. Tell me if you want anything else changed.")
+        utterance = text = bare = quality[1]
     later = read_follow_up(utterance, recent or Recent())  # "too much", "again": about the last edit
     if later is not None:
         if later.reply is not None:

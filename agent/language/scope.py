@@ -51,6 +51,45 @@ def negated(clause: str) -> bool:
     return bool(_NEGATED.match(clause.strip()))
 
 
+# "it's not bright enough" says "too dark"; "it's not too dark" asks for nothing.
+_OPPOSITE = {"bright": "dark", "light": "dark", "dark": "bright", "warm": "cool", "cool": "warm", "cold": "warm",
+             "sharp": "blurry", "crisp": "blurry", "clear": "blurry", "colourful": "dull", "colorful": "dull",
+             "vivid": "dull", "saturated": "dull", "vibrant": "dull", "contrasty": "flat", "punchy": "flat"}
+_WHAT_IS = r"(?:it|this|that|the (?:photo|picture|image|pic|shot|colou?rs?))"
+_IS_NOT = (rf"(?:{_WHAT_IS}\s+(?:still\s+)?(?:is|are|does|do|looks?|seems?)\s+(?:still\s+)?not\s+(?:look\s+|seem\s+)?"
+           r"(?:to be\s+)?|(?:still\s+)?not\s+)")
+_NOT_ENOUGH = re.compile(rf"^{_IS_NOT}(\w+)\s+enough(?:\s+(?:yet|now|still))?$")
+_NOT_TOO = re.compile(rf"^{_WHAT_IS}\s+(?:is|are|does|do|looks?|seems?)\s+not\s+(?:look\s+|seem\s+)?too\s+(\w+)"
+                      r"(?:\s+(?:now|anymore|any more))?$")
+
+
+def negated_quality(clause: str) -> tuple[str, str] | None:
+    """A quality said with "not": ``("fault", "it is too dark")`` for "it's not bright enough" (the
+    fault it names, in the words the rules read; "still" kept), ``("fine", "dark")`` for "it's not too
+    dark" (nothing to do); None for anything else. Contractions are spelled out first.
+
+    >>> negated_quality("it's not bright enough"), negated_quality("it isn't too dark")
+    (('fault', 'it is too dark'), ('fine', 'dark'))
+    >>> negated_quality("the colours are still not vivid enough"), negated_quality("not too dark")
+    (('fault', 'the colours are still too dull'), None)
+    >>> negated_quality("it's too dark"), negated_quality("it's not big enough")
+    (None, None)
+    """
+    c = re.sub(r"\b(is|are|does|do)n't\b", r"\1 not", clause.strip(" .!").lower())
+    c = re.sub(r"\b(it|this|that)'s\b", r"\1 is", c)
+    m = _NOT_ENOUGH.match(c)
+    if m and m.group(1) in _OPPOSITE:
+        subject = re.match(_WHAT_IS, c)
+        who = subject.group(0) if subject else "it"
+        verb = "are" if who.endswith("s") else "is"
+        still = " still" if re.search(r"\bstill\b", c) else ""
+        return "fault", f"{who} {verb}{still} too {_OPPOSITE[m.group(1)]}"
+    m = _NOT_TOO.match(c)
+    if m:
+        return "fine", m.group(1)
+    return None
+
+
 _OPEN_PHOTO = re.compile(
     r"\b(?:this|that|my|our|his|her|their|your|its|favou?rite|best|only)\s+"
     r"(?:\w+\s+){0,2}?(?:picture|photo|photograph|image|pic|shot|snap)s?\s+(?:of|with|from|at)\b"
