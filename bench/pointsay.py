@@ -92,8 +92,8 @@ friends and Picture_0B (a pale wall, a white wall, concrete taken for an overcas
 
 A sky found that is only a small patch at the top (under 5% of the picture and along under half
 the top edge: agent.edits.regions.SKY_SURE_AREA/SKY_SURE_TOP) is asked about with its box shown,
-not edited: dev 148/167 -> 149/167 (``words: no sky`` 8/9 -> 9/9: the blue board on moto_left's
-garage wall), held-out 145/167 -> 146/167 (``no sky`` 11/14 -> 12/14: moto_right, the same board
+not edited: dev 148/167 -> 149/167 (``words: no sky`` 8/9 -> 9/9: the pale panel on moto_left's
+garage wall), held-out 145/167 -> 146/167 (``no sky`` 11/14 -> 12/14: moto_right, the same panel
 seen by the other camera; I knew it from the list of held-out failures, so not blind); every other
 turn the same. Still wrong on held-out: the white wooden wall of friends and Picture_0B's concrete
 (large, grey, along the whole top: an overcast sky by every rule here).

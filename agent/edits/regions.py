@@ -309,8 +309,8 @@ SKY_SURE_TOP = 0.5  # ... or one along this share of the top edge; a smaller pat
 
 def _small_sky(mask: np.ndarray) -> bool:
     """Whether the sky found is only a small patch at the top (under :data:`SKY_SURE_AREA` of the
-    picture and along under :data:`SKY_SURE_TOP` of the top edge): a blue board on a garage wall, a
-    pale panel, or sky seen through a gap, which the person is asked about, not edited unseen.
+    picture and along under :data:`SKY_SURE_TOP` of the top edge): a pale panel on a garage wall, a
+    blue board, or sky seen through a gap, which the person is asked about, not edited unseen.
 
     >>> m = np.zeros((100, 100), np.float32); m[:10, :30] = 1
     >>> _small_sky(m), _small_sky(np.pad(m[:10], ((0, 90), (0, 0))) + (np.arange(100) < 5)[:, None])
