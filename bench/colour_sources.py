@@ -1,0 +1,81 @@
+"""Photos of bench/colours.py's second held-out part ("held2"), loaded as 8-bit RGB.
+
+- ``wallpaper:<Name>``: the largest image of the Debian package plasma-workspace-wallpapers
+  (/usr/share/wallpapers/<Name>/contents/images; licences in
+  /usr/share/doc/plasma-workspace-wallpapers/copyright: LGPL-3 or CC BY-SA 4.0 per wallpaper),
+  640 pixels on its long side.
+- ``stamp:<dir/name>``: a photo stamp of the Debian package tuxpaint-stamps-default
+  (/usr/share/tuxpaint/stamps/<dir/name>.png, GPL-2: a real object photographed and cut out, with
+  an alpha channel), :data:`STAMP_SIDE` pixels on its long side, laid over a plain neutral grey
+  640 x 480 canvas at :data:`STAMP_AT`; its box is where its alpha is over half.
+- ``grace_hopper``: bench/photos/grace_hopper.jpg, matplotlib's sample photo of Grace Hopper
+  (US Navy, public domain; ``matplotlib/mpl-data/sample_data``), 512 x 600.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import numpy as np
+
+WALLPAPERS = "/usr/share/wallpapers"
+STAMPS = "/usr/share/tuxpaint/stamps"
+HERE = os.path.dirname(os.path.abspath(__file__))
+CANVAS = (480, 640)
+GREY = 150
+STAMP_SIDE = 300
+STAMP_AT = (170, 90)  # x, y of the stamp's scaled image's top left corner
+
+
+def _fit(rgb: np.ndarray, side: int) -> np.ndarray:
+    import cv2
+
+    f = side / max(rgb.shape[:2])
+    interp = cv2.INTER_AREA if f < 1 else cv2.INTER_CUBIC
+    return cv2.resize(rgb, (round(rgb.shape[1] * f), round(rgb.shape[0] * f)), interpolation=interp)
+
+
+def wallpaper(name: str) -> np.ndarray:
+    from PIL import Image
+
+    files = glob.glob(os.path.join(WALLPAPERS, name, "contents", "images", "*"))
+    if not files:
+        raise FileNotFoundError(f"{WALLPAPERS}/{name}: apt-get install plasma-workspace-wallpapers")
+    rgb = np.asarray(Image.open(max(files, key=os.path.getsize)).convert("RGB"))
+    return np.ascontiguousarray(_fit(rgb, 640))
+
+
+def stamp(name: str) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """The stamp over the grey canvas, and its box (x1, y1, x2, y2)."""
+    from PIL import Image
+
+    path = os.path.join(STAMPS, f"{name}.png")
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path}: apt-get install tuxpaint-stamps-default")
+    rgba = _fit(np.asarray(Image.open(path).convert("RGBA")).astype(np.float32), STAMP_SIDE)
+    rgba = np.clip(rgba, 0, 255)
+    canvas = np.full((*CANVAS, 3), float(GREY), np.float32)
+    x, y = STAMP_AT
+    h, w = rgba.shape[:2]
+    a = rgba[..., 3:] / 255.0
+    canvas[y:y + h, x:x + w] = rgba[..., :3] * a + canvas[y:y + h, x:x + w] * (1 - a)
+    ys, xs = np.nonzero(rgba[..., 3] > 127)
+    box = (x + int(xs.min()), y + int(ys.min()), x + int(xs.max()) + 1, y + int(ys.max()) + 1)
+    return np.ascontiguousarray(canvas.round().astype(np.uint8)), box
+
+
+def load(photo: str) -> np.ndarray:
+    if photo.startswith("wallpaper:"):
+        return wallpaper(photo.split(":", 1)[1])
+    if photo.startswith("stamp:"):
+        return stamp(photo.split(":", 1)[1])[0]
+    if photo == "grace_hopper":
+        from PIL import Image
+
+        return np.asarray(Image.open(os.path.join(HERE, "photos", "grace_hopper.jpg")).convert("RGB"))
+    raise KeyError(photo)
+
+
+def present() -> bool:
+    return os.path.isdir(os.path.join(WALLPAPERS, "Kite")) and os.path.isdir(os.path.join(STAMPS, "food"))
