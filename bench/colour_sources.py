@@ -8,6 +8,9 @@
   (/usr/share/tuxpaint/stamps/<dir/name>.png, GPL-2: a real object photographed and cut out, with
   an alpha channel), :data:`STAMP_SIDE` pixels on its long side, laid over a plain neutral grey
   640 x 480 canvas at :data:`STAMP_AT`; its box is where its alpha is over half.
+- ``stamp:<dir/name>@<photo>``: such a stamp laid in the middle of a development photo of
+  bench/photoset.py (a real background behind it, so that its box holds other colours too); the
+  development part's second half ("dev2").
 - ``grace_hopper``: bench/photos/grace_hopper.jpg, matplotlib's sample photo of Grace Hopper
   (US Navy, public domain; ``matplotlib/mpl-data/sample_data``), 512 x 600.
 """
@@ -65,7 +68,32 @@ def stamp(name: str) -> tuple[np.ndarray, tuple[int, int, int, int]]:
     return np.ascontiguousarray(canvas.round().astype(np.uint8)), box
 
 
+def stamp_over(name: str, background: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """The stamp laid in the middle of a photo, 0.6 of the photo's short side on its long side, and
+    its box (x1, y1, x2, y2)."""
+    from PIL import Image
+
+    path = os.path.join(STAMPS, f"{name}.png")
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path}: apt-get install tuxpaint-stamps-default")
+    H, W = background.shape[:2]
+    rgba = np.clip(_fit(np.asarray(Image.open(path).convert("RGBA")).astype(np.float32), round(0.6 * min(H, W))), 0, 255)
+    h, w = rgba.shape[:2]
+    x, y = (W - w) // 2, (H - h) // 2
+    out = background.astype(np.float32)
+    a = rgba[..., 3:] / 255.0
+    out[y:y + h, x:x + w] = rgba[..., :3] * a + out[y:y + h, x:x + w] * (1 - a)
+    ys, xs = np.nonzero(rgba[..., 3] > 127)
+    box = (x + int(xs.min()), y + int(ys.min()), x + int(xs.max()) + 1, y + int(ys.max()) + 1)
+    return np.ascontiguousarray(out.round().astype(np.uint8)), box
+
+
 def load(photo: str) -> np.ndarray:
+    if "@" in photo:  # stamp:<name>@<a development photo of bench/photoset.py>
+        import photoset
+
+        name, bg = photo.split(":", 1)[1].split("@")
+        return stamp_over(name, photoset.load(bg))[0]
     if photo.startswith("wallpaper:"):
         return wallpaper(photo.split(":", 1)[1])
     if photo.startswith("stamp:"):

@@ -38,6 +38,11 @@ insides and purple sides, "grey"/"white" for the silver suits) before any Easel 
 on them. This part is printed as a count only (its two kinds apart), never crop by crop, and is
 not tuned on.
 
+The development part has a second half ("dev2", 38 crops) made to tell object masks apart:
+other photo stamps of tuxpaint-stamps-default (fruit, flowers, birds, mammals, insects, tools;
+none of those in held2), each laid in the middle of a development photo (bench/colour_sources.py)
+so that its box holds the photo's colours around it too, labelled in the same way.
+
 Measured: :func:`agent.perception.naming.object_colour` (the colour a caption gives a thing in
 that box) is right when it is one of the crop's words. Printed per part; for the development part
 also the confusions, and with ``-v`` each wrong crop.
@@ -74,6 +79,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 LABELS = Path(__file__).resolve().parent / "colour_labels.json"
 # basic colour terms Easel may say that are the same as a labelled word
 SAME = {"skyblue": "blue", "gray": "grey"}
+DEV = ("dev", "dev2")  # the parts tuned on
 
 
 def crops() -> list[dict]:
@@ -95,18 +101,18 @@ def main(argv: list[str] | None = None) -> int:
     if not photoset.photos2_present():
         print(f"skipped: {photoset.MATE_DIR} is missing (apt-get install mate-backgrounds)")
         return 1
-    rows = [r for r in crops() if r["split"] == "dev" or not args.dev]
+    rows = [r for r in crops() if r["split"] in DEV or not args.dev]
     if not colour_sources.present():
         print("held2 skipped: apt-get install plasma-workspace-wallpapers tuxpaint-stamps-default")
-        rows = [r for r in rows if r["split"] != "held2"]
+        rows = [r for r in rows if r["split"] not in ("held2", "dev2")]
     cache: dict[str, np.ndarray] = {}
     results = collections.defaultdict(list)
     confusions: collections.Counter = collections.Counter()
     times = []
     for i, r in enumerate(rows):
         if r["photo"] not in cache:
-            held2 = r["split"] == "held2"
-            cache[r["photo"]] = colour_sources.load(r["photo"]) if held2 else photoset.load(r["photo"])
+            stamp = r["split"] in ("held2", "dev2")
+            cache[r["photo"]] = colour_sources.load(r["photo"]) if stamp else photoset.load(r["photo"])
         img = cache[r["photo"]]
         t = time.perf_counter()
         said = object_colour(img, tuple(r["box"]), r["label"])
@@ -116,11 +122,13 @@ def main(argv: list[str] | None = None) -> int:
         results[r["split"]].append(ok)
         if r["split"] == "held2":
             results["held2, " + ("stamps" if r["photo"].startswith("stamp:") else "photos")].append(ok)
-        if r["split"] == "dev" and not ok:
+        if r["split"] in DEV:
+            results["dev, all"].append(ok)
+        if r["split"] in DEV and not ok:
             confusions[(r["words"][0], said)] += 1
             if args.verbose:
-                print(f"dev {i:3d} {r['photo']:12s} {r['box']} truth={'/'.join(r['words'])} said={said}")
-    for split in ("dev", "held-out", "held2", "held2, photos", "held2, stamps"):
+                print(f"{r['split']} {i:3d} {r['photo']:12s} {r['box']} truth={'/'.join(r['words'])} said={said}")
+    for split in ("dev", "dev2", "dev, all", "held-out", "held2", "held2, photos", "held2, stamps"):
         ok = results[split]
         if not ok:
             continue
