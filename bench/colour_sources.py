@@ -49,43 +49,34 @@ def wallpaper(name: str) -> np.ndarray:
     return np.ascontiguousarray(_fit(rgb, 640))
 
 
-def stamp(name: str) -> tuple[np.ndarray, tuple[int, int, int, int]]:
-    """The stamp over the grey canvas, and its box (x1, y1, x2, y2)."""
+def _lay(name: str, background: np.ndarray, side: int, at: tuple[int, int] | None):
+    """The stamp ``name``, ``side`` pixels on its long side, laid on ``background`` with its top
+    left corner at ``at`` (x, y; in the middle when None), and its box where its alpha is over half."""
     from PIL import Image
 
     path = os.path.join(STAMPS, f"{name}.png")
     if not os.path.exists(path):
         raise FileNotFoundError(f"{path}: apt-get install tuxpaint-stamps-default")
-    rgba = _fit(np.asarray(Image.open(path).convert("RGBA")).astype(np.float32), STAMP_SIDE)
-    rgba = np.clip(rgba, 0, 255)
-    canvas = np.full((*CANVAS, 3), float(GREY), np.float32)
-    x, y = STAMP_AT
+    rgba = np.clip(_fit(np.asarray(Image.open(path).convert("RGBA")).astype(np.float32), side), 0, 255)
     h, w = rgba.shape[:2]
-    a = rgba[..., 3:] / 255.0
-    canvas[y:y + h, x:x + w] = rgba[..., :3] * a + canvas[y:y + h, x:x + w] * (1 - a)
-    ys, xs = np.nonzero(rgba[..., 3] > 127)
-    box = (x + int(xs.min()), y + int(ys.min()), x + int(xs.max()) + 1, y + int(ys.max()) + 1)
-    return np.ascontiguousarray(canvas.round().astype(np.uint8)), box
-
-
-def stamp_over(name: str, background: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int]]:
-    """The stamp laid in the middle of a photo, 0.6 of the photo's short side on its long side, and
-    its box (x1, y1, x2, y2)."""
-    from PIL import Image
-
-    path = os.path.join(STAMPS, f"{name}.png")
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"{path}: apt-get install tuxpaint-stamps-default")
-    H, W = background.shape[:2]
-    rgba = np.clip(_fit(np.asarray(Image.open(path).convert("RGBA")).astype(np.float32), round(0.6 * min(H, W))), 0, 255)
-    h, w = rgba.shape[:2]
-    x, y = (W - w) // 2, (H - h) // 2
+    x, y = at if at is not None else ((background.shape[1] - w) // 2, (background.shape[0] - h) // 2)
     out = background.astype(np.float32)
     a = rgba[..., 3:] / 255.0
     out[y:y + h, x:x + w] = rgba[..., :3] * a + out[y:y + h, x:x + w] * (1 - a)
     ys, xs = np.nonzero(rgba[..., 3] > 127)
     box = (x + int(xs.min()), y + int(ys.min()), x + int(xs.max()) + 1, y + int(ys.max()) + 1)
     return np.ascontiguousarray(out.round().astype(np.uint8)), box
+
+
+def stamp(name: str) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """The stamp over the grey canvas, and its box (x1, y1, x2, y2)."""
+    return _lay(name, np.full((*CANVAS, 3), GREY, np.uint8), STAMP_SIDE, STAMP_AT)
+
+
+def stamp_over(name: str, background: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """The stamp laid in the middle of a photo, 0.6 of the photo's short side on its long side, and
+    its box (x1, y1, x2, y2)."""
+    return _lay(name, background, round(0.6 * min(background.shape[:2])), None)
 
 
 def load(photo: str) -> np.ndarray:
