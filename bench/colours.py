@@ -71,7 +71,8 @@ at 64 or 128 pixels, the whole box when GrabCut fails, or GrabCut only when it h
 centre were no better; u2netp on the box's crop scored 122/141 and 20/38 at about 0.5 s a crop
 (GrabCut: 20-30 ms on a 640-pixel copy, both measured on the loaded 2-core machine). The mask
 stays as it was. Then 121/141 (0.858) and 22/38 (0.579) with dark oranges of chroma 50 and more
-orange instead of brown. The median of the mask's pixels as the main colour instead of the
+orange instead of brown; 123/141 (0.872) and 23/38 (0.605) with very dark, weakly coloured blues
+black (a night sky). The median of the mask's pixels as the main colour instead of the
 largest k-means cluster scored higher here (125/141 and 25/38 with the bound above) but was
 dropped: in bench/describe_human.py's development captions it made a black motorcycle and a
 brown dog grey (0/40 captions with a wrong colour went to 2/40); so was an achromatic bound of

@@ -67,3 +67,9 @@ def test_a_dark_strongly_coloured_orange_is_orange_not_brown():
     assert term(lab) == "orange"
     assert term(to_lab(np.array([(100, 60, 30)], np.uint8))[0]) == "brown"  # dark wood stays brown
 
+
+
+def test_a_dark_blue_night_sky_is_black_and_a_dark_brown_stays_brown():
+    assert term(np.array([16.0, 3.0, -17.0])) == "black"   # behind a launch tower at night
+    assert term(np.array([30.0, 3.0, -25.0])) == "blue"    # a navy blue still blue
+    assert term(to_lab(np.array([(60, 38, 22)], np.uint8))[0]) == "brown"  # a dark brown dog
