@@ -1,9 +1,10 @@
 """Photos of bench/colours.py's second held-out part ("held2"), loaded as 8-bit RGB.
 
 - ``wallpaper:<Name>``: the largest image of the Debian package plasma-workspace-wallpapers
-  (/usr/share/wallpapers/<Name>/contents/images; licences in
-  /usr/share/doc/plasma-workspace-wallpapers/copyright: LGPL-3 or CC BY-SA 4.0 per wallpaper),
-  640 pixels on its long side.
+  (/usr/share/wallpapers/<Name>/contents/images), 640 pixels on its long side. The nine used are
+  LGPL-3 per their metadata.json: EveningGlow (Ian Hex), ColorfulCups (Dmitri Popov), FallenLeaf
+  (Martin Klapetek), BytheWater (Maciej Wiklo), Kite, OneStandsOut, Path, ColdRipple and
+  summer_1am (Risto Saukonpää).
 - ``stamp:<dir/name>``: a photo stamp of the Debian package tuxpaint-stamps-default
   (/usr/share/tuxpaint/stamps/<dir/name>.png, GPL-2: a real object photographed and cut out, with
   an alpha channel), :data:`STAMP_SIDE` pixels on its long side, laid over a plain neutral grey
@@ -12,7 +13,8 @@
   bench/photoset.py (a real background behind it, so that its box holds other colours too); the
   development part's second half ("dev2").
 - ``grace_hopper``: bench/photos/grace_hopper.jpg, matplotlib's sample photo of Grace Hopper
-  (US Navy, public domain; ``matplotlib/mpl-data/sample_data``), 512 x 600.
+  (an official US Navy portrait, public domain as a work of the US government; copied from
+  ``matplotlib/mpl-data/sample_data`` of the matplotlib 3.11.2 wheel), 512 x 600.
 """
 
 from __future__ import annotations
