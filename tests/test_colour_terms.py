@@ -59,3 +59,17 @@ def test_a_person_in_a_cream_coat_is_in_beige_or_white_not_in_black():
     # a red coat is still red, and the face is never the colour
     img = _figure((180, 30, 30))
     assert person_clothing_colour(img, (0, 0, 120, 200), mask(img)) == "red"
+
+
+def test_a_dark_strongly_coloured_orange_is_orange_not_brown():
+    # a dahlia's petals in shade: dark (L* about 42) but strongly coloured (chroma about 70)
+    lab = np.array([42.0, 52.0, 48.0])
+    assert term(lab) == "orange"
+    assert term(to_lab(np.array([(100, 60, 30)], np.uint8))[0]) == "brown"  # dark wood stays brown
+
+
+
+def test_a_dark_blue_night_sky_is_black_and_a_dark_brown_stays_brown():
+    assert term(np.array([16.0, 3.0, -17.0])) == "black"   # behind a launch tower at night
+    assert term(np.array([30.0, 3.0, -25.0])) == "blue"    # a navy blue still blue
+    assert term(to_lab(np.array([(60, 38, 22)], np.uint8))[0]) == "brown"  # a dark brown dog

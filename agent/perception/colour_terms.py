@@ -13,9 +13,10 @@ dark, L* < 40: the coffee cup is red at 41.7, the astronaut's suit orange at 43-
 yellow from 69 degrees (the dahlia's petals are orange at 63-67, the sunflower yellow at 71-97);
 green from 105 degrees, or from 85 when dark (L* < 47: the olive grass of the dunes is green at
 88-105); blue from 200 to 315; purple, and pink when light, from 315 round to red. Dark oranges
-and yellows are brown, weakly coloured oranges (chroma under 35) brown or beige; light, weakly
-coloured oranges and yellows beige; colours with chroma
-under 8 are black, grey or white by lightness.
+and yellows are brown unless strongly coloured (chroma 50 and more: orange); weakly coloured
+oranges (chroma under 35) brown or beige; light, weakly coloured oranges and yellows beige;
+colours with chroma under 8 are black, grey or white by lightness, and so are very dark, weakly
+coloured blues (L* under 20, chroma under 20: a night sky is black).
 
 White balance (:func:`white_balance_gains`): a photo taken under warm or cold light tints every
 object. The brightest pixels that are not clipped are taken as a white patch when they are nearly
@@ -45,6 +46,17 @@ WHITE_PATCH_LIGHTNESS = 85.0
 # Chroma an orange needs to be called orange (bench/colours.py dev: 117/141 with none, 118 at 30,
 # 119 at 35 and 40: a bench's grey-brown back, tan cardboard and wood were "orange").
 ORANGE_CHROMA = 35.0
+# Chroma from which a dark orange is orange, not brown: a dahlia's or a gazania's petals in shade
+# (L* 40-43, chroma 73-76 on bench/colours.py's development photos) are orange or red to people,
+# not brown as a dark, weakly coloured wood is (bench/colours.py's development parts dev and dev2:
+# 119/141 and 20/38 with no such bound, 121 and 22 at 50 and at 60, 121 and 21 at 70).
+DARK_ORANGE_CHROMA = 50.0
+# Lightness under which a weakly coloured blue or violet (chroma under 20, hue 180-330) is black: a
+# night sky behind a launch tower (L* 16, chroma 17) is black to people, where a dark brown dog
+# stays brown (bench/colours.py's development parts: 121/141 and 22/38 with no such bound, 123 and
+# 23 at 18 and 20, with or without the hue bound; without it the dog in bench/describe_human.py's
+# development photos was "black").
+DARK_BLUE_BLACK_BELOW = 20.0
 # Chroma under which a colour is achromatic (black, grey, white by lightness).
 ACHROMATIC_CHROMA = 8.0
 # Lightness under which an achromatic colour is black, over which it is white.
@@ -114,7 +126,8 @@ def term(lab: np.ndarray) -> str:
     L, a, b = (float(v) for v in lab)
     c = float(np.hypot(a, b))
     h = float(np.degrees(np.arctan2(b, a))) % 360.0
-    if c < ACHROMATIC_CHROMA or (L < 15.0 and c < 25.0):
+    dark_blue = L < DARK_BLUE_BLACK_BELOW and c < 20.0 and 180.0 <= h < 330.0
+    if c < ACHROMATIC_CHROMA or (L < 15.0 and c < 25.0) or dark_blue:
         return "black" if L < BLACK_BELOW else "white" if L > WHITE_ABOVE else "grey"
     if L > 88.0 and c < 15.0:
         return "white"
@@ -127,7 +140,7 @@ def term(lab: np.ndarray) -> str:
     if h >= 105.0 or (h >= 85.0 and L < 47.0):
         return "green"
     # oranges and yellows: brown when dark, beige when light and weakly coloured
-    if L < 45.0 and h < 85.0:
+    if L < 45.0 and h < 85.0 and c < DARK_ORANGE_CHROMA:
         return "brown"
     if L > 60.0 and c < 30.0 and h < 90.0:
         return "beige"
