@@ -164,13 +164,13 @@ def settle(known: np.ndarray, hole: np.ndarray, filled: np.ndarray, trust: np.nd
     ring = (cv2.dilate(hole.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~hole
     mu = k[ring].mean(axis=0) if ring.any() else k[~hole].mean(axis=0)
     h[hole] = membrane(k - mu, ~hole, hole, 1e6)[hole] + mu
-    e_f, e_b, h_f, h_b = (blur(x, s) for x in (e, h) for s in (SETTLE_SIGMA, SETTLE_BAND))
-    band = e_f - e_b
-    power = cv2.GaussianBlur((band ** 2).mean(axis=2), (0, 0), 2 * SETTLE_BAND)[hole]
+    # The copy over the membrane, d = e - h (0 outside the hole): the result h_f + t (e_f - h_f) +
+    # g ((e_f - e_b) - (h_f - h_b)) + (e - e_f) is e - (1 - t) d_f + g (d_f - d_b), whole-box sums.
+    d_f, d_b = blur(e - h, SETTLE_SIGMA), blur(e - h, SETTLE_BAND)
+    band = blur(e, SETTLE_SIGMA) - blur(e, SETTLE_BAND)
+    power = cv2.GaussianBlur((band ** 2).mean(axis=2), (0, 0), 2 * SETTLE_BAND)
     strong = power ** 2 / (power ** 2 + (SETTLE_TEXTURE * unit) ** 4 + 1e-12)
-    t = trust[hole][:, None]
-    g = np.maximum(strong[:, None], t)
-    out = e.copy()
-    out[hole] = (h_f[hole] + t * (e_f[hole] - h_f[hole]) + g * (band[hole] - (h_f[hole] - h_b[hole]))
-                 + (e[hole] - e_f[hole]))
+    t = trust.astype(np.float32)[:, :, None]
+    g = np.maximum(strong[:, :, None], t)
+    out = np.where(hole[:, :, None], e - (1 - t) * d_f + g * (d_f - d_b), e)
     return out.reshape(filled.shape)
