@@ -63,6 +63,25 @@ Figures (median PSNR dB / SSIM / detail kept; cases worse than Telea by > 3 dB):
   0.616, but a noise texture keeps 0.47 of its fine detail: the test asks 0.6). The price is in the grid: grass and gravel holes are quieter than
   their surroundings, blurred blade shapes show faintly in GreenMeadow's, FreshFlower's stroke
   leaves a lighter column, YellowFlower's cup a flat oval.
+- texture back (``editor/fill_settle.py``: the membrane only below sigma 1 px, the copy's detail
+  above it kept whole, its band between sigmas 1 and 6 kept where its local RMS is well above 20
+  levels, ``r^4 / (r^4 + 20^4)``: grass, gravel): dev Easel 20.36 / 0.613 / 0.89, Telea 19.51 /
+  0.603 / 0.31, NS 19.75 / 0.601 / 0.22, 0 worse; held out (run once) Easel 23.61 / 0.763 / 0.90,
+  Telea 21.96 / 0.738 / 0.54, NS 21.88 / 0.777 / 0.24, 0 worse: the held-out SSIM is now 0.014
+  under NS's (0.001 before), though Easel's is above NS's in 8 of the 10 cases (mean 0.780
+  against 0.747): Garden's marigold and rocket's horizon are under it. 12 MP, 5% hole: Easel
+  1.07 s, Telea 1.19 s (0.90, load ~1) and 1.30 s against 1.28 s (1.02) in the run above. The lawn of tests/test_objects.py: contrast 60% of the lawn's (47% before, raw copy
+  84%), fine detail 88% (65% before), 14.9 dB against Telea's 15.5. Tried on dev (the settling
+  alone, applied to the cached exemplar fills) and dropped: all detail above sigma 2 (20.25 /
+  0.599 / 0.94), the split at sigma 1.5 or 1.2 (0.606, 0.611), at 0.8 (0.617 but 0.80 detail),
+  the copy's band between 1 and 2 at 25-50% (0.610-0.607), the band gate up to sigma 12 (what
+  the lawn's 80% contrast needs: 19.89-20.27 / 0.591-0.604), a softer gate ``r^2 / (r^2 + T^2)``
+  (0.606-0.609), the whole band at the hole's edge (20.41 / 0.611). Looking at the grid:
+  gravel and scikit-image's grass are textured to the middle (somewhat quieter than around);
+  GreenMeadow's and RainDrops' big blurred blades (texture coarser than sigma 6) are still a flat
+  green patch with faint thin blade edges in it; FreshFlower's stroke leaves a lighter column,
+  TwoWings' dandelion stem and Blinds' veins are not carried through, and Storm's asphalt (held
+  out) keeps a grey smudge over the verge with the lane line broken.
 """
 
 from __future__ import annotations

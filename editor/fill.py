@@ -33,13 +33,14 @@ inpainting", IPOL 2017), and a Poisson seam (Perez et al. 2003):
    level's matches point to (blended bilinearly between neighbouring matches), so the fill has the
    photo's own fine detail; its low band is then replaced by the work fill's, and the remaining
    fine seam is taken out by a membrane in a band along the edge.
-6. The fill is settled on a membrane (:func:`_settle`): below a sigma of 2 pixels its shading is
-   the harmonic interpolation of the hole's edge, and above it the copy's detail is kept, all of it
-   at the edge and 70% of it deeper in, except where the copy's offset is seen to predict the
-   hole's surroundings too (:func:`_trust`: a periodic texture, whose copy is in phase), which
-   keep the copy's shading and all its detail. A copied random texture (grass, gravel) is never in
-   phase with what the object hid, and further from it than its smooth mean, which the membrane
-   guesses better than the copy's low band or than Telea's fill.
+6. The fill is settled on a membrane (:mod:`editor.fill_settle`): below a sigma of 1 pixel its
+   shading is the harmonic interpolation of the hole's edge, above it the copy's fine detail is
+   kept whole, and the band between sigmas 1 and 6 (blade and pebble shapes) is the copy's where
+   its texture is strong (grass, gravel) and the membrane's where it is faint; where the copy's
+   offset is seen to predict the hole's surroundings too (a periodic texture, whose copy is in
+   phase), the copy is kept whole. A copied random texture is never in phase with what the object
+   hid, and further from it than its smooth mean, which the membrane guesses better than the
+   copy's low band or than Telea's fill.
 
 Diffusion fills such as Telea's or Navier-Stokes' smear the hole's border into streaks once the
 hole is more than a few pixels wide; ``bench/fill.py`` compares the three on 46 composites (PSNR,
@@ -55,6 +56,8 @@ import threading
 import cv2
 import numpy as np
 
+from editor import fill_settle
+from editor.fill_settle import SETTLE_BAND, TRUST_SIGMA, blur, membrane, per_group
 from editor.ops import check_image, full_scale
 
 __all__ = ["hole_psnr", "inpaint"]
@@ -73,10 +76,6 @@ NEAR = 2.0  # sources within this many half-sides of the hole from their target 
 NEAR_COARSE = 0.5  # ... on the two coarsest levels, where the fill's structure is decided
 FADE = 0.25  # the seam's correction fades over this share of the hole's larger side
 LOWBAND = 0.75  # at full resolution the fill's low band (this sigma, in work pixels) is the work fill's
-SETTLE_SIGMA = 2.0  # the final fill: the membrane's band below this sigma (full-resolution pixels) ...
-SETTLE_DETAIL = 0.7  # ... plus this share of the exemplar fill's detail above it (up to all of it
-# where the copy's offset also predicts the hole's surroundings: a periodic texture) ...
-SETTLE_RAMP = 4.0  # ... rising to all of it at the hole's edge (over this many pixels), no seam in texture
 
 
 def _check_hole(mask: np.ndarray, image: np.ndarray) -> np.ndarray:
@@ -102,8 +101,10 @@ def _compile() -> None:
             return
         import numba
 
+        for name in ("relax", "offset_ncc"):  # the settling's loops (membrane calls relax)
+            setattr(fill_settle, name, numba.njit(cache=True, nogil=True)(getattr(fill_settle, name)))
         g = globals()
-        for name in ("_relax", "_offset_ncc", "_dist", "_far", "_patchmatch", "_vote", "_compose", "_ring_residual"):
+        for name in ("_dist", "_far", "_patchmatch", "_vote", "_compose", "_ring_residual"):
             g[name] = numba.njit(cache=True, nogil=True)(g[name])
         _compiled = True
 
@@ -323,46 +324,6 @@ def _ring_residual(img, nc, hole, offy, offx, out):
     return done
 
 
-def _offset_ncc(det, known, by, bx, oys, oxs, out):
-    """For each offset (``oys[j]``, ``oxs[j]``): the normalised correlation of the detail ``det`` at
-    the band pixels (``by``, ``bx``) with the detail at the same pixels shifted by the offset, over
-    the shifted pixels that are known (``out[j]``; 0 where too few are)."""
-    h, w = det.shape
-    for j in range(len(oys)):
-        sab = saa = sbb = 0.0
-        n = 0
-        for i in range(len(by)):
-            y, x = by[i] + oys[j], bx[i] + oxs[j]
-            if y < 0 or y >= h or x < 0 or x >= w or not known[y, x]:
-                continue
-            a, b = det[by[i], bx[i]], det[y, x]
-            sab += a * b
-            saa += a * a
-            sbb += b * b
-            n += 1
-        out[j] = sab / math.sqrt(saa * sbb) if n >= 16 and saa > 0 and sbb > 0 else 0.0
-
-
-def _trust(values: np.ndarray, hole: np.ndarray, lv: _Level, sigma: float) -> np.ndarray:
-    """How far each hole pixel's copied detail can be trusted to be in phase with what was there:
-    the copy's offset tried on the surroundings of the hole (the correlation of their detail, above
-    ``sigma``, with the detail the same offset away). A periodic texture (stripes, planks, brick)
-    predicts itself, near 1; grass, gravel or leaves do not, near 0. Returns 0..1 over ``hole``."""
-    g = values.mean(axis=2).astype(np.float32)
-    det = np.ascontiguousarray(g - cv2.GaussianBlur(g, (0, 0), sigma))
-    _, _, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
-    near = cv2.distanceTransform((~hole).astype(np.uint8), cv2.DIST_L2, 3) <= max(4.0, 0.25 * max(bw, bh))
-    by, bx = np.nonzero(near & ~hole)
-    keep = np.linspace(0, len(by) - 1, min(len(by), 4000)).astype(np.int64)  # a sample is enough
-    oy, ox = lv.offy[hole].astype(np.int64), lv.offx[hole].astype(np.int64)
-    pairs, inv = np.unique(np.stack([oy, ox], 1), axis=0, return_inverse=True)
-    ncc = np.zeros(len(pairs), np.float64)
-    _offset_ncc(det, np.ascontiguousarray(~hole), by[keep], bx[keep], pairs[:, 0].copy(), pairs[:, 1].copy(), ncc)
-    out = np.zeros(hole.shape, np.float32)
-    out[hole] = np.clip(ncc[inv.ravel()], 0, 1)
-    return out
-
-
 def coarse_fill(values: np.ndarray, hole: np.ndarray) -> np.ndarray:
     """The first guess on the coarsest level: Telea's fill (it carries edges such as a horizon into
     a hole a few pixels wide) on an 8-bit copy, in groups of 3 channels or one by one."""
@@ -382,19 +343,8 @@ def coarse_fill(values: np.ndarray, hole: np.ndarray) -> np.ndarray:
     return out
 
 
-def _per_group(fn, img: np.ndarray) -> np.ndarray:
-    """``fn`` applied to groups of at most 4 channels (OpenCV's limit for many filters)."""
-    parts = [fn(np.ascontiguousarray(img[:, :, k:k + 4])) for k in range(0, img.shape[2], 4)]
-    parts = [p.reshape(p.shape[0], p.shape[1], -1) for p in parts]
-    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=2)
-
-
-def _blur(img: np.ndarray, sigma: float) -> np.ndarray:
-    return _per_group(lambda a: cv2.GaussianBlur(a, (0, 0), sigma), img)
-
-
 def _resize(img: np.ndarray, size: tuple[int, int], interpolation: int) -> np.ndarray:
-    return _per_group(lambda a: cv2.resize(a, size, interpolation=interpolation), img)
+    return per_group(lambda a: cv2.resize(a, size, interpolation=interpolation), img)
 
 
 class _Level:
@@ -442,65 +392,6 @@ def _match(feat, lv: _Level, sy, sx, seed: int) -> np.ndarray:
     return np.where(fin, np.exp(-d / (2 * sigma2 + 1e-6)), 0.0).astype(np.float32)
 
 
-def _relax(cur, hole, iters, omega, screen):
-    """Successive over-relaxation of the screened Laplace equation on the ``hole`` pixels of
-    ``cur`` (in place): each becomes the sum of its 4 neighbours (those off the image are left
-    out) over their number plus ``screen`` (0: the mean, a membrane; above 0 the solution fades
-    away from the boundary); the pixels outside the hole are the fixed boundary."""
-    h, w, c = cur.shape
-    ys, xs = np.nonzero(hole)
-    for _ in range(iters):
-        for i in range(len(ys)):
-            y, x = ys[i], xs[i]
-            for k in range(c):
-                s = 0.0
-                n = 0
-                if y > 0:
-                    s += cur[y - 1, x, k]
-                    n += 1
-                if y < h - 1:
-                    s += cur[y + 1, x, k]
-                    n += 1
-                if x > 0:
-                    s += cur[y, x - 1, k]
-                    n += 1
-                if x < w - 1:
-                    s += cur[y, x + 1, k]
-                    n += 1
-                cur[y, x, k] += omega * (s / (n + screen) - cur[y, x, k])
-
-
-def _membrane(values: np.ndarray, known: np.ndarray, hole: np.ndarray, fade: float) -> np.ndarray:
-    """A membrane interpolation of ``values`` from the pixels where ``known`` is set into ``hole``,
-    fading over ``fade`` pixels away from them: the screened Laplace equation ``lap(u) = u / fade^2``
-    with the known values as boundary, solved coarse to fine (each level of a pull-push pyramid
-    starts from the coarser level's solution and relaxes it: a cascadic multigrid). Values outside
-    ``known`` and ``hole`` are a smooth extension."""
-    w = known.astype(np.float32)
-    v = values * w[:, :, None]
-    pyr = [(v, w, hole)]
-    while min(pyr[-1][1].shape) > 4 and pyr[-1][2].sum() > 64:
-        v, w, hl = pyr[-1]
-        size = ((w.shape[1] + 1) // 2, (w.shape[0] + 1) // 2)
-        pyr.append((_per_group(cv2.pyrDown, v), cv2.pyrDown(w),
-                    cv2.resize(hl.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0))
-    cur = None
-    for level in range(len(pyr) - 1, -1, -1):
-        v, w, hl = pyr[level]
-        own = v / np.maximum(w, 1e-6)[:, :, None]
-        if cur is None:
-            cur = np.where((w > 0)[:, :, None], own, 0.0)
-            iters = 60
-        else:
-            up = _per_group(lambda a, size=(w.shape[1], w.shape[0]): cv2.pyrUp(a, dstsize=size), cur)
-            a = np.clip(w * 4, 0, 1)[:, :, None]
-            cur = a * own + (1 - a) * up
-            iters = 12
-        cur = np.ascontiguousarray(cur, dtype=np.float32)
-        _relax(cur, hl, iters, 1.7, (2.0 ** level / max(fade, 1e-3)) ** 2)
-    return cur
-
-
 def _seamless(v, nc, hole, lv: _Level, sy, sx, wt) -> np.ndarray:
     """The final vote: each hole pixel copies one source pixel (the offset most of the patches
     covering it share, :func:`_vote` mode 2), and the seam such a copy leaves against the photo
@@ -511,7 +402,7 @@ def _seamless(v, nc, hole, lv: _Level, sy, sx, wt) -> np.ndarray:
     ring = _ring_residual(np.ascontiguousarray(v), nc, hole, lv.offy, lv.offx, res)
     out = v.copy()
     _, _, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
-    out[hole] = pred[hole] + _membrane(res, ring, hole, FADE * max(bw, bh))[hole]
+    out[hole] = pred[hole] + membrane(res, ring, hole, FADE * max(bw, bh))[hole]
     return out
 
 
@@ -592,9 +483,10 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
     seed : int
         Seed of the random search, so a fill is reproducible.
     settle : bool
-        Settle the exemplar fill on a membrane (:func:`_settle`: its shading from the hole's edge,
-        70% of its detail deep in the hole unless the copy is known to be in phase). ``False``
-        keeps the copied pixels as they are: all of their texture, further from the truth.
+        Settle the exemplar fill on a membrane (:mod:`editor.fill_settle`: its shading from the
+        hole's edge, its fine detail whole, its coarser texture where that is strong or known to
+        be in phase). ``False`` keeps the copied pixels as they are: all of their texture,
+        further from the truth.
 
     Returns
     -------
@@ -638,7 +530,7 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
         raise ValueError("the mask leaves too little of the image to fill it from")
     unit = full_scale(image) / 255.0  # the matching's costs are in 8-bit levels
     est, lv = _patch_fill(work / unit, work_hole, band * scale, rng)
-    trust = _trust(work / unit, work_hole, lv, max(1.0, SETTLE_SIGMA * scale)) if settle else None
+    trust = fill_settle.trust(work / unit, work_hole, lv.offy, lv.offx, max(1.0, TRUST_SIGMA * scale)) if settle else None
     est *= unit
     if scale == 1:
         filled, box = est, (0, 0, sub.shape[1], sub.shape[0])
@@ -646,7 +538,7 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
         filled, box = _full_resolution(sub, sub_hole, est, lv, scale)
     # The settling blurs: its box keeps 3 sigmas of photo around the hole.
     hx, hy, hw, hh = cv2.boundingRect(sub_hole.astype(np.uint8))
-    g = int(3 * SETTLE_SIGMA) + 2
+    g = int(3 * SETTLE_BAND) + 2
     bx, by = max(0, hx - g), max(0, hy - g)
     bx2, by2 = min(sub.shape[1], hx + hw + g), min(sub.shape[0], hy + hh + g)
     canvas = sub[by:by2, bx:bx2].astype(np.float32)
@@ -657,7 +549,7 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
     if settle and scale < 1:
         trust = cv2.resize(trust, (sub.shape[1], sub.shape[0]), interpolation=cv2.INTER_LINEAR)
     if settle:
-        filled = _settle(canvas, sub_hole[by:by2, bx:bx2], canvas, trust[by:by2, bx:bx2])
+        filled = fill_settle.settle(canvas, sub_hole[by:by2, bx:bx2], canvas, trust[by:by2, bx:bx2], unit)
     else:
         filled = canvas
     m = full_scale(image)
@@ -699,7 +591,7 @@ def _full_resolution(sub: np.ndarray, hole: np.ndarray, work: np.ndarray, lv: _L
     fill[by1:by2, bx1:bx2] = ring_hole
     est = target.copy()
     _compose(np.ascontiguousarray(sub), fill, hole, by1, bx1, lv.offy, lv.offx, fy, fx, est)
-    est[ring_hole] += _blur(target - est, sigma)[ring_hole]
+    est[ring_hole] += blur(target - est, sigma)[ring_hole]
     # What seam is left is fine detail (the low band is the work fill's, seamless already): its
     # membrane is solved in a band along the edge, held at 0 beyond it.
     depth = cv2.distanceTransform(inside.astype(np.uint8), cv2.DIST_L2, 3)
@@ -707,43 +599,10 @@ def _full_resolution(sub: np.ndarray, hole: np.ndarray, work: np.ndarray, lv: _L
     band = inside & (depth <= width)
     res = np.zeros_like(est)
     res[ring] = known[ring] - est[ring]
-    _relax(res, band, int(2 * width) + 4, 1.7, 0.0)
+    fill_settle.relax(res, band, int(2 * width) + 4, 1.7, 0.0)
     est[band] += res[band]
     est[ring] = known[ring]
     return est, (bx1, by1, bx2, by2)
-
-
-def _settle(known: np.ndarray, hole: np.ndarray, filled: np.ndarray, trust: np.ndarray) -> np.ndarray:
-    """The exemplar fill settled onto a membrane: the harmonic interpolation of the hole's edge
-    (Laplace's equation, :func:`_membrane`) gives the fill's shading below
-    :data:`SETTLE_SIGMA`, and the exemplar fill gives the detail above it, all of it at the hole's
-    edge and :data:`SETTLE_DETAIL` of it deeper in. Why: a copied texture is never in phase with
-    what the object hid, and an out-of-phase texture is farther from it (in PSNR and SSIM, and to
-    the eye a wrong blob is worse than a quiet one) than its smooth mean; the membrane guesses that
-    mean better than the exemplar fill's own low band or Telea's (``bench/fill.py``: dev PSNR and
-    SSIM medians, harmonic alone 20.24 dB / 0.625, Telea 19.51 / 0.603, the exemplar fill 19.52 /
-    0.557). Some detail is kept so that grass stays grass and a line crossing the hole stays
-    crisp; it all stays next to the edge so the texture does not change in strength at the seam.
-    ``known`` and ``filled`` are the same box (float ``filled``); returns ``filled`` settled."""
-    k = known.reshape(known.shape[0], known.shape[1], -1).astype(np.float32)
-    e = filled.reshape(k.shape).astype(np.float32)
-    e[~hole] = k[~hole]
-    h = k.copy()
-    # Every known pixel is given (not only the ring, which alone decides the exact solution): the
-    # coarse levels of the solver then see the surroundings' values, not empty pixels.
-    # ... around the mean of the hole's edge, where the solver starts the pixels it has not reached
-    # (a hole that leaves a corner of the photo would otherwise stay near 0).
-    ring = (cv2.dilate(hole.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~hole
-    mu = k[ring].mean(axis=0) if ring.any() else k[~hole].mean(axis=0)
-    h[hole] = _membrane(k - mu, ~hole, hole, 1e6)[hole] + mu
-    depth = cv2.distanceTransform(hole.astype(np.uint8), cv2.DIST_L2, 3)
-    least = SETTLE_DETAIL + (1 - SETTLE_DETAIL) * trust[hole]
-    a = least + (1 - least) * np.exp(-depth[hole] / SETTLE_RAMP)
-    lo_e, lo_h = _blur(e, SETTLE_SIGMA), _blur(h, SETTLE_SIGMA)
-    out = e.copy()
-    t = trust[hole][:, None]
-    out[hole] = lo_h[hole] + t * (lo_e[hole] - lo_h[hole]) + a[:, None] * (e[hole] - lo_e[hole])
-    return out.reshape(filled.shape)
 
 
 def hole_psnr(result: np.ndarray, clean: np.ndarray, hole: np.ndarray) -> float:

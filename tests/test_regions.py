@@ -221,7 +221,7 @@ def test_inpaint_never_changes_a_pixel_outside_the_mask(settle):
 
 def test_settling_brings_a_textured_fill_nearer_the_truth():
     """A copied random texture is out of phase with what was under the hole: settled on the
-    membrane (its shading from the edge, less of its detail deep in), the fill is nearer the
+    membrane (its shading from the edge, its coarser detail only where strong), the fill is nearer the
     clean photo than the copy and than Telea's, and keeps more fine texture than Telea's."""
     import cv2
 

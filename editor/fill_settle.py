@@ -1,0 +1,176 @@
+"""The last step of :func:`editor.fill.inpaint`: the exemplar fill settled on a membrane.
+
+A copied random texture (grass, gravel, leaves) is never in phase with what the object hid, and an
+out-of-phase texture is farther from it, in PSNR and SSIM, than its smooth mean; to the eye,
+though, a hole in grass filled with a smooth patch is a flat blot. :func:`settle` splits the
+difference by frequency band:
+
+- below a sigma of :data:`SETTLE_SIGMA` (1 pixel) the fill's shading is the harmonic interpolation
+  of the hole's edge (:func:`membrane`: Laplace's equation, solved coarse to fine), which guesses
+  the mean of what was hidden better than the copy's own low band or Telea's fill;
+- above it, the copy's fine detail (grain, blade edges, the photo's noise) is kept whole, so the
+  fill has the sharpness of its surroundings;
+- the band between :data:`SETTLE_SIGMA` and :data:`SETTLE_BAND` (blade and pebble shapes) is the
+  copy's where its texture is strong (local RMS above about :data:`SETTLE_TEXTURE` levels: grass,
+  gravel), and the membrane's where it is faint (a blurred background, a sky's grain), where an
+  out-of-phase copy costs most (SSIM compares contrast against a constant of about 8 levels) and
+  shows least;
+- where the copy's offset is seen to predict the hole's surroundings too (:func:`trust`: a
+  periodic texture, stripes, planks, brick, whose copy is in phase), the copy is kept whole.
+
+``bench/fill.py`` measures the choice (dev composites only; see its docstring for the figures).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+SETTLE_SIGMA = 1.0  # the membrane's band is below this sigma (full-resolution pixels), the copy's above it
+SETTLE_BAND = 6.0  # the copy's band between SETTLE_SIGMA and this sigma is kept where its texture is strong:
+SETTLE_TEXTURE = 20.0  # ... half of it where its local RMS is this many 8-bit levels, all of it well above
+TRUST_SIGMA = 2.0  # the detail that trust correlates is above this sigma (full-resolution pixels)
+
+
+def per_group(fn, img: np.ndarray) -> np.ndarray:
+    """``fn`` applied to groups of at most 4 channels (OpenCV's limit for many filters)."""
+    parts = [fn(np.ascontiguousarray(img[:, :, k:k + 4])) for k in range(0, img.shape[2], 4)]
+    parts = [p.reshape(p.shape[0], p.shape[1], -1) for p in parts]
+    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=2)
+
+
+def blur(img: np.ndarray, sigma: float) -> np.ndarray:
+    return per_group(lambda a: cv2.GaussianBlur(a, (0, 0), sigma), img)
+
+
+def relax(cur, hole, iters, omega, screen):
+    """Successive over-relaxation of the screened Laplace equation on the ``hole`` pixels of
+    ``cur`` (in place): each becomes the sum of its 4 neighbours (those off the image are left
+    out) over their number plus ``screen`` (0: the mean, a membrane; above 0 the solution fades
+    away from the boundary); the pixels outside the hole are the fixed boundary."""
+    h, w, c = cur.shape
+    ys, xs = np.nonzero(hole)
+    for _ in range(iters):
+        for i in range(len(ys)):
+            y, x = ys[i], xs[i]
+            for k in range(c):
+                s = 0.0
+                n = 0
+                if y > 0:
+                    s += cur[y - 1, x, k]
+                    n += 1
+                if y < h - 1:
+                    s += cur[y + 1, x, k]
+                    n += 1
+                if x > 0:
+                    s += cur[y, x - 1, k]
+                    n += 1
+                if x < w - 1:
+                    s += cur[y, x + 1, k]
+                    n += 1
+                cur[y, x, k] += omega * (s / (n + screen) - cur[y, x, k])
+
+
+def membrane(values: np.ndarray, known: np.ndarray, hole: np.ndarray, fade: float) -> np.ndarray:
+    """A membrane interpolation of ``values`` from the pixels where ``known`` is set into ``hole``,
+    fading over ``fade`` pixels away from them: the screened Laplace equation ``lap(u) = u / fade^2``
+    with the known values as boundary, solved coarse to fine (each level of a pull-push pyramid
+    starts from the coarser level's solution and relaxes it: a cascadic multigrid). Values outside
+    ``known`` and ``hole`` are a smooth extension."""
+    w = known.astype(np.float32)
+    v = values * w[:, :, None]
+    pyr = [(v, w, hole)]
+    while min(pyr[-1][1].shape) > 4 and pyr[-1][2].sum() > 64:
+        v, w, hl = pyr[-1]
+        size = ((w.shape[1] + 1) // 2, (w.shape[0] + 1) // 2)
+        pyr.append((per_group(cv2.pyrDown, v), cv2.pyrDown(w),
+                    cv2.resize(hl.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0))
+    cur = None
+    for level in range(len(pyr) - 1, -1, -1):
+        v, w, hl = pyr[level]
+        own = v / np.maximum(w, 1e-6)[:, :, None]
+        if cur is None:
+            cur = np.where((w > 0)[:, :, None], own, 0.0)
+            iters = 60
+        else:
+            up = per_group(lambda a, size=(w.shape[1], w.shape[0]): cv2.pyrUp(a, dstsize=size), cur)
+            a = np.clip(w * 4, 0, 1)[:, :, None]
+            cur = a * own + (1 - a) * up
+            iters = 12
+        cur = np.ascontiguousarray(cur, dtype=np.float32)
+        relax(cur, hl, iters, 1.7, (2.0 ** level / max(fade, 1e-3)) ** 2)
+    return cur
+
+
+def offset_ncc(det, known, by, bx, oys, oxs, out):
+    """For each offset (``oys[j]``, ``oxs[j]``): the normalised correlation of the detail ``det`` at
+    the band pixels (``by``, ``bx``) with the detail at the same pixels shifted by the offset, over
+    the shifted pixels that are known (``out[j]``; 0 where too few are)."""
+    h, w = det.shape
+    for j in range(len(oys)):
+        sab = saa = sbb = 0.0
+        n = 0
+        for i in range(len(by)):
+            y, x = by[i] + oys[j], bx[i] + oxs[j]
+            if y < 0 or y >= h or x < 0 or x >= w or not known[y, x]:
+                continue
+            a, b = det[by[i], bx[i]], det[y, x]
+            sab += a * b
+            saa += a * a
+            sbb += b * b
+            n += 1
+        out[j] = sab / math.sqrt(saa * sbb) if n >= 16 and saa > 0 and sbb > 0 else 0.0
+
+
+def trust(values: np.ndarray, hole: np.ndarray, offy: np.ndarray, offx: np.ndarray, sigma: float) -> np.ndarray:
+    """How far each hole pixel's copied detail can be trusted to be in phase with what was there:
+    the copy's offset tried on the surroundings of the hole (the correlation of their detail, above
+    ``sigma``, with the detail the same offset away). A periodic texture (stripes, planks, brick)
+    predicts itself, near 1; grass, gravel or leaves do not, near 0. ``offy``, ``offx``: the copy's
+    offsets (source minus target) per pixel. Returns 0..1 over ``hole``."""
+    g = values.mean(axis=2).astype(np.float32)
+    det = np.ascontiguousarray(g - cv2.GaussianBlur(g, (0, 0), sigma))
+    _, _, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
+    near = cv2.distanceTransform((~hole).astype(np.uint8), cv2.DIST_L2, 3) <= max(4.0, 0.25 * max(bw, bh))
+    by, bx = np.nonzero(near & ~hole)
+    keep = np.linspace(0, len(by) - 1, min(len(by), 4000)).astype(np.int64)  # a sample is enough
+    oy, ox = offy[hole].astype(np.int64), offx[hole].astype(np.int64)
+    pairs, inv = np.unique(np.stack([oy, ox], 1), axis=0, return_inverse=True)
+    ncc = np.zeros(len(pairs), np.float64)
+    offset_ncc(det, np.ascontiguousarray(~hole), by[keep], bx[keep], pairs[:, 0].copy(), pairs[:, 1].copy(), ncc)
+    out = np.zeros(hole.shape, np.float32)
+    out[hole] = np.clip(ncc[inv.ravel()], 0, 1)
+    return out
+
+
+def settle(known: np.ndarray, hole: np.ndarray, filled: np.ndarray, trust: np.ndarray,
+            unit: float = 1.0) -> np.ndarray:
+    """The exemplar fill settled onto a membrane (see the module's docstring): the harmonic
+    interpolation of the hole's edge below :data:`SETTLE_SIGMA`, the copy's detail above it, and
+    between :data:`SETTLE_SIGMA` and :data:`SETTLE_BAND` the copy's band weighted by its local
+    strength, ``r^4 / (r^4 + T^4)`` for an RMS ``r`` and ``T`` = :data:`SETTLE_TEXTURE` (x ``unit``,
+    the image's 8-bit level), or by ``trust`` (0..1 over the hole) where that is higher.
+    ``known`` and ``filled`` are the same box (float ``filled``); returns ``filled`` settled."""
+    k = known.reshape(known.shape[0], known.shape[1], -1).astype(np.float32)
+    e = filled.reshape(k.shape).astype(np.float32)
+    e[~hole] = k[~hole]
+    h = k.copy()
+    # Every known pixel is given (not only the ring, which alone decides the exact solution): the
+    # coarse levels of the solver then see the surroundings' values, not empty pixels; the solver
+    # starts the pixels it has not reached from the mean of the hole's edge (a hole that leaves a
+    # corner of the photo would otherwise stay near 0).
+    ring = (cv2.dilate(hole.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~hole
+    mu = k[ring].mean(axis=0) if ring.any() else k[~hole].mean(axis=0)
+    h[hole] = membrane(k - mu, ~hole, hole, 1e6)[hole] + mu
+    # The copy over the membrane, d = e - h (0 outside the hole): the result h_f + t (e_f - h_f) +
+    # g ((e_f - e_b) - (h_f - h_b)) + (e - e_f) is e - (1 - t) d_f + g (d_f - d_b), whole-box sums.
+    d_f, d_b = blur(e - h, SETTLE_SIGMA), blur(e - h, SETTLE_BAND)
+    band = blur(e, SETTLE_SIGMA) - blur(e, SETTLE_BAND)
+    power = cv2.GaussianBlur((band ** 2).mean(axis=2), (0, 0), 2 * SETTLE_BAND)
+    strong = power ** 2 / (power ** 2 + (SETTLE_TEXTURE * unit) ** 4 + 1e-12)
+    t = trust.astype(np.float32)[:, :, None]
+    g = np.maximum(strong[:, :, None], t)
+    out = np.where(hole[:, :, None], e - (1 - t) * d_f + g * (d_f - d_b), e)
+    return out.reshape(filled.shape)
