@@ -317,3 +317,14 @@ def test_a_revised_conversation_replays_from_its_caise_history_to_the_same_pixel
     for words in steps:
         assert manager.handle(words).ok, words
         assert np.array_equal(_replay_caise(manager.history, original), doc.pixels()), words
+
+
+@pytest.mark.parametrize("said", ["thanks!", "hello", "no", "it is not too dark", "looks great"])
+def test_small_talk_is_answered_without_a_failure(manager, said):
+    head = manager.document.head.id
+    result = manager.handle(said)
+    assert result.ok and result.commands == [] and manager.document.head.id == head, result.reply
+
+
+def test_a_request_not_understood_is_still_a_failure(manager):
+    assert not manager.handle("florp the wibble").ok

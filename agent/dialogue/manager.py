@@ -136,6 +136,7 @@ class TurnContext:
     # Where "undo" goes from the last version of a request that made several (one request, one undo step)
     undo_request: dict[str, str] = field(default_factory=dict)
     confirmed: bool = False  # this turn runs what the person just agreed to ("yes" to a proposal)
+    chat: bool = False  # this turn's reply answers small talk ("thanks"): nothing ran, and nothing failed
     weak_search: str | None = None  # the search words whose weak best match was offered, not opened
     # The last search whose matches "another one", "the next", "the second one" step through (until an edit)
     last_search: Search | None = None
@@ -252,12 +253,12 @@ class DialogueManager:
         head_before = self.document.head.id if self.document is not None else None
         lines = len(self.history)
         self._revise = False
-        self.context.confirmed = False
+        self.context.confirmed = self.context.chat = False
         with store.transaction() if store is not None else contextlib.nullcontext():
             self.history.append(f"user_text: {utterance}")
             commands, reply = understand()
             if not commands:
-                result = TurnResult(utterance, reply, ok=False)
+                result = TurnResult(utterance, reply, ok=self.context.chat)
             else:
                 result = self._run_all(commands, utterance)
                 if reply:
@@ -408,6 +409,7 @@ class DialogueManager:
             self.context.proposal = reading.proposal
         if commit:
             self.context.confirmed = reading.confirmed
+            self.context.chat = reading.chat
         if reading.commands:
             if commit:
                 self._revise = reading.revise

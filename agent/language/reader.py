@@ -91,6 +91,7 @@ class Reading:
     notes: list[str] = field(default_factory=list)  # clauses left out, said after the edits
     revise: bool = False  # commands[0] replaces the last edit, made again from its parent ("too much")
     confirmed: bool = False  # the commands are what the person just agreed to ("yes" to a proposal)
+    chat: bool = False  # the reply answers small talk ("thanks", "no", "it's not too dark"): no failure
 
 
 _STATEMENT = re.compile(r"(?:^(?:it|this|that|my|our|his|her|their|i|we|she|he|they|there|these|those|you|which|"
@@ -179,9 +180,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         return Reading(reply=HELP)
     if _HELLO.fullmatch(text.strip(" !.?,")):
         return Reading(reply="Hello! Tell me what to change, for example 'make it a bit brighter' or 'remove the "
-                             "person on the left'.")
+                             "person on the left'.", chat=True)
     if _THANKS.fullmatch(text.strip(" !.?,")):
-        return Reading(reply="You're welcome.")
+        return Reading(reply="You're welcome.", chat=True)
     agrees = bool(_YES.match(text) or _AGREE.fullmatch(text.strip(" !.?,")))
     if proposal and agrees:
         return Reading(commands=list(proposal), confirmed=True)
@@ -189,9 +190,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     if picked:
         return Reading(commands=picked, confirmed=True)
     if _NO.fullmatch(text.strip(" !.?,")) or (proposal and _NO.match(text)):
-        return Reading(reply="Okay, I left the picture as it is.")
+        return Reading(reply="Okay, I left the picture as it is.", chat=True)
     if _PRAISE_ALL.fullmatch(text.strip(" !.?,")):
-        return Reading(reply="Glad you like it. Tell me if you want anything else changed.")
+        return Reading(reply="Glad you like it. Tell me if you want anything else changed.", chat=True)
     if agrees and not proposal and not last_reply.rstrip().endswith("?"):
         return Reading(reply="There is nothing waiting for a yes. Tell me what to change, for example 'make it "
                              "brighter', or ask 'what would you improve?' for a plan.")
@@ -201,7 +202,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     quality = negated_quality(bare)  # "it's not bright enough" is "too dark"; "it isn't too dark": nothing
     if quality is not None:
         if quality[0] == "fine":
-            return Reading(reply="Good, I left it as it is. Tell me if you want anything else changed.")
+            return Reading(reply="Good, I left it as it is. Tell me if you want anything else changed.", chat=True)
         utterance = text = bare = quality[1]
     later = read_follow_up(utterance, recent or Recent())  # "too much", "again": about the last edit
     if later is not None:
