@@ -90,5 +90,5 @@ def test_a_thing_not_in_the_picture_is_said_and_asked_for(tmp_path, grass):
     manager = DialogueManager(doc, parser=GrammarParser())
     result = manager.handle("remove the tie")
     assert not result.ok and "Removed" not in result.reply
-    assert "couldn't find" in result.reply and "draw around it" in result.reply
+    assert "couldn't find the tie in this picture" in result.reply and "draw around it" in result.reply
     assert np.array_equal(doc.pixels(), grass)

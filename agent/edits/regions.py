@@ -190,12 +190,12 @@ def _plural(label: str, n: int) -> str:
     return f"{n} {label}" if n == 1 else f"{n} {label}es" if label.endswith(("s", "sh", "ch")) else f"{n} {label}s"
 
 
-def _not_found(phrase: str, exc: ObjectNotFound) -> str:
+def not_found_sentence(phrase: str, exc: ObjectNotFound) -> str:
     """One sentence for a thing not found: the detector's own reason when it says more than that
     ("I can't tell which object 'the sea' means...", "which 'the man' is next to"), else the plain
     "I couldn't find the dog in this picture" (not the same sentence twice).
 
-    >>> _not_found("the dog", ObjectNotFound("I couldn't find 'the dog' in the picture"))
+    >>> not_found_sentence("the dog", ObjectNotFound("I couldn't find 'the dog' in the picture"))
     "I couldn't find the dog in this picture"
     """
     said = str(exc)
@@ -217,7 +217,7 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
 
     found = _cached((key, "match", looked_for), match)
     if isinstance(found, ObjectNotFound):
-        raise RegionNotFound(_not_found(phrase, found)) from None
+        raise RegionNotFound(not_found_sentence(phrase, found)) from None
     h, w = pixels.shape[:2]
     hard = np.zeros((h, w), bool)
     overlays: list[dict] = []

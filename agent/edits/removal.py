@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from agent.edits import objects
-from agent.edits.regions import RegionNotFound
+from agent.edits.regions import RegionNotFound, not_found_sentence
 from agent.perception.models import box_iou
 from agent.perception.things import ObjectNotFound, detect
 from editor.fill import inpaint
@@ -46,7 +46,7 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
     try:
         found = objects.match_objects(pixels, words)
     except ObjectNotFound as exc:
-        raise RegionNotFound(str(exc)) from None
+        raise RegionNotFound(not_found_sentence(words.strip(), exc)) from None
     overlays, notes, boxes = [], [], []
     for m in found:
         if m.weak:
