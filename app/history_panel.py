@@ -91,8 +91,9 @@ class HistoryPanel(QTreeWidget):
 
         After a turn the layout usually only grew at its end (a new version on the main line) or moved
         its head (undo, redo, checkout): then only the new rows are added and only the rows whose look
-        changed are restyled, so a turn's cost does not grow with the history (bench/soak.py). Any
-        other change (a branch started in the middle, another document) rebuilds the tree."""
+        changed are restyled, so a turn's cost does not grow with the history (bench/soak.py). A
+        branch started in the middle moves the items it keeps (:meth:`_relayout`); another document
+        rebuilds the tree."""
         if document is None or id(document) != self._document_id:
             self._icons, self._labels = {}, {}
             self._document_id = None if document is None else id(document)
@@ -105,14 +106,14 @@ class HistoryPanel(QTreeWidget):
         for v in sorted(document.versions.values(), key=lambda v: v.seq):
             children.setdefault(v.parent_id, []).append(v.id)
         rows = branch_layout(children, document.root.id)
-        if rows[:len(self._rows)] != self._rows:
-            self.clear()
-            self.items, self._rows, self._looks, self._no_icon = {}, [], {}, set()
         head = document.head.id
         on_line = {v.id for v in document.lineage()}
-        for vid, _depth, branch_parent in rows[len(self._rows):]:
-            self._add_item(document.versions[vid], branch_parent)
-            self._no_icon.add(vid)
+        if rows[:len(self._rows)] != self._rows:
+            self._relayout(document, rows)
+        else:
+            for vid, _depth, branch_parent in rows[len(self._rows):]:
+                self._add_item(document.versions[vid], branch_parent)
+                self._no_icon.add(vid)
         if thumbnail is not None:  # thumbnails that were still loading the last time
             for vid in [vid for vid in self._no_icon if self._set_icon(vid, thumbnail(document.versions[vid]))]:
                 self._no_icon.discard(vid)
@@ -125,6 +126,33 @@ class HistoryPanel(QTreeWidget):
         if head in self.items:
             self.setCurrentItem(self.items[head])
             self.scrollToItem(self.items[head])
+
+    def _relayout(self, document, rows: list[tuple[str, int, str | None]]) -> None:
+        """Lay the rows out again (an edit after an undo starts a branch in the middle: the old line
+        moves one level in) with the items already made, detached and attached again in the new
+        order: their icons, labels and looks stay; only new versions get new items."""
+        kept = self.items
+        for item in kept.values():
+            item.takeChildren()
+        while self.topLevelItemCount():
+            self.takeTopLevelItem(0)
+        self.items = {}
+        for vid, _depth, branch_parent in rows:
+            item = kept.get(vid)
+            if item is None:
+                self._add_item(document.versions[vid], branch_parent)
+                self._no_icon.add(vid)
+                continue
+            parent_item = self.items.get(branch_parent) if branch_parent else None
+            if parent_item is not None:
+                parent_item.addChild(item)
+                parent_item.setExpanded(True)
+            else:
+                self.addTopLevelItem(item)
+            self.items[vid] = item
+        gone = set(kept) - set(self.items)
+        self._looks = {v: look for v, look in self._looks.items() if v not in gone}
+        self._no_icon -= gone
 
     def _label(self, v) -> str:
         label = self._labels.get(v.command)

@@ -169,11 +169,45 @@ def test_history_panel_adds_rows_instead_of_rebuilding_and_restyles_only_what_ch
     doc.checkout(a.id)  # undo: b is off the line now, greyed
     panel.set_document(doc)
     assert a_item.text(0).endswith("◀") and panel.items[b.id].foreground(0).color().red() == 150
+    b_item = panel.items[b.id]
     c = doc.apply("rotate 90", px + 3)  # a branch from a: b is nested under a, c carries the line
     panel.set_document(doc)
-    assert panel.items[b.id].parent() is panel.items[a.id]
+    assert panel.items[b.id] is b_item and panel.items[a.id] is a_item  # moved, not made again
+    assert panel.items[b.id].parent() is panel.items[a.id] and panel.items[a.id].isExpanded()
     assert panel.items[c.id].text(0).endswith("◀") and panel.topLevelItemCount() == 3
     assert [panel.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) for i in range(3)] == [doc.root.id, a.id, c.id]
+
+
+def test_history_panel_kept_up_to_date_looks_as_one_made_afresh(qtbot, tmp_path):
+    """Edits, undos and branches in a random order: the panel updated turn by turn shows the same
+    tree (rows, nesting, labels, looks) as a panel shown the final document once."""
+    import random
+
+    from app.history_panel import HistoryPanel
+    from editor.document import Document
+
+    def shape(panel):
+        def walk(item):
+            return (item.text(0), item.font(0).bold(), item.foreground(0).color().red(), item.isExpanded(),
+                    [walk(item.child(k)) for k in range(item.childCount())])
+        return [walk(panel.topLevelItem(k)) for k in range(panel.topLevelItemCount())]
+
+    live = HistoryPanel()
+    qtbot.addWidget(live)
+    px = np.zeros((4, 4, 3), np.uint8)
+    doc = Document.create(Store(tmp_path / "r"), px)
+    rng = random.Random(3)
+    for turn in range(40):
+        ids = list(doc.versions)
+        if rng.random() < 0.35 and len(ids) > 1:
+            doc.checkout(rng.choice(ids))
+        else:
+            doc.apply(f"adjust_attr brightness {turn + 1}", px + turn % 200)
+        live.set_document(doc)
+    fresh = HistoryPanel()
+    qtbot.addWidget(fresh)
+    fresh.set_document(doc)
+    assert shape(live) == shape(fresh) and len(live.items) == len(doc.versions)
 
 
 def test_boxes_drawn_for_one_version_disappear_when_another_is_shown(qtbot, tmp_path, photo):
