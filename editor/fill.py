@@ -101,9 +101,7 @@ def _compile() -> None:
             return
         import numba
 
-        for name in ("relax", "offset_ncc"):  # the settling's loops (membrane calls relax)
-            setattr(fill_settle, name, numba.njit(cache=True, nogil=True)(getattr(fill_settle, name)))
-        g = globals()
+        g = globals()  # (editor.fill_settle's loops compile themselves: editor.jit.lazy_njit)
         for name in ("_dist", "_far", "_patchmatch", "_vote", "_compose", "_ring_residual"):
             g[name] = numba.njit(cache=True, nogil=True)(g[name])
         _compiled = True

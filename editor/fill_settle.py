@@ -28,6 +28,8 @@ import math
 import cv2
 import numpy as np
 
+from editor.jit import lazy_njit
+
 SETTLE_SIGMA = 1.0  # the membrane's band is below this sigma (full-resolution pixels), the copy's above it
 SETTLE_BAND = 6.0  # the copy's band between SETTLE_SIGMA and this sigma is kept where its texture is strong:
 SETTLE_TEXTURE = 20.0  # ... half of it where its local RMS is this many 8-bit levels, all of it well above
@@ -45,6 +47,7 @@ def blur(img: np.ndarray, sigma: float) -> np.ndarray:
     return per_group(lambda a: cv2.GaussianBlur(a, (0, 0), sigma), img)
 
 
+@lazy_njit
 def relax(cur, hole, iters, omega, screen):
     """Successive over-relaxation of the screened Laplace equation on the ``hole`` pixels of
     ``cur`` (in place): each becomes the sum of its 4 neighbours (those off the image are left
@@ -104,6 +107,7 @@ def membrane(values: np.ndarray, known: np.ndarray, hole: np.ndarray, fade: floa
     return cur
 
 
+@lazy_njit
 def offset_ncc(det, known, by, bx, oys, oxs, out):
     """For each offset (``oys[j]``, ``oxs[j]``): the normalised correlation of the detail ``det`` at
     the band pixels (``by``, ``bx``) with the detail at the same pixels shifted by the offset, over
