@@ -80,6 +80,7 @@ __all__ = [
     "SIDE_ZERO",
     "TONES",
     "apply_in_region",
+    "bounding_box",
     "check_mask",
     "feather",
     "from_box",
@@ -131,6 +132,21 @@ def _shape2(shape) -> tuple[int, int]:
     if h <= 0 or w <= 0 or len(tuple(shape)) not in (2, 3):
         raise ValueError(f"shape must be (H, W) or (H, W, C) with H, W > 0, got {tuple(shape)!r}")
     return h, w
+
+
+def bounding_box(mask: np.ndarray, at: float = 0.5) -> tuple[int, int, int, int] | None:
+    """``(x1, y1, x2, y2)`` of the pixels where ``mask >= at`` (``x2``/``y2`` exclusive), None when
+    there are none.
+
+    >>> m = np.zeros((4, 6), np.float32); m[1:3, 2:5] = 0.8
+    >>> bounding_box(m), bounding_box(m, at=0.9)
+    ((2, 1, 5, 3), None)
+    """
+    hard = np.asarray(mask) >= at
+    ys, xs = np.nonzero(hard.any(axis=1))[0], np.nonzero(hard.any(axis=0))[0]
+    if len(ys) == 0:
+        return None
+    return int(xs[0]), int(ys[0]), int(xs[-1]) + 1, int(ys[-1]) + 1
 
 
 def check_mask(mask: np.ndarray, shape=None) -> np.ndarray:

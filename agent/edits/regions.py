@@ -320,11 +320,6 @@ def _small_sky(mask: np.ndarray) -> bool:
     return float(found.mean()) < SKY_SURE_AREA and float(found[0].mean()) < SKY_SURE_TOP
 
 
-def _mask_box(mask: np.ndarray) -> Box:
-    ys, xs = np.nonzero(mask >= 0.5) if (mask >= 0.5).any() else np.nonzero(mask > 0)
-    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
-
-
 def resolve(region: str, pixels: np.ndarray, *, selection: np.ndarray | None = None,
             cutout: Callable[[np.ndarray], np.ndarray] | None = None) -> Resolved:
     """The mask of ``region`` (a command's region words) on ``pixels``.
@@ -352,7 +347,7 @@ def resolve(region: str, pixels: np.ndarray, *, selection: np.ndarray | None = N
         if words == "sky" and _small_sky(mask):
             raise RegionNotFound("I'm not sure this picture shows sky: the only sky-like part is a small "
                                  "patch at the top (its box is on the picture)",
-                                 [_box_overlay(_mask_box(mask), "sky?", OTHER_COLOR)])
+                                 [_box_overlay(masks.bounding_box(mask) or masks.bounding_box(mask, 1e-6), "sky?", OTHER_COLOR)])
     elif kind in (SUBJECT, BACKGROUND):
         mask = subject_region(pixels, cutout)
         if kind == BACKGROUND:

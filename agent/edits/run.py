@@ -124,11 +124,10 @@ def quantized(mask: np.ndarray) -> np.ndarray:
 def selection_box(selection: np.ndarray) -> c.Crop:
     """``crop x1 y1 x2 y2`` of the selection's bounding box (its part at 0.5 and above): "crop to
     this" runs and is recorded as a CAISE crop, which replays without the drawing."""
-    hard = np.asarray(selection) >= 0.5
-    ys, xs = np.nonzero(hard.any(axis=1))[0], np.nonzero(hard.any(axis=0))[0]
-    if len(ys) == 0:
+    box = masks.bounding_box(selection)
+    if box is None:
         raise regions.RegionNotFound("the selection is empty")
-    return c.Crop(int(xs[0]), int(ys[0]), int(xs[-1]) + 1, int(ys[-1]) + 1)
+    return c.Crop(*box)
 
 
 def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None = None,

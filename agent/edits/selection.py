@@ -54,12 +54,8 @@ class Selection:
 
     def box(self) -> Box:
         """The bounding box of the mask at 0.5 and above, pixels, ``x2``/``y2`` exclusive."""
-        hard = self.mask >= 0.5
-        ys, xs = np.nonzero(hard.any(axis=1))[0], np.nonzero(hard.any(axis=0))[0]
-        if len(ys) == 0:
-            h, w = self.mask.shape
-            return 0, 0, w, h
-        return int(xs[0]), int(ys[0]), int(xs[-1]) + 1, int(ys[-1]) + 1
+        h, w = self.mask.shape
+        return masks.bounding_box(self.mask) or (0, 0, w, h)
 
     def outline(self, max_points: int = 400) -> list[list[list[float]]]:
         """The mask's outline at 0.5 as polygons of normalised ``[x, y]`` points (largest first)."""
