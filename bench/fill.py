@@ -293,14 +293,8 @@ def make_cases() -> list[Case]:
 
 # The fresh part: real photos no fill work ever looked at, each scaled to 1280 pixels on its long
 # side, with two 480x480 windows placed by a seeded draw (not picked by eye: whatever background
-# falls there), the objects and holes of :func:`_case`. Debian packages lomiri-wallpapers-16.04 (its
-# photos, not the rendered pictures) and plasma-workspace-wallpapers (bench/described_photos.py's
-# photos). Added when the other two parts held 23 photos; run once, printed as a summary only.
-FRESH_LOMIRI = ("Bridge_by_Sander_Klootwijk", "Dragonfly_by_Bolly", "Infinite-Sea_by_Aury88", "Kleiber_by_Lukas_Baubkus",
-                "Picture_0B_by_freespace", "Picture_1A_by_freespace", "Wine_by_Jakkub_Mede",
-                "aitzgorri_by_Aitzol_Berasategi", "free_by_Peter_Nerlich", "friends_by_Aitzol_Berasategi",
-                "greentock_by_Peter_Nerlich", "life_by_Aitzol_Berasategi", "picosdeeuropa_by_Aitzol_Berasategi",
-                "seeding_by_Clements_Engelhardt", "sunset_by_Aitzol_Berasategi")
+# falls there), the objects and holes of :func:`_case`: bench/described_photos.py's photos of the
+# Debian packages lomiri-wallpapers-16.04 and plasma-workspace-wallpapers. Added when the other two parts held 23 photos; run once, printed as a summary only.
 FRESH_SIDE, FRESH_WINDOW = 1280, 480
 
 
@@ -308,8 +302,7 @@ def fresh_photos() -> dict[str, str]:
     """Name -> file of the fresh part's photos that are installed."""
     import described_photos
 
-    found = {n: f"/usr/share/backgrounds/{n}.jpg" for n in FRESH_LOMIRI}
-    found.update({n: described_photos.path_of(n) for n in described_photos.PLASMA})
+    found = {n: described_photos.path_of(n) for n in (*described_photos.LOMIRI, *described_photos.PLASMA)}
     return {n: f for n, f in found.items() if f and os.path.exists(f)}
 
 
