@@ -34,7 +34,9 @@ inpainting", IPOL 2017), and a Poisson seam (Perez et al. 2003):
    photo's own fine detail; its low band is then replaced by the work fill's, and the remaining
    fine seam is taken out by a membrane in a band along the edge.
 6. The fill is settled on a membrane (:mod:`editor.fill_settle`): below a sigma of 1 pixel its
-   shading is the harmonic interpolation of the hole's edge, above it the copy's fine detail is
+   shading is the harmonic interpolation of the hole's edge, within the regions that the copy's
+   strong edges mark out (the membrane's links are cut across them, so a horizon or a table edge
+   the copy carries through the hole is not smeared into a haze), above it the copy's fine detail is
    kept whole, and the band between sigmas 1 and 6 (blade and pebble shapes) is the copy's where
    its texture is strong (grass, gravel) and the membrane's where it is faint; where the copy's
    offset is seen to predict the hole's surroundings too (a periodic texture, whose copy is in
