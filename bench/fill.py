@@ -30,7 +30,11 @@ its area (Telea's time in the same run is the reference: the machine is shared, 
 are noisy). ``--grid PNG`` writes before / hole / Easel / Telea / NS / clean crops of a dozen
 cases.
 
-    .venv/bin/python bench/fill.py [--split dev|held|all|fresh] [--big] [--grid docs/fill_grid.png] [--json]
+    .venv/bin/python bench/fill.py [--split dev|held|all|fresh|strokes] [--big] [--grid docs/fill_grid.png] [--json]
+
+Each part's summary also gives the medians of the holes made by name and of those made from a
+drawn stroke apart. ``--split strokes`` is a second development part of stroke holes only: two
+windows of each development photo placed by a seeded draw (as the fresh part's are), 36 cases.
 
 A third part, ``--split fresh`` (not in ``all``), was added after the fill was tuned: 26 real photos
 no fill work had used (lomiri-wallpapers-16.04's photos and plasma-workspace-wallpapers', see
@@ -104,6 +108,19 @@ Figures (median PSNR dB / SSIM / detail kept; cases worse than Telea by > 3 dB):
   the grass grass (22.6 dB). Where the copy is wrong, the membrane no longer blurs it towards the
   right colour: china's sky window loses a tree the copy did not continue (17.4 -> 13.7 dB at
   16 times, 14.7 at 32, where TwoWings' drawn hole goes 14.5 -> 14.2).
+  By kind of hole, with that fill: dev by name (24) 20.71 / 0.625 against Telea 19.78 / 0.624
+  and NS 19.75 / 0.618, from a stroke (12) 19.62 / 0.596 against 19.07 / 0.585 and 18.95 /
+  0.571; held out by name (7) 25.61 / 0.815 against 25.00 / 0.774 and 24.35 / 0.782, from a
+  stroke (3) 19.80 / 0.597 against 18.93 / 0.561 and 18.68 / 0.546; fresh by name (35) 22.02 /
+  0.595 against 19.86 / 0.572 and 20.24 / 0.576, but from a stroke (17) 20.68 / 0.407 against
+  Telea 20.57 / 0.512 and NS 20.65 / 0.578 (0.398 before the guide): on large stroke holes in
+  these photos the copy's texture costs SSIM. The strokes part (development) shows it too:
+  Easel 18.02 / 0.452 / 0.75 against Telea 16.00 / 0.447 and NS 15.83 / 0.478 (16.93 / 0.449
+  before the guide), 1 case worse than Telea by 3 dB (clock's plain wall, 20.4 against 23.6).
+  Tried on it and dropped: the copy's texture band weighted down where the copy is a mosaic of
+  small pieces (no change), no fine detail (0.471, detail 0.14), no texture band (0.460), half
+  of both (0.463), the copy's part fading to 60% or 30% deep in the hole (0.458 / 0.61 detail,
+  0.463 / 0.49); the guided membrane alone scores 0.504 with 0.07 of the detail: a flat blot.
 """
 
 from __future__ import annotations
@@ -335,6 +352,26 @@ def fresh_cases() -> list[Case]:
     return out
 
 
+def drawn_stroke_cases() -> list[Case]:
+    """A development part of stroke holes only: two windows of each development photo placed by a
+    seeded draw, as the fresh part's are, each with an object removed from a drawn stroke (the
+    stroke holes of :func:`make_cases` are a third of its picked windows)."""
+    out = []
+    n = 0
+    for p, photo in enumerate(PHOTOS):
+        if p % HELD_OUT_EVERY == HELD_OUT_EVERY - 1:
+            continue
+        img = load(photo)
+        side = min(FRESH_WINDOW, *img.shape[:2])
+        rng = np.random.default_rng(7000 + p)
+        for _ in range(2):
+            x = int(rng.integers(0, img.shape[1] - side + 1))
+            y = int(rng.integers(0, img.shape[0] - side + 1))
+            out.append(_case(201 + 3 * n + 2, photo, f"window {x},{y}", False, img[y:y + side, x:x + side]))
+            n += 1
+    return out
+
+
 def ssim_hole(result: np.ndarray, clean: np.ndarray, hole: np.ndarray) -> float:
     """Mean SSIM map over the hole, computed on the hole's bounding box grown by 3 pixels."""
     from skimage.metrics import structural_similarity
@@ -409,6 +446,10 @@ def summary(results: list[Result]) -> dict:
     s["easel_worse_than_telea_by_3db"] = sum(r.psnr["easel"] < r.psnr["telea"] - 3 for r in results)
     s["easel_below_telea"] = sum(r.psnr["easel"] < r.psnr["telea"] for r in results)
     s["easel_ssim_below_telea"] = sum(r.ssim["easel"] < r.ssim["telea"] for r in results)
+    for mode in ("name", "stroke"):  # removed by name (the object's mask) and from a drawn stroke
+        part = [r for r in results if r.mode == mode]
+        s[f"by_{mode}"] = {"cases": len(part), **{f"{q}_{m}": float(np.median([getattr(r, q)[m] for r in part]))
+                                                   for q in ("psnr", "ssim") for m in METHODS}} if part else {}
     return s
 
 
@@ -422,6 +463,11 @@ def print_summary(label: str, s: dict) -> None:
               f"   {s[f'seconds_{m}']:.2f} s ({s[f'seconds_{m}'] / s['seconds_telea']:.2f}x Telea)")
     print(f"  Easel worse than Telea by > 3 dB: {s['easel_worse_than_telea_by_3db']}; below Telea in PSNR: "
           f"{s['easel_below_telea']}, in SSIM: {s['easel_ssim_below_telea']}")
+    for mode, words in (("name", "by name"), ("stroke", "from a stroke")):
+        p = s[f"by_{mode}"]
+        if p:
+            print(f"  {words:14} ({p['cases']:2} cases) median PSNR / SSIM: " + ", ".join(
+                f"{m} {p[f'psnr_{m}']:.2f} / {p[f'ssim_{m}']:.3f}" for m in METHODS))
 
 
 def big_timing(repeat: int = 2) -> dict:
@@ -488,8 +534,9 @@ def grid(rows: list[tuple[Case, Result, dict]], path: str, tile: int = 220) -> N
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", choices=("dev", "held", "all", "fresh"), default="all",
-                    help="fresh: the part of new photos (a summary only; not in 'all')")
+    ap.add_argument("--split", choices=("dev", "held", "all", "fresh", "strokes"), default="all",
+                    help="fresh: the part of new photos (a summary only; not in 'all'); strokes: development "
+                         "photos, drawn windows, stroke holes (not in 'all')")
     ap.add_argument("--only", default="", help="run only cases whose name contains this")
     ap.add_argument("--big", action="store_true", help="time the fills on a 12-megapixel photo")
     ap.add_argument("--grid", default="", help="write a grid PNG of a dozen cases here")
@@ -498,8 +545,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     inpaint(load("grass")[:128, :128], np.pad(np.ones((32, 32), bool), 48))  # compile first
     fresh = args.split == "fresh"
-    cases = [c for c in (fresh_cases() if fresh else make_cases())
-             if (args.split in ("all", "fresh") or c.held_out == (args.split == "held")) and args.only in c.name]
+    made = fresh_cases() if fresh else drawn_stroke_cases() if args.split == "strokes" else make_cases()
+    cases = [c for c in made
+             if (args.split in ("all", "fresh", "strokes") or c.held_out == (args.split == "held")) and args.only in c.name]
     results, kept = [], []
     spread = set(np.linspace(0, len(cases) - 1, min(12, len(cases))).round().astype(int).tolist())
     for k, case in enumerate(cases):
