@@ -43,6 +43,9 @@ inpainting", IPOL 2017), and a Poisson seam (Perez et al. 2003):
    phase), the copy is kept whole. A copied random texture is never in phase with what the object
    hid, and further from it than its smooth mean, which the membrane guesses better than the
    copy's low band or than Telea's fill.
+7. Thin lines that enter the hole and leave it on the same straight line (a stem, a wire, a lane
+   marking) are drawn across it with their own cross-section (:mod:`editor.fill_lines`): the
+   copy, made of patches in which such a line is a small part, often stops them at the edge.
 
 Diffusion fills such as Telea's or Navier-Stokes' smear the hole's border into streaks once the
 hole is more than a few pixels wide; ``bench/fill.py`` compares the three on 46 composites (PSNR,
@@ -58,7 +61,7 @@ import threading
 import cv2
 import numpy as np
 
-from editor import fill_settle
+from editor import fill_lines, fill_settle
 from editor.fill_settle import SETTLE_BAND, TRUST_SIGMA, blur, membrane, per_group
 from editor.ops import check_image, full_scale
 
@@ -550,6 +553,16 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
         trust = cv2.resize(trust, (sub.shape[1], sub.shape[0]), interpolation=cv2.INTER_LINEAR)
     if settle:
         filled = fill_settle.settle(canvas, sub_hole[by:by2, bx:bx2], canvas, trust[by:by2, bx:bx2], unit)
+        # Lines that cross the hole, looked for in its surroundings (the region around the box).
+        gy = gx = max(g, int(fill_lines.RING * max(hh, hw)) + 4)
+        ly, lx = max(0, hy - gy), max(0, hx - gx)
+        ly2, lx2 = min(sub.shape[0], hy + hh + gy), min(sub.shape[1], hx + hw + gx)
+        lines = fill_lines.find_lines(sub[ly:ly2, lx:lx2], sub_hole[ly:ly2, lx:lx2], unit)
+        if lines:
+            around = sub[ly:ly2, lx:lx2].astype(np.float32)
+            around[by - ly:by2 - ly, bx - lx:bx2 - lx] = filled.reshape(by2 - by, bx2 - bx, -1)
+            around = fill_lines.carry_lines(around, sub[ly:ly2, lx:lx2], sub_hole[ly:ly2, lx:lx2], lines)
+            filled = around[by - ly:by2 - ly, bx - lx:bx2 - lx].reshape(filled.shape)
     else:
         filled = canvas
     m = full_scale(image)

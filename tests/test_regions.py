@@ -259,28 +259,81 @@ def test_inpaint_a_hole_that_leaves_a_corner_takes_its_colour():
         inpaint(img, row)
 
 
+def _round_hole_filled(clean, centre, radius):
+    """A round hole over ``clean`` (painted magenta), filled by Easel and by Telea."""
+    import cv2
+
+    hole = np.zeros(clean.shape[:2], np.uint8)
+    cv2.circle(hole, centre, radius, 1, -1)
+    hole = hole > 0
+    damaged = clean.copy()
+    damaged[hole] = (255, 0, 255)
+    return hole, inpaint(damaged, hole), cv2.inpaint(damaged, hole.astype(np.uint8), 5, cv2.INPAINT_TELEA)
+
+
 def test_settling_does_not_smear_a_horizon_across_the_hole():
     """Issue 29 (lines carry through the hole): a round hole across a horizon, a pale sky gradient
     above and textured grass below. The settling's membrane is cut by the copy's edges, so the
     sky in the hole stays sky and the grass stays grass (an unguided membrane mixes the two into a
     haze over the whole hole), and the fill is nearer the clean photo than Telea's."""
-    import cv2
 
     h, w = 240, 360
     yy = np.mgrid[:h, :w][0].astype(np.float32)
     sky = np.stack([90 + 0.3 * yy, 150 + 0.3 * yy, 230 + 0.05 * yy], axis=2)
     grass = np.stack([40 + 0 * yy, 130 + 0 * yy, 40 + 0 * yy], axis=2) + (_noise(h, w, 3).astype(np.float32) - 128) * 0.6
     clean = np.clip(np.where((yy < 120)[:, :, None], sky, grass), 0, 255).astype(np.uint8)
-    hole = np.zeros((h, w), np.uint8)
-    cv2.circle(hole, (180, 120), 70, 1, -1)
-    hole = hole > 0
-    damaged = clean.copy()
-    damaged[hole] = (250, 20, 20)
-    ours = inpaint(damaged, hole)
-    telea = cv2.inpaint(damaged, hole.astype(np.uint8), 5, cv2.INPAINT_TELEA)
+    hole, ours, telea = _round_hole_filled(clean, (180, 120), 70)
     above, below = hole & (yy < 110), hole & (yy > 130)
     err = np.abs(ours.astype(np.float32) - clean)
     assert err[above].mean() < 8 and err[below].mean() < 20, (err[above].mean(), err[below].mean())
     # the green of the grass is not carried up into the sky (blue above green by a wide margin)
     assert (ours[above][:, 2].astype(int) - ours[above][:, 1]).mean() > 50
     assert hole_psnr(ours, clean, hole) > hole_psnr(telea, clean, hole) + 3
+
+
+def _line_scene(h=300, w=400):
+    import cv2
+
+    rng = np.random.default_rng(0)
+    g = cv2.GaussianBlur(rng.normal(128, 25, (h, w)).astype(np.float32), (0, 0), 1.2)
+    return np.repeat(g[:, :, None], 3, axis=2)
+
+
+def test_a_thin_line_is_carried_through_the_hole():
+    """Issue 29 (lines carry through the hole): a dark wire across textured ground, a round hole
+    over part of it. The exemplar fill alone fills the hole with the ground (the wire is a small
+    part of each patch); the line's pieces on both sides are found and it is drawn across, with
+    its own cross-section, where the wire really runs."""
+    import cv2
+
+    clean = _line_scene()
+    cv2.line(clean, (0, 80), (400, 226), (30, 30, 30), 5, cv2.LINE_AA)
+    clean = np.clip(clean, 0, 255).astype(np.uint8)
+    hole, ours, telea = _round_hole_filled(clean, (200, 150), 55)
+    assert hole_psnr(ours, clean, hole) > hole_psnr(telea, clean, hole) + 3
+    # along the wire inside the hole it is dark; 12 pixels beside it, ground
+    for x in (170, 200, 230):
+        y = 80 + (226 - 80) * x / 400
+        assert ours[round(y), x].mean() < 70, (x, ours[round(y), x])
+        assert ours[round(y) - 12, x].mean() > 90 and ours[round(y) + 12, x].mean() > 90
+
+
+def test_no_line_is_drawn_over_texture_or_an_edge():
+    """No line where there is none: grain alone gives no line to carry, and an edge between two
+    regions (a kerb, not a thin line) is not drawn as one."""
+    import cv2
+
+    from editor import fill_lines
+
+    hole = np.zeros((300, 400), np.uint8)
+    cv2.circle(hole, (200, 150), 55, 1, -1)
+    hole = hole > 0
+    grain = np.clip(_line_scene(), 0, 255).astype(np.uint8)
+    assert fill_lines.find_lines(grain, hole) == []
+    yy, xx = np.mgrid[:300, :400]
+    kerb = np.where((yy > 60 + 0.45 * xx)[:, :, None], _line_scene() * 0.5 + 20, _line_scene())
+    kerb = np.clip(kerb, 0, 255).astype(np.uint8)
+    filled = inpaint(kerb, hole, settle=True).astype(np.float32)
+    before = filled.copy()
+    fill_lines.carry_lines(filled, kerb, hole, fill_lines.find_lines(kerb, hole))
+    assert np.array_equal(filled, before)
