@@ -73,3 +73,38 @@ def test_a_dark_blue_night_sky_is_black_and_a_dark_brown_stays_brown():
     assert term(np.array([16.0, 3.0, -17.0])) == "black"   # behind a launch tower at night
     assert term(np.array([30.0, 3.0, -25.0])) == "blue"    # a navy blue still blue
     assert term(to_lab(np.array([(60, 38, 22)], np.uint8))[0]) == "brown"  # a dark brown dog
+
+
+def _shaded_white_over(background):
+    """A white bird in blue shade (L* about 67, a little blue) over ``background``, with a few
+    highlights on it; its box."""
+    img = np.full((120, 160, 3), background, np.uint8)
+    img[30:90, 40:120] = (155, 163, 178)
+    img[40:60, 60:100] = (170, 176, 188)
+    return img, (40, 30, 120, 90)
+
+
+def test_a_white_thing_in_shade_is_white_when_it_is_as_light_as_the_photo_gets():
+    from agent.perception.naming import object_colour
+
+    # over a dark scene the bird is the lightest thing: people see it white, not grey or blue
+    img, box = _shaded_white_over((40, 45, 35))
+    assert object_colour(img, box) == "white"
+    # the same pixels beside a sunlit white wall are a bluish grey thing, as they are alone
+    img, box = _shaded_white_over((40, 45, 35))
+    img[:, 130:] = (250, 250, 248)
+    img[:, 125:130] = (245, 245, 243)
+    assert object_colour(img, box) == "blue"
+
+
+def test_white_in_shade_needs_a_light_nearly_neutral_colour():
+    from agent.perception.colour_terms import white_level
+
+    shade = np.array([[155, 163, 178]] * 60, np.uint8)  # L* 67, chroma 9
+    assert colour_term(shade) == "blue"
+    assert colour_term(shade, white=white_level(shade.reshape(6, 10, 3))) == "white"
+    # a pale sky, however light, stays blue (chroma about 20), and a dark grey stays grey
+    sky = np.array([[150, 185, 225]] * 60, np.uint8)
+    assert colour_term(sky, white=white_level(sky.reshape(6, 10, 3))) == "blue"
+    dark = np.array([[90, 90, 92]] * 60, np.uint8)
+    assert colour_term(dark, white=white_level(dark.reshape(6, 10, 3))) == "grey"
