@@ -108,3 +108,19 @@ def test_white_in_shade_needs_a_light_nearly_neutral_colour():
     assert colour_term(sky, white=white_level(sky.reshape(6, 10, 3))) == "blue"
     dark = np.array([[90, 90, 92]] * 60, np.uint8)
     assert colour_term(dark, white=white_level(dark.reshape(6, 10, 3))) == "grey"
+
+
+def _lch(L, c, h):
+    return np.array([L, c * np.cos(np.radians(h)), c * np.sin(np.radians(h))])
+
+
+def test_dark_strongly_coloured_orange_red_petals_are_orange_and_a_dark_red_cup_red():
+    assert term(_lch(36.3, 71.0, 42.7)) == "orange"  # a dahlia's petals in shade
+    assert term(_lch(34.6, 60.4, 41.7)) == "red"     # the coffee cup: dark, less strongly coloured
+    assert term(_lch(35.9, 71.9, 40.0)) == "red"     # redder than the orange-red hues: red
+
+
+def test_an_orange_up_to_hue_72_is_orange_not_yellow():
+    # a butterfly's orange wings (hue 70-71) and, past the boundary, a sunflower's yellow
+    assert term(_lch(65.4, 65.3, 70.6)) == "orange"
+    assert term(_lch(61.9, 69.9, 72.7)) == "yellow"

@@ -9,8 +9,10 @@ primaries for orientation: red 40, yellow 102, green 136, blue 306 degrees.
 
 The boundaries were set on the development part of ``bench/colours.py`` (141 crops of real photos
 labelled by hand; the 74 held-out crops were not looked at): red below 41.5 degrees (below 46 when
-dark, L* < 40: the coffee cup is red at 41.7, the astronaut's suit orange at 43-45 and L* 54-60);
-yellow from 69 degrees (the dahlia's petals are orange at 63-67, the sunflower yellow at 71-97);
+dark, L* < 40, and not strongly coloured, chroma under 65: the coffee cup is red at 41.7 and chroma
+58-60, the astronaut's suit orange at 43-45 and L* 54-60, a dahlia's petals in shade orange at
+42-43, L* 36-40 and chroma 71-74); yellow from 72 degrees (the dahlia's petals are orange at 63-67,
+a butterfly's wings at 70-71, the sunflower yellow at 72.7-97; one yellow flower at 69.6 is lost);
 green from 105 degrees, or from 85 when dark (L* < 47: the olive grass of the dunes is green at
 88-105); blue from 200 to 315; purple, and pink when light, from 315 round to red. Dark oranges
 and yellows are brown unless strongly coloured (chroma 50 and more: orange); weakly coloured
@@ -61,6 +63,12 @@ DARK_ORANGE_CHROMA = 50.0
 # 23 at 18 and 20, with or without the hue bound; without it the dog in bench/describe_human.py's
 # development photos was "black").
 DARK_BLUE_BLACK_BELOW = 20.0
+# Chroma under which a dark orange-red (hue 41.5-46, L* under 40) is red (bench/colours.py's
+# development parts: 125/141 and 25/38 with no such bound, 127 and 25 at 65).
+DARK_RED_CHROMA = 65.0
+# Hue angle from which an orange is yellow (bench/colours.py's development parts: 123/141 and 25/38
+# at 69, 125 and 25 at 72; a butterfly's orange wings and orange petals were yellow at 70-71).
+YELLOW_FROM = 72.0
 # Chroma under which a colour is achromatic (black, grey, white by lightness).
 ACHROMATIC_CHROMA = 8.0
 # Lightness under which an achromatic colour is black, over which it is white.
@@ -163,7 +171,7 @@ def term(lab: np.ndarray) -> str:
         return "black" if L < BLACK_BELOW else "white" if L > WHITE_ABOVE else "grey"
     if L > 88.0 and c < 15.0:
         return "white"
-    if h >= 315.0 or h < 41.5 or (h < 46.0 and L < 40.0):
+    if h >= 315.0 or h < 41.5 or (h < 46.0 and L < 40.0 and c < DARK_RED_CHROMA):
         if 315.0 <= h < 345.0:
             return "pink" if L >= 60.0 else "purple"
         return "pink" if L >= 65.0 and c < 50.0 else "red"
@@ -176,10 +184,10 @@ def term(lab: np.ndarray) -> str:
         return "brown"
     if L > 60.0 and c < 30.0 and h < 90.0:
         return "beige"
-    if h < 69.0 and c < ORANGE_CHROMA:
+    if h < YELLOW_FROM and c < ORANGE_CHROMA:
         # a weakly coloured orange is a light brown or a tan: people say brown, or beige when light
         return "brown" if L < 65.0 else "beige"
-    return "yellow" if h >= 69.0 else "orange"
+    return "yellow" if h >= YELLOW_FROM else "orange"
 
 
 def main_colour(lab: np.ndarray) -> np.ndarray:
