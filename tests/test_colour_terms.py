@@ -124,3 +124,10 @@ def test_an_orange_up_to_hue_72_is_orange_not_yellow():
     # a butterfly's orange wings (hue 70-71) and, past the boundary, a sunflower's yellow
     assert term(_lch(65.4, 65.3, 70.6)) == "orange"
     assert term(_lch(61.9, 69.9, 72.7)) == "yellow"
+
+
+def test_a_weakly_coloured_yellow_that_is_not_light_is_brown():
+    assert term(_lch(56.6, 22.4, 75.1)) == "brown"   # a mountain goat's hide
+    assert term(_lch(51.0, 17.5, 79.1)) == "brown"   # a hippopotamus
+    assert term(_lch(56.9, 67.8, 73.0)) == "yellow"  # a sunflower in shade: strongly coloured
+    assert term(_lch(73.7, 20.8, 80.0)) == "beige"   # light and weak: beige, as before

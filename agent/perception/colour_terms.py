@@ -16,7 +16,8 @@ a butterfly's wings at 70-71, the sunflower yellow at 72.7-97; one yellow flower
 green from 105 degrees, or from 85 when dark (L* < 47: the olive grass of the dunes is green at
 88-105); blue from 200 to 315; purple, and pink when light, from 315 round to red. Dark oranges
 and yellows are brown unless strongly coloured (chroma 50 and more: orange); weakly coloured
-oranges (chroma under 35) brown or beige; light, weakly coloured oranges and yellows beige;
+oranges (chroma under 35) brown or beige; light, weakly coloured oranges and yellows beige, and
+weakly coloured yellows (chroma under 30) that are not light brown;
 colours with chroma under 8 are black, grey or white by lightness, and so are very dark, weakly
 coloured blues (L* under 20, chroma under 20: a night sky is black).
 
@@ -187,6 +188,11 @@ def term(lab: np.ndarray) -> str:
     if h < YELLOW_FROM and c < ORANGE_CHROMA:
         # a weakly coloured orange is a light brown or a tan: people say brown, or beige when light
         return "brown" if L < 65.0 else "beige"
+    if h < 90.0 and c < 30.0:
+        # a weakly coloured yellow that is not light (L* 60 and under) is khaki or olive-brown, not
+        # yellow: a mountain goat's and a hippopotamus's hide (bench/colours.py dev2: 25/38 -> 27/38,
+        # dev 127/141 unchanged)
+        return "brown"
     return "yellow" if h >= YELLOW_FROM else "orange"
 
 
