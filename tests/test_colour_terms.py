@@ -131,3 +131,9 @@ def test_a_weakly_coloured_yellow_that_is_not_light_is_brown():
     assert term(_lch(51.0, 17.5, 79.1)) == "brown"   # a hippopotamus
     assert term(_lch(56.9, 67.8, 73.0)) == "yellow"  # a sunflower in shade: strongly coloured
     assert term(_lch(73.7, 20.8, 80.0)) == "beige"   # light and weak: beige, as before
+
+
+def test_a_dark_weakly_coloured_red_orange_is_brown():
+    assert term(_lch(35.7, 18.7, 43.5)) == "brown"  # a vulture's plumage
+    assert term(_lch(34.6, 60.4, 41.7)) == "red"    # a dark red cup, strongly coloured
+    assert term(_lch(30.0, 20.0, 10.0)) == "red"    # a dark, weak crimson stays red

@@ -17,7 +17,8 @@ green from 105 degrees, or from 85 when dark (L* < 47: the olive grass of the du
 88-105); blue from 200 to 315; purple, and pink when light, from 315 round to red. Dark oranges
 and yellows are brown unless strongly coloured (chroma 50 and more: orange); weakly coloured
 oranges (chroma under 35) brown or beige; light, weakly coloured oranges and yellows beige, and
-weakly coloured yellows (chroma under 30) that are not light brown;
+weakly coloured yellows (chroma under 30) that are not light brown, and so are dark, weakly
+coloured red-oranges (hue 25-46, L* under 45, chroma under 25);
 colours with chroma under 8 are black, grey or white by lightness, and so are very dark, weakly
 coloured blues (L* under 20, chroma under 20: a night sky is black).
 
@@ -175,6 +176,10 @@ def term(lab: np.ndarray) -> str:
     if h >= 315.0 or h < 41.5 or (h < 46.0 and L < 40.0 and c < DARK_RED_CHROMA):
         if 315.0 <= h < 345.0:
             return "pink" if L >= 60.0 else "purple"
+        if 25.0 <= h < 46.0 and L < 45.0 and c < 25.0:
+            # a dark, weakly coloured red-orange is brown, as a dark, weakly coloured orange is: a
+            # vulture's plumage (bench/colours.py dev2: 27/38 -> 28/38, dev 127/141 unchanged)
+            return "brown"
         return "pink" if L >= 65.0 and c < 50.0 else "red"
     if h >= 200.0:
         return "blue"
