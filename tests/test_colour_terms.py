@@ -137,3 +137,11 @@ def test_a_dark_weakly_coloured_red_orange_is_brown():
     assert term(_lch(35.7, 18.7, 43.5)) == "brown"  # a vulture's plumage
     assert term(_lch(34.6, 60.4, 41.7)) == "red"    # a dark red cup, strongly coloured
     assert term(_lch(30.0, 20.0, 10.0)) == "red"    # a dark, weak crimson stays red
+
+
+def test_a_box_running_past_the_edge_is_cut_to_the_picture():
+    from agent.perception.naming import object_colour
+
+    img = np.full((100, 120, 3), (40, 120, 40), np.uint8)
+    img[40:100, 70:120] = (200, 30, 30)  # a red thing at the bottom right corner
+    assert object_colour(img, (70, 40, 125, 104)) == "red"

@@ -434,8 +434,11 @@ def shape_word(box: tuple[int, int, int, int]) -> str:
 
 def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str = "") -> str | None:
     """The colour :func:`name_objects` gives a thing in ``box``: its mask's main colour, or for a
-    person the colour of their clothes (None when too little shows)."""
+    person the colour of their clothes (None when too little shows). A box that runs past the
+    picture's edge is cut to it."""
     rgb = to_rgb8(pixels)
+    h, w = rgb.shape[:2]
+    box = (max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3]))
     mask = object_mask(rgb, box)
     gains = white_balance_gains(rgb)
     white = white_level(rgb, gains)
