@@ -145,3 +145,12 @@ def test_a_box_running_past_the_edge_is_cut_to_the_picture():
     img = np.full((100, 120, 3), (40, 120, 40), np.uint8)
     img[40:100, 70:120] = (200, 30, 30)  # a red thing at the bottom right corner
     assert object_colour(img, (70, 40, 125, 104)) == "red"
+
+
+@pytest.mark.parametrize("rgb,want", [
+    ((128, 0, 255), "purple"), ((138, 43, 226), "purple"), ((75, 0, 130), "purple"),  # violet, indigo
+    ((102, 51, 153), "purple"),  # rebeccapurple
+    ((0, 0, 255), "blue"), ((106, 90, 205), "blue"), ((65, 105, 225), "blue"),  # slate and royal blue
+])
+def test_violets_are_purple_and_blues_stay_blue(rgb, want):
+    assert term(to_lab(np.array([rgb], np.uint8))[0]) == want

@@ -14,7 +14,7 @@ dark, L* < 40, and not strongly coloured, chroma under 65: the coffee cup is red
 42-43, L* 36-40 and chroma 71-74); yellow from 72 degrees (the dahlia's petals are orange at 63-67,
 a butterfly's wings at 70-71, the sunflower yellow at 72.7-97; one yellow flower at 69.6 is lost);
 green from 105 degrees, or from 85 when dark (L* < 47: the olive grass of the dunes is green at
-88-105); blue from 200 to 315; purple, and pink when light, from 315 round to red. Dark oranges
+88-105); blue from 200 to 310; purple, and pink when light, from 310 round to red. Dark oranges
 and yellows are brown unless strongly coloured (chroma 50 and more: orange); weakly coloured
 oranges (chroma under 35) brown or beige; light, weakly coloured oranges and yellows beige, and
 weakly coloured yellows (chroma under 30) that are not light brown, and so are dark, weakly
@@ -68,6 +68,11 @@ DARK_BLUE_BLACK_BELOW = 20.0
 # Chroma under which a dark orange-red (hue 41.5-46, L* under 40) is red (bench/colours.py's
 # development parts: 125/141 and 25/38 with no such bound, 127 and 25 at 65).
 DARK_RED_CHROMA = 65.0
+# Hue angle from which a blue is purple: sRGB's blue primary is at 306, the colours named violet,
+# blue-violet, indigo and rebeccapurple at 311.7-314.1 (blue with the boundary at 315); on
+# bench/colours.py's development parts a purple patch on the astronaut at 313.8 was blue
+# (127/141 -> 128/141, dev2 28/38 unchanged).
+PURPLE_FROM = 310.0
 # Hue angle from which an orange is yellow (bench/colours.py's development parts: 123/141 and 25/38
 # at 69, 125 and 25 at 72; a butterfly's orange wings and orange petals were yellow at 70-71).
 YELLOW_FROM = 72.0
@@ -173,8 +178,8 @@ def term(lab: np.ndarray) -> str:
         return "black" if L < BLACK_BELOW else "white" if L > WHITE_ABOVE else "grey"
     if L > 88.0 and c < 15.0:
         return "white"
-    if h >= 315.0 or h < 41.5 or (h < 46.0 and L < 40.0 and c < DARK_RED_CHROMA):
-        if 315.0 <= h < 345.0:
+    if h >= PURPLE_FROM or h < 41.5 or (h < 46.0 and L < 40.0 and c < DARK_RED_CHROMA):
+        if PURPLE_FROM <= h < 345.0:
             return "pink" if L >= 60.0 else "purple"
         if 25.0 <= h < 46.0 and L < 45.0 and c < 25.0:
             # a dark, weakly coloured red-orange is brown, as a dark, weakly coloured orange is: a
