@@ -19,10 +19,10 @@
   held-out part, "held3"), read out of its Qt resource file /usr/share/gcompris-qt/rcc/<activity>.rcc
   (file gcompris/src/activities/<activity>/resource/<path>), 640 pixels on its long side when it is
   larger (the categorization activity's 320-pixel photos are kept as they are). The package is
-  GPL-3+; the photos used are, per the READMEs beside them in the package and its
-  debian/copyright, from Wikimedia Commons and publicdomainpictures.net: public domain, CC0-1.0,
-  CC-BY-2.0, CC-BY-SA-3.0/4.0 and (windmill6) GPL-2+. Only the boxes and words derived from them
-  are kept in this repository, not the photos.
+  GPL-3+; the photos used are, per the READMEs beside them in the package (each photo's author
+  and source), from Wikimedia Commons and publicdomainpictures.net: public domain, CC0-1.0,
+  CC-BY-2.0, CC-BY-3.0, CC-BY-SA-4.0 and (windmill6) GPL-2+. Only the boxes and words derived
+  from them are kept in this repository, not the photos.
 """
 
 from __future__ import annotations
