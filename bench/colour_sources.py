@@ -15,17 +15,30 @@
 - ``grace_hopper``: bench/photos/grace_hopper.jpg, matplotlib's sample photo of Grace Hopper
   (an official US Navy portrait, public domain as a work of the US government; copied from
   ``matplotlib/mpl-data/sample_data`` of the matplotlib 3.11.2 wheel), 512 x 600.
+- ``gcompris:<activity>/<path>``: a photo of the Debian package gcompris-qt-data (the third
+  held-out part, "held3"), read out of its Qt resource file /usr/share/gcompris-qt/rcc/<activity>.rcc
+  (file gcompris/src/activities/<activity>/resource/<path>), 640 pixels on its long side when it is
+  larger (the categorization activity's 320-pixel photos are kept as they are). The package is
+  GPL-3+; the photos used are, per the READMEs beside them in the package (each photo's author
+  and source), from Wikimedia Commons and publicdomainpictures.net: public domain, CC0-1.0,
+  CC-BY-2.0, CC-BY-3.0, CC-BY-SA-4.0 and (windmill6) GPL-2+. Only the boxes and words derived
+  from them are kept in this repository, not the photos.
 """
 
 from __future__ import annotations
 
+import functools
 import glob
+import io
 import os
+import struct
+import zlib
 
 import numpy as np
 
 WALLPAPERS = "/usr/share/wallpapers"
 STAMPS = "/usr/share/tuxpaint/stamps"
+GCOMPRIS = "/usr/share/gcompris-qt/rcc"
 HERE = os.path.dirname(os.path.abspath(__file__))
 CANVAS = (480, 640)
 GREY = 150
@@ -81,6 +94,66 @@ def stamp_over(name: str, background: np.ndarray) -> tuple[np.ndarray, tuple[int
     return _lay(name, background, round(0.6 * min(background.shape[:2])), None)
 
 
+@functools.lru_cache(maxsize=8)
+def _rcc(activity: str) -> dict[str, tuple[int, int]]:
+    """The files of a Qt resource file (rcc's binary format, versions 1 to 3): path -> (flags, offset
+    of its data)."""
+    path = os.path.join(GCOMPRIS, f"{activity}.rcc")
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path}: apt-get install gcompris-qt-data")
+    with open(path, "rb") as f:
+        b = f.read()
+    if b[:4] != b"qres":
+        raise ValueError(f"{path}: not a Qt resource file")
+    version, tree, data, names = struct.unpack(">IIII", b[4:20])
+    node = 22 if version >= 2 else 14  # version 2 added an 8-byte modification time
+    files = {}
+
+    def name(off: int) -> str:
+        (n,) = struct.unpack(">H", b[names + off:names + off + 2])
+        return b[names + off + 6:names + off + 6 + 2 * n].decode("utf-16-be")
+
+    def walk(i: int, prefix: str) -> None:
+        p = tree + i * node
+        name_off, flags = struct.unpack(">IH", b[p:p + 6])
+        here = prefix + name(name_off) if i else ""
+        if flags & 2:  # a directory: its children are consecutive nodes
+            count, first = struct.unpack(">II", b[p + 6:p + 14])
+            for c in range(count):
+                walk(first + c, here + "/" if i else "")
+        else:
+            (off,) = struct.unpack(">I", b[p + 10:p + 14])
+            files[here] = (flags, data + off)
+
+    walk(0, "")
+    return files
+
+
+def gcompris_file(activity: str, path: str) -> bytes:
+    """The bytes of gcompris/src/activities/<activity>/resource/<path> in <activity>.rcc."""
+    files = _rcc(activity)
+    key = f"gcompris/src/activities/{activity}/resource/{path}"
+    flags, at = files[key]
+    with open(os.path.join(GCOMPRIS, f"{activity}.rcc"), "rb") as f:
+        f.seek(at)
+        (size,) = struct.unpack(">I", f.read(4))
+        raw = f.read(size)
+    if flags & 1:  # qCompress: a 4-byte length, then zlib
+        raw = zlib.decompress(raw[4:])
+    elif flags & 4:
+        raise ValueError(f"{key}: zstd-compressed, not read here")
+    return raw
+
+
+def gcompris(photo: str) -> np.ndarray:
+    """``activity/path`` of gcompris-qt-data as 8-bit RGB, 640 pixels on its long side at most."""
+    from PIL import Image
+
+    activity, path = photo.split("/", 1)
+    rgb = np.asarray(Image.open(io.BytesIO(gcompris_file(activity, path))).convert("RGB"))
+    return np.ascontiguousarray(_fit(rgb, 640) if max(rgb.shape[:2]) > 640 else rgb)
+
+
 def load(photo: str) -> np.ndarray:
     if "@" in photo:  # stamp:<name>@<a development photo of bench/photoset.py>
         import photoset
@@ -91,6 +164,8 @@ def load(photo: str) -> np.ndarray:
         return wallpaper(photo.split(":", 1)[1])
     if photo.startswith("stamp:"):
         return stamp(photo.split(":", 1)[1])[0]
+    if photo.startswith("gcompris:"):
+        return gcompris(photo.split(":", 1)[1])
     if photo == "grace_hopper":
         from PIL import Image
 
@@ -100,3 +175,7 @@ def load(photo: str) -> np.ndarray:
 
 def present() -> bool:
     return os.path.isdir(os.path.join(WALLPAPERS, "Kite")) and os.path.isdir(os.path.join(STAMPS, "food"))
+
+
+def gcompris_present() -> bool:
+    return os.path.exists(os.path.join(GCOMPRIS, "categorization.rcc"))

@@ -73,3 +73,84 @@ def test_a_dark_blue_night_sky_is_black_and_a_dark_brown_stays_brown():
     assert term(np.array([16.0, 3.0, -17.0])) == "black"   # behind a launch tower at night
     assert term(np.array([30.0, 3.0, -25.0])) == "blue"    # a navy blue still blue
     assert term(to_lab(np.array([(60, 38, 22)], np.uint8))[0]) == "brown"  # a dark brown dog
+
+
+def _shaded_white_over(background):
+    """A white bird in blue shade (L* about 67, a little blue) over ``background``, with a few
+    highlights on it; its box."""
+    img = np.full((120, 160, 3), background, np.uint8)
+    img[30:90, 40:120] = (155, 163, 178)
+    img[40:60, 60:100] = (170, 176, 188)
+    return img, (40, 30, 120, 90)
+
+
+def test_a_white_thing_in_shade_is_white_when_it_is_as_light_as_the_photo_gets():
+    from agent.perception.naming import object_colour
+
+    # over a dark scene the bird is the lightest thing: people see it white, not grey or blue
+    img, box = _shaded_white_over((40, 45, 35))
+    assert object_colour(img, box) == "white"
+    # the same pixels beside a sunlit white wall are a bluish grey thing, as they are alone
+    img, box = _shaded_white_over((40, 45, 35))
+    img[:, 130:] = (250, 250, 248)
+    img[:, 125:130] = (245, 245, 243)
+    assert object_colour(img, box) == "blue"
+
+
+def test_white_in_shade_needs_a_light_nearly_neutral_colour():
+    from agent.perception.colour_terms import white_level
+
+    shade = np.array([[155, 163, 178]] * 60, np.uint8)  # L* 67, chroma 9
+    assert colour_term(shade) == "blue"
+    assert colour_term(shade, white=white_level(shade.reshape(6, 10, 3))) == "white"
+    # a pale sky, however light, stays blue (chroma about 20), and a dark grey stays grey
+    sky = np.array([[150, 185, 225]] * 60, np.uint8)
+    assert colour_term(sky, white=white_level(sky.reshape(6, 10, 3))) == "blue"
+    dark = np.array([[90, 90, 92]] * 60, np.uint8)
+    assert colour_term(dark, white=white_level(dark.reshape(6, 10, 3))) == "grey"
+
+
+def _lch(L, c, h):
+    return np.array([L, c * np.cos(np.radians(h)), c * np.sin(np.radians(h))])
+
+
+def test_dark_strongly_coloured_orange_red_petals_are_orange_and_a_dark_red_cup_red():
+    assert term(_lch(36.3, 71.0, 42.7)) == "orange"  # a dahlia's petals in shade
+    assert term(_lch(34.6, 60.4, 41.7)) == "red"     # the coffee cup: dark, less strongly coloured
+    assert term(_lch(35.9, 71.9, 40.0)) == "red"     # redder than the orange-red hues: red
+
+
+def test_an_orange_up_to_hue_72_is_orange_not_yellow():
+    # a butterfly's orange wings (hue 70-71) and, past the boundary, a sunflower's yellow
+    assert term(_lch(65.4, 65.3, 70.6)) == "orange"
+    assert term(_lch(61.9, 69.9, 72.7)) == "yellow"
+
+
+def test_a_weakly_coloured_yellow_that_is_not_light_is_brown():
+    assert term(_lch(56.6, 22.4, 75.1)) == "brown"   # a mountain goat's hide
+    assert term(_lch(51.0, 17.5, 79.1)) == "brown"   # a hippopotamus
+    assert term(_lch(56.9, 67.8, 73.0)) == "yellow"  # a sunflower in shade: strongly coloured
+    assert term(_lch(73.7, 20.8, 80.0)) == "beige"   # light and weak: beige, as before
+
+
+def test_a_dark_weakly_coloured_red_orange_is_brown():
+    assert term(_lch(35.7, 18.7, 43.5)) == "brown"  # a vulture's plumage
+    assert term(_lch(34.6, 60.4, 41.7)) == "red"    # a dark red cup, strongly coloured
+    assert term(_lch(30.0, 20.0, 10.0)) == "red"    # a dark, weak crimson stays red
+
+
+def test_a_box_running_past_the_edge_is_cut_to_the_picture():
+    from agent.perception.naming import object_colour
+
+    img = np.full((100, 120, 3), (40, 120, 40), np.uint8)
+    img[40:100, 70:120] = (200, 30, 30)  # a red thing at the bottom right corner
+    assert object_colour(img, (70, 40, 125, 104)) == "red"
+
+
+@pytest.mark.parametrize("rgb,want", [
+    ((128, 0, 255), "purple"), ((138, 43, 226), "purple"), ((75, 0, 130), "purple"),  # violet, indigo
+    ((102, 51, 153), "purple"),  # rebeccapurple
+    ((0, 0, 255), "blue"), ((106, 90, 205), "blue"), ((65, 105, 225), "blue"),  # slate and royal blue
+])
+def test_violets_are_purple_and_blues_stay_blue(rgb, want):
+    assert term(to_lab(np.array([rgb], np.uint8))[0]) == want

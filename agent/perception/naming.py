@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception.colour_terms import colour_term, white_balance_gains
+from agent.perception.colour_terms import colour_term, white_balance_gains, white_level
 from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
 from agent.perception.region_evidence import goes_on_to_an_edge
 from agent.perception.vocabulary import agrees, animal_words, class_kinds, coco_label, everyday_words
@@ -299,16 +299,18 @@ def classifier_knows(label: str) -> bool:
 # -- colour from the object's own pixels ----------------------------------------------------------
 
 
-def colour_word(pixels: np.ndarray, gains: np.ndarray | None = None) -> str:
+def colour_word(pixels: np.ndarray, gains: np.ndarray | None = None, *, white: float | None = None) -> str:
     """The basic colour term a person would use for a set of RGB pixels ``(n, 3)``: their main
     colour in CIELAB (three k-means clusters, the largest, a coloured one weighted up), after the
     photo's white balance ``gains`` (:func:`agent.perception.colour_terms.white_balance_gains`);
+    with ``white`` (the photo's :func:`agent.perception.colour_terms.white_level`) a light, nearly
+    neutral thing that reaches the photo's whites is white, even in shade;
     :mod:`agent.perception.colour_terms` says how the terms were bounded.
 
     >>> colour_word(np.array([[250, 0, 0]] * 10, np.uint8))
     'red'
     """
-    return colour_term(pixels, gains)
+    return colour_term(pixels, gains, white=white)
 
 
 def object_mask(rgb: np.ndarray, box: tuple[int, int, int, int], *, side: int = 96) -> np.ndarray:
@@ -371,7 +373,8 @@ PALE_CR = 142
 
 
 def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
-                           mask: np.ndarray | None = None, gains: np.ndarray | None = None) -> str | None:
+                           mask: np.ndarray | None = None, gains: np.ndarray | None = None, *,
+                           white: float | None = None) -> str | None:
     """The colour of what a person wears: their mask below the head, skin-coloured pixels left
     out; None when less than a twentieth of the box is left.
 
@@ -410,7 +413,7 @@ def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
         keep = torso & ~skin
     if keep.sum() < 0.05 * keep.size:
         return None
-    return colour_word(region[keep], gains)
+    return colour_word(region[keep], gains, white=white)
 
 
 # -- everything together ----------------------------------------------------------------------------
@@ -431,17 +434,21 @@ def shape_word(box: tuple[int, int, int, int]) -> str:
 
 def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str = "") -> str | None:
     """The colour :func:`name_objects` gives a thing in ``box``: its mask's main colour, or for a
-    person the colour of their clothes (None when too little shows)."""
+    person the colour of their clothes (None when too little shows). A box that runs past the
+    picture's edge is cut to it."""
     rgb = to_rgb8(pixels)
+    h, w = rgb.shape[:2]
+    box = (max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3]))
     mask = object_mask(rgb, box)
     gains = white_balance_gains(rgb)
+    white = white_level(rgb, gains)
     if label == "person":
-        return person_clothing_colour(rgb, box, mask, gains)
+        return person_clothing_colour(rgb, box, mask, gains, white=white)
     x1, y1, x2, y2 = box
     region = rgb[y1:y2, x1:x2]
     if region.size == 0:
         return None
-    return colour_word(region[mask] if mask.any() else region, gains)
+    return colour_word(region[mask] if mask.any() else region, gains, white=white)
 
 
 def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Detection] = ()) -> list[Named]:
@@ -461,6 +468,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
     probs = classify_crops(rgb, [d.box for d in dets], square=True)
     _, labels = classifier_and_labels()
     gains = white_balance_gains(rgb)
+    white = white_level(rgb, gains)
     out = []
     for k, d in enumerate(dets):
         words = word_probs(probs[k])
@@ -502,7 +510,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         noun = coco_label(noun)  # "motorbike" is said, "motorcycle" is the label others match
         mask = object_mask(rgb, d.box)
         if noun == "person":
-            colour = person_clothing_colour(rgb, d.box, mask, gains)
+            colour = person_clothing_colour(rgb, d.box, mask, gains, white=white)
             garment = max(((w, p) for w, p in words.items() if w in _GARMENTS), key=lambda kv: kv[1],
                           default=("", 0.0))
             if colour is None:
@@ -514,7 +522,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         else:
             x1, y1, x2, y2 = d.box
             region = rgb[y1:y2, x1:x2]
-            colour = colour_word(region[mask] if mask.any() else region, gains)
+            colour = colour_word(region[mask] if mask.any() else region, gains, white=white)
             if noun == "object":
                 phrase = f"{shape_word(d.box)}{colour} object"
             elif noun == "cup" and words.get("coffee", 0.0) >= NAME_CONFIDENCE:
@@ -593,6 +601,7 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         return (best, p) if not agrees(best, "person") and best not in _GARMENTS else ("", 0.0)
 
     gains = white_balance_gains(rgb)
+    white = white_level(rgb, gains)
     for i in sorted(big + small):
         best, p = max((thing_word(ws) for ws in words_of.get(i, ())), key=lambda bp: bp[1], default=("", 0.0))
         named = p >= DWELL_CONFIDENCE and keeps_its_word(rgb, boxes[i], best)
@@ -604,7 +613,7 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         x1, y1, x2, y2 = grown[i]
         mask = object_mask(rgb, grown[i])
         region = rgb[y1:y2, x1:x2]
-        colour = colour_word(region[mask] if mask.any() else region, gains)
+        colour = colour_word(region[mask] if mask.any() else region, gains, white=white)
         if named:
             out[i] = Named(best, best if best in _PATTERNED else f"{colour} {best}", colour, "classifier", round(p, 4))
         else:
