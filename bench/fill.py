@@ -30,7 +30,7 @@ its area (Telea's time in the same run is the reference: the machine is shared, 
 are noisy). ``--grid PNG`` writes before / hole / Easel / Telea / NS / clean crops of a dozen
 cases.
 
-    .venv/bin/python bench/fill.py [--split dev|held|all|fresh|strokes] [--big] [--grid docs/fill_grid.png] [--json]
+    .venv/bin/python bench/fill.py [--split dev|held|all|fresh|strokes] [--big] [--grid docs/fill_grid.jpg] [--json]
 
 Each part's summary also gives the medians of the holes made by name and of those made from a
 drawn stroke apart. ``--split strokes`` is a second development part of stroke holes only: two
