@@ -2,13 +2,15 @@
 
 An exemplar fill continues what its patches see; a line a few pixels wide is a small part of each
 patch's distance, so the copy often fills the hole with the texture beside the line and the line
-stops at the hole's edge. :func:`carry_lines` finds thin lines (ridges: dark or bright, narrower
-than :data:`MAX_WIDTH` of the hole's side) in a ring around the hole, pairs the pieces that enter
-the hole with pieces that leave it on the same straight line, and draws the line across the
-fill: the line's own cross-section (its mean profile, measured on both pieces, as a difference
-from the background beside it) is added to the fill along the chord, so the fill's texture stays
-under it. A line that enters and does not leave (a pole ending behind the object) is left alone:
-nothing says where it ended.
+stops at the hole's edge. :func:`find_lines` finds thin lines (ridges: dark or bright, narrower
+than :data:`MAX_WIDTH` of the hole's side) in a ring around the hole and pairs the pieces that
+enter the hole with pieces that leave it on the same straight line; :func:`carry_lines` checks
+that both pieces have the same cross-section and that the line is alone on its background (not
+one of a row of stripes or blades), and draws it across the fill: the line's own cross-section
+(its median profile over both pieces, as a difference from the background beside it) over the
+fill's background across the line, blended into the fill by the profile's strength, so the fill's
+texture stays beside it. A line that enters and does not leave (a pole ending behind the object)
+is left alone: nothing says where it ended.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ RING = 0.6  # lines are looked for within this share of the hole's larger side a
 ANGLE = math.radians(5)  # two pieces on the same line differ in direction by less than this
 OFFSET = 0.03  # ... and lie within this share of the hole's side (plus 2 pixels) of each other's line
 LOOK_SIDE = 512  # lines are looked for on a copy at most this many pixels a side
-MIN_CONTRAST = 12.0
-MAX_RIDGES = 0.15  # where more of the ring than this is ridges, the lines are a texture, not a line  # a ridge is at least this many 8-bit levels from the background beside it
+MIN_CONTRAST = 12.0  # a ridge is at least this many 8-bit levels from the background beside it
+MAX_RIDGES = 0.15  # where more of the ring than this is ridges, the lines are a texture, not a line
 
 
 def _ridges(grey: np.ndarray, width: int, unit: float, near: np.ndarray) -> np.ndarray:
@@ -96,9 +98,10 @@ def _chords(segs, hole: np.ndarray, side: float):
     return out
 
 
-def _profile(img: np.ndarray, c, d, segs, half: int) -> np.ndarray | None:
-    """The mean cross-section of the line over both pieces: (2 half + 1, channels), as the
-    difference from the background at its two ends; ``None`` for a step rather than a ridge."""
+def _profile(img: np.ndarray, c, d, segs, half: int) -> tuple[np.ndarray, float] | None:
+    """The median cross-section of the line over the pieces ``segs``: (2 half + 1, channels), as the
+    difference from the background at its two ends, and how far the line's centre lies off the
+    fitted line; ``None`` for a step rather than a ridge, or where no straight line runs."""
     n = np.array([-d[1], d[0]])
     h, w = img.shape[:2]
     offs = np.arange(-half, half + 1, dtype=np.float32)
