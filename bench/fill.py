@@ -130,6 +130,15 @@ Figures (median PSNR dB / SSIM / detail kept; cases worse than Telea by > 3 dB):
   centre keeps straight, nor that the ring is not a texture of lines) drew lines across
   tests/test_regions.py's stripes (33.6 -> 17.5 dB). 12 MP, 5% hole: Easel 1.73 s, Telea 1.21 s,
   NS 1.15 s (1.43; load ~1); finding the lines costs about 0.12 s there, drawing 0.06 s.
+- tried and dropped: the membrane's correction of the copy's low band limited to 20 levels (RMS),
+  so that it corrects shading, not content. To the eye it is the better fill: a cat removed over
+  china's trees and water leaves trees, not a grey haze with tree grain in it, and GreenMeadow's
+  blades go on through the hole instead of a flat green patch. By the figures it is worse: dev
+  20.25 / 0.607 (by name SSIM 0.621 under Telea's 0.624), strokes 17.96 / 0.429, held out (run
+  once) 23.87 / 0.770 (under NS's 0.777 again), fresh (run once) 20.89 / 0.585, its strokes
+  0.368. Limited only where the copy's texture is strong, it cost little (dev 20.45 / 0.614,
+  strokes 18.11 / 0.448) but left the haze. PSNR and SSIM reward the smooth mean wherever the
+  copy is not in phase with what was hidden; a perceptual measure would be needed to choose.
 """
 
 from __future__ import annotations
