@@ -554,9 +554,9 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
     if settle:
         filled = fill_settle.settle(canvas, sub_hole[by:by2, bx:bx2], canvas, trust[by:by2, bx:bx2], unit)
         # Lines that cross the hole, looked for in its surroundings (the region around the box).
-        gy = gx = max(g, int(fill_lines.RING * max(hh, hw)) + 4)
-        ly, lx = max(0, hy - gy), max(0, hx - gx)
-        ly2, lx2 = min(sub.shape[0], hy + hh + gy), min(sub.shape[1], hx + hw + gx)
+        lm = max(g, int(fill_lines.RING * max(hh, hw)) + 4)
+        ly, lx = max(0, hy - lm), max(0, hx - lm)
+        ly2, lx2 = min(sub.shape[0], hy + hh + lm), min(sub.shape[1], hx + hw + lm)
         lines = fill_lines.find_lines(sub[ly:ly2, lx:lx2], sub_hole[ly:ly2, lx:lx2], unit)
         if lines:
             around = sub[ly:ly2, lx:lx2].astype(np.float32)

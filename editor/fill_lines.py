@@ -29,7 +29,7 @@ MIN_CONTRAST = 12.0  # a ridge is at least this many 8-bit levels from the backg
 MAX_RIDGES = 0.15  # where more of the ring than this is ridges, the lines are a texture, not a line
 
 
-def _ridges(grey: np.ndarray, width: int, unit: float, near: np.ndarray) -> np.ndarray:
+def _ridges(grey: np.ndarray, width: int, near: np.ndarray) -> np.ndarray:
     """Where a dark or bright line narrower than ``width`` pixels runs (black-hat and top-hat),
     standing out from the texture around the hole (``near``) by far more than its own grain: above
     :data:`MIN_CONTRAST` levels and above the response's median plus 5 robust deviations there."""
@@ -40,7 +40,7 @@ def _ridges(grey: np.ndarray, width: int, unit: float, near: np.ndarray) -> np.n
         v = r[near]
         med = float(np.median(v)) if v.size else 0.0
         mad = float(np.median(np.abs(v - med))) if v.size else 0.0
-        out |= r > max(MIN_CONTRAST * unit, med + 5 * 1.4826 * mad)
+        out |= r > max(MIN_CONTRAST, med + 5 * 1.4826 * mad)
     return out
 
 
@@ -70,7 +70,7 @@ def _chords(segs, hole: np.ndarray, side: float):
         for j in range(i + 1, len(segs)):
             if i in used or j in used:
                 continue
-            q, e = _line_of(segs[j])
+            _, e = _line_of(segs[j])
             if abs(abs(float(d @ e)) - 1) > 1 - math.cos(ANGLE):
                 continue
             n = np.array([-d[1], d[0]])
@@ -98,24 +98,45 @@ def _chords(segs, hole: np.ndarray, side: float):
     return out
 
 
-def _profile(img: np.ndarray, c, d, segs, half: int) -> tuple[np.ndarray, float] | None:
-    """The median cross-section of the line over the pieces ``segs``: (2 half + 1, channels), as the
-    difference from the background at its two ends, and how far the line's centre lies off the
-    fitted line; ``None`` for a step rather than a ridge, or where no straight line runs."""
-    n = np.array([-d[1], d[0]])
+def _cross_section(img: np.ndarray, q, n, offs: np.ndarray) -> np.ndarray | None:
+    """``img`` across the line at the point ``q``: at ``q + offs * n`` (len(offs), channels), float;
+    ``None`` where that runs off the image."""
     h, w = img.shape[:2]
+    xs, ys = q[0] + offs * n[0], q[1] + offs * n[1]
+    if xs.min() < 0 or ys.min() < 0 or xs.max() > w - 1 or ys.max() > h - 1:
+        return None
+    return cv2.remap(img, xs.astype(np.float32)[None, :], ys.astype(np.float32)[None, :],
+                     cv2.INTER_LINEAR).reshape(len(offs), -1).astype(np.float32)
+
+
+def _detrend(prof: np.ndarray) -> np.ndarray:
+    """A cross-section as the difference from the straight ramp between its two ends."""
+    left, right = prof[:2].mean(axis=0), prof[-2:].mean(axis=0)
+    ramp = np.linspace(0, 1, len(prof))[:, None]
+    return prof - ((1 - ramp) * left + ramp * right)
+
+
+def _piece_rows(img: np.ndarray, c, d, seg, half: int) -> list[np.ndarray]:
+    """Cross-sections of the line at 8 points along the piece ``seg``, each on the fitted line
+    through ``c`` in direction ``d``."""
+    n = np.array([-d[1], d[0]])
     offs = np.arange(-half, half + 1, dtype=np.float32)
+    p1, p2 = np.array(seg[:2]), np.array(seg[2:])
     rows = []
-    for seg in segs:
-        p1, p2 = np.array(seg[:2]), np.array(seg[2:])
-        for t in np.linspace(0.15, 0.85, 8):
-            q = p1 + t * (p2 - p1)
-            q = c + ((q - c) @ d) * d  # on the fitted line
-            xs = (q[0] + offs * n[0]).astype(np.float32)[None, :]
-            ys = (q[1] + offs * n[1]).astype(np.float32)[None, :]
-            if xs.min() < 0 or ys.min() < 0 or xs.max() > w - 1 or ys.max() > h - 1:
-                continue
-            rows.append(cv2.remap(img, xs, ys, cv2.INTER_LINEAR).reshape(len(offs), -1).astype(np.float32))
+    for t in np.linspace(0.15, 0.85, 8):
+        q = p1 + t * (p2 - p1)
+        row = _cross_section(img, c + ((q - c) @ d) * d, n, offs)
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
+def _profile(rows: list[np.ndarray], half: int) -> tuple[np.ndarray, float] | None:
+    """The median cross-section of a line over its cross-sections ``rows`` (:func:`_piece_rows`):
+    (2 half + 1, channels), as the difference from the background at its two ends, and how far the
+    line's centre lies off the fitted line; ``None`` for a step rather than a ridge, or where no
+    straight line runs."""
+    offs = np.arange(-half, half + 1, dtype=np.float32)
     if len(rows) < 3:
         return None
     rows = np.stack(rows)
@@ -138,8 +159,7 @@ def _profile(img: np.ndarray, c, d, segs, half: int) -> tuple[np.ndarray, float]
     peak = np.abs(prof - (left + right) / 2).max()
     if np.abs(left - right).max() > 0.5 * peak:  # a step (an edge between two regions), not a line
         return None
-    ramp = np.linspace(0, 1, len(offs))[:, None]
-    return prof - ((1 - ramp) * left + ramp * right), shift
+    return _detrend(prof), shift
 
 
 def _sample(img: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -182,16 +202,11 @@ def _chord_profile(img: np.ndarray, hole: np.ndarray, c, d, half: int) -> np.nda
         xs, ys = q[0] + offs * n[0], q[1] + offs * n[1]
         if xs.min() < 0 or ys.min() < 0 or xs.max() > w - 1 or ys.max() > h - 1:
             continue
-        if not hole[ys.round().astype(int), xs.round().astype(int)].all():
-            continue
-        rows.append(cv2.remap(img, xs.astype(np.float32)[None, :], ys.astype(np.float32)[None, :],
-                              cv2.INTER_LINEAR).reshape(len(offs), -1))
+        if hole[ys.round().astype(int), xs.round().astype(int)].all():
+            rows.append(_cross_section(img, q, n, offs))
     if len(rows) < 3:
         return None
-    prof = np.median(np.stack(rows), axis=0)
-    left, right = prof[:2].mean(axis=0), prof[-2:].mean(axis=0)
-    ramp = np.linspace(0, 1, len(offs))[:, None]
-    return prof - ((1 - ramp) * left + ramp * right)
+    return _detrend(np.median(np.stack(rows), axis=0))
 
 
 def find_lines(original: np.ndarray, hole: np.ndarray, unit: float = 1.0) -> list:
@@ -214,7 +229,7 @@ def find_lines(original: np.ndarray, hole: np.ndarray, unit: float = 1.0) -> lis
     width = int(np.clip(MAX_WIDTH * side, 2, 15))
     gap = cv2.distanceTransform((~small).astype(np.uint8), cv2.DIST_L2, 3)
     near = (gap > 1.5) & (gap <= RING * side)
-    ridge = _ridges(grey, width, 1.0, near)
+    ridge = _ridges(grey, width, near)
     if ridge[near].mean() > MAX_RIDGES:
         return []  # a texture of lines (stripes, blades, planks): for the exemplar fill to continue
     segs = _segments(ridge, near, max(8, int(0.15 * side)))
@@ -238,8 +253,8 @@ def carry_lines(filled: np.ndarray, original: np.ndarray, hole: np.ndarray, chor
     drawn = []
     for c, d, s1, s2, width in chords:
         half = width + 2
-        got = _profile(known, c, d, (s1, s2), half)
-        one, two = _profile(known, c, d, (s1,), half), _profile(known, c, d, (s2,), half)
+        rows1, rows2 = _piece_rows(known, c, d, s1, half), _piece_rows(known, c, d, s2, half)
+        got, one, two = _profile(rows1 + rows2, half), _profile(rows1, half), _profile(rows2, half)
         if got is None or one is None or two is None or not _same_line(one[0], two[0]):
             continue
         prof, shift = got
