@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception.colour_terms import colour_term, white_balance_gains, white_level
+from agent.perception.colour_terms import colour_term, photo_light
 from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
 from agent.perception.region_evidence import goes_on_to_an_edge
 from agent.perception.vocabulary import agrees, animal_words, class_kinds, coco_label, everyday_words
@@ -440,8 +440,7 @@ def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str
     h, w = rgb.shape[:2]
     box = (max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3]))
     mask = object_mask(rgb, box)
-    gains = white_balance_gains(rgb)
-    white = white_level(rgb, gains)
+    gains, white = photo_light(rgb)
     if label == "person":
         return person_clothing_colour(rgb, box, mask, gains, white=white)
     x1, y1, x2, y2 = box
@@ -467,8 +466,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         return []
     probs = classify_crops(rgb, [d.box for d in dets], square=True)
     _, labels = classifier_and_labels()
-    gains = white_balance_gains(rgb)
-    white = white_level(rgb, gains)
+    gains, white = photo_light(rgb)
     out = []
     for k, d in enumerate(dets):
         words = word_probs(probs[k])
@@ -600,8 +598,7 @@ def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         best, p = max(words.items(), key=lambda kv: kv[1], default=("", 0.0))
         return (best, p) if not agrees(best, "person") and best not in _GARMENTS else ("", 0.0)
 
-    gains = white_balance_gains(rgb)
-    white = white_level(rgb, gains)
+    gains, white = photo_light(rgb)
     for i in sorted(big + small):
         best, p = max((thing_word(ws) for ws in words_of.get(i, ())), key=lambda bp: bp[1], default=("", 0.0))
         named = p >= DWELL_CONFIDENCE and keeps_its_word(rgb, boxes[i], best)
