@@ -422,6 +422,7 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
     weak: list[Detection] | None = None
     named: list[str] | None = None
     colours: dict[int, str] = {}
+    light = None  # the photo's white balance and white level, once a colour is needed
     boxes: list[tuple[int, int, int, int] | None] = []
     used: set[int] = set()
     prev = None
@@ -456,9 +457,11 @@ def locate(pixels: np.ndarray, caption: str, *, detections: list[Detection] | No
             score = d.score - (0.6 if i in used else 0.0)
             if p.colour:
                 if i not in colours:  # the colour a caption gives it (agent.perception.naming)
+                    from agent.perception.colour_terms import photo_light
                     from agent.perception.naming import object_colour
 
-                    colours[i] = object_colour(rgb, d.box, d.label)
+                    light = light or photo_light(rgb)
+                    colours[i] = object_colour(rgb, d.box, d.label, light=light)
                 score += 0.4 if colours[i] == p.colour else 0.0
             if p.position:
                 tx, ty = _position_target(p.position)

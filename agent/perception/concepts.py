@@ -210,9 +210,11 @@ def perceive(pixels: np.ndarray, *, ocr: bool = False, db: str | Path | None = N
     if cached is not None:  # everything but the text is known
         result = Perception(**{**cached.__dict__, "text": read_text(rgb)})
     else:
+        from agent.perception.colour_terms import photo_light
         from agent.perception.naming import object_colour  # naming builds on this module
 
-        objects = [ObjectInfo(d.label, d.score, d.box, object_colour(rgb, d.box, d.label))
+        light = photo_light(rgb)
+        objects = [ObjectInfo(d.label, d.score, d.box, object_colour(rgb, d.box, d.label, light=light))
                    for d in detect_objects(rgb, min_score=0.5)]
         labels = classify(rgb)
         colors = _main_colors(rgb)

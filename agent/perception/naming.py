@@ -432,15 +432,17 @@ def shape_word(box: tuple[int, int, int, int]) -> str:
     return ""
 
 
-def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str = "") -> str | None:
+def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str = "", *,
+                  light: tuple[np.ndarray, float] | None = None) -> str | None:
     """The colour :func:`name_objects` gives a thing in ``box``: its mask's main colour, or for a
     person the colour of their clothes (None when too little shows). A box that runs past the
-    picture's edge is cut to it."""
+    picture's edge is cut to it. ``light``: the photo's
+    :func:`agent.perception.colour_terms.photo_light`, when the caller names several things in it."""
     rgb = to_rgb8(pixels)
     h, w = rgb.shape[:2]
     box = (max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3]))
     mask = object_mask(rgb, box)
-    gains, white = photo_light(rgb)
+    gains, white = light if light is not None else photo_light(rgb)
     if label == "person":
         return person_clothing_colour(rgb, box, mask, gains, white=white)
     x1, y1, x2, y2 = box
