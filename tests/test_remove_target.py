@@ -92,3 +92,68 @@ def test_a_thing_not_in_the_picture_is_said_and_asked_for(tmp_path, grass):
     assert not result.ok and "Removed" not in result.reply
     assert "couldn't find the tie in this picture" in result.reply and "draw around it" in result.reply
     assert np.array_equal(doc.pixels(), grass)
+
+
+def _fake_scene(monkeypatch, dets, names):
+    """The detector finds ``dets`` and the caption's naming calls them ``names`` ((said, noun,
+    confidence) each), whatever the pixels."""
+    from agent.perception import naming
+    from agent.perception.models import Detection
+
+    found = [Detection(*d) for d in dets]
+    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in found if d.score >= min_score])
+    monkeypatch.setattr(removal, "detect", lambda rgb, min_score=0.3: [d for d in found if d.score >= min_score])
+    named = {d.box: naming.Named(noun, said, None, "classifier", conf, said) for d, (said, noun, conf) in zip(found, names)}
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, context=(): [named[d.box] for d in ds])
+
+
+CAMELS = [("sheep", 0.97, (228, 41, 607, 311)), ("cow", 0.27, (19, 140, 241, 317))]
+
+
+def test_a_thing_named_by_the_caption_not_the_detector_is_found(monkeypatch):
+    """"the camel on the right": the detector calls both camels a sheep or a cow, the caption (the
+    classifier) camels; the reader refused it, though describe said "a camel on the right"."""
+    _fake_scene(monkeypatch, CAMELS, [("camel", "camel", 0.73), ("camel", "camel", 0.61)])
+    img = np.zeros((360, 640, 3), np.uint8)
+    [m] = objects.match_objects(img, "the camel on the right")
+    assert (m.boxes, m.label, m.detected, m.weak) == ([CAMELS[0][2]], "camel", ("sheep",), False)
+    [m] = objects.match_objects(img, "the camels")
+    assert m.plural and m.boxes == [CAMELS[1][2], CAMELS[0][2]] and m.detected == ("cow", "sheep")
+    [m] = objects.match_objects(img, "the animal on the left")  # a kind word: any animal
+    assert m.boxes == [CAMELS[1][2]]
+
+
+def test_a_swan_is_the_bird_the_caption_calls_a_swan(monkeypatch):
+    swans = [("bird", 0.52, (96, 85, 205, 241)), ("bird", 0.22, (447, 76, 570, 235))]
+    _fake_scene(monkeypatch, swans, [("swan", "bird", 0.68), ("bird", "bird", 0.7)])
+    [m] = objects.match_objects(np.zeros((360, 640, 3), np.uint8), "the swan")
+    assert m.boxes == [swans[0][2]] and m.detected == ("bird",)
+
+
+def test_an_animal_not_seen_is_said_with_what_was_seen(monkeypatch):
+    """"remove the bison" where the naming sees a cow: nothing removed, the cow pointed at."""
+    bison = [("cow", 0.99, (113, 56, 516, 359))]
+    _fake_scene(monkeypatch, bison, [("cow", "cow", 0.97)])
+    img = np.zeros((480, 640, 3), np.uint8)
+    with pytest.raises(RegionNotFound) as e:
+        removal.remove(img, "the bison")
+    assert "couldn't find a bison" in str(e.value) and "I can see a cow" in str(e.value)
+    assert [o["box"] for o in e.value.overlays] == [list(bison[0][2])]
+
+
+def test_an_unsure_caption_name_with_an_unsure_detection_is_weak(monkeypatch):
+    _fake_scene(monkeypatch, [("cat", 0.2, (10, 10, 90, 90))], [("meerkat", "meerkat", 0.4)])
+    with pytest.raises(RegionNotFound, match="not sure"):
+        removal.remove(np.zeros((100, 100, 3), np.uint8), "the meerkat")
+
+
+def test_a_small_unsure_detection_inside_the_object_goes_with_it(monkeypatch):
+    """A swan's orange beak, a "frisbee" at 0.30 inside the swan's box, stayed on the water when the
+    swan was removed: it was kept as a neighbour. A sure one (a cup in a hand) is still kept."""
+    from agent.perception.models import Detection
+
+    swan, beak = (96, 85, 205, 241), (138, 90, 169, 121)
+    for score, kept in ((0.30, []), (0.6, [beak])):
+        found = [Detection("bird", 0.9, swan), Detection("frisbee", score, beak)]
+        monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3, f=found: f)
+        assert objects.neighbour_boxes(np.zeros((360, 640, 3), np.uint8), [swan]) == kept

@@ -20,11 +20,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception.models import box_iou, color_name, text_quads, to_rgb8
+from agent.perception.models import COCO_LABELS, Detection, box_iou, color_name, text_quads, to_rgb8
 from agent.perception.things import (  # SPLIT
     COLOR_WORDS,
     ObjectNotFound,
     detect,
+    inside_share,
     names_object,
     object_phrase,
 )
@@ -118,6 +119,7 @@ class Match:
     plural: bool
     weak: bool
     positioned: bool  # the words said which one ("on the left", "the red car")
+    detected: tuple[str, ...] = ()  # the detector's classes of the boxes ("sheep" for a "camel")
 
 
 def match_objects(pixels: np.ndarray, words: str) -> list[Match]:
@@ -153,16 +155,64 @@ def find_objects(pixels: np.ndarray, words: str) -> list[Box]:
     return boxes
 
 
+def _named_dets(rgb: np.ndarray, word: str) -> tuple[list[Detection], bool, dict[Box, str]]:
+    """The detections the caption's naming (:func:`agent.perception.naming.name_objects`) calls
+    ``word`` ("swan" for a detector's "bird", "camel" for its "sheep"; "animal" for any animal),
+    as detections labelled ``word`` and scored by the naming's confidence; whether all of them
+    are weak (an unsure detector and an unsure name); and each box's detector class. Raises
+    :class:`ObjectNotFound` naming what was seen instead, with their boxes (``exc.seen``)."""
+    from agent.perception.naming import COCO_KINDS, name_objects
+    from agent.perception.vocabulary import animal_words
+
+    dets = detect(rgb, min_score=SECOND_LOOK)
+    names = name_objects(rgb, dets)
+    hits, seen, weak, classes = [], [], True, {}
+    for d, n in zip(dets, names):
+        said = n.said or n.noun
+        kind = COCO_KINDS.get(n.noun) or ("animal" if said in animal_words() else None)
+        if word in (said, n.noun) or word == kind:
+            box = tuple(int(v) for v in d.box)
+            hits.append(Detection(word, max(d.score, n.confidence), box))
+            classes[box] = d.label
+            weak = weak and d.score < MIN_SCORE and n.confidence < NAMED_SURE
+        elif n.noun != "object" and d.score >= MIN_SCORE:
+            seen.append((said, tuple(int(v) for v in d.box)))
+    if not hits:
+        exc = ObjectNotFound(f"I couldn't find {_a(word)} in the picture" + (
+            f"; I can see {_join_seen(seen)} (the boxes are on the picture)" if seen else ""))
+        exc.seen = seen
+        raise exc
+    return hits, weak, classes
+
+
+NAMED_SURE = 0.6  # a thing the naming calls so at least this surely is no weak guess, whatever the detector's score
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _join_seen(seen: list[tuple[str, Box]]) -> str:
+    words = list(dict.fromkeys(w for w, _ in seen))[:3]
+    said = [_a(w) for w in words]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
 def _match_one(rgb: np.ndarray, words: str) -> Match:
     phrase, text = object_phrase(words)
     h, w = rgb.shape[:2]
-    dets = [d for d in detect(rgb, min_score=MIN_SCORE) if d.label == phrase.label]
-    weak = False
-    if not dets:  # small or unusual objects score low; look again before saying no
-        dets = [d for d in detect(rgb, min_score=SECOND_LOOK) if d.label == phrase.label]
-        weak = bool(dets)
-    if not dets:
-        raise ObjectNotFound(f"I couldn't find {phrase.text or phrase.label!r} in the picture")
+    if phrase.label in COCO_LABELS.values():
+        dets = [d for d in detect(rgb, min_score=MIN_SCORE) if d.label == phrase.label]
+        weak = False
+        if not dets:  # small or unusual objects score low; look again before saying no
+            dets = [d for d in detect(rgb, min_score=SECOND_LOOK) if d.label == phrase.label]
+            weak = bool(dets)
+        if not dets:
+            raise ObjectNotFound(f"I couldn't find {phrase.text or phrase.label!r} in the picture")
+        classes = {tuple(int(v) for v in d.box): d.label for d in dets}
+    else:  # "the swan", "the camel", "the animal": a word of the caption's, not the detector's
+        dets, weak, classes = _named_dets(rgb, phrase.label)
+        dets = sorted(dets, key=lambda d: -d.score)
     every = [tuple(int(v) for v in d.box) for d in dets]
     positioned = bool(phrase.position or (phrase.colour and phrase.colour in COLOR_WORDS))
     rel = _BESIDE.search(text)
@@ -188,7 +238,8 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         if wanted is not None:  # "the two dogs": the two surest
             boxes = boxes[:wanted]
         boxes = sorted(boxes, key=lambda b: (b[0] + b[2]))
-        return Match(boxes, [b for b in every if b not in boxes], phrase.label, True, weak, positioned)
+        return Match(boxes, [b for b in every if b not in boxes], phrase.label, True, weak, positioned,
+                     tuple(dict.fromkeys(classes[b] for b in boxes)))
 
     def score(d) -> float:
         s = d.score
@@ -202,7 +253,7 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         return s
 
     best = tuple(int(v) for v in max(dets, key=score).box)
-    return Match([best], [b for b in every if b != best], phrase.label, False, weak, positioned)
+    return Match([best], [b for b in every if b != best], phrase.label, False, weak, positioned, (classes[best],))
 
 
 def _by_depth(dets: list, depth: str, what: str) -> list:
@@ -387,13 +438,24 @@ def text_mask(pixels: np.ndarray) -> np.ndarray:
 
 
 def neighbour_boxes(pixels: np.ndarray, boxes: list[Box]) -> list[Box]:
-    """The other objects the detector sees (any kind, not one of ``boxes``): what a removal must leave."""
+    """The other objects the detector sees (any kind, not one of ``boxes``): what a removal must leave.
+
+    A small unsure detection within a removed object's box is a piece of it, not a neighbour (a
+    swan's orange beak seen as a "frisbee" at 0.3 stayed floating on the water when the swan went):
+    under :data:`PART_SCORE` and :data:`PART_AREA` of that box's area."""
     out = []
     for d in detect(to_rgb8(pixels), min_score=MIN_SCORE):
         b = tuple(int(v) for v in d.box)
-        if all(box_iou(b, t) < 0.7 for t in boxes):
+        area = (b[2] - b[0]) * (b[3] - b[1])
+        part = d.score < PART_SCORE and any(
+            inside_share(b, t) >= 0.9 and area < PART_AREA * (t[2] - t[0]) * (t[3] - t[1]) for t in boxes)
+        if all(box_iou(b, t) < 0.7 for t in boxes) and not part:
             out.append(b)
     return out
+
+
+PART_SCORE = 0.5
+PART_AREA = 0.1
 
 
 def removal_hole(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[Match]]:

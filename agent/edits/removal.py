@@ -45,8 +45,9 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
         return inpaint(pixels, hole), [], ""
     try:
         found = objects.match_objects(pixels, words)
-    except ObjectNotFound as exc:
-        raise RegionNotFound(not_found_sentence(words.strip(), exc)) from None
+    except ObjectNotFound as exc:  # what was seen instead, if anything ("a cow" for "the bison"), boxed
+        raise RegionNotFound(not_found_sentence(words.strip(), exc),
+                             [_overlay(b, f"{said}?", LEFT_COLOR) for said, b in getattr(exc, "seen", [])]) from None
     overlays, notes, boxes = [], [], []
     for m in found:
         if m.weak:
@@ -63,10 +64,10 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
     if not hole.any():
         raise RegionNotFound(f"I found {words.strip()} but could not tell its outline from the rest", overlays)
     out = inpaint(pixels, hole)
-    labels = {m.label for m in found}
+    classes = {c: m.label for m in found for c in (m.detected or (m.label,))}  # "sheep" -> "camel"
     still = [d for d in detect(out, min_score=objects.MIN_SCORE)
-             if d.label in labels and any(box_iou(d.box, b) > 0.3 for b in boxes)]
+             if d.label in classes and any(box_iou(d.box, b) > 0.3 for b in boxes)]
     if still:
-        notes.append(f"the detector still sees a {still[0].label} there: look, and undo if it is not gone")
+        notes.append(f"the detector still sees a {classes[still[0].label]} there: look, and undo if it is not gone")
     note = ". ".join(n[:1].upper() + n[1:] for n in notes)
     return out, overlays, note + ("." if note else "")

@@ -313,12 +313,12 @@ _REMOVED = re.compile(r"\b(?:edit|photoshop|photo shop|shop|take|cut|clone|paint
                       r"vanish)\b|^(?:no|without)\s+(.+)$")
 @functools.cache
 def detectable() -> frozenset[str]:
-    """Words of things the detector can find: one list, the detector's own
-    (:func:`agent.perception.things.detector_words`), read on first use so that reading requests
+    """Words of things Easel can look for: one list, the detector's and the caption's
+    (:func:`agent.perception.things.thing_words`), read on first use so that reading requests
     does not load OpenCV's colour tables at start-up."""
-    from agent.perception.things import detector_words
+    from agent.perception.things import thing_words
 
-    return detector_words()
+    return thing_words()
 
 
 def _remove(c: str) -> RuleResult:
@@ -362,7 +362,9 @@ def _remove(c: str) -> RuleResult:
     if not what or what in {"it", "that", "this", "them", "him", "her", "me", "us"}:
         raise Refusal("What should I remove? Name it, for example 'remove the person on the left'.")
     nouns = set(re.findall(r"[a-z]+", removal_head(what)))  # "the shadow of the car" removes a shadow
-    if not nouns & detectable() and not {n.rstrip("s") for n in nouns} & detectable():
+    from agent.perception.things import animal_noun  # WordNet's animals; read on first use
+    if not nouns & detectable() and not {n.rstrip("s") for n in nouns} & detectable() \
+            and not any(animal_noun(n) for n in nouns):  # "remove the bison": looked for, or what is seen said
         raise Refusal(f"I can only remove things I can recognise (people, animals, vehicles and everyday "
                       f"objects), and I can't find {what!r} that way. I can crop the picture instead.")
     return [Remove(what)]
@@ -645,7 +647,9 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("remove", _remove, (
         ("remove the person on the left", "remove the person on the left"),
         ("edit the priest out", "remove the priest"), ("get rid of the seagulls", "remove the seagulls"),
-        ("remove the selection", "remove selection"), ("remove the shadows", "refuse")),
+        ("remove the selection", "remove selection"), ("remove the shadows", "refuse"),
+        ("remove the swans", "remove the swans"), ("erase the bison on the left", "remove the bison on the left"),
+        ("remove the joke", "refuse")),
         worth="off: right -351, wrong +195, refused +145"),
     RequestRule("crop", _crop, (
         ("crop it square", "crop square"), ("crop to the dog", "crop the dog"),

@@ -256,10 +256,10 @@ def _object_phrase_at(c: str, start: int) -> str | None:
     on the right" of "the man on the right darker"), when their noun is a thing the detector finds
     ("the contrast on the boy" is not: its noun is the contrast)."""
     from agent.grammar.lexicon import COLOUR_WORD, THING_COLOURS
-    from agent.perception.things import detector_words, names_object  # the detector's words; loads no model
+    from agent.perception.things import names_object, thing_words  # loads no model
 
     colours = set(COLOUR_WORD) | set(THING_COLOURS)
-    things = detector_words()
+    things = thing_words()
     tokens = re.findall(r"[a-z_]+(?:'s|s')?|[,.]", c[start:])
     words: list[str] = []
     head = False  # the noun was read

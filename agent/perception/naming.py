@@ -129,7 +129,8 @@ class Named:
     ``noun`` is the head word ("cat", "tiger", "object"); ``phrase`` the noun phrase without an
     article ("grey cat", "person in orange", "round white object"); ``colour`` the colour name used
     (None for no colour); ``source`` says who named it ("both", "detector", "classifier", "none");
-    ``confidence`` the evidence for the noun.
+    ``confidence`` the evidence for the noun; ``said`` the word the caption uses for it ("swan" for a
+    detector's "bird" the classifier named so; ``noun`` is then the COCO label, "bird").
     """
 
     noun: str
@@ -137,6 +138,7 @@ class Named:
     colour: str | None
     source: str
     confidence: float
+    said: str = ""
 
 
 def crop_box(box: tuple[int, int, int, int], shape: tuple[int, ...], pad: float = 0.08):
@@ -531,7 +533,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
                 phrase = said  # its pattern is its colour: not "a brown zebra", "a grey giraffe"
             else:
                 phrase = f"{colour} {_SAID.get(said, said)}"
-        out.append(Named(noun, phrase, colour, source, float(conf)))
+        out.append(Named(noun, phrase, colour, source, float(conf), _SAID.get(said, said)))
     return out
 
 

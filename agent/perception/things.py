@@ -185,6 +185,8 @@ def _noun_at(toks: list[str], i: int, labels: set[str]) -> tuple[str | None, int
         return tok, 1
     if tok in _everyday():  # what the classifier names beyond COCO: "tiger", "rocket"
         return tok, 1
+    if tok.endswith("s") and tok[:-1] in _everyday():  # "the swans"
+        return tok[:-1], 1
     return None, 1
 
 
@@ -269,12 +271,68 @@ def object_phrase(words: str):
     text = words.lower()
     for word, replacement in _REWRITE.items():
         text = re.sub(rf"\b{word}\b", replacement, text)
-    labels = _labels()  # what the detector can find; "the tiger" is a word of the classifier, not of the detector
-    phrases = [p for p in parse_phrases(text) if p.kind == "object" and p.label in labels]
+    labels = _labels()  # what the detector can find
+    named = named_words()  # "the tiger", "the swans": the classifier's words for what the detector finds
+    phrases = [p for p in parse_phrases(text) if p.kind == "object" and (p.label in labels or p.label in named)]
+    if not phrases:
+        phrases = _animal_phrases(text)
     if not phrases:
         raise ObjectNotFound(f"I can't tell which object {words.strip()!r} means; I can find people, "
                              "animals, vehicles and everyday things (the 80 COCO classes)")
     return phrases[0], text
+
+
+def named_words() -> frozenset[str]:
+    """The words beyond COCO's labels that name what the detector finds, as the caption names it:
+    the classifier's animals ("tiger", "swan", "camel") and the kinds ("animal", "vehicle")."""
+    from agent.perception.vocabulary import KIND_WORDS, animal_words
+
+    return frozenset(animal_words() - _NOT_ANIMALS | set(KIND_WORDS))
+
+
+def animal_noun(word: str) -> str | None:
+    """``word`` (or its singular) when WordNet knows it as an animal and it is no COCO or caption
+    word ("bison", "alpacas" -> "alpaca"), else None: such a thing is looked for, and when nothing
+    is named so, what was seen is said instead of a refusal."""
+    from agent.perception import wordnet
+
+    for w in (word, word[:-1] if word.endswith("s") else None, word[:-2] if word.endswith("es") else None):
+        if (w and len(w) > 2 and w not in _labels() and w not in SYNONYMS and w not in _NOT_ANIMALS
+                and wordnet.first_is_a(w, "animal") and not wordnet.modifier(w)):
+            return w
+    return None
+
+
+# Words whose first sense in WordNet is an animal but that requests use otherwise.
+_NOT_ANIMALS = {"young", "drone", "queen", "hind", "game", "pet", "tick"}  # "the tick mark"
+
+
+def _animal_phrases(text: str) -> list[Phrase]:
+    """The phrase of the first animal noun of ``text`` that no list here holds ("the bison on the
+    left"), read as "the animal on the left" is, under its own word."""
+    for tok in re.findall(r"[a-z]+", text):
+        word = animal_noun(tok)
+        if word is not None:
+            ps = [p for p in parse_phrases(re.sub(rf"\b{tok}\b", "animals" if tok != word else "animal", text, count=1))
+                  if p.label == "animal"]
+            if ps:
+                p = ps[0]
+                return [Phrase(p.text.replace("animals" if tok != word else "animal", tok), word, "object", p.colour,
+                               p.position, p.relation)]
+    return []
+
+
+def thing_words() -> frozenset[str]:
+    """Every single word that names a thing Easel can look for in a picture: the detector's
+    (:func:`detector_words`) and the caption's names for what it finds (:func:`named_words`),
+    with plurals ("the swans"). The request reader accepts removals, crops and edits of things
+    named with these words, or with any animal's name (:func:`animal_noun`).
+
+    >>> {"tiger", "swans", "animal", "dog"} <= thing_words(), "sky" in thing_words()
+    (True, False)
+    """
+    named = named_words()
+    return detector_words() | named | frozenset(w + "s" for w in named if not w.endswith("s"))
 
 
 def names_object(words: str) -> bool:

@@ -54,10 +54,10 @@ def _parse_index_line(line: str) -> tuple[int, ...]:
 
 
 @functools.cache
-def _lookup(lemma: str) -> tuple[int, ...]:
-    """Offsets of ``lemma``'s noun synsets, by binary search in index.noun (sorted by lemma, byte
-    order, after a licence header whose lines start with a space): a few seeks, where reading the
-    whole index took a second."""
+def _lookup(lemma: str, pos: str = "noun") -> tuple[int, ...]:
+    """Offsets of ``lemma``'s synsets of part of speech ``pos`` ("noun", "adj", "adv", "verb"), by
+    binary search in index.<pos> (sorted by lemma, byte order, after a licence header whose lines
+    start with a space): a few seeks, where reading the whole index took a second."""
     key = lemma.encode("utf-8")
 
     def first_line_from(f, pos: int) -> bytes:
@@ -70,7 +70,7 @@ def _lookup(lemma: str) -> tuple[int, ...]:
     def before(line: bytes) -> bool:  # the licence header sorts before every lemma
         return line.startswith(b" ") or line.split(b" ", 1)[0] < key
 
-    with _lock, open(wordnet_dir() / "index.noun", "rb") as f:
+    with _lock, open(wordnet_dir() / f"index.{pos}", "rb") as f:
         f.seek(0, os.SEEK_END)
         lo, hi = 0, f.tell()
         while lo < hi:  # the smallest position whose next line is not before the key
@@ -132,6 +132,30 @@ def is_a(word: str, kind: str) -> bool:
         return False
     targets = {KINDS[kind]} if kind in KINDS else set(synsets(kind))
     return any(ancestors(s) & targets for s in synsets(word))
+
+
+def first_is_a(word: str, kind: str) -> bool:
+    """Whether the most frequent noun sense of ``word`` is a kind of ``kind`` ("bison" and "owl"
+    are animals; "head", "crane" and "seal" are not, though a rarer sense of each is).
+
+    >>> first_is_a("owl", "animal"), first_is_a("crane", "animal")  # doctest: +SKIP
+    (True, False)
+    """
+    if not available():
+        return False
+    senses = synsets(word)
+    targets = {KINDS[kind]} if kind in KINDS else set(synsets(kind))
+    return bool(senses) and bool(ancestors(senses[0]) & targets)
+
+
+def modifier(word: str) -> bool:
+    """Whether WordNet knows ``word`` as an adjective or adverb ("entire", whose first noun sense
+    is a stallion; "black"): not to be read as an animal's name.
+
+    >>> modifier("entire"), modifier("bison")  # doctest: +SKIP
+    (True, False)
+    """
+    return available() and bool(_lookup(word, "adj") or _lookup(word, "adv"))
 
 
 @functools.cache
