@@ -192,7 +192,7 @@ def run_case(name: str, bg: np.ndarray, obj, label: str, words: str, **where) ->
                  stroke_psnr_telea=hole_psnr(s_telea, bg, s_hole))
     t0 = time.perf_counter()
     try:
-        hole, found_ = objects.removal_hole(comp, words)
+        hole, found_, kept = objects.removal_hole(comp, words)
         boxes = [b for m in found_ for b in m.boxes]
     except objects.ObjectNotFound:
         boxes = []
@@ -200,7 +200,7 @@ def run_case(name: str, bg: np.ndarray, obj, label: str, words: str, **where) ->
     if not boxes:
         return Result(name, False, False, False, True, 0.0, nan, nan, nan, nan, 0, 0, 0, **drawn)
     t1 = time.perf_counter()
-    ours = inpaint(comp, hole)
+    ours = inpaint(comp, hole, avoid=kept)
     t2 = time.perf_counter()
     telea = cv2.inpaint(comp, hole.astype(np.uint8), 5, cv2.INPAINT_TELEA)
     t3 = time.perf_counter()

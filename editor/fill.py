@@ -79,6 +79,8 @@ DIST_WEIGHT = 30.0  # cost of a source half a side away from the hole, per patch
 FAR_WEIGHT = 400.0  # cost of a source twice as far from its target as is free, per patch pixel
 NEAR = 2.0  # sources within this many half-sides of the hole from their target cost nothing more
 NEAR_COARSE = 0.5  # ... on the two coarsest levels, where the fill's structure is decided
+AVOID_MIN_SOURCES = 64  # sources left once what is to be avoided is taken out, else it is not
+AVOID_MARGIN = 0.5  # what is to be avoided this near the hole (share of its larger side) is filled with it
 FADE = 0.25  # the seam's correction fades over this share of the hole's larger side
 LOWBAND = 0.75  # at full resolution the fill's low band (this sigma, in work pixels) is the work fill's
 
@@ -353,7 +355,8 @@ def _resize(img: np.ndarray, size: tuple[int, int], interpolation: int) -> np.nd
 class _Level:
     """The matching structures of one pyramid level: valid sources, their prior, and targets."""
 
-    def __init__(self, hole: np.ndarray, r: int, band: int, size: float, nc: int, free: float):
+    def __init__(self, hole: np.ndarray, r: int, band: int, size: float, nc: int, free: float,
+                 avoid: np.ndarray | None = None):
         self.h, self.w = hole.shape
         self.r = r
         k = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
@@ -362,6 +365,9 @@ class _Level:
         kb = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * (r + band) + 1,) * 2)
         valid = cv2.dilate(hole.astype(np.uint8), kb) == 0
         valid[:r], valid[self.h - r:], valid[:, :r], valid[:, self.w - r:] = False, False, False, False
+        if avoid is not None and avoid.any():  # no patch that overlaps what is not to be copied
+            spared = valid & (cv2.dilate(avoid.astype(np.uint8), k) == 0)
+            valid = spared if spared.sum() >= AVOID_MIN_SOURCES else valid
         if not valid.any():  # a hole that leaves no whole patch: any known pixel will do
             valid = ~hole
         if not valid.any():  # a coarse level where the hole covers everything
@@ -419,30 +425,34 @@ def _texture(values: np.ndarray) -> np.ndarray:
     return np.stack([cv2.blur(gx, (7, 7)), cv2.blur(gy, (7, 7))], axis=2)
 
 
-def _patch_fill(values: np.ndarray, hole: np.ndarray, band: float, rng):
-    """Multi-scale fill of ``hole`` in ``values`` (float32, H x W x C, 8-bit units). Returns the
-    estimate and the finest level (whose ``offy``/``offx`` hold each hole pixel's source offset)."""
+def _patch_fill(values: np.ndarray, hole: np.ndarray, band: float, rng, avoid: np.ndarray | None = None):
+    """Multi-scale fill of ``hole`` in ``values`` (float32, H x W x C, 8-bit units), from sources
+    that do not overlap ``avoid``. Returns the estimate and the finest level (whose
+    ``offy``/``offx`` hold each hole pixel's source offset)."""
     c = values.shape[2]
     # The texture features are matched and voted like two more colours.
     values = np.concatenate([values, TEXTURE_WEIGHT * _texture(values)], axis=2)
     nc = values.shape[2]
-    levels = [(values, hole)]
+    if avoid is None:
+        avoid = np.zeros(hole.shape, bool)
+    levels = [(values, hole, avoid)]
     while min(levels[-1][1].shape) >= 2 * MIN_SIDE:
-        v, hl = levels[-1]
+        v, hl, av = levels[-1]
         if cv2.distanceTransform(hl.astype(np.uint8), cv2.DIST_L2, 3).max() <= COARSE_DEPTH:
             break
         size = ((v.shape[1] + 1) // 2, (v.shape[0] + 1) // 2)
         levels.append((_resize(v, size, cv2.INTER_AREA),
-                       cv2.resize(hl.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0))
+                       cv2.resize(hl.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0,
+                       cv2.resize(av.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0))
     n = len(levels)
     _, _, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
     est = sy = sx = lv = None
     for depth in range(n - 1, -1, -1):
-        v, hl = levels[depth]
+        v, hl, av = levels[depth]
         f = 2.0 ** -depth
         r = PATCH_R if min(hl.shape) >= 40 else PATCH_R - 1
         free = NEAR_COARSE if depth >= n - 2 else NEAR
-        new = _Level(hl, r, max(1, round(band * f)), max(bw, bh) * f / 2, nc, free)
+        new = _Level(hl, r, max(1, round(band * f)), max(bw, bh) * f / 2, nc, free, av)
         if est is None:
             est = coarse_fill(v, hl)
             sy, sx = new.random_sources(len(new.ty), rng)
@@ -473,7 +483,8 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, band: float, rng):
     return est[:, :, :c], lv
 
 
-def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool = True) -> np.ndarray:
+def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool = True,
+            avoid: np.ndarray | None = None) -> np.ndarray:
     """Fill the pixels where ``mask`` is set from the rest of the image (multi-scale exemplar fill).
 
     Parameters
@@ -490,6 +501,10 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
         hole's edge, its fine detail whole, its coarser texture where that is strong or known to
         be in phase). ``False`` keeps the copied pixels as they are: all of their texture,
         further from the truth.
+    avoid : ndarray, optional
+        ``(H, W)`` mask of pixels not to copy into the hole: the other things in the picture (a
+        removed camel's hole filled with pieces of the calf beside it showed as a ghost calf).
+        Ignored where it would leave too few sources.
 
     Returns
     -------
@@ -514,12 +529,25 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
         raise ValueError("the mask covers the whole image: there is nothing left to fill it from")
     h, w = hole.shape
     x, y, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
+    written = hole
+    if avoid is not None:
+        # What is to be avoided next to the hole is filled too, then left as it was: the fill is
+        # neither copied from it nor shaded by it (a calf's white head beside the camel removed
+        # bled into the hole from its edge), and meets it as an object in front.
+        avoid = _check_hole(avoid, image) & ~hole
+        m = max(3, int(AVOID_MARGIN * max(bw, bh)))
+        near = cv2.dilate(hole.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * m + 1,) * 2)) > 0
+        grown = hole | (avoid & near)
+        if not grown.all():
+            hole = grown
+            x, y, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
     pad = int(CONTEXT * max(bw, bh)) + 16
     x1, y1, x2, y2 = max(0, x - pad), max(0, y - pad), min(w, x + bw + pad), min(h, y + bh + pad)
     sub = image[y1:y2, x1:x2]
     if sub.ndim == 2:
         sub = sub[:, :, None]
     sub_hole = np.ascontiguousarray(hole[y1:y2, x1:x2])
+    sub_avoid = None if avoid is None else avoid[y1:y2, x1:x2] & ~sub_hole
     rng = np.random.default_rng(seed)
     band = max(2.0, BAND * max(bw, bh))  # sources keep this far from the hole (full-resolution pixels)
     scale = min(1.0, WORK_SIDE / max(sub_hole.shape))
@@ -527,12 +555,14 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
         size = (max(8, round(sub.shape[1] * scale)), max(8, round(sub.shape[0] * scale)))
         work = cv2.resize(sub, size, interpolation=cv2.INTER_AREA).reshape(size[1], size[0], -1).astype(np.float32)
         work_hole = cv2.resize(sub_hole.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0
+        work_avoid = None if sub_avoid is None else cv2.resize(
+            sub_avoid.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0
     else:
-        work, work_hole = sub.astype(np.float32), sub_hole
+        work, work_hole, work_avoid = sub.astype(np.float32), sub_hole, sub_avoid
     if work_hole.all():
         raise ValueError("the mask leaves too little of the image to fill it from")
     unit = full_scale(image) / 255.0  # the matching's costs are in 8-bit levels
-    est, lv = _patch_fill(work / unit, work_hole, band * scale, rng)
+    est, lv = _patch_fill(work / unit, work_hole, band * scale, rng, work_avoid)
     trust = fill_settle.trust(work / unit, work_hole, lv.offy, lv.offx, max(1.0, TRUST_SIGMA * scale)) if settle else None
     est *= unit
     if scale == 1:
@@ -568,7 +598,8 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
     m = full_scale(image)
     out = image.copy()
     region = out[y1 + by:y1 + by2, x1 + bx:x1 + bx2]
-    inside = sub_hole[by:by2, bx:bx2]
+    inside = written[y1 + by:y1 + by2, x1 + bx:x1 + bx2]
+    filled = filled.reshape(by2 - by, bx2 - bx, -1)
     res = np.clip(np.floor(filled[inside] + 0.5), 0, m).astype(image.dtype)
     region[inside] = res.reshape(region[inside].shape)
     return out

@@ -17,7 +17,7 @@ from skimage import data
 
 from agent.edits import objects
 from agent.perception.things import detect
-from editor.fill import hole_psnr
+from editor.fill import hole_psnr, inpaint
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -137,3 +137,19 @@ def test_background_behind_a_named_object_keeps_that_object_only():
     assert (out[150, 150] >= 250).all()  # the cat, the main subject otherwise, is background here
     with pytest.raises(objects.ObjectNotFound):
         objects.background(cat_and_cup, "white", keep="the bus")
+
+
+def test_the_fill_does_not_copy_what_it_is_told_to_avoid():
+    """A removed camel's hole was filled with pieces of the calf beside it (a ghost calf): the
+    things left in place are no sources for the fill."""
+    rng = np.random.default_rng(3)
+    img = np.clip(rng.normal(128, 20, (160, 160, 3)), 0, 255).astype(np.uint8)
+    keep = np.zeros((160, 160), bool)
+    keep[40:120, 20:66] = True  # a red thing left beside the hole, in front of what it hid
+    img[keep] = (220, 30, 30)
+    hole = np.zeros((160, 160), bool)
+    hole[30:130, 66:130] = True
+    red = lambda out: int(((out[..., 0] > 180) & (out[..., 1] < 80))[hole].sum())  # noqa: E731
+    assert red(inpaint(img, hole)) > 0  # it is the nearest source, and the edge that shades the fill
+    out = inpaint(img, hole, avoid=keep)
+    assert red(out) == 0 and np.array_equal(out[~hole], img[~hole])

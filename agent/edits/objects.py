@@ -39,6 +39,7 @@ __all__ = [
     "crop_aspect",
     "crop_object",
     "find_objects",
+    "hole_for",
     "match_objects",
     "names_text",
     "neighbour_boxes",
@@ -328,16 +329,36 @@ def _apart(pixels: np.ndarray, box: Box, keep, cache: dict) -> tuple[np.ndarray,
         theirs = own(k)
         both = mask & theirs
         if both.any():
-            mask &= ~_claimed_by(to_rgb8(pixels), both, theirs & ~mask, mask & ~theirs)
+            # outside our box and inside theirs, a pixel both masks take is theirs: each mask looks
+            # 15% past its box, and a calf's head before a camel's legs was the camel's by colour
+            # unless its colour is far likelier ours (the camel's own dark leg in the calf's box)
+            outside = both & _in_box(k, mask.shape) & ~_in_box(box, mask.shape)
+            rgb = to_rgb8(pixels)
+            mask &= ~(_claimed_by(rgb, both & ~outside, theirs & ~mask, mask & ~theirs)
+                      | _claimed_by(rgb, outside, theirs & ~mask, mask & ~theirs, odds=OUTSIDE_ODDS))
+            # what we keep of the overlap is a region too, not specks on the neighbour
+            kept = cv2.morphologyEx((mask & both).astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+            mask &= ~both | (kept > 0)
         others |= theirs
     return mask, others & ~mask
 
 
-def _claimed_by(rgb: np.ndarray, both: np.ndarray, theirs: np.ndarray, ours: np.ndarray) -> np.ndarray:
+def _in_box(box: Box, shape: tuple[int, ...]) -> np.ndarray:
+    out = np.zeros(shape[:2], bool)
+    out[max(0, box[1]):max(0, box[3]), max(0, box[0]):max(0, box[2])] = True
+    return out
+
+
+OUTSIDE_ODDS = 0.25  # past our box, in a neighbour's: theirs unless our colours are 4 times likelier
+
+
+def _claimed_by(rgb: np.ndarray, both: np.ndarray, theirs: np.ndarray, ours: np.ndarray, *,
+                odds: float = 1.0) -> np.ndarray:
     """The pixels of ``both`` (claimed by two masks) whose colour is likelier under the colours of
-    ``theirs`` (the neighbour's own pixels) than of ``ours``: smoothed 16-level colour histograms,
-    as GrabCut's colour models decide. A neighbour with no pixels of its own claims nothing."""
-    if not theirs.any():
+    ``theirs`` (the neighbour's own pixels) than ``odds`` times under those of ``ours``: smoothed
+    16-level colour histograms, as GrabCut's colour models decide. A neighbour with no pixels of
+    its own claims nothing."""
+    if not theirs.any() or not both.any():
         return np.zeros_like(both)
     q = (rgb // 16).astype(np.int32)
     code = (q[..., 0] * 16 + q[..., 1]) * 16 + q[..., 2]
@@ -350,7 +371,7 @@ def _claimed_by(rgb: np.ndarray, both: np.ndarray, theirs: np.ndarray, ours: np.
     pt, po = density(theirs), density(ours) if ours.any() else np.full((16, 16, 16), 1 / 4096, np.float32)
     c = code[both]
     out = np.zeros_like(both)
-    out[both] = pt.reshape(-1)[c] > po.reshape(-1)[c]
+    out[both] = pt.reshape(-1)[c] > odds * po.reshape(-1)[c]
     # a claim is a region, not scattered pixels
     return cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)).astype(bool) & both
 
@@ -401,8 +422,16 @@ def removal_mask(pixels: np.ndarray, boxes: list[Box], *, keep: tuple[Box, ...] 
     """The union of the objects' masks (:func:`object_mask`, which leaves the objects in ``keep``
     out), dilated so the fill also covers their soft edges and a thin halo (by 1.5% of the larger
     box side plus 3 pixels), but not into those neighbours."""
+    return _removal(pixels, boxes, keep)[0]
+
+
+def _removal(pixels: np.ndarray, boxes: list[Box], keep) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`removal_mask`, and what the fill is not to copy: the own masks of the neighbours in
+    ``keep`` that come near an object removed (a farther one is neither an edge of the hole nor
+    among its nearest sources; a false detection's box there once took the sky the fill needed)."""
     h, w = pixels.shape[:2]
     hole = np.zeros((h, w), np.uint8)
+    kept = np.zeros((h, w), bool)
     cache: dict = {}
     for box in boxes:
         m, others = _apart(pixels, box, keep, cache)
@@ -410,7 +439,8 @@ def removal_mask(pixels: np.ndarray, boxes: list[Box], *, keep: tuple[Box, ...] 
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
         # the halo grows into the background, not into a neighbour left in place (its edge a pixel in)
         hole |= cv2.dilate(m.astype(np.uint8), k) & ~(cv2.erode(others.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
-    return hole > 0
+        kept |= others
+    return hole > 0, kept & ~(hole > 0)
 
 
 def names_text(words: str) -> bool:
@@ -458,18 +488,30 @@ PART_SCORE = 0.5
 PART_AREA = 0.1
 
 
-def removal_hole(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[Match]]:
-    """The hole :func:`remove_objects` fills for ``words``, and the matches it came from (none for
-    text: :func:`text_mask`). Each object's mask leaves out the other objects the detector sees
+def removal_hole(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[Match], np.ndarray | None]:
+    """The hole :func:`remove_objects` fills for ``words``, the matches it came from (none for
+    text: :func:`text_mask`), and the pixels the fill is not to copy (:func:`hole_for`; None for
+    text). Each object's mask leaves out the other objects the detector sees
     (:func:`object_mask`'s ``keep``: never a neighbour in the same box)."""
     if names_text(words):
-        return text_mask(pixels), []
+        return text_mask(pixels), [], None
     found = match_objects(pixels, words)
+    hole, kept = hole_for(pixels, found)
+    return hole, found, kept
+
+
+def hole_for(pixels: np.ndarray, found: list[Match]) -> tuple[np.ndarray, np.ndarray]:
+    """The removal mask of the boxes ``found`` chose, leaving out the other objects the detector
+    sees and the others of the same kind the words did not choose, however unsure the detector was
+    of them (a calf beside the camel removed, a 0.27 "cow" to the detector, lost its head with it);
+    and those objects' pixels, which the fill is not to copy (``inpaint``'s ``avoid``: pieces of
+    the calf in the camel's hole showed as a ghost)."""
     boxes: list[Box] = []
     for m in found:
         boxes += [b for b in m.boxes if b not in boxes]
     keep = neighbour_boxes(pixels, boxes)
-    return removal_mask(pixels, boxes, keep=keep), found
+    keep += [b for m in found for b in m.others if b not in boxes and b not in keep]
+    return _removal(pixels, boxes, keep)
 
 
 def remove_objects(pixels: np.ndarray, words: str) -> np.ndarray:
@@ -482,7 +524,8 @@ def remove_objects(pixels: np.ndarray, words: str) -> np.ndarray:
     "the text", "the caption", "the watermark" is the OCR model's lines (:func:`text_mask`).
     Pixels outside the dilated mask are unchanged. Raises :class:`ObjectNotFound` when nothing matches.
     """
-    return inpaint(pixels, removal_hole(pixels, words)[0])
+    hole, _, kept = removal_hole(pixels, words)
+    return inpaint(pixels, hole, avoid=kept)
 
 
 def remove_region(pixels: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -60,10 +60,10 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
             notes.append(f"I see {n} of them and removed the {m.label} {_where(m.boxes[0], m.others)} (the boxes "
                          "are on the picture); say which if you meant another")
         overlays += [_overlay(b, f"other {m.label}", LEFT_COLOR) for b in m.others if not m.plural]
-    hole = objects.removal_mask(pixels, boxes, keep=objects.neighbour_boxes(pixels, boxes))
+    hole, kept = objects.hole_for(pixels, found)
     if not hole.any():
         raise RegionNotFound(f"I found {words.strip()} but could not tell its outline from the rest", overlays)
-    out = inpaint(pixels, hole)
+    out = inpaint(pixels, hole, avoid=kept)
     classes = {c: m.label for m in found for c in (m.detected or (m.label,))}  # "sheep" -> "camel"
     still = [d for d in detect(out, min_score=objects.MIN_SCORE)
              if d.label in classes and any(box_iou(d.box, b) > 0.3 for b in boxes)]
