@@ -9,13 +9,17 @@ inpainting", IPOL 2017), and a Poisson seam (Perez et al. 2003):
    copy at most :data:`WORK_SIDE` pixels a side; a pyramid of that copy is built until the hole
    is about 3 pixels deep (or the copy 24 pixels a side). Each pixel carries its colour and two
    texture features (the mean absolute x and y derivative over a patch), so that a textured place
-   is not matched to a smooth one of the same colour.
+   is not matched to a smooth one of the same colour; where the surroundings are 2 or 3 clearly
+   different regions (sky, a plain, grass), it also carries its region, fixed in the hole along
+   the regions' edges (:mod:`editor.fill_regions`), so the sky is filled from the sky.
 2. Sources come from the surroundings: a source patch keeps a band of 2% of the hole's side clear
    of the hole (an object's shadow or halo lies there, and would be copied back in), and its cost
    grows with its distance from the hole and from the target it fills (on the two coarsest
    levels, where the fill's structure is decided, from half a hole-side on), so the fill is made
    of what is next to the hole, not of a similar-looking but unrelated place further off (a
-   removed helmet was filled with the suit's collar).
+   removed helmet was filled with the suit's collar). What the caller asks to avoid (the other
+   objects, left in place) is no source, and its part near the hole is filled along with it and
+   then put back, so it neither shades the fill nor is copied into it.
 3. The coarsest level starts from Telea's fill (``cv2.inpaint``). On every level, coarse to fine,
    each patch that overlaps the hole is matched to a source (PatchMatch: propagation and random
    search, seeded), and each hole pixel becomes the weighted mean of what the patches covering it
@@ -61,7 +65,7 @@ import threading
 import cv2
 import numpy as np
 
-from editor import fill_lines, fill_settle
+from editor import fill_lines, fill_regions, fill_settle
 from editor.fill_settle import SETTLE_BAND, TRUST_SIGMA, blur, membrane, per_group
 from editor.ops import check_image, full_scale
 
@@ -79,6 +83,7 @@ DIST_WEIGHT = 30.0  # cost of a source half a side away from the hole, per patch
 FAR_WEIGHT = 400.0  # cost of a source twice as far from its target as is free, per patch pixel
 NEAR = 2.0  # sources within this many half-sides of the hole from their target cost nothing more
 NEAR_COARSE = 0.5  # ... on the two coarsest levels, where the fill's structure is decided
+REGION_WEIGHT = 60.0  # weight of the region channels (one-hot) against the colours in the patch distance
 AVOID_MIN_SOURCES = 64  # sources left once what is to be avoided is taken out, else it is not
 AVOID_MARGIN = 0.5  # what is to be avoided this near the hole (share of its larger side) is filled with it
 FADE = 0.25  # the seam's correction fades over this share of the hole's larger side
@@ -430,9 +435,13 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, band: float, rng, avoid: n
     that do not overlap ``avoid``. Returns the estimate and the finest level (whose
     ``offy``/``offx`` hold each hole pixel's source offset)."""
     c = values.shape[2]
-    # The texture features are matched and voted like two more colours.
-    values = np.concatenate([values, TEXTURE_WEIGHT * _texture(values)], axis=2)
+    # The texture features are matched and voted like two more colours; the region label
+    # (editor.fill_regions), where the surroundings are two regions, like one more, fixed in the hole.
+    guide = fill_regions.region_guide(values, hole) if REGION_WEIGHT > 0 else None
+    extra = [TEXTURE_WEIGHT * _texture(values)] + ([REGION_WEIGHT * guide] if guide is not None else [])
+    values = np.concatenate([values, *extra], axis=2)
     nc = values.shape[2]
+    ng = 0 if guide is None else guide.shape[2]
     if avoid is None:
         avoid = np.zeros(hole.shape, bool)
     levels = [(values, hole, avoid)]
@@ -447,6 +456,12 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, band: float, rng, avoid: n
     n = len(levels)
     _, _, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
     est = sy = sx = lv = None
+
+    def fixed(e, v, hl):  # the label is the guide's in the hole, whatever the votes made of it
+        if ng:
+            e[:, :, nc - ng:][hl] = v[:, :, nc - ng:][hl]
+        return e
+
     for depth in range(n - 1, -1, -1):
         v, hl, av = levels[depth]
         f = 2.0 ** -depth
@@ -454,7 +469,7 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, band: float, rng, avoid: n
         free = NEAR_COARSE if depth >= n - 2 else NEAR
         new = _Level(hl, r, max(1, round(band * f)), max(bw, bh) * f / 2, nc, free, av)
         if est is None:
-            est = coarse_fill(v, hl)
+            est = fixed(coarse_fill(v, hl), v, hl)
             sy, sx = new.random_sources(len(new.ty), rng)
         else:
             # The coarse matches, scaled up, start the search here.
@@ -470,7 +485,8 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, band: float, rng, avoid: n
             # Rebuild the hole from this level's own pixels through the scaled-up matches, not
             # from the coarse estimate resized: that one is smooth, and matching a smooth hole
             # finds the flattest patches of the photo.
-            est = _vote(v, nc, hl, new.tidx, sy, sx, np.ones(len(sy), np.float32), r, 0, new.offy, new.offx)
+            est = fixed(_vote(v, nc, hl, new.tidx, sy, sx, np.ones(len(sy), np.float32), r, 0, new.offy, new.offx),
+                        v, hl)
         lv = new
         for it in range(_ITERATIONS):
             wt = _match(np.ascontiguousarray(est), lv, sy, sx, int(rng.integers(1 << 30)) + it)
@@ -479,7 +495,7 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, band: float, rng, avoid: n
             else:
                 # Expectation-maximisation (Wexler et al. 2007): the weighted mean of the
                 # overlapping matches, which the next round of matching sharpens.
-                est = _vote(est, nc, hl, lv.tidx, sy, sx, wt, lv.r, 0, lv.offy, lv.offx)
+                est = fixed(_vote(est, nc, hl, lv.tidx, sy, sx, wt, lv.r, 0, lv.offy, lv.offx), v, hl)
     return est[:, :, :c], lv
 
 

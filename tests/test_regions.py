@@ -337,3 +337,32 @@ def test_no_line_is_drawn_over_texture_or_an_edge():
     before = filled.copy()
     fill_lines.carry_lines(filled, kerb, hole, fill_lines.find_lines(kerb, hole))
     assert np.array_equal(filled, before)
+
+
+def test_a_horizon_crosses_a_hole_straight_and_the_fill_keeps_its_sides():
+    """Issue 29 (a horizon carries through the hole): a camel removed from a steppe left an arch of
+    ground pasted into the sky. The hole's surroundings are split into their two regions, the
+    split is carried across the hole along the horizon's own direction (here tilted, under a
+    hole that reaches far more into the sky than into the ground), and the fill takes sky only
+    from the sky."""
+    import cv2
+
+    from editor.fill_regions import region_guide
+
+    h, w = 200, 300
+    yy, xx = np.mgrid[:h, :w].astype(np.float32)
+    horizon = 120 + 0.15 * (xx - 150)
+    sky = np.stack([120 + 0.2 * yy, 160 + 0.2 * yy, 225 + 0 * yy], axis=2)
+    ground = np.stack([150 + 0 * yy, 130 + 0 * yy, 80 + 0 * yy], axis=2) + (_noise(h, w, 5).astype(np.float32) - 128) * 0.3
+    clean = np.clip(np.where((yy < horizon)[:, :, None], sky, ground), 0, 255).astype(np.uint8)
+    hole = np.zeros((h, w), np.uint8)
+    cv2.ellipse(hole, (150, 90), (70, 55), 0, 0, 360, 1, -1)  # mostly in the sky, its bottom in the ground
+    hole = hole > 0
+    damaged = clean.copy()
+    damaged[hole] = (120, 80, 40)  # a brown camel
+    g = region_guide(damaged.astype(np.float32), hole)
+    skyward = g.argmax(axis=2) == np.bincount(g.argmax(axis=2)[10, :]).argmax()
+    assert (skyward == (yy < horizon))[hole].mean() > 0.98
+    out = inpaint(damaged, hole)
+    above = hole & (yy < horizon - 4)
+    assert ((out[above][:, 2].astype(int) - out[above][:, 0]) > 50).mean() > 0.97  # sky, not ground

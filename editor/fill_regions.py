@@ -1,0 +1,130 @@
+"""Region edges carried through a filled hole: a horizon, a field against the sky, a wall meeting a
+floor, the edge of a table.
+
+An exemplar fill decides the hole's structure on its coarsest levels, where a patch of the ground
+with a strip of sky above it looks much like a patch of sky with hills in it; a camel removed from
+a steppe left an arch of ground pasted into the sky above the horizon. :func:`region_guide` splits
+the hole's surroundings into two regions of clearly different colour (two-means on the blurred
+colours of a ring around the hole, in CIE L*a*b*), when the split is coherent (each region in
+large pieces, not the light and dark grain of one texture), and carries the split into the hole by
+a membrane (the harmonic interpolation of the region label from the ring: an edge that enters the
+hole on one side and leaves it on the other crosses it as the shortest smooth curve between). The
+fill matches the label as one more channel of its patches (:func:`editor.fill.inpaint`), so the
+sky above the horizon is filled from the sky and the ground below it from the ground.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from editor import fill_settle
+
+RING = 0.35  # the regions are read from a ring this share of the hole's larger side wide (at least 4 px)
+SPLIT = 22.0  # the two regions' mean colours are at least this far apart (CIE L*a*b* units) ...
+MIN_SHARE = 0.15  # ... each holds at least this share of the ring ...
+COHERENCE = 0.9  # ... and this share of the ring's pixels agree with most of their 7x7 neighbours
+EDGE_COHERENCE = 0.8  # the region edges in the ring share one direction this much (0..1) to be carried straight
+BLUR = 2.0  # colours are compared after a blur of this sigma (pixels of the level it runs on)
+
+
+def region_guide(values: np.ndarray, hole: np.ndarray) -> np.ndarray | None:
+    """The regions of ``values`` (H x W x C, 8-bit units, the first 3 channels RGB) around ``hole``
+    as one-hot channels (H x W x k, k = 3 or 2: each pixel outside the hole to its nearer region's
+    mean colour, each pixel inside to the region whose membrane pulls it most), or None when its
+    surroundings are not 2 or 3 clearly different, coherent regions (tried 3 first: mountains, a
+    plain and grass).
+
+    >>> img = np.zeros((60, 60, 3), np.float32); img[:30] = (90, 150, 230); img[30:] = (80, 120, 40)
+    >>> hole = np.zeros((60, 60), bool); hole[20:45, 15:45] = True
+    >>> g = region_guide(img, hole)
+    >>> g.shape[2], bool((g[25, 30] == g[5, 30]).all() and (g[40, 30] == g[55, 30]).all())
+    (2, True)
+    """
+    if values.shape[2] < 3 or not hole.any():
+        return None
+    x, y, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
+    width = max(4.0, RING * max(bw, bh))
+    dist = cv2.distanceTransform((~hole).astype(np.uint8), cv2.DIST_L2, 3)
+    hole = hole | (dist <= 3 * BLUR)  # the blur carries the hole's own colours this far out
+    ring = ~hole & (dist <= width + 3 * BLUR)
+    if ring.sum() < 50:
+        return None
+    rgb = np.clip(values[:, :, :3], 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(cv2.GaussianBlur(rgb, (0, 0), BLUR), cv2.COLOR_RGB2Lab).astype(np.float32)
+    lab[..., 0] *= 100.0 / 255.0  # OpenCV's 8-bit L* is scaled to 0-255; a* and b* are offset by 128
+    samples = np.ascontiguousarray(lab[ring])
+    for k in (3, 2):
+        labels = _regions(lab, samples, ring, hole, k)
+        if labels is not None:
+            break
+    else:
+        return None
+    onehot = np.stack([labels == j for j in range(k)], axis=2).astype(np.float32)
+    pull = fill_settle.membrane(onehot, ring, hole, 1e6)
+    inside = pull.argmax(axis=2)
+    along = _along_edges(labels, ring, hole)
+    if along is not None:  # straight edges go on straight; what they do not reach, the membrane's
+        inside = np.where(along >= 0, along, inside)
+    onehot[hole] = np.eye(k, dtype=np.float32)[inside[hole]]
+    return onehot
+
+
+def _along_edges(labels: np.ndarray, ring: np.ndarray, hole: np.ndarray) -> np.ndarray | None:
+    """The labels carried into the hole along the direction of the region edges in the ring (a
+    horizon runs on level: each hole pixel takes the label of the nearer known pixel on its line
+    through that direction, the farther one's when they agree), -1 where no line reaches a known
+    pixel; None when the edges do not share one direction (a curved or a ragged edge)."""
+    smooth = cv2.medianBlur(labels.astype(np.uint8), 7).astype(np.float32)  # the edges' direction: not a texture's specks
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    clear = cv2.erode((~hole).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0  # the filters see no hole pixel
+    edge = ring & clear & ((gx != 0) | (gy != 0))
+    if edge.sum() < 8:
+        return None
+    jxx, jyy, jxy = float((gx[edge] ** 2).sum()), float((gy[edge] ** 2).sum()), float((gx[edge] * gy[edge]).sum())
+    coherence = np.hypot(jxx - jyy, 2 * jxy) / max(jxx + jyy, 1e-9)
+    if coherence < EDGE_COHERENCE:
+        return None
+    normal = 0.5 * np.degrees(np.arctan2(2 * jxy, jxx - jyy))  # the gradient's direction; the edge runs across it
+    h, w = labels.shape
+    centre = (w / 2, h / 2)
+    turn = cv2.getRotationMatrix2D(centre, normal - 90.0, 1.0)  # the edges along the rows
+    side = int(np.ceil(np.hypot(h, w)))
+    turn[:, 2] += (side - w) / 2, (side - h) / 2
+    flags = cv2.INTER_NEAREST
+    lab_r = cv2.warpAffine(labels.astype(np.float32) + 1, turn, (side, side), flags=flags, borderValue=0)  # 0: outside the picture
+    hole_r = cv2.warpAffine(hole.astype(np.uint8), turn, (side, side), flags=flags, borderValue=0) > 0
+    known = (lab_r > 0) & ~hole_r
+    cols = np.arange(side)[None, :].repeat(side, axis=0)
+    left = np.maximum.accumulate(np.where(known, cols, -1), axis=1)
+    right = np.minimum.accumulate(np.where(known, cols, side)[:, ::-1], axis=1)[:, ::-1]
+    rows = np.arange(side)[:, None]
+    lv = np.where(left >= 0, lab_r[rows, np.clip(left, 0, side - 1)], 0)
+    rv = np.where(right < side, lab_r[rows, np.clip(right, 0, side - 1)], 0)
+    near_left = (cols - left) <= (right - cols)
+    val = np.where((lv > 0) & (rv > 0), np.where(lv == rv, lv, np.where(near_left, lv, rv)), np.maximum(lv, rv))
+    back = cv2.invertAffineTransform(turn)
+    out = cv2.warpAffine((val * hole_r).astype(np.float32), back, (w, h), flags=flags, borderValue=0)
+    return np.where(hole, out.astype(np.int64) - 1, -1)
+
+
+def _regions(lab: np.ndarray, samples: np.ndarray, ring: np.ndarray, hole: np.ndarray, k: int) -> np.ndarray | None:
+    """Each pixel's region (0..k-1) by k-means of the ring's colours, or None when the regions are
+    not clearly apart (:data:`SPLIT`), each a share of the ring (:data:`MIN_SHARE` / k * 2) and
+    coherent (:data:`COHERENCE`)."""
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, lab_ring, centres = cv2.kmeans(samples, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    shares = np.bincount(lab_ring.ravel(), minlength=k) / len(lab_ring)
+    gaps = [np.linalg.norm(centres[i] - centres[j]) for i in range(k) for j in range(i + 1, k)]
+    if min(gaps) < SPLIT or shares.min() < MIN_SHARE * 2 / k:
+        return None
+    labels = np.linalg.norm(lab[:, :, None, :] - centres[None, None], axis=3).argmin(axis=2)
+    # coherent regions, not a texture's grain: the ring's pixels mostly agree with their neighbours
+    known = (~hole).astype(np.float32)
+    count = np.maximum(cv2.blur(known, (7, 7)), 1e-6)
+    agree = np.zeros(hole.shape, bool)
+    for j in range(k):
+        own = labels == j
+        agree |= own & (cv2.blur(own * known, (7, 7)) / count > 0.5)
+    return labels if agree[ring].mean() >= COHERENCE else None
