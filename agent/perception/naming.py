@@ -57,6 +57,7 @@ _COCO_VEHICLES = {"bicycle", "car", "motorcycle", "airplane", "bus", "train", "t
 # The kind of each COCO label that has one (agent.perception.vocabulary.KIND_WORDS).
 COCO_KINDS = {**{a: "animal" for a in _COCO_ANIMALS}, **{v: "vehicle" for v in _COCO_VEHICLES}}
 _COCO_NAMES = set(COCO_LABELS.values())
+_SPECIES = animal_words(one_word=False)  # "red panda", "snow leopard" too
 
 # A species the classifier names at least this surely wins over the detector's animal label when
 # COCO has no class for it (a "tiger", a "wolf", a "lion", a "fox"): the detector could not have
@@ -252,25 +253,35 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
         # of something else (a dog, a statue) overrides the detector.
         # What a person holds or stands at (a tripod, a guitar) fills their crop too: only an
         # animal overrides.
-        if p_best >= max(NAME_CONFIDENCE, score) and best in animal_words() and best not in contains:
+        if p_best >= max(NAME_CONFIDENCE, score) and best in _SPECIES and best not in contains:
             return best, "classifier", round(p_best, 4)
         return "person", "detector", score
-    if (label in _COCO_ANIMALS and best in animal_words() and best not in _COCO_NAMES
-            and p_best >= FINE_CONFIDENCE and best not in contains):
-        # a species COCO has no class for: the detector's animal label is its nearest class
+    if (label in _COCO_ANIMALS and best in _SPECIES and best not in _COCO_NAMES
+            and p_best >= FINE_CONFIDENCE and best not in contains and classifier_knows(label)):
+        # a species COCO has no class for: the detector's animal label is its nearest class. Not
+        # against a label ImageNet has no class for (a giraffe): the classifier could not have
+        # said it, and its nearest class ("jaguar" for a giraffe's head) is no evidence against it
         return best, "classifier", round(p_best, 4)
     if support >= 0.15 and support >= 0.5 * p_best:
+        if label in _COCO_ANIMALS and best != label and agrees(best, label) and p_best >= FINE_CONFIDENCE:
+            # the finer word of the detector's animal ("buffalo" for a "cow", "chicken" for a
+            # "bird", "panda" for a "bear"): both models say it, even where a neighbour is one too
+            return best, "both", round(support, 4)
         return label, "both", round(support, 4)
     # The classifier overrides the detector only when it is surer: a horse's black silhouette
     # is a "horse" to the detector (0.97) and a retriever to the classifier (0.65).
     if p_best >= max(NAME_CONFIDENCE, score) and best not in contains and not agrees(best, "person"):
         return best, "classifier", round(p_best, 4)
+    if disputed(label, words) and kinds and kinds.get("animal", 0.0) >= KIND_CONFIDENCE:
+        # two models each sure of another animal, neither surer (a goat: a "cow" to the detector
+        # at 0.95, a "dog" to the classifier at 0.72): one of them is wrong, both say "animal"
+        return "animal", "both", round(kinds["animal"], 4)
     contradicted = (support < 0.05 and p_best >= OVERRIDE_CONFIDENCE and best not in contains
                     and score < DETECTOR_SURE)
     # Two animals named by two unsure models is a disagreement on which animal, not a thing the
     # detector mistook: a horse's silhouette is a "horse" at 0.56-0.62 and a "dog" at 0.44-0.48
     # to the classifier (bench/trace.py's development set); neither name is said.
-    species = label in _COCO_ANIMALS and best in animal_words()
+    species = label in _COCO_ANIMALS and best in _SPECIES
     if contradicted and not agrees(best, "person") and not species:
         # The detector found a thing but the classifier sees another one: on crops known to
         # hold a thing the classifier gave no wrong word at any threshold (bench/naming.py).
@@ -286,6 +297,16 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
         # support: the kind is what both say
         return kind, "both", round(kinds[kind], 4)
     return "object", "none", score
+
+
+def disputed(label: str, words: dict[str, float]) -> bool:
+    """Whether the classifier is sure (:data:`NAME_CONFIDENCE`) of an animal that is not the
+    detector's animal ``label`` and gives that label no support (< 0.05)."""
+    if label not in _COCO_ANIMALS or not classifier_knows(label):
+        return False
+    best, p_best = max(words.items(), key=lambda kv: kv[1], default=("", 0.0))
+    support = sum(p for w, p in words.items() if agrees(w, label))
+    return best in _SPECIES and not agrees(best, label) and p_best >= NAME_CONFIDENCE and support < 0.05
 
 
 @functools.cache
@@ -472,6 +493,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
     out = []
     for k, d in enumerate(dets):
         words = word_probs(probs[k])
+        seen = words
         others = [o for o in list(dets) + list(context) if o is not d]
         contains = [o.label for o in others if _inside(o.box, d.box)]
         beside = neighbour_words(d.box, _square_crop(d.box, rgb.shape), others)
@@ -496,7 +518,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         animal = coco_label(noun) in _COCO_ANIMALS or (noun in ("object", "animal") and d.label in _COCO_ANIMALS)
         # a species COCO has no class for, named surely by the classifier, is not given back to
         # the detector: shown the box alone it says its nearest class again ("zebra" for a tiger)
-        fine = source == "classifier" and noun in animal_words() and noun not in _COCO_NAMES
+        fine = source == "classifier" and noun in _SPECIES and noun not in _COCO_NAMES
         unsure = animal and not fine and (d.score < DETECTOR_SURE or source != "both" or noun == "animal")
         look = _closer_look(rgb, d.box) if (closer and not agrees(noun, d.label)) or unsure else None
         if look == "person" and closer and not agrees(noun, d.label):
@@ -504,7 +526,10 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
             # the detector on the whole picture, but a person at 0.95 and more to the detector
             # shown his own box (bench/trace.py's development set)
             noun, source, conf = "person", "detector", PERSON_CLOSER_LOOK
-        elif look in _COCO_ANIMALS and unsure and look != coco_label(noun):
+        elif (look in _COCO_ANIMALS and unsure and look != coco_label(noun)
+              and not (noun == "animal" and disputed(look, seen))):
+            # (the kind said for two models' disagreement stays: a joey a "bear" shown its box
+            # and a "wolf" to the classifier is "an animal")
             noun, source, conf = look, "detector", PERSON_CLOSER_LOOK
         said = noun
         noun = coco_label(noun)  # "motorbike" is said, "motorcycle" is the label others match
