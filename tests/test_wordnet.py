@@ -94,7 +94,7 @@ def test_two_models_sure_of_different_animals_say_the_kind():
 def test_a_silhouette_keeps_the_detectors_animal():
     import numpy as np
 
-    from agent.perception.naming import flat_fill
+    from agent.perception.animals import flat_fill
 
     # a horse's silhouette: a "dog" to the classifier, which reads texture, not shape
     assert decide_noun("horse", 0.97, {"dog": 0.65}, kinds={"animal": 0.9}, flat=True)[0] == "horse"

@@ -22,7 +22,17 @@ detection's crop is classified; the probabilities are summed per everyday word
   the box (:func:`holds_reframed`, :func:`keeps_its_word`): guesses hold in one framing only.
 - where no species is sure but ImageNet's classes of the detector's kind together are
   (:data:`KIND_CONFIDENCE`; kinds from WordNet's hypernyms, :mod:`agent.perception.wordnet`), the
-  kind is said: "an animal", "a vehicle", rather than a wrong species or "an object".
+  kind is said: "an animal", "a vehicle", rather than a wrong species or "an object";
+- where the classifier names another animal more surely than the detector's (a goat the detector
+  calls a "cow" and the classifier a "dog"; :func:`agent.perception.animals.disputed`), one model
+  is wrong and both say "an animal" (:data:`ANIMAL_AGREED`), unless the thing is a silhouette
+  (:func:`agent.perception.animals.flat_fill`), on which the classifier only guesses; the
+  detector shown the box alone does not undo that kind;
+- both models agreeing on a finer word of the detector's animal ("bison" for a "cow", "chicken"
+  for a "bird") say the finer word; a fine class does not win over a label ImageNet has no class
+  for (a giraffe's head is a "jaguar" to the classifier).
+
+``bench/trace.py --animals N`` measures these on real photos of animals (bench/animals.py).
 
 :data:`NAME_CONFIDENCE` was measured by ``bench/naming.py`` on 18 crops of things and 22 crops
 of no thing from the development set: no thing got a wrong word at any threshold from 0.10, and
@@ -40,24 +50,24 @@ person's colour is their clothing's, with skin-coloured pixels and the head left
 
 from __future__ import annotations
 
-import functools
 import threading
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from agent.perception.animals import COCO_ANIMALS as _COCO_ANIMALS
+from agent.perception.animals import SPECIES as _SPECIES
+from agent.perception.animals import classifier_knows, disputed, flat_fill
 from agent.perception.colour_terms import colour_term, photo_light
 from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
 from agent.perception.region_evidence import goes_on_to_an_edge
-from agent.perception.vocabulary import agrees, animal_words, class_kinds, coco_label, everyday_words
+from agent.perception.vocabulary import agrees, class_kinds, coco_label, everyday_words
 
-_COCO_ANIMALS = {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
 _COCO_VEHICLES = {"bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat"}
 # The kind of each COCO label that has one (agent.perception.vocabulary.KIND_WORDS).
 COCO_KINDS = {**{a: "animal" for a in _COCO_ANIMALS}, **{v: "vehicle" for v in _COCO_VEHICLES}}
 _COCO_NAMES = set(COCO_LABELS.values())
-_SPECIES = animal_words(one_word=False)  # "red panda", "snow leopard" too
 
 # A species the classifier names at least this surely wins over the detector's animal label when
 # COCO has no class for it (a "tiger", a "wolf", a "lion", a "fox"): the detector could not have
@@ -74,9 +84,6 @@ KIND_CONFIDENCE = 0.6
 # Where the detector names an animal and the classifier another (:func:`disputed`), both say it is
 # an animal: the classifier's animal classes need only this much (0.46-0.71 there, bench/animals.py).
 ANIMAL_AGREED = 0.4
-# A silhouette's share of pixels in one tone (:func:`flat_fill`): the dev sets' horse 0.52, the
-# animals of real photos at most 0.21 (bench/animals.py; a person in black clothes 0.74).
-FLAT_FILL = 0.4
 
 # Measured by bench/naming.py (see the module docstring).
 NAME_CONFIDENCE = 0.55
@@ -304,36 +311,6 @@ def decide_noun(label: str, score: float, words: dict[str, float], *, contains: 
         # support: the kind is what both say
         return kind, "both", round(kinds[kind], 4)
     return "object", "none", score
-
-
-def flat_fill(rgb: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray) -> bool:
-    """Whether the thing's pixels (``mask`` in ``box``) are mostly one tone (:data:`FLAT_FILL` of
-    them within 3 grey levels of their median): a silhouette, where the classifier, which reads
-    texture more than shape, only guesses (a horse's is a "dog" at 0.65-0.83)."""
-    x1, y1, x2, y2 = box
-    px = cv2.cvtColor(np.ascontiguousarray(rgb[y1:y2, x1:x2]), cv2.COLOR_RGB2GRAY)[mask]
-    if px.size == 0:
-        return False
-    return float(np.mean(np.abs(px.astype(np.float32) - np.median(px)) <= 3)) >= FLAT_FILL
-
-
-def disputed(label: str, words: dict[str, float], contains=()) -> bool:
-    """Whether the classifier, which has classes for the detector's animal ``label``, names another
-    animal more surely than it (``contains``: words of things in view that do not count)."""
-    if label not in _COCO_ANIMALS or not classifier_knows(label):
-        return False
-    best, p_best = max(((w, p) for w, p in words.items() if w not in contains), key=lambda kv: kv[1],
-                       default=("", 0.0))
-    support = sum(p for w, p in words.items() if agrees(w, label))
-    return best in _SPECIES and not agrees(best, label) and p_best > support
-
-
-@functools.cache
-def classifier_knows(label: str) -> bool:
-    """Whether some ImageNet class's everyday word agrees with a COCO label (the classifier can
-    support a "dog" or a "laptop", never a "kite")."""
-    _, labels = classifier_and_labels()
-    return any(agrees(w, label) for w in everyday_words(labels) if w is not None)
 
 
 # -- colour from the object's own pixels ----------------------------------------------------------
