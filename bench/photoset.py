@@ -189,6 +189,11 @@ def _share(a, b) -> float:
     return ix * iy / max(1, small)
 
 
+def apart(chosen: list[Label]) -> bool:
+    """Whether no two of the labels' boxes overlap by a quarter of the smaller one or more."""
+    return all(_share(a.box, b.box) < 0.25 for i, a in enumerate(chosen) for b in chosen[i + 1:])
+
+
 def make_trace(rng: np.random.Generator, photo: Photo, kind: str, size: tuple[int, int]):
     """``(targets, strokes)``: labels of ``photo`` in first-traced order and a trace over them, or
     None when the photo has too few separate things for ``kind``."""
@@ -208,7 +213,7 @@ def make_trace(rng: np.random.Generator, photo: Photo, kind: str, size: tuple[in
         else:
             n = int(rng.integers(min(2, len(objects)), min(3, len(objects)) + 1))
             chosen = [objects[int(i)] for i in rng.choice(len(objects), size=n, replace=False)]
-        if all(_share(a.box, b.box) < 0.25 for i, a in enumerate(chosen) for b in chosen[i + 1:]):
+        if apart(chosen):
             break
     else:
         return None
@@ -226,7 +231,7 @@ def _regions_only(rng: np.random.Generator, regions: list[Label], kind: str, siz
     n = int(rng.integers(1, min(2, len(regions)) + 1))
     for _ in range(50):
         chosen = [regions[int(i)] for i in rng.choice(len(regions), size=n, replace=False)]
-        if all(_share(a.box, b.box) < 0.25 for i, a in enumerate(chosen) for b in chosen[i + 1:]):
+        if apart(chosen):
             break
     else:
         return None

@@ -20,7 +20,10 @@ over whole real photos with hand-labelled boxes, the same figures, ``--photos N`
 part, places and close-ups from the Debian package mate-backgrounds, ``--photos2 N``: install it
 with ``apt-get install mate-backgrounds``). For the photo parts the dwells on regions (the sky, the
 trees, the floor) are also counted by how they were said: with an accepted word, as "a <colour>
-area", as an object (a noun or "an object"), or not at all.
+area", as an object (a noun or "an object"), or not at all. ``--animals N`` and
+``--animals-held N``: traces over real photos of animals and people (bench/animals.py; its
+development and held-out photos apart, the held-out part printing figures only): each traced thing
+named right, with a kind word ("an animal", "a bird"), generically, or with a wrong noun.
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/trace.py [--scenes 100] [--seed 0] [--photos 60]
 """
@@ -148,6 +151,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="traces over whole real photos with hand-labelled boxes (bench/photoset.py)")
     ap.add_argument("--photos2", type=int, default=0,
                     help="traces over the second photo part (bench/photoset.py PHOTOS2, from mate-backgrounds)")
+    ap.add_argument("--animals", type=int, default=0,
+                    help="traces over the development photos of animals and people (bench/animals.py)")
+    ap.add_argument("--animals-held", type=int, default=0,
+                    help="traces over bench/animals.py's held-out photos (figures only: run at the start and the end)")
     ap.add_argument("--only-dev", action="store_true", help="skip the original scenes")
     ap.add_argument("--lift-gap", type=float, nargs=2, metavar=("LO", "HI"),
                     help="seconds the pen is lifted between things in lift and multi traces "
@@ -227,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
             photo_set(args.photos2, args.seed + 8000, args.verbose, photoset.PHOTOS2, "photos2")
         else:
             print(f"photos2: skipped, {photoset.MATE_DIR} is missing (apt-get install mate-backgrounds)")
+    if args.animals:
+        animal_set(args.animals, args.seed + 10000, "dev", args.verbose)
+    if args.animals_held:
+        animal_set(args.animals_held, args.seed + 11000, "held")
     if args.held_out:
         dev_set(args.held_out, args.seed + 9000, part="v2")
     return 0
@@ -440,6 +451,39 @@ def photo_set(n: int, seed: int, verbose: bool = False, photos=None, title: str 
     npers = sum(r["persons"] for r in rows)
     print(f"{'persons described by a skin colour':<46}{sum(r['skin'] for r in rows):>6d}/{npers}")
     print(f"{'persons described by their clothes colour':<46}{sum(r['clothed'] for r in rows):>6d}/{npers}")
+    print(f"{'caption latency, mean s':<46}{np.mean(t_caps):>10.3f}")
+
+
+def animal_set(n: int, seed: int, part: str, verbose: bool = False) -> None:
+    """Traces over bench/animals.py's photos of animals and people (``part`` "dev" or "held"; the
+    held-out part prints figures only): named right, once, in order; each traced thing named right,
+    with a kind word, generically, wrongly or not at all; wrong nouns; latency."""
+    import animals
+
+    rows, t_caps = [], []
+    hows = {"right": 0, "kind": 0, "generic": 0, "wrong": 0, "unsaid": 0}
+    for i, (name, kind, img, targets, strokes) in enumerate(animals.traces(n, seed, animals.split(part))):
+        t = time.perf_counter()
+        cap = caption_trace(img, to_ln(strokes))
+        t_caps.append(time.perf_counter() - t)
+        size = (img.shape[1], img.shape[0])
+        ok = animals.named_right(targets, cap.segments)
+        judged = animals.judge(targets, cap.segments, size)
+        for how in judged:
+            hows[how] += 1
+        rows.append({"kind": kind, "ok": ok, "wrong": judged.count("wrong"), "things": len(targets)})
+        if verbose and part == "dev":
+            said = [f"{t.name}:{how}" for t, how in zip(targets, judged)]
+            print(f"animals {i + 1:3d} {kind:6s} {'ok ' if ok else 'BAD'} {name.split('/')[-1]:22s} {said} "
+                  f"said={[animals.said_noun(s) for s in cap.segments]} caption={cap.text!r}")
+    print()
+    _named_right(f"animal and people photo traces ({part})", rows, animals.KINDS)
+    things = sum(hows.values())
+    for how, text in (("right", "named right"), ("kind", "named with a kind word"),
+                      ("generic", "named generically (an object)"), ("wrong", "given a wrong noun"),
+                      ("unsaid", "without a segment of their own")):
+        print(f"{'traced things ' + text:<46}{hows[how]:>6d}/{things}")
+    print(f"{'captions with a wrong noun':<46}{sum(r['wrong'] > 0 for r in rows):>6d}/{len(rows)}")
     print(f"{'caption latency, mean s':<46}{np.mean(t_caps):>10.3f}")
 
 

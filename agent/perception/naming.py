@@ -22,7 +22,17 @@ detection's crop is classified; the probabilities are summed per everyday word
   the box (:func:`holds_reframed`, :func:`keeps_its_word`): guesses hold in one framing only.
 - where no species is sure but ImageNet's classes of the detector's kind together are
   (:data:`KIND_CONFIDENCE`; kinds from WordNet's hypernyms, :mod:`agent.perception.wordnet`), the
-  kind is said: "an animal", "a vehicle", rather than a wrong species or "an object".
+  kind is said: "an animal", "a vehicle", rather than a wrong species or "an object";
+- where the classifier names another animal more surely than the detector's (a goat the detector
+  calls a "cow" and the classifier a "dog"; :func:`agent.perception.animals.disputed`), one model
+  is wrong and both say "an animal" (:data:`ANIMAL_AGREED`), unless the thing is a silhouette
+  (:func:`agent.perception.animals.flat_fill`), on which the classifier only guesses; the
+  detector shown the box alone does not undo that kind;
+- both models agreeing on a finer word of the detector's animal ("bison" for a "cow", "chicken"
+  for a "bird") say the finer word; a fine class does not win over a label ImageNet has no class
+  for (a giraffe's head is a "jaguar" to the classifier).
+
+``bench/trace.py --animals N`` measures these on real photos of animals (bench/animals.py).
 
 :data:`NAME_CONFIDENCE` was measured by ``bench/naming.py`` on 18 crops of things and 22 crops
 of no thing from the development set: no thing got a wrong word at any threshold from 0.10, and
@@ -40,19 +50,20 @@ person's colour is their clothing's, with skin-coloured pixels and the head left
 
 from __future__ import annotations
 
-import functools
 import threading
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from agent.perception.animals import COCO_ANIMALS as _COCO_ANIMALS
+from agent.perception.animals import SPECIES as _SPECIES
+from agent.perception.animals import classifier_knows, disputed, flat_fill
 from agent.perception.colour_terms import colour_term, photo_light
 from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
 from agent.perception.region_evidence import goes_on_to_an_edge
-from agent.perception.vocabulary import agrees, animal_words, class_kinds, coco_label, everyday_words
+from agent.perception.vocabulary import agrees, class_kinds, coco_label, everyday_words
 
-_COCO_ANIMALS = {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
 _COCO_VEHICLES = {"bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat"}
 # The kind of each COCO label that has one (agent.perception.vocabulary.KIND_WORDS).
 COCO_KINDS = {**{a: "animal" for a in _COCO_ANIMALS}, **{v: "vehicle" for v in _COCO_VEHICLES}}
@@ -70,6 +81,9 @@ FINE_CONFIDENCE = 0.55
 # together this sure name the kind when no species is sure: "an animal", not a wrong species and
 # not "an object".
 KIND_CONFIDENCE = 0.6
+# Where the detector names an animal and the classifier another (:func:`disputed`), both say it is
+# an animal: the classifier's animal classes need only this much (0.46-0.71 there, bench/animals.py).
+ANIMAL_AGREED = 0.4
 
 # Measured by bench/naming.py (see the module docstring).
 NAME_CONFIDENCE = 0.55
@@ -226,15 +240,17 @@ def kind_probs(probs: np.ndarray) -> dict[str, float]:
     return out
 
 
-def decide_noun(label: str, score: float, words: dict[str, float], *,
-                contains: list[str] = (), kinds: dict[str, float] | None = None) -> tuple[str, str, float]:
+def decide_noun(label: str, score: float, words: dict[str, float], *, contains: list[str] = (),
+                kinds: dict[str, float] | None = None, flat: bool = False) -> tuple[str, str, float]:
     """``(noun, source, confidence)`` from a detection and its crop's word probabilities.
 
     ``contains`` are the nouns of other objects inside this box: a table's crop is about the cup
     on it, so the classifier's word is not taken when it names one of them. ``kinds`` are the
     crop's probabilities summed per kind (:func:`kind_probs`): where neither model is sure of
     the species but the kind is sure (:data:`KIND_CONFIDENCE`) and the detector's label is of
-    that kind, the kind is said ("animal", source "both").
+    that kind, the kind is said ("animal", source "both"); so it is where the classifier prefers
+    another animal than the detector's (:func:`disputed`), unless the thing is ``flat``
+    (:func:`flat_fill`: a silhouette, whose class the classifier only guesses).
 
     >>> decide_noun("zebra", 0.9, {"tiger": 0.8})
     ('tiger', 'classifier', 0.8)
@@ -254,25 +270,34 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
         # of something else (a dog, a statue) overrides the detector.
         # What a person holds or stands at (a tripod, a guitar) fills their crop too: only an
         # animal overrides.
-        if p_best >= max(NAME_CONFIDENCE, score) and best in animal_words() and best not in contains:
+        if p_best >= max(NAME_CONFIDENCE, score) and best in _SPECIES and best not in contains:
             return best, "classifier", round(p_best, 4)
         return "person", "detector", score
-    if (label in _COCO_ANIMALS and best in animal_words() and best not in _COCO_NAMES
-            and p_best >= FINE_CONFIDENCE and best not in contains):
-        # a species COCO has no class for: the detector's animal label is its nearest class
+    if (label in _COCO_ANIMALS and best in _SPECIES and best not in _COCO_NAMES
+            and p_best >= FINE_CONFIDENCE and best not in contains and classifier_knows(label)):
+        # a species COCO has no class for: the detector's animal label is its nearest class (not
+        # against one ImageNet lacks: a giraffe's head is a "jaguar" to the classifier)
         return best, "classifier", round(p_best, 4)
     if support >= 0.15 and support >= 0.5 * p_best:
+        if label in _COCO_ANIMALS and best != label and agrees(best, label) and p_best >= FINE_CONFIDENCE:
+            # the finer word of the detector's animal ("buffalo" for a "cow", "chicken" for a
+            # "bird", "panda" for a "bear"): both models say it, even where a neighbour is one too
+            return best, "both", round(support, 4)
         return label, "both", round(support, 4)
     # The classifier overrides the detector only when it is surer: a horse's black silhouette
     # is a "horse" to the detector (0.97) and a retriever to the classifier (0.65).
     if p_best >= max(NAME_CONFIDENCE, score) and best not in contains and not agrees(best, "person"):
         return best, "classifier", round(p_best, 4)
+    if not flat and disputed(label, words, contains) and kinds and kinds.get("animal", 0.0) >= ANIMAL_AGREED:
+        # two animals (a goat: a "cow" to the detector at 0.95, a "dog" to the classifier at
+        # 0.72; a rhinoceros an "elephant" and a warthog): one is wrong, both say "animal"
+        return "animal", "both", round(kinds["animal"], 4)
     contradicted = (support < 0.05 and p_best >= OVERRIDE_CONFIDENCE and best not in contains
                     and score < DETECTOR_SURE)
     # Two animals named by two unsure models is a disagreement on which animal, not a thing the
     # detector mistook: a horse's silhouette is a "horse" at 0.56-0.62 and a "dog" at 0.44-0.48
     # to the classifier (bench/trace.py's development set); neither name is said.
-    species = label in _COCO_ANIMALS and best in animal_words()
+    species = label in _COCO_ANIMALS and best in _SPECIES
     if contradicted and not agrees(best, "person") and not species:
         # The detector found a thing but the classifier sees another one: on crops known to
         # hold a thing the classifier gave no wrong word at any threshold (bench/naming.py).
@@ -288,14 +313,6 @@ def decide_noun(label: str, score: float, words: dict[str, float], *,
         # support: the kind is what both say
         return kind, "both", round(kinds[kind], 4)
     return "object", "none", score
-
-
-@functools.cache
-def classifier_knows(label: str) -> bool:
-    """Whether some ImageNet class's everyday word agrees with a COCO label (the classifier can
-    support a "dog" or a "laptop", never a "kite")."""
-    _, labels = classifier_and_labels()
-    return any(agrees(w, label) for w in everyday_words(labels) if w is not None)
 
 
 # -- colour from the object's own pixels ----------------------------------------------------------
@@ -474,19 +491,22 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
     out = []
     for k, d in enumerate(dets):
         words = word_probs(probs[k])
+        seen = words
         others = [o for o in list(dets) + list(context) if o is not d]
         contains = [o.label for o in others if _inside(o.box, d.box)]
         beside = neighbour_words(d.box, _square_crop(d.box, rgb.shape), others)
         inner_words = [w for w in words if any(agrees(w, c) for c in contains) or w in beside]
         kinds = kind_probs(probs[k])
-        noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words, kinds=kinds)
+        mask = object_mask(rgb, d.box)
+        flat = d.label in _COCO_ANIMALS and flat_fill(rgb, d.box, mask)
+        noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words, kinds=kinds, flat=flat)
         # a word the classifier puts on another thing than the detector's must hold when the
         # square crop it came from moves in or out (:func:`holds_reframed`); else the next word
         for _ in range(3):
             if source != "classifier" or agrees(noun, d.label) or holds_reframed(rgb, d.box, noun):
                 break
             words = {w: p for w, p in words.items() if w != noun}
-            noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words, kinds=kinds)
+            noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words, kinds=kinds, flat=flat)
         if source == "classifier" and not agrees(noun, d.label) and not holds_reframed(rgb, d.box, noun):
             noun, source, conf = "object", "none", d.score
         closer = source == "classifier" or (source == "none" and d.label in _COCO_ANIMALS)
@@ -498,7 +518,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         animal = coco_label(noun) in _COCO_ANIMALS or (noun in ("object", "animal") and d.label in _COCO_ANIMALS)
         # a species COCO has no class for, named surely by the classifier, is not given back to
         # the detector: shown the box alone it says its nearest class again ("zebra" for a tiger)
-        fine = source == "classifier" and noun in animal_words() and noun not in _COCO_NAMES
+        fine = source == "classifier" and noun in _SPECIES and noun not in _COCO_NAMES
         unsure = animal and not fine and (d.score < DETECTOR_SURE or source != "both" or noun == "animal")
         look = _closer_look(rgb, d.box) if (closer and not agrees(noun, d.label)) or unsure else None
         if look == "person" and closer and not agrees(noun, d.label):
@@ -506,11 +526,13 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
             # the detector on the whole picture, but a person at 0.95 and more to the detector
             # shown his own box (bench/trace.py's development set)
             noun, source, conf = "person", "detector", PERSON_CLOSER_LOOK
-        elif look in _COCO_ANIMALS and unsure and look != coco_label(noun):
+        elif (look in _COCO_ANIMALS and unsure and look != coco_label(noun)
+              and (noun != "animal" or flat or not disputed(look, seen, inner_words))):
+            # (the kind said for two models' disagreement stays: a joey a "bear" shown its box
+            # and a "wolf" to the classifier is "an animal")
             noun, source, conf = look, "detector", PERSON_CLOSER_LOOK
         said = noun
         noun = coco_label(noun)  # "motorbike" is said, "motorcycle" is the label others match
-        mask = object_mask(rgb, d.box)
         if noun == "person":
             colour = person_clothing_colour(rgb, d.box, mask, gains, white=white)
             garment = max(((w, p) for w, p in words.items() if w in _GARMENTS), key=lambda kv: kv[1],

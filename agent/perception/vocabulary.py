@@ -9,8 +9,11 @@ The map, documented by rule:
 
 - animals (indices 0-397) by WordNet group: the 118 dog breeds -> "dog", the five domestic cats
   ("tabby", "tiger cat", "Persian cat", "Siamese cat", "Egyptian cat") -> "cat", the big cats by
-  their own names ("tiger", "lion", "leopard", ...), the birds -> "bird", fish -> "fish", and so on
-  (:data:`_ANIMAL_RANGES`);
+  their own names ("tiger", "lion", "leopard", ...), fish -> "fish", and so on
+  (:data:`_ANIMAL_RANGES`); the birds -> "bird", except those people tell apart and name by their
+  own word (owl, eagle, vulture, toucan, hornbill, hummingbird, stork, spoonbill, flamingo, heron,
+  pelican; a bittern and an egret are herons, by WordNet), which are also COCO "bird"s; a ring-tailed
+  lemur and an indri are lemurs, not monkeys; a bison is a "bison" (and a COCO "cow");
 - things (398-999): the first synonym, lower-cased, unless :data:`_THING_WORDS` says otherwise
   ("espresso" -> "coffee", "coffee mug" -> "mug", "missile", "projectile" and "space shuttle" -> "rocket", "moped" -> "motorbike");
 - :data:`_NOT_THINGS` lists classes that are places, textures or parts (``None``);
@@ -34,17 +37,20 @@ from __future__ import annotations
 
 # (first, last, word): inclusive index ranges of ImageNet's animal classes.
 _ANIMAL_RANGES: list[tuple[int, int, str]] = [
-    (0, 6, "fish"), (7, 8, "chicken"), (9, 9, "ostrich"), (10, 24, "bird"), (25, 29, "newt"),
+    (0, 6, "fish"), (7, 8, "chicken"), (9, 9, "ostrich"), (10, 21, "bird"), (22, 22, "eagle"),
+    (23, 23, "vulture"), (24, 24, "owl"), (25, 29, "newt"),
     (30, 32, "frog"), (33, 37, "turtle"), (38, 48, "lizard"), (49, 50, "crocodile"),
     (51, 51, "dinosaur"), (52, 68, "snake"), (69, 69, "trilobite"), (70, 71, "scorpion"),
     (72, 77, "spider"), (78, 78, "tick"), (79, 79, "centipede"), (80, 83, "bird"),
-    (84, 84, "peacock"), (85, 86, "bird"), (87, 90, "parrot"), (91, 96, "bird"), (97, 98, "duck"),
+    (84, 84, "peacock"), (85, 86, "bird"), (87, 90, "parrot"), (91, 92, "bird"), (93, 93, "hornbill"),
+    (94, 94, "hummingbird"), (95, 95, "bird"), (96, 96, "toucan"), (97, 98, "duck"),
     (99, 99, "goose"), (100, 100, "swan"), (101, 101, "elephant"), (102, 102, "echidna"),
     (103, 103, "platypus"), (104, 104, "wallaby"), (105, 105, "koala"), (106, 106, "wombat"),
     (107, 107, "jellyfish"), (108, 108, "sea anemone"), (109, 109, "coral"), (110, 111, "worm"),
     (112, 112, "shell"), (113, 114, "snail"), (115, 115, "sea slug"), (116, 116, "chiton"),
     (117, 117, "shell"), (118, 121, "crab"), (122, 123, "lobster"), (124, 124, "crayfish"),
-    (125, 125, "crab"), (126, 126, "woodlouse"), (127, 144, "bird"), (145, 145, "penguin"),
+    (125, 125, "crab"), (126, 126, "woodlouse"), (127, 128, "stork"), (129, 129, "spoonbill"),
+    (130, 130, "flamingo"), (131, 133, "heron"), (134, 143, "bird"), (144, 144, "pelican"), (145, 145, "penguin"),
     (146, 146, "bird"), (147, 148, "whale"), (149, 149, "dugong"), (150, 150, "sea lion"),
     (151, 268, "dog"), (269, 272, "wolf"), (273, 275, "wild dog"), (276, 276, "hyena"),
     (277, 280, "fox"), (281, 285, "cat"), (286, 286, "puma"), (287, 287, "lynx"),
@@ -57,11 +63,11 @@ _ANIMAL_RANGES: list[tuple[int, int, str]] = [
     (328, 328, "sea urchin"), (329, 329, "sea cucumber"), (330, 332, "rabbit"),
     (333, 333, "hamster"), (334, 334, "porcupine"), (335, 335, "squirrel"), (336, 336, "marmot"),
     (337, 337, "beaver"), (338, 338, "guinea pig"), (339, 339, "horse"), (340, 340, "zebra"),
-    (341, 343, "pig"), (344, 344, "hippo"), (345, 345, "cow"), (346, 347, "buffalo"),
+    (341, 343, "pig"), (344, 344, "hippo"), (345, 345, "cow"), (346, 346, "buffalo"), (347, 347, "bison"),
     (348, 348, "sheep"), (349, 350, "goat"), (351, 353, "antelope"), (354, 354, "camel"),
     (355, 355, "llama"), (356, 359, "weasel"), (360, 360, "otter"), (361, 361, "skunk"),
     (362, 362, "badger"), (363, 363, "armadillo"), (364, 364, "sloth"), (365, 365, "orangutan"),
-    (366, 366, "gorilla"), (367, 367, "chimpanzee"), (368, 369, "gibbon"), (370, 384, "monkey"),
+    (366, 366, "gorilla"), (367, 367, "chimpanzee"), (368, 369, "gibbon"), (370, 382, "monkey"), (383, 384, "lemur"),
     (385, 386, "elephant"), (387, 387, "red panda"), (388, 388, "panda"), (389, 397, "fish"),
 ]
 
@@ -123,8 +129,9 @@ COCO_AGREES: dict[str, set[str]] = {
     "boat": {"ship", "sailing boat", "speedboat", "canoe", "lifeboat", "gondola", "fireboat",
              "catamaran", "trimaran", "yawl", "schooner", "submarine", "paddlewheel"},
     "cat": {"cat"}, "dog": {"dog", "wolf", "wild dog"}, "bird": {"bird", "chicken", "duck", "goose",
-    "swan", "parrot", "peacock", "penguin", "ostrich"},
-    "horse": {"horse"}, "sheep": {"sheep", "goat"}, "cow": {"cow", "buffalo", "ox"},
+    "swan", "parrot", "peacock", "penguin", "ostrich", "eagle", "vulture", "owl", "hornbill",
+    "hummingbird", "toucan", "stork", "spoonbill", "flamingo", "heron", "pelican"},
+    "horse": {"horse"}, "sheep": {"sheep", "goat"}, "cow": {"cow", "buffalo", "bison", "ox"},
     "elephant": {"elephant"}, "bear": {"bear", "panda"}, "zebra": {"zebra"},
     "cup": {"cup", "mug", "coffee", "measuring cup", "eggnog"},
     "bowl": {"soup bowl", "mixing bowl", "bowl"},
@@ -201,9 +208,10 @@ def class_kinds(labels: list[str]) -> tuple[str | None, ...]:
     return tuple("animal" if i < 398 else None for i in range(len(labels)))
 
 
-def animal_words() -> set[str]:
-    """The one-word animal names of the map ("tiger", "fox"), for reading captions back."""
-    return {w for _, _, w in _ANIMAL_RANGES if " " not in w}
+def animal_words(one_word: bool = True) -> set[str]:
+    """The animal names of the map ("tiger", "fox"): one-word ones only for reading captions back,
+    all of them ("red panda", "snow leopard") with ``one_word=False``."""
+    return {w for _, _, w in _ANIMAL_RANGES if not one_word or " " not in w}
 
 
 def caption_nouns() -> set[str]:

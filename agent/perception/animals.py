@@ -1,0 +1,54 @@
+"""Which animal: where the COCO detector and the ImageNet classifier disagree about an animal.
+
+The detector knows ten animals (:data:`COCO_ANIMALS`) and gives anything else its nearest one (a
+goat a "cow", a rhinoceros an "elephant"); the classifier knows some 400 kinds of animals but reads
+texture more than shape. :func:`disputed` says when the classifier names another animal more
+surely than the detector's label (:mod:`agent.perception.naming` then says "an animal"), and
+:func:`flat_fill` when a thing is a silhouette, whose class the classifier only guesses.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+
+from agent.perception.models import classifier_and_labels
+from agent.perception.vocabulary import agrees, animal_words, everyday_words
+
+COCO_ANIMALS = {"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"}
+SPECIES = animal_words(one_word=False)  # "red panda", "snow leopard" too
+# A silhouette's share of pixels in one tone (:func:`flat_fill`): the dev sets' horse 0.52, the
+# animals of real photos at most 0.21 (bench/animals.py; a person in black clothes 0.74).
+FLAT_FILL = 0.4
+
+
+def flat_fill(rgb: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray) -> bool:
+    """Whether the thing's pixels (``mask`` in ``box``) are mostly one tone (:data:`FLAT_FILL` of
+    them within 3 grey levels of their median): a silhouette, where the classifier, which reads
+    texture more than shape, only guesses (a horse's is a "dog" at 0.65-0.83)."""
+    x1, y1, x2, y2 = box
+    px = cv2.cvtColor(np.ascontiguousarray(rgb[y1:y2, x1:x2]), cv2.COLOR_RGB2GRAY)[mask]
+    if px.size == 0:
+        return False
+    return float(np.mean(np.abs(px.astype(np.float32) - np.median(px)) <= 3)) >= FLAT_FILL
+
+
+def disputed(label: str, words: dict[str, float], contains=()) -> bool:
+    """Whether the classifier, which has classes for the detector's animal ``label``, names another
+    animal more surely than it (``contains``: words of things in view that do not count)."""
+    if label not in COCO_ANIMALS or not classifier_knows(label):
+        return False
+    best, p_best = max(((w, p) for w, p in words.items() if w not in contains), key=lambda kv: kv[1],
+                       default=("", 0.0))
+    support = sum(p for w, p in words.items() if agrees(w, label))
+    return best in SPECIES and not agrees(best, label) and p_best > support
+
+
+@functools.cache
+def classifier_knows(label: str) -> bool:
+    """Whether some ImageNet class's everyday word agrees with a COCO label (the classifier can
+    support a "dog" or a "laptop", never a "kite")."""
+    _, labels = classifier_and_labels()
+    return any(agrees(w, label) for w in everyday_words(labels) if w is not None)
