@@ -648,7 +648,7 @@ RULES: tuple[RequestRule, ...] = (
         ("remove the person on the left", "remove the person on the left"),
         ("edit the priest out", "remove the priest"), ("get rid of the seagulls", "remove the seagulls"),
         ("remove the selection", "remove selection"), ("remove the shadows", "refuse"),
-        ("remove the swans", "remove the swans"), ("erase the bison on the left", "remove the bison on the left"),
+        ("remove the swans", "remove the swans"), ("erase the kangaroo on the left", "remove the kangaroo on the left"),
         ("remove the joke", "refuse")),
         worth="off: right -351, wrong +195, refused +145"),
     RequestRule("crop", _crop, (
