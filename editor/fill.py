@@ -436,7 +436,7 @@ def _patch_fill(values: np.ndarray, hole: np.ndarray, band: float, rng, avoid: n
     ``offy``/``offx`` hold each hole pixel's source offset)."""
     c = values.shape[2]
     # The texture features are matched and voted like two more colours; the region label
-    # (editor.fill_regions), where the surroundings are two regions, like one more, fixed in the hole.
+    # (editor.fill_regions), where the surroundings are 2 or 3 regions, like one more per region, fixed in the hole.
     guide = fill_regions.region_guide(values, hole) if REGION_WEIGHT > 0 else None
     extra = [TEXTURE_WEIGHT * _texture(values)] + ([REGION_WEIGHT * guide] if guide is not None else [])
     values = np.concatenate([values, *extra], axis=2)

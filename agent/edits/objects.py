@@ -54,6 +54,10 @@ __all__ = [
 Box = tuple[int, int, int, int]
 MIN_SCORE = 0.3  # the detector's threshold for a first look
 SECOND_LOOK = 0.15  # a named object is looked for again at this threshold before giving up
+NAMED_SURE = 0.6  # a thing the caption's naming calls so this surely is no weak guess, whatever the detector's score
+PART_SCORE = 0.5  # a detection under this score within a removed object's box ...
+PART_AREA = 0.1  # ... and under this share of its area is a piece of it, not a neighbour to keep
+OUTSIDE_ODDS = 0.25  # past our box, in a neighbour's: theirs unless our colours are 4 times likelier
 
 
 
@@ -179,14 +183,10 @@ def _named_dets(rgb: np.ndarray, word: str) -> tuple[list[Detection], bool, dict
         elif n.noun != "object" and d.score >= MIN_SCORE:
             seen.append((said, tuple(int(v) for v in d.box)))
     if not hits:
-        exc = ObjectNotFound(f"I couldn't find {_a(word)} in the picture" + (
-            f"; I can see {_join_seen(seen)} (the boxes are on the picture)" if seen else ""))
-        exc.seen = seen
-        raise exc
+        raise ObjectNotFound(f"I couldn't find {_a(word)} in the picture" + (
+            f"; I can see {_join_seen(seen)} (the boxes are on the picture)" if seen else ""), seen=seen)
     return hits, weak, classes
 
-
-NAMED_SURE = 0.6  # a thing the naming calls so at least this surely is no weak guess, whatever the detector's score
 
 
 def _a(word: str) -> str:
@@ -349,8 +349,6 @@ def _in_box(box: Box, shape: tuple[int, ...]) -> np.ndarray:
     return out
 
 
-OUTSIDE_ODDS = 0.25  # past our box, in a neighbour's: theirs unless our colours are 4 times likelier
-
 
 def _claimed_by(rgb: np.ndarray, both: np.ndarray, theirs: np.ndarray, ours: np.ndarray, *,
                 odds: float = 1.0) -> np.ndarray:
@@ -483,9 +481,6 @@ def neighbour_boxes(pixels: np.ndarray, boxes: list[Box]) -> list[Box]:
             out.append(b)
     return out
 
-
-PART_SCORE = 0.5
-PART_AREA = 0.1
 
 
 def removal_hole(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[Match], np.ndarray | None]:

@@ -47,7 +47,7 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
         found = objects.match_objects(pixels, words)
     except ObjectNotFound as exc:  # what was seen instead, if anything ("a cow" for "the bison"), boxed
         raise RegionNotFound(not_found_sentence(words.strip(), exc),
-                             [_overlay(b, f"{said}?", LEFT_COLOR) for said, b in getattr(exc, "seen", [])]) from None
+                             [_overlay(b, f"{said}?", LEFT_COLOR) for said, b in exc.seen]) from None
     overlays, notes, boxes = [], [], []
     for m in found:
         if m.weak:

@@ -256,7 +256,12 @@ def parse_phrases(caption: str) -> list[Phrase]:
 
 
 class ObjectNotFound(ValueError):
-    """The phrase names nothing that could be found in the image (or nothing Easel can look for)."""
+    """The phrase names nothing that could be found in the image (or nothing Easel can look for).
+    ``seen``: what was found instead, ``(word, box)`` each, worth pointing at."""
+
+    def __init__(self, message: str, *, seen: list[tuple[str, tuple[int, int, int, int]]] | None = None):
+        super().__init__(message)
+        self.seen = seen or []
 
 
 # Words the phrase reader does not know, rewritten to ones it does (plurals stay plural).
