@@ -184,7 +184,8 @@ def _named_dets(rgb: np.ndarray, word: str) -> tuple[list[Detection], bool, dict
             seen.append((said, tuple(int(v) for v in d.box)))
     if not hits:
         raise ObjectNotFound(f"I couldn't find {_a(word)} in the picture" + (
-            f"; I can see {_join_seen(seen)} (the boxes are on the picture)" if seen else ""), seen=seen)
+            f"; I can see {_join_seen(seen)} ({'the boxes are' if len(seen) > 1 else 'its box is'} on the picture)"
+            if seen else ""), seen=seen)
     return hits, weak, classes
 
 
