@@ -188,3 +188,17 @@ def test_past_its_box_the_overlap_is_the_neighbours_unless_its_colour_is_ours(mo
     mask, _ = objects._apart(img, ours, [theirs], {})
     assert not mask[30:60, 80:100].any()  # the calf's head is left
     assert mask[62:88, 92:100].all() and mask[10:90, 110:190].all()  # the camel's leg and body go
+
+
+def test_an_animal_the_caption_only_calls_an_animal_is_the_one_named(monkeypatch):
+    """"remove the gorilla" where the caption, unsure of the species, says "an animal": the person
+    says what it is. A species the caption names otherwise ("a fish" for "the dolphin") is still
+    pointed at, not removed."""
+    gorilla = [("bear", 0.8, (100, 50, 400, 350))]
+    _fake_scene(monkeypatch, gorilla, [("animal", "animal", 0.8)])
+    img = np.zeros((400, 600, 3), np.uint8)
+    [m] = objects.match_objects(img, "the gorilla")
+    assert m.boxes == [gorilla[0][2]] and m.label == "gorilla" and not m.weak
+    _fake_scene(monkeypatch, gorilla, [("fish", "fish", 0.8)])
+    with pytest.raises(objects.ObjectNotFound, match="I can see a fish"):
+        objects.match_objects(img, "the dolphin")

@@ -167,27 +167,32 @@ def _named_dets(rgb: np.ndarray, word: str) -> tuple[list[Detection], bool, dict
     are weak (an unsure detector and an unsure name); and each box's detector class. Raises
     :class:`ObjectNotFound` naming what was seen instead, with their boxes (``exc.seen``)."""
     from agent.perception.naming import COCO_KINDS, name_objects
+    from agent.perception.things import animal_noun
     from agent.perception.vocabulary import animal_words
 
     dets = detect(rgb, min_score=SECOND_LOOK)
     names = name_objects(rgb, dets)
-    hits, seen, weak, classes = [], [], True, {}
+    animal = word in animal_words() or animal_noun(word) is not None
+    hits, loose, seen = [], [], []
     for d, n in zip(dets, names):
         said = n.said or n.noun
         kind = COCO_KINDS.get(n.noun) or ("animal" if said in animal_words() else None)
+        box = tuple(int(v) for v in d.box)
         if word in (said, n.noun) or word == kind:
-            box = tuple(int(v) for v in d.box)
-            hits.append(Detection(word, max(d.score, n.confidence), box))
-            classes[box] = d.label
-            weak = weak and d.score < MIN_SCORE and n.confidence < NAMED_SURE
+            hits.append((Detection(word, max(d.score, n.confidence), box), d, n))
+        elif animal and said == "animal":  # "the gorilla" where the caption, unsure which, says "an animal"
+            loose.append((Detection(word, max(d.score, n.confidence), box), d, n))
         elif n.noun != "object" and d.score >= MIN_SCORE:
-            seen.append((said, tuple(int(v) for v in d.box)))
+            seen.append((said, box))
+    hits = hits or loose
+    weak = all(d.score < MIN_SCORE and n.confidence < NAMED_SURE for _, d, n in hits)
+    classes = {h.box: d.label for h, d, _ in hits}
+    hits = [h for h, _, _ in hits]
     if not hits:
         raise ObjectNotFound(f"I couldn't find {_a(word)} in the picture" + (
             f"; I can see {_join_seen(seen)} ({'the boxes are' if len(seen) > 1 else 'its box is'} on the picture)"
             if seen else ""), seen=seen)
     return hits, weak, classes
-
 
 
 def _a(word: str) -> str:
