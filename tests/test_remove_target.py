@@ -202,3 +202,32 @@ def test_an_animal_the_caption_only_calls_an_animal_is_the_one_named(monkeypatch
     _fake_scene(monkeypatch, gorilla, [("fish", "fish", 0.8)])
     with pytest.raises(objects.ObjectNotFound, match="I can see a fish"):
         objects.match_objects(img, "the dolphin")
+
+
+def test_the_one_on_the_left_is_not_said_when_another_is_further_left(monkeypatch):
+    """Of three meerkats the detector found the middle and the right one, and "remove the meerkat on
+    the left" removed the middle one: a wrong edit. Shown the picture left of its choice, the
+    detector finds the third; then Easel asks, with both boxes, and changes nothing."""
+    from agent.perception.models import Detection
+
+    meerkats = [("sheep", 0.5, (276, 51, 443, 359)), ("bird", 0.5, (411, 21, 582, 352))]
+    left = (32, 45, 273, 354)
+    _fake_scene(monkeypatch, meerkats, [("meerkat", "meerkat", 0.85), ("meerkat", "meerkat", 0.73)])
+    from agent.perception import naming
+
+    named = naming.name_objects
+    other = naming.Named("object", "grey object", None, "none", 0.4, "object")
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, context=(): [
+        naming.Named("meerkat", "meerkat", None, "classifier", 0.84, "meerkat") if d.box == left
+        else named(rgb, [d])[0] if d.box in [m[2] for m in meerkats] else other for d in ds])
+    img = np.zeros((360, 640, 3), np.uint8)
+    # the crop left of the middle meerkat (276 px wide): the third meerkat, and nothing else
+    monkeypatch.setattr(objects, "detect_objects", lambda crop, min_score=0.35: [Detection("bird", 0.45, left)]
+                        if crop.shape[1] == 276 else [])
+    with pytest.raises(RegionNotFound, match="not sure which meerkat is the one on the left") as e:
+        removal.remove(img, "the meerkat on the left")
+    assert sorted(o["box"] for o in e.value.overlays) == sorted([list(meerkats[0][2]), list(left)])
+    # something else further left (a stone the caption has no name for) is not another meerkat
+    monkeypatch.setattr(objects, "detect_objects", lambda crop, min_score=0.35: [Detection("bird", 0.45, (150, 300, 200, 340))])
+    [m] = objects.match_objects(img, "the meerkat on the left")
+    assert m.boxes == [meerkats[0][2]]

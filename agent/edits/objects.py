@@ -20,7 +20,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.perception.models import COCO_LABELS, Detection, box_iou, color_name, text_quads, to_rgb8
+from agent.perception.models import (
+    COCO_LABELS,
+    Detection,
+    box_iou,
+    color_name,
+    detect_objects,
+    text_quads,
+    to_rgb8,
+)
 from agent.perception.things import (  # SPLIT
     COLOR_WORDS,
     ObjectNotFound,
@@ -58,6 +66,7 @@ NAMED_SURE = 0.6  # a thing the caption's naming calls so this surely is no weak
 PART_SCORE = 0.5  # a detection under this score within a removed object's box ...
 PART_AREA = 0.1  # ... and under this share of its area is a piece of it, not a neighbour to keep
 OUTSIDE_ODDS = 0.25  # past our box, in a neighbour's: theirs unless our colours are 4 times likelier
+FURTHER_SCORE = 0.35  # "the one on the left": another found at this score further left makes it unsure
 
 
 
@@ -260,7 +269,50 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         return s
 
     best = tuple(int(v) for v in max(dets, key=score).box)
+    if phrase.position and phrase.position != "centre":
+        _none_further(rgb, best, phrase.position, phrase.label, every)
     return Match([best], [b for b in every if b != best], phrase.label, False, weak, positioned, (classes[best],))
+
+
+def _none_further(rgb: np.ndarray, best: Box, position: str, word: str, every: list[Box]) -> None:
+    """Raises :class:`ObjectNotFound` (both boxes to point at) when the detector, shown the part of
+    the picture beyond ``best`` in the direction ``position`` names, finds another ``word`` there
+    that it missed on the whole picture: then ``best`` is not "the one on the left". Of three
+    meerkats the detector found the middle and the right one, and "remove the meerkat on the left"
+    removed the middle one."""
+    h, w = rgb.shape[:2]
+    x1, y1, x2, y2 = best
+    crop = [0, 0, w, h]  # all of the picture past the box's edge (a piece of it confuses the detector)
+    for side in position.split():
+        if side == "left":
+            crop[2] = x1
+        elif side == "right":
+            crop[0] = x2
+        elif side == "top":
+            crop[3] = y1
+        elif side == "bottom":
+            crop[1] = y2
+    if crop[2] - crop[0] < 32 or crop[3] - crop[1] < 32 or crop == [0, 0, w, h]:
+        return
+    found = [Detection(d.label, d.score, (d.box[0] + crop[0], d.box[1] + crop[1], d.box[2] + crop[0], d.box[3] + crop[1]))
+             for d in detect_objects(rgb[crop[1]:crop[3], crop[0]:crop[2]], min_score=FURTHER_SCORE)]
+    # not one already found, nor a piece of one the crop cut (a bird's tail past the crop's edge)
+    beyond = [d for d in found if all(box_iou(d.box, b) < 0.3 and inside_share(d.box, b) < 0.5 for b in [best, *every])
+              and _position_score(d.box, position, w, h) > _position_score(best, position, w, h)]
+    if not beyond:
+        return
+    if word in COCO_LABELS.values():
+        more = [d for d in beyond if d.label == word]
+    else:
+        from agent.perception.naming import name_objects
+
+        more = [d for d, n in zip(beyond, name_objects(rgb, beyond))
+                if word in (n.said, n.noun) and n.confidence >= NAMED_SURE]
+    if more:
+        box = tuple(int(v) for v in more[0].box)
+        raise ObjectNotFound(f"I'm not sure which {word} is the one on the {position}: I found one, and then "
+                             f"another further {position.split()[-1]} (both boxes are on the picture)",
+                             seen=[(word, best), (word, box)])
 
 
 def _by_depth(dets: list, depth: str, what: str) -> list:
