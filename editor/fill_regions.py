@@ -4,13 +4,15 @@ floor, the edge of a table.
 An exemplar fill decides the hole's structure on its coarsest levels, where a patch of the ground
 with a strip of sky above it looks much like a patch of sky with hills in it; a camel removed from
 a steppe left an arch of ground pasted into the sky above the horizon. :func:`region_guide` splits
-the hole's surroundings into two regions of clearly different colour (two-means on the blurred
-colours of a ring around the hole, in CIE L*a*b*), when the split is coherent (each region in
-large pieces, not the light and dark grain of one texture), and carries the split into the hole by
-a membrane (the harmonic interpolation of the region label from the ring: an edge that enters the
-hole on one side and leaves it on the other crosses it as the shortest smooth curve between). The
-fill matches the label as one more channel of its patches (:func:`editor.fill.inpaint`), so the
-sky above the horizon is filled from the sky and the ground below it from the ground.
+the hole's surroundings into 3 or 2 regions of clearly different colour (k-means on the blurred
+colours of a ring around the hole, in CIE L*a*b*, the ring starting past the blur's reach of the
+hole), when the split is coherent (each region in large pieces, not the light and dark grain of
+one texture), and carries the split into the hole along the direction the region edges in the ring
+share (a horizon runs on level: each hole pixel takes the region of the nearer known pixel on its
+line through that direction); where no edge direction is shared, or no line reaches a known pixel,
+by a membrane (the harmonic interpolation of the regions from the ring). The fill matches the
+regions as one-hot channels of its patches (:func:`editor.fill.inpaint`), so the sky above the
+horizon is filled from the sky and the ground below it from the ground.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ import numpy as np
 from editor import fill_settle
 
 RING = 0.35  # the regions are read from a ring this share of the hole's larger side wide (at least 4 px)
-SPLIT = 22.0  # the two regions' mean colours are at least this far apart (CIE L*a*b* units) ...
-MIN_SHARE = 0.15  # ... each holds at least this share of the ring ...
+SPLIT = 22.0  # the regions' mean colours are at least this far apart (CIE L*a*b* units) ...
+MIN_SHARE = 0.15  # ... each holds at least this share of the ring (x 2 / k) ...
 COHERENCE = 0.9  # ... and this share of the ring's pixels agree with most of their 7x7 neighbours
 EDGE_COHERENCE = 0.8  # the region edges in the ring share one direction this much (0..1) to be carried straight
 BLUR = 2.0  # colours are compared after a blur of this sigma (pixels of the level it runs on)
@@ -31,7 +33,8 @@ BLUR = 2.0  # colours are compared after a blur of this sigma (pixels of the lev
 def region_guide(values: np.ndarray, hole: np.ndarray) -> np.ndarray | None:
     """The regions of ``values`` (H x W x C, 8-bit units, the first 3 channels RGB) around ``hole``
     as one-hot channels (H x W x k, k = 3 or 2: each pixel outside the hole to its nearer region's
-    mean colour, each pixel inside to the region whose membrane pulls it most), or None when its
+    mean colour, each pixel inside to the region the edges carry there along their own direction,
+    else to the region whose membrane pulls it most), or None when its
     surroundings are not 2 or 3 clearly different, coherent regions (tried 3 first: mountains, a
     plain and grass).
 

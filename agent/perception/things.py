@@ -297,7 +297,7 @@ def named_words() -> frozenset[str]:
 
 def animal_noun(word: str) -> str | None:
     """``word`` (or its singular) when WordNet knows it as an animal and it is no COCO or caption
-    word ("bison", "alpacas" -> "alpaca"), else None: such a thing is looked for, and when nothing
+    word ("kangaroo", "owls" -> "owl"), else None: such a thing is looked for, and when nothing
     is named so, what was seen is said instead of a refusal."""
     from agent.perception import wordnet
 
