@@ -64,11 +64,12 @@ def region_guide(values: np.ndarray, hole: np.ndarray) -> np.ndarray | None:
     else:
         return None
     onehot = np.stack([labels == j for j in range(k)], axis=2).astype(np.float32)
-    pull = fill_settle.membrane(onehot, ring, hole, 1e6)
-    inside = pull.argmax(axis=2)
+    # straight edges go on straight; what they do not reach, the membrane's
     along = _along_edges(labels, ring, hole)
-    if along is not None:  # straight edges go on straight; what they do not reach, the membrane's
-        inside = np.where(along >= 0, along, inside)
+    inside = np.full(hole.shape, -1, np.int64) if along is None else along
+    if (inside[hole] < 0).any():
+        pull = fill_settle.membrane(onehot, ring, hole, 1e6)
+        inside = np.where(inside >= 0, inside, pull.argmax(axis=2))
     onehot[hole] = np.eye(k, dtype=np.float32)[inside[hole]]
     return onehot
 

@@ -37,7 +37,8 @@ from agent.perception.things import (  # SPLIT
     names_object,
     object_phrase,
 )
-from editor import ops, regions
+from agent.perception.vocabulary import with_article
+from editor import masks, ops, regions
 from editor.fill import inpaint
 
 __all__ = [
@@ -198,19 +199,15 @@ def _named_dets(rgb: np.ndarray, word: str) -> tuple[list[Detection], bool, dict
     classes = {h.box: d.label for h, d, _ in hits}
     hits = [h for h, _, _ in hits]
     if not hits:
-        raise ObjectNotFound(f"I couldn't find {_a(word)} in the picture" + (
+        raise ObjectNotFound(f"I couldn't find {with_article(word)} in the picture" + (
             f"; I can see {_join_seen(seen)} ({'the boxes are' if len(seen) > 1 else 'its box is'} on the picture)"
             if seen else ""), seen=seen)
     return hits, weak, classes
 
 
-def _a(word: str) -> str:
-    return ("an " if word[:1] in "aeiou" else "a ") + word
-
-
 def _join_seen(seen: list[tuple[str, Box]]) -> str:
     words = list(dict.fromkeys(w for w, _ in seen))[:3]
-    said = [_a(w) for w in words]
+    said = [with_article(w) for w in words]
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
@@ -390,7 +387,7 @@ def _apart(pixels: np.ndarray, box: Box, keep, cache: dict) -> tuple[np.ndarray,
             # outside our box and inside theirs, a pixel both masks take is theirs: each mask looks
             # 15% past its box, and a calf's head before a camel's legs was the camel's by colour
             # unless its colour is far likelier ours (the camel's own dark leg in the calf's box)
-            outside = both & _in_box(k, mask.shape) & ~_in_box(box, mask.shape)
+            outside = both & (masks.from_box(mask.shape, k) > 0) & ~(masks.from_box(mask.shape, box) > 0)
             rgb = to_rgb8(pixels)
             mask &= ~(_claimed_by(rgb, both & ~outside, theirs & ~mask, mask & ~theirs)
                       | _claimed_by(rgb, outside, theirs & ~mask, mask & ~theirs, odds=OUTSIDE_ODDS))
@@ -399,12 +396,6 @@ def _apart(pixels: np.ndarray, box: Box, keep, cache: dict) -> tuple[np.ndarray,
             mask &= ~both | (kept > 0)
         others |= theirs
     return mask, others & ~mask
-
-
-def _in_box(box: Box, shape: tuple[int, ...]) -> np.ndarray:
-    out = np.zeros(shape[:2], bool)
-    out[max(0, box[1]):max(0, box[3]), max(0, box[0]):max(0, box[2])] = True
-    return out
 
 
 

@@ -18,6 +18,7 @@ from agent.perception.models import (
     ref_lab,
     to_rgb8,
 )
+from agent.perception.vocabulary import with_article
 from editor.models import ModelMissingError
 
 # Bump when what perceive() computes changes; older cache rows are ignored. 2: an object's colour
@@ -102,7 +103,7 @@ class Perception:
             for o in self.objects:
                 counts[o.concept] = counts.get(o.concept, 0) + 1
             phrases = [c if n == 1 else f"{n} {_plural(c)}" for c, n in counts.items()]
-            parts.append("A photo of " + _join([p if p[0].isdigit() else _a(p) for p in phrases]) + ".")
+            parts.append("A photo of " + _join([p if p[0].isdigit() else with_article(p) for p in phrases]) + ".")
         else:
             parts.append("A photo.")
         names = []
@@ -113,7 +114,7 @@ class Perception:
             if short.lower() not in (n.lower() for n in names):
                 names.append(short)
         if names:
-            parts.append("It looks like " + _join([_a(n) for n in names[:3]]) + ".")
+            parts.append("It looks like " + _join([with_article(n) for n in names[:3]]) + ".")
         if self.colors:
             parts.append("Mostly " + _join([CONCEPT_COLOR.get(c, c) for c in self.colors], "and") + ".")
         if self.text:
@@ -121,8 +122,6 @@ class Perception:
         return " ".join(parts)
 
 
-def _a(phrase: str) -> str:
-    return ("an " if phrase[:1].lower() in "aeiou" else "a ") + phrase
 
 
 def _plural(phrase: str) -> str:

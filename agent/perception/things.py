@@ -318,12 +318,11 @@ def _animal_phrases(text: str) -> list[Phrase]:
     for tok in re.findall(r"[a-z]+", text):
         word = animal_noun(tok)
         if word is not None:
-            ps = [p for p in parse_phrases(re.sub(rf"\b{tok}\b", "animals" if tok != word else "animal", text, count=1))
-                  if p.label == "animal"]
+            kind = "animals" if tok != word else "animal"  # plural stays plural
+            ps = [p for p in parse_phrases(re.sub(rf"\b{tok}\b", kind, text, count=1)) if p.label == "animal"]
             if ps:
                 p = ps[0]
-                return [Phrase(p.text.replace("animals" if tok != word else "animal", tok), word, "object", p.colour,
-                               p.position, p.relation)]
+                return [Phrase(p.text.replace(kind, tok), word, "object", p.colour, p.position, p.relation)]
     return []
 
 

@@ -219,6 +219,15 @@ def caption_nouns() -> set[str]:
     return animal_words() | {"rocket", "flower", "helmet", "tripod"} | set(_GROUPS) | set(KIND_WORDS)
 
 
+def with_article(phrase: str) -> str:
+    """``phrase`` after "a" or "an" ("an orange cup", "a cow").
+
+    >>> with_article("owl"), with_article("brown cow")
+    ('an owl', 'a brown cow')
+    """
+    return ("an " if phrase[:1].lower() in "aeiou" else "a ") + phrase
+
+
 def agrees(word: str, coco_label: str) -> bool:
     """Whether an everyday word names the same thing as a COCO label ("mug" and "cup": yes)."""
     return word == coco_label or word in COCO_AGREES.get(coco_label, ())
