@@ -552,7 +552,8 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
         # bled into the hole from its edge), and meets it as an object in front.
         avoid = _check_hole(avoid, image) & ~hole
         m = max(3, int(AVOID_MARGIN * max(bw, bh)))
-        near = cv2.dilate(hole.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * m + 1,) * 2)) > 0
+        # (a distance transform: a dilation by an ellipse half the hole wide took minutes at 9 MP)
+        near = cv2.distanceTransform((~hole).astype(np.uint8), cv2.DIST_L2, 3) <= m
         grown = hole | (avoid & near)
         if not grown.all():
             hole = grown
