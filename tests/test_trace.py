@@ -322,6 +322,33 @@ def test_describe_image_without_objects_reads_regions_top_down():
     assert caption_trace(grey16, [[{"x": 0.5, "y": 0.2, "t": 0}, {"x": 0.6, "y": 0.2, "t": 1}]]).segments
 
 
+def test_a_scene_with_only_small_things_found_leads_with_the_scene(monkeypatch):
+    """A tower under a sky with two small people at its foot (the detector finds only them): the
+    description says the sky and the ground first, then the people, not "In this picture I can see
+    a person in black" as if they were the photo's subject; an unsure small detection is left out.
+    A thing that fills a good part of the picture still leads."""
+    from agent.describe import caption
+    from agent.perception import naming
+    from agent.perception.models import Detection
+
+    img = np.zeros((300, 400, 3), np.uint8)
+    img[:200] = (130, 190, 235)
+    img[200:] = (60, 140, 50)
+    people = [Detection("person", 0.8, (100, 250, 115, 290)), Detection("person", 0.7, (300, 240, 316, 290)),
+              Detection("dog", 0.35, (200, 270, 215, 285))]
+    monkeypatch.setattr(caption, "detect", lambda rgb: list(people))
+    monkeypatch.setattr(naming, "whole_image_thing", lambda rgb: None)
+    cap = caption.describe_image(img)
+    kinds = [s.kind for s in cap.segments]
+    assert kinds[0] == "region" and cap.segments[0].label == "sky", cap.text
+    assert kinds.count("object") == 2 and kinds[-1] == "object", cap.text
+    assert "dog" not in cap.text and "another person" in cap.text, cap.text
+    big = [Detection("person", 0.8, (100, 60, 260, 290))]
+    monkeypatch.setattr(caption, "detect", lambda rgb: list(big))
+    cap = caption.describe_image(img)
+    assert cap.segments[0].kind == "object" and cap.text.startswith("In this picture I can see a person"), cap.text
+
+
 def test_absurdly_long_trace_is_refused():
     from agent.describe.traces import MAX_POINTS
 

@@ -33,6 +33,8 @@ from agent.describe.words import (  # noqa: F401  (re-exported: callers import t
     describe_region,
     describe_regions,
     describe_scene,
+    describe_small_things,
+    is_small_scene,
     position_words,
     relation_words,
     where_clause,
@@ -315,16 +317,17 @@ def reading_order_trace(pixels: np.ndarray, dets: list[Detection] | None = None)
 
 def describe_image(pixels: np.ndarray) -> Caption:
     """What ``describe`` says with no trace drawn: the main subject and up to four other things
-    with where they are (:func:`agent.describe.words.describe_scene`); with no objects, the image's
-    regions top to bottom, one sentence each."""
-    from agent.perception.naming import name_objects
+    with where they are (:func:`agent.describe.words.describe_scene`); when every thing found is
+    small, the scene first and the things after it (:func:`agent.describe.words.describe_small_things`);
+    with no objects, the image's regions top to bottom, one sentence each."""
+    from agent.perception.naming import name_objects, whole_image_thing
 
     rgb = to_rgb8(pixels)
     dets = detect(rgb)
-    if dets:
+    if dets and not is_small_scene(dets, rgb.shape[1], rgb.shape[0]):
         return describe_scene(rgb, dets, name_objects(rgb, dets))
-    from agent.perception.naming import whole_image_thing
-
+    if dets:  # only small things: the scene is what the photo shows, they come after it
+        return describe_small_things(rgb, dets, name_objects(rgb, dets), whole_image_thing(rgb))
     return describe_regions(rgb, whole_image_thing(rgb))
 
 

@@ -419,6 +419,38 @@ def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
     return Caption(lead + ". ".join(s.words for s in segments) + ".", segments, sep=". ", lead=lead)
 
 
+SMALL_SUBJECT = 0.03  # things this small a share of the picture, at most, are not what it shows
+SMALL_SAID = 3  # how many of them are said after the scene
+SMALL_SURE = 0.5  # ... those the detector is this sure of
+
+
+def is_small_scene(dets: list[Detection], w: int, h: int) -> bool:
+    """Whether every thing found is small (:data:`SMALL_SUBJECT` of the picture at most): a tower,
+    a mountain or a room with a few people or a bottle in it, whose scene is what it shows."""
+    return all((d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) <= SMALL_SUBJECT * w * h for d in dets)
+
+
+def describe_small_things(rgb: np.ndarray, dets: list[Detection], names, thing: str | None = None) -> Caption:
+    """Sentences for a photo whose things are all small (:func:`is_small_scene`): the scene first,
+    as :func:`describe_regions` says it (what the classifier is sure the photo shows, then its top,
+    middle and bottom), then up to :data:`SMALL_SAID` of the things the detector is sure of, most
+    salient first, with where they are ("At the bottom there is a person in black")."""
+    h, w = rgb.shape[:2]
+    scene = describe_regions(rgb, thing)
+    segments = list(scene.segments)
+    order = sorted((i for i in range(len(dets)) if dets[i].score >= SMALL_SURE),
+                   key=lambda i: -_salience(dets[i], names[i], w, h, dets))
+    said: set[str] = set()
+    for i in order[:SMALL_SAID]:
+        d, n = dets[i], names[i]
+        box = tuple(int(v) for v in d.box)
+        where = where_clause(position_words((box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h))
+        words = f"{where} there is {'another ' + n.phrase if n.phrase in said else _a(n.phrase)}"
+        said.add(n.phrase)
+        segments.append(Segment(words, box, 0.0, 0.0, PALETTE[len(segments) % len(PALETTE)], n.noun, "object"))
+    return Caption(scene.lead + ". ".join(s.words for s in segments) + ".", segments, sep=". ", lead=scene.lead)
+
+
 def black_and_white_lead(rgb: np.ndarray) -> str:
     """"This is a black and white picture. " for a photo with no colour (every pixel's channels
     within a few levels of each other), as people begin such a description; else ""."""
