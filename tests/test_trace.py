@@ -349,6 +349,23 @@ def test_a_scene_with_only_small_things_found_leads_with_the_scene(monkeypatch):
     assert cap.segments[0].kind == "object" and cap.text.startswith("In this picture I can see a person"), cap.text
 
 
+def test_the_sky_with_a_tower_in_it_is_still_the_sky():
+    """The middle third of a photo whose sky comes down to two thirds of its height, a tower
+    standing in it, is the sky (the photo's sky mask says so), not "a blue area"."""
+    from agent.describe.words import describe_regions
+
+    h, w = 300, 400
+    img = np.zeros((h, w, 3), np.uint8)
+    yy = np.linspace(0, 1, 200)[:, None]
+    img[:200] = np.stack([90 + 60 * yy, 150 + 50 * yy, 235 + 0 * yy], axis=2).astype(np.uint8)
+    rng = np.random.default_rng(0)
+    img[200:] = np.clip(np.array([60, 140, 50]) + rng.normal(0, 12, (100, w, 3)), 0, 255).astype(np.uint8)
+    img[40:200, 185:215] = (110, 100, 95)  # a tower
+    cap = describe_regions(img)
+    assert [s.label for s in cap.segments] == ["sky", "grass"], cap.text
+    assert "at the top and the middle" in cap.text, cap.text
+
+
 def test_absurdly_long_trace_is_refused():
     from agent.describe.traces import MAX_POINTS
 

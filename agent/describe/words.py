@@ -104,7 +104,10 @@ def _object_color(rgb: np.ndarray, box) -> str:
     return color_name(rgb, inner)
 
 
-def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
+SKY_SHARE = 0.5  # an area at least this share of the photo's sky mask (editor.sky) is "the sky"
+
+
+def describe_region(rgb: np.ndarray, box, sky: np.ndarray | None = None) -> tuple[str, str]:
     """A name for an area with no detected object: ``(noun phrase, short label)``.
 
     Sky: smooth and blue, white or grey in the upper part of the image, going up to the top edge
@@ -112,6 +115,9 @@ def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
     part; ground: brown, beige or grey in the lower part, not a texture that fills the picture
     (:func:`agent.perception.region_evidence.fills_the_picture`), grained and going on down to the bottom
     (:func:`_ground_like`); otherwise "a <colour> area", with the basic colour term of its pixels.
+    ``sky``, the photo's sky mask (:func:`editor.sky.sky_mask`) when the caller has it, also makes
+    an area above the bottom third "the sky" when it is :data:`SKY_SHARE` sky (a sky with clouds or
+    a tower in it).
     """
     h, w = rgb.shape[:2]
     x1, y1, x2, y2 = box
@@ -127,6 +133,8 @@ def describe_region(rgb: np.ndarray, box) -> tuple[str, str]:
     # it: planks that fill a photo were "the sky" above their middle, the sea under a sky too
     if (cy < 0.45 and colour in ("skyblue", "blue", "white", "grey") and texture < 25
             and sky_shaped(rgb, (x1, y1, x2, y2))):
+        return "the sky", "sky"
+    if sky is not None and cy < 2 / 3 and float(sky[y1:y2, x1:x2].mean()) >= SKY_SHARE:
         return "the sky", "sky"
     if (cy > 0.55 or low) and colour == "green":
         return "the grass", "grass"
@@ -390,11 +398,14 @@ def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
     """Sentences for a photo with no object found: what the classifier is sure the whole photo
     shows (``thing``), then its top, middle and bottom thirds as regions, neighbours with one
     name said once ("In this picture I can see the sky at the top. At the bottom I can see the grass.")."""
+    from editor.sky import sky_mask
+
     h, w = rgb.shape[:2]
+    sky = sky_mask(rgb)
     bands = []
     for k, where in enumerate(("at the top", "in the middle", "at the bottom")):
         box = (0, k * h // 3, w, max(k * h // 3 + 1, (k + 1) * h // 3))
-        noun, label = describe_region(rgb, box)
+        noun, label = describe_region(rgb, box, sky)
         if bands and bands[-1]["label"] == label:
             b = bands[-1]
             b["box"] = (0, b["box"][1], w, box[3])
