@@ -320,7 +320,8 @@ def decide_noun(label: str, score: float, words: dict[str, float], *, contains: 
 
 def colour_word(pixels: np.ndarray, gains: np.ndarray | None = None, *, white: float | None = None) -> str:
     """The basic colour term a person would use for a set of RGB pixels ``(n, 3)``: their main
-    colour in CIELAB (three k-means clusters, the largest, a coloured one weighted up), after the
+    colour in CIELAB (three k-means clusters, the largest, a coloured one weighted up, the lit and
+    the shaded side of one hue counted together), after the
     photo's white balance ``gains`` (:func:`agent.perception.colour_terms.white_balance_gains`);
     with ``white`` (the photo's :func:`agent.perception.colour_terms.white_level`) a light, nearly
     neutral thing that reaches the photo's whites is white, even in shade;
