@@ -364,6 +364,10 @@ def grabcut_mask(rgb: np.ndarray, box: tuple[int, int, int, int], *, side: int =
     rect = (max(1, rx1), max(1, ry1), max(2, min(small.shape[1] - 2, rx2) - max(1, rx1)),
             max(2, min(small.shape[0] - 2, ry2) - max(1, ry1)))
     mask = np.zeros(small.shape[:2], np.uint8)
+    # GrabCut starts its colour models from k-means, whose starts are random: seeded, so that the
+    # same box gets the same mask whatever ran before (bench/colours.py moved by up to 3 crops a part
+    # with the state other code had left)
+    cv2.setRNGSeed(0)
     try:
         cv2.grabCut(cv2.cvtColor(small, cv2.COLOR_RGB2BGR), mask, rect, np.zeros((1, 65), np.float64),
                     np.zeros((1, 65), np.float64), 3, cv2.GC_INIT_WITH_RECT)
