@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -154,3 +155,35 @@ def test_a_box_running_past_the_edge_is_cut_to_the_picture():
 ])
 def test_violets_are_purple_and_blues_stay_blue(rgb, want):
     assert term(to_lab(np.array([rgb], np.uint8))[0]) == want
+
+
+def _lch_pixels(parts):
+    """8-bit sRGB pixels of (count, L*, chroma, hue angle) parts."""
+    out = []
+    for n, lightness, chroma, hue in parts:
+        a, b = chroma * np.cos(np.radians(hue)), chroma * np.sin(np.radians(hue))
+        lab = np.array([[[lightness, a, b]]], np.float32)
+        rgb = np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2RGB)[0, 0], 0, 1) * 255
+        out += [rgb.round()] * n
+    return np.array(out, np.uint8)
+
+
+def test_a_surface_in_light_and_shade_is_named_together_not_by_its_shaded_side():
+    # a dahlia's petals (bench/colours.py's development crop): the shade between them a dark
+    # red-orange, the lit parts orange; the shaded cluster alone is the largest and said "red"
+    petals = _lch_pixels([(38, 36, 72, 41), (34, 55, 68, 53), (28, 71, 49, 62)])
+    assert colour_term(petals) == "orange"
+
+
+def test_a_yellow_in_shade_is_named_with_its_lit_side():
+    # a yellow flower's petals from shade to light (L* 50-90; more of them in shade, where a
+    # yellow's hue angle falls to an orange's), and the dark between them
+    t = np.linspace(0.0, 1.0, 60) ** 1.5
+    yellow = _lch_pixels([(1, 50 + 40 * x, 65 + 20 * x, 66 + 26 * x) for x in t] + [(5, 8, 11, 74)])
+    assert colour_term(yellow) == "yellow"
+
+
+def test_clusters_of_different_hues_are_not_merged():
+    # a red cup (the largest coloured cluster) with orange coffee in view: still red, not an average
+    cup = _lch_pixels([(45, 45, 65, 30), (35, 60, 60, 65), (20, 90, 3, 90)])
+    assert colour_term(cup) == "red"

@@ -22,6 +22,10 @@ coloured red-oranges (hue 25-46, L* under 45, chroma under 25);
 colours with chroma under 8 are black, grey or white by lightness, and so are very dark, weakly
 coloured blues (L* under 20, chroma under 20: a night sky is black).
 
+The main colour is the largest of three k-means clusters of the pixels, a coloured one weighted
+up; clusters of one hue that k-means cut apart by lightness (a thing's lit and shaded sides) count
+as one and are named by their median (:func:`main_colour`).
+
 White balance (:func:`white_balance_gains`): a photo taken under warm or cold light tints every
 object. The brightest pixels that are not clipped are taken as a white patch when they are nearly
 neutral already (:data:`WHITE_PATCH_CHROMA`: a white wall, a cloud, a highlight, not a pale sky); gains in linear RGB make
@@ -215,22 +219,56 @@ def term(lab: np.ndarray) -> str:
     return "yellow" if h >= YELLOW_FROM else "orange"
 
 
+# Clusters that are coloured (chroma from SHADE_CHROMA) and within SHADE_HUE degrees of hue of each
+# other are one surface in light and in shade (see :func:`main_colour`).
+SHADE_CHROMA = 12.0
+SHADE_HUE = 20.0
+
+
+def _hue_gap(a: float, b: float) -> float:
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
 def main_colour(lab: np.ndarray) -> np.ndarray:
-    """The main colour of CIELAB pixels (n, 3): the centre of the largest of three k-means
-    clusters, a coloured cluster (chroma 20 or more) counting 1.4 times its size: a yellow
-    petal's crop holds dark shadow between petals, a red cup its black inside, and people name
-    the colour (on bench/colours.py's development part: 115/141 at 1.0, 117/141 at 1.5); still a
-    white cup with 40% of brown coffee in view is white."""
+    """The main colour of CIELAB pixels (n, 3): the largest of three k-means clusters, a coloured
+    cluster (chroma 20 or more) counting 1.4 times its size: a yellow petal's crop holds dark
+    shadow between petals, a red cup its black inside, and people name the colour (on
+    bench/colours.py's development part: 115/141 at 1.0, 117/141 at 1.5); still a white cup with
+    40% of brown coffee in view is white.
+
+    Coloured clusters of nearly the same hue (chroma from :data:`SHADE_CHROMA`, hues within
+    :data:`SHADE_HUE` degrees) are one surface in light and in shade, and are counted and named
+    together, by the median of their pixels: k-means cuts a lit and a shaded side of one thing
+    apart by lightness, and the shaded side alone (a dahlia's petals in their own shade, a dark
+    red-orange; a yellow flower's shaded petals, an orange) outnumbered the lit one and gave the
+    word. A single cluster is named by its centre."""
     lab = np.asarray(lab, np.float32).reshape(-1, 3)
     if len(lab) < 30:
         return np.median(lab, axis=0)
     cv2.setRNGSeed(0)  # k-means starts are random: fixed, so the same pixels get the same word
     _, idx, centres = cv2.kmeans(lab, 3, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5),
                                  2, cv2.KMEANS_PP_CENTERS)
-    counts = np.bincount(idx.ravel(), minlength=3).astype(np.float32)
+    idx = idx.ravel()
+    counts = np.bincount(idx, minlength=3).astype(np.float32)
     chroma = np.hypot(centres[:, 1], centres[:, 2])
-    weight = counts * np.where(chroma >= 20.0, 1.4, 1.0)
-    return centres[int(np.argmax(weight))]
+    hue = np.degrees(np.arctan2(centres[:, 2], centres[:, 1])) % 360.0
+    group = list(range(3))
+    for i in range(3):
+        for j in range(i):
+            if (chroma[i] >= SHADE_CHROMA and chroma[j] >= SHADE_CHROMA
+                    and _hue_gap(float(hue[i]), float(hue[j])) <= SHADE_HUE):
+                gi, gj = group[i], group[j]
+                group = [gj if g == gi else g for g in group]
+    best, best_weight = [0], -1.0
+    for g in sorted(set(group)):
+        members = [i for i in range(3) if group[i] == g]
+        weight = float(counts[members].sum()) * (1.4 if float(chroma[members].max()) >= 20.0 else 1.0)
+        if weight > best_weight:
+            best, best_weight = members, weight
+    if len(best) == 1:
+        return centres[best[0]]
+    return np.median(lab[np.isin(idx, best)], axis=0)
 
 
 def colour_term(pixels: np.ndarray, gains: np.ndarray | None = None, *, white: float | None = None) -> str:

@@ -320,7 +320,8 @@ def decide_noun(label: str, score: float, words: dict[str, float], *, contains: 
 
 def colour_word(pixels: np.ndarray, gains: np.ndarray | None = None, *, white: float | None = None) -> str:
     """The basic colour term a person would use for a set of RGB pixels ``(n, 3)``: their main
-    colour in CIELAB (three k-means clusters, the largest, a coloured one weighted up), after the
+    colour in CIELAB (three k-means clusters, the largest, a coloured one weighted up, the lit and
+    the shaded side of one hue counted together), after the
     photo's white balance ``gains`` (:func:`agent.perception.colour_terms.white_balance_gains`);
     with ``white`` (the photo's :func:`agent.perception.colour_terms.white_level`) a light, nearly
     neutral thing that reaches the photo's whites is white, even in shade;
@@ -363,6 +364,10 @@ def grabcut_mask(rgb: np.ndarray, box: tuple[int, int, int, int], *, side: int =
     rect = (max(1, rx1), max(1, ry1), max(2, min(small.shape[1] - 2, rx2) - max(1, rx1)),
             max(2, min(small.shape[0] - 2, ry2) - max(1, ry1)))
     mask = np.zeros(small.shape[:2], np.uint8)
+    # GrabCut starts its colour models from k-means, whose starts are random: seeded, so that the
+    # same box gets the same mask whatever ran before (bench/colours.py moved by up to 3 crops a part
+    # with the state other code had left)
+    cv2.setRNGSeed(0)
     try:
         cv2.grabCut(cv2.cvtColor(small, cv2.COLOR_RGB2BGR), mask, rect, np.zeros((1, 65), np.float64),
                     np.zeros((1, 65), np.float64), 3, cv2.GC_INIT_WITH_RECT)
