@@ -116,8 +116,8 @@ def describe_region(rgb: np.ndarray, box, sky: np.ndarray | None = None) -> tupl
     (:func:`agent.perception.region_evidence.fills_the_picture`), grained and going on down to the bottom
     (:func:`_ground_like`); otherwise "a <colour> area", with the basic colour term of its pixels.
     ``sky``, the photo's sky mask (:func:`editor.sky.sky_mask`) when the caller has it, also makes
-    an area above the bottom third "the sky" when it is :data:`SKY_SHARE` sky (a sky with clouds or
-    a tower in it).
+    an area of a sky's colour above the bottom third "the sky" when it is :data:`SKY_SHARE` sky (a
+    sky with clouds or a tower in it; a dark lattice tower against the sky is not).
     """
     h, w = rgb.shape[:2]
     x1, y1, x2, y2 = box
@@ -134,7 +134,8 @@ def describe_region(rgb: np.ndarray, box, sky: np.ndarray | None = None) -> tupl
     if (cy < 0.45 and colour in ("skyblue", "blue", "white", "grey") and texture < 25
             and sky_shaped(rgb, (x1, y1, x2, y2))):
         return "the sky", "sky"
-    if sky is not None and cy < 2 / 3 and float(sky[y1:y2, x1:x2].mean()) >= SKY_SHARE:
+    if (sky is not None and cy < 2 / 3 and colour in ("skyblue", "blue", "white", "grey")
+            and float(sky[y1:y2, x1:x2].mean()) >= SKY_SHARE):
         return "the sky", "sky"
     if (cy > 0.55 or low) and colour == "green":
         return "the grass", "grass"
