@@ -261,8 +261,31 @@ def test_questions_are_answered_from_what_is_seen(tmp_path, coffee):
     assert result.ok and result.reply.startswith("The cup") and result.data["overlays"][0]["kind"] == "box"
     assert manager.handle("is there a dog").reply == "I don't see a dog."
     assert "spoon" in manager.handle("is there a spoon?").reply
-    assert "sky" in manager.handle("is there a sky?").reply  # not a thing the detector knows: said so
+    assert manager.handle("is there a sky?").reply == "I don't see any sky in this picture."  # the sky mask's
     assert doc.head.parent_id is None
+
+
+def test_the_sky_is_answered_from_the_sky_mask_and_people_are_counted_as_people(monkeypatch):
+    """"what colour is the sky?" was refused (the sky is no detector class) though "brighten the
+    sky" finds it; "how many people are there?" answered "I count 2 peoples"."""
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import things
+    from agent.perception.models import Detection
+
+    img = np.zeros((300, 400, 3), np.uint8)
+    yy = np.linspace(0, 1, 200)[:, None]
+    img[:200] = np.stack([90 + 60 * yy, 150 + 50 * yy, 235 + 0 * yy], axis=2).astype(np.uint8)
+    img[200:] = np.clip(np.array([60, 140, 50]) + np.random.default_rng(0).normal(0, 12, (100, 400, 3)), 0, 255)
+    text, data, plan = questions.answer_question(img, read_question("what colour is the sky?"))
+    assert text.startswith("The sky is blue.") and "down to 67% of the picture's height" in text, text
+    assert data["overlays"][0]["box"][1] == 0 and not plan
+    assert questions.answer_question(img, read_question("where is the sky?"))[0].startswith("The sky is at the top")
+    people = [Detection("person", 0.9, (10, 210, 40, 290)), Detection("person", 0.8, (300, 210, 330, 290))]
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: list(people))
+    assert questions.answer_question(img, read_question("how many people are there?"))[0] == "I count 2 people."
+    people.pop()
+    assert questions.answer_question(img, read_question("how many people are there"))[0] == "I count 1 person."
 
 
 def test_a_revision_said_first_and_a_request_after_it(manager):

@@ -26,6 +26,7 @@ from agent.grammar.commands import AdjustAttr, Command
 from agent.grammar.turns import TurnResult
 from agent.language.questions import Question, read_question
 from agent.perception import measure as m
+from agent.perception.vocabulary import plural, singular
 
 SURE = 0.5
 UNSURE = 0.3
@@ -34,11 +35,7 @@ _THINGS = "people, animals, vehicles and everyday objects"
 
 
 def _plural(word: str, n: int) -> str:
-    if n == 1:
-        return word
-    if word == "person":
-        return "people"
-    return word + ("es" if word.endswith(("s", "sh", "ch", "x")) else "s")
+    return word if n == 1 else plural(word)
 
 
 def _a(word: str) -> str:
@@ -69,9 +66,7 @@ def _thing(words: str) -> tuple[str, str] | None:
         phrase, _ = object_phrase(f"the {words}")
     except ObjectNotFound:
         return None
-    said = words.split()[-1]
-    said = said[:-1] if said.endswith("s") and not said.endswith("ss") and len(said) > 3 else said
-    return phrase.label, said
+    return phrase.label, singular(words.split()[-1])
 
 
 def _found(pixels: np.ndarray, label: str) -> list:
@@ -96,6 +91,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         return c.text(), {"plan": [p.format() for p in c.plan]}, c.plan
     if question.kind == "measure":
         return _measured(pixels, question.about)
+    if question.about in ("sky", "skies"):
+        return _sky_answer(pixels, question.kind)
     thing = _thing(question.about)
     if thing is None:
         return _not_a_thing(question.about), {}, []
@@ -133,6 +130,37 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     if label == "person":
         return f"{hedge}The {said} {where} is wearing {colour}.", overlays, []
     return f"{hedge}The {said} {where} is {colour}.", overlays, []
+
+
+SKY_SHOWN = 0.02  # a sky mask under this share of the picture is no sky to speak of
+
+
+def _sky_answer(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]]:
+    """The sky, from the sky mask "brighten the sky" uses (:func:`editor.sky.sky_mask`): whether and
+    where it shows, with its box and share of the picture, and its colour (the basic colour term of
+    its pixels after the photo's white balance, as a region is named)."""
+    from agent.perception.colour_terms import colour_term, white_balance_gains
+    from agent.perception.models import to_rgb8
+    from editor.sky import sky_mask
+
+    rgb = to_rgb8(pixels)
+    sky = sky_mask(rgb) >= 0.5
+    share = float(sky.mean())
+    if share < SKY_SHOWN:
+        return "I don't see any sky in this picture.", {}, []
+    ys, xs = np.nonzero(sky)
+    box = [int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1]
+    overlays = {"overlays": [{"kind": "box", "target": "current", "box": box, "color": BOX_COLOR, "label": "sky"}]}
+    # a sky is at the top (the mask holds to the top edge): how far down it comes says where it is
+    rows = np.nonzero(sky.mean(axis=1) >= 0.3)[0]
+    down = (rows.max() + 1) / sky.shape[0] if len(rows) else box[3] / sky.shape[0]
+    shown = f"at the top, down to {100 * down:.0f}% of the picture's height ({100 * share:.0f}% of its area)"
+    if kind == "colour":
+        word = colour_term(rgb[sky], white_balance_gains(rgb))
+        return f"The sky is {word}. It is {shown}.", overlays, []
+    if kind == "where":
+        return f"The sky is {shown}; its box is on the picture.", overlays, []
+    return f"Yes, the sky shows {shown}.", overlays, []
 
 
 def _measured(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command]]:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from agent.perception.vocabulary import counted
+
 Box = tuple[int, int, int, int]
 SMALLER = 0.6  # behind: a box at most this share of the tallest one's height...
 HIGHER = 0.02  # ... whose bottom edge is above the tallest one's by this share of the picture's height
@@ -70,14 +72,6 @@ def split_by_depth(boxes: list[Box], image_height: int) -> tuple[list[Box], list
     return front, back, near
 
 
-def _plural(label: str, n: int) -> str:
-    if n == 1:
-        return f"1 {label}"
-    if label == "person":
-        return f"{n} people"
-    return f"{n} {label}es" if label.endswith(("s", "sh", "ch")) else f"{n} {label}s"
-
-
 def pick(boxes: list[Box], where: str, *, plural: bool, label: str, image_height: int) -> tuple[list[Box], str]:
     """The boxes ``where`` ("back" or "front") names among ``boxes`` (every detection of one kind),
     and a sentence that says how they were chosen; :class:`DepthUnclear` when the cues do not tell.
@@ -93,19 +87,19 @@ def pick(boxes: list[Box], where: str, *, plural: bool, label: str, image_height
         raise DepthUnclear(f"I see only one {label}, so I can't tell whether it is {side}", list(boxes))
     front, back, near = split_by_depth(boxes, image_height)
     if not back:
-        raise DepthUnclear(f"the {_plural(label, len(boxes))} look about as near as each other (their boxes are "
+        raise DepthUnclear(f"the {counted(len(boxes), label)} look about as near as each other (their boxes are "
                            f"about the same size and as low in the frame), so I can't tell which are {side}",
                            list(boxes))
     if where == BACK:
         chosen = back if plural or len(back) == 1 else [max(back, key=_height)]
-        them = f"the {_plural(label, len(chosen))}" if len(chosen) > 1 else f"the {label}"
+        them = f"the {counted(len(chosen), label)}" if len(chosen) > 1 else f"the {label}"
         note = (f"I took {them} in the background to be {'those' if len(chosen) > 1 else 'the one'} smaller and "
                 f"higher in the frame than the {label} in front")
         if len(chosen) < len(back):
             note += f" (the largest of the {len(back)} behind)"
     else:
         chosen = front if plural else [near]
-        them = f"the {_plural(label, len(chosen))}" if len(chosen) > 1 else f"the {label}"
+        them = f"the {counted(len(chosen), label)}" if len(chosen) > 1 else f"the {label}"
         note = (f"I took {them} in front to be {'those' if len(chosen) > 1 else 'the one'} largest and lowest "
-                f"in the frame, with {_plural(label, len(back))} smaller and higher behind")
+                f"in the frame, with {counted(len(back), label)} smaller and higher behind")
     return chosen, note + " (boxes on the picture); say which if you meant others"

@@ -50,6 +50,7 @@ from agent.grammar.commands import (
 )
 from agent.perception.models import to_rgb8
 from agent.perception.things import ObjectNotFound
+from agent.perception.vocabulary import counted
 from editor import masks, ops
 
 Box = tuple[int, int, int, int]
@@ -186,10 +187,6 @@ def _which(box: Box, others: list[Box]) -> str:
     return "in the middle"
 
 
-def _plural(label: str, n: int) -> str:
-    return f"{n} {label}" if n == 1 else f"{n} {label}es" if label.endswith(("s", "sh", "ch")) else f"{n} {label}s"
-
-
 def not_found_sentence(phrase: str, exc: ObjectNotFound) -> str:
     """One sentence for a thing not found: the detector's own reason when it says more than that
     ("I can't tell which object 'the sea' means...", "which 'the man' is next to"), else the plain
@@ -244,7 +241,7 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
             overlays += [_box_overlay(b, f"other {m.label}", OTHER_COLOR) for b in m.others]
             continue
         if m.others and not m.plural and not m.positioned:
-            notes.append(f"I see {_plural(m.label, len(m.others) + 1)} and changed the one {_which(m.boxes[0], m.others)} "
+            notes.append(f"I see {counted(len(m.others) + 1, m.label)} and changed the one {_which(m.boxes[0], m.others)} "
                          "(its box is on the picture); say which if you meant another")
         overlays += [_box_overlay(b, f"other {m.label}", OTHER_COLOR) for b in m.others if not m.plural]
     if not hard.any():

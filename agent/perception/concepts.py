@@ -18,7 +18,7 @@ from agent.perception.models import (
     ref_lab,
     to_rgb8,
 )
-from agent.perception.vocabulary import with_article
+from agent.perception.vocabulary import plural, with_article
 from editor.models import ModelMissingError
 
 # Bump when what perceive() computes changes; older cache rows are ignored. 2: an object's colour
@@ -102,7 +102,7 @@ class Perception:
             counts: dict[str, int] = {}
             for o in self.objects:
                 counts[o.concept] = counts.get(o.concept, 0) + 1
-            phrases = [c if n == 1 else f"{n} {_plural(c)}" for c, n in counts.items()]
+            phrases = [c if n == 1 else f"{n} {plural(c)}" for c, n in counts.items()]
             parts.append("A photo of " + _join([p if p[0].isdigit() else with_article(p) for p in phrases]) + ".")
         else:
             parts.append("A photo.")
@@ -122,12 +122,6 @@ class Perception:
         return " ".join(parts)
 
 
-
-
-def _plural(phrase: str) -> str:
-    head, _, last = phrase.rpartition(" ")
-    last = last + ("es" if last.endswith(("s", "sh", "ch", "x")) else "s")
-    return f"{head} {last}".strip()
 
 
 def _join(items: list[str], last: str = "and") -> str:

@@ -228,6 +228,60 @@ def with_article(phrase: str) -> str:
     return ("an " if phrase[:1].lower() in "aeiou" else "a ") + phrase
 
 
+# Nouns whose plural is not the noun and an "s" or "es" (and those that do not change).
+_PLURALS = {"person": "people", "man": "men", "woman": "women", "child": "children", "mouse": "mice",
+            "goose": "geese", "foot": "feet", "tooth": "teeth", "knife": "knives", "leaf": "leaves",
+            "wolf": "wolves", "calf": "calves", "shelf": "shelves", "ox": "oxen", "cactus": "cacti"}
+_SAME_PLURAL = {"sheep", "deer", "fish", "bison", "moose", "aircraft", "skis", "scissors", "people", "glasses"}
+_SINGULARS = {v: k for k, v in _PLURALS.items()}
+
+
+def plural(phrase: str) -> str:
+    """``phrase`` with its last word in the plural.
+
+    >>> plural("person"), plural("white cup"), plural("bus"), plural("pony"), plural("sheep")
+    ('people', 'white cups', 'buses', 'ponies', 'sheep')
+    """
+    head, _, last = phrase.rpartition(" ")
+    if last in _PLURALS:
+        last = _PLURALS[last]
+    elif last in _SAME_PLURAL or last in _SINGULARS:
+        pass
+    elif last.endswith("y") and last[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        last = last[:-1] + "ies"
+    else:
+        last += "es" if last.endswith(("s", "sh", "ch", "x", "z")) else "s"
+    return f"{head} {last}".strip()
+
+
+def singular(word: str) -> str:
+    """The singular of a noun a person wrote in the plural, or the noun itself.
+
+    >>> singular("people"), singular("cats"), singular("buses"), singular("ponies"), singular("glass")
+    ('person', 'cat', 'bus', 'pony', 'glass')
+    """
+    if word in _SINGULARS:
+        return _SINGULARS[word]
+    if word in _SAME_PLURAL or word in _PLURALS or len(word) <= 3:
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "uses", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, in the plural unless it is one ("1 cat", "3 people").
+
+    >>> counted(1, "person"), counted(2, "person"), counted(0, "dish")
+    ('1 person', '2 people', '0 dishes')
+    """
+    return f"{n} {noun if n == 1 else plural(noun)}"
+
+
 def agrees(word: str, coco_label: str) -> bool:
     """Whether an everyday word names the same thing as a COCO label ("mug" and "cup": yes)."""
     return word == coco_label or word in COCO_AGREES.get(coco_label, ())
