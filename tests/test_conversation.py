@@ -204,6 +204,9 @@ def test_measures_of_a_tilted_line_and_of_a_dark_picture():
 @pytest.mark.parametrize("words, kind", [
     ("what colour is the cup?", "colour"), ("is there a spoon?", "present"), ("how many cats are there?", "count"),
     ("are there any people?", "present"),
+    # a colour asked about is a question, not a tint ("is the sky blue?" ran "adjust_color skyblue in sky")
+    ("is the sky blue?", "colour_is"), ("is the horse brown", "colour_is"), ("is the man wearing red?", "colour_is"),
+    ("is the cup red or orange?", "colour"), ("is it a dog?", "present"), ("is it too blue?", "measure"),
     ("where is the dog", "where"), ("is it too dark?", "measure"), ("is the horizon straight?", "measure"),
     ("What would you improve in this photo?", "critique"), ("how can i make this better", "critique"),
     ("whats wrong with this photo", "critique"), ("any suggestions?", "critique"),
@@ -281,11 +284,18 @@ def test_the_sky_is_answered_from_the_sky_mask_and_people_are_counted_as_people(
     assert text.startswith("The sky is blue.") and "down to 67% of the picture's height" in text, text
     assert data["overlays"][0]["box"][1] == 0 and not plan
     assert questions.answer_question(img, read_question("where is the sky?"))[0].startswith("The sky is at the top")
+    assert questions.answer_question(img, read_question("is the sky blue?"))[0].startswith("Yes, the sky is blue.")
+    assert questions.answer_question(img, read_question("is the sky grey?"))[0].startswith("No, the sky is blue")
     people = [Detection("person", 0.9, (10, 210, 40, 290)), Detection("person", 0.8, (300, 210, 330, 290))]
     monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: list(people))
     assert questions.answer_question(img, read_question("how many people are there?"))[0] == "I count 2 people."
     people.pop()
     assert questions.answer_question(img, read_question("how many people are there"))[0] == "I count 1 person."
+    monkeypatch.setattr("agent.perception.naming.object_colour", lambda rgb, box, label: "skyblue")
+    said = questions.answer_question(img, read_question("is the man wearing blue?"))[0]
+    assert said == "Yes, the man at the bottom left is wearing light blue.", said
+    said = questions.answer_question(img, read_question("is the person in red"))[0]
+    assert said.startswith("No, the person at the bottom left is wearing light blue"), said
 
 
 def test_a_revision_said_first_and_a_request_after_it(manager):

@@ -1,6 +1,6 @@
 """Answers to questions about the open picture, from perception and measurements, never from an edit.
 
-"what colour is the cup?" names the colour of the cup's own pixels (:func:`agent.perception.naming.object_colour`)
+"what colour is the cup?" (and "is the cup red?") names the colour of the cup's own pixels (:func:`agent.perception.naming.object_colour`)
 and draws its box; "is there a spoon?", "how many cats are there?", "where is the dog?" come from the
 detector (:func:`agent.perception.things.detect`), with boxes; "is it too dark?" (warm, blurry,
 crooked...) from the measurements of :mod:`agent.perception.measure`, each answer with its figure;
@@ -92,7 +92,7 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     if question.kind == "measure":
         return _measured(pixels, question.about)
     if question.about in ("sky", "skies"):
-        return _sky_answer(pixels, question.kind)
+        return _sky_answer(pixels, question.kind, question.value)
     thing = _thing(question.about)
     if thing is None:
         return _not_a_thing(question.about), {}, []
@@ -127,6 +127,11 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     if colour is None:
         return f"{hedge}I can't tell the colour of the {said}: too little of it shows.", overlays, []
     colour = {"skyblue": "light blue", "grey": "grey"}.get(colour, colour)
+    if question.kind == "colour_is":
+        verb = "is wearing" if label == "person" else "is"
+        if same_colour(question.value, colour):
+            return f"{hedge}Yes, the {said} {where} {verb} {colour}.", overlays, []
+        return f"{hedge}No, the {said} {where} {verb} {colour}, I would say.", overlays, []
     if label == "person":
         return f"{hedge}The {said} {where} is wearing {colour}.", overlays, []
     return f"{hedge}The {said} {where} is {colour}.", overlays, []
@@ -135,7 +140,19 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
 SKY_SHOWN = 0.02  # a sky mask under this share of the picture is no sky to speak of
 
 
-def _sky_answer(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]]:
+# Colour words a person asks with, and the basic terms Easel names colours by that answer them yes
+_SAME_COLOUR = {"light blue": {"blue"}, "skyblue": {"blue"}, "navy": {"blue"}, "teal": {"blue", "green"},
+                "turquoise": {"blue", "green"}, "cyan": {"blue"}, "violet": {"purple"}, "maroon": {"red", "brown"},
+                "cream": {"white", "beige"}, "tan": {"beige", "brown"}, "gold": {"yellow", "orange"},
+                "silver": {"grey", "white"}}
+
+
+def same_colour(asked: str, seen: str) -> bool:
+    """Whether the colour asked about ("is the sky blue?") is the one seen ("light blue": yes)."""
+    return asked == seen or seen in _SAME_COLOUR.get(asked, ()) or asked in _SAME_COLOUR.get(seen, ())
+
+
+def _sky_answer(pixels: np.ndarray, kind: str, asked: str = "") -> tuple[str, dict, list[Command]]:
     """The sky, from the sky mask "brighten the sky" uses (:func:`editor.sky.sky_mask`): whether and
     where it shows, with its box and share of the picture, and its colour (the basic colour term of
     its pixels after the photo's white balance, as a region is named)."""
@@ -155,8 +172,11 @@ def _sky_answer(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]
     rows = np.nonzero(sky.mean(axis=1) >= 0.3)[0]
     down = (rows.max() + 1) / sky.shape[0] if len(rows) else box[3] / sky.shape[0]
     shown = f"at the top, down to {100 * down:.0f}% of the picture's height ({100 * share:.0f}% of its area)"
-    if kind == "colour":
+    if kind in ("colour", "colour_is"):
         word = colour_term(rgb[sky], white_balance_gains(rgb))
+        if kind == "colour_is":
+            yes = "Yes" if same_colour(asked, word) else "No"
+            return f"{yes}, the sky is {word}{', I would say' if yes == 'No' else ''}. It is {shown}.", overlays, []
         return f"The sky is {word}. It is {shown}.", overlays, []
     if kind == "where":
         return f"The sky is {shown}; its box is on the picture.", overlays, []

@@ -1,5 +1,6 @@
-"""Questions about the open picture, read from words: what colour is X, is there a Y, how many Z,
-where is the W, is it too dark (or warm, blurry, crooked), and what would you improve.
+"""Questions about the open picture, read from words: what colour is X (and is X red), is there a Y
+(and is it a Y), how many Z, where is the W, is it too dark (or warm, blurry, crooked), and what
+would you improve.
 
 :func:`read_question` says which kind of question it is and what it is about; the answer comes from
 perception and measurements (:mod:`agent.describe.questions`), never from an edit. The request
@@ -16,8 +17,9 @@ from agent.language.words import clean_text, strip_polite
 
 @dataclass(frozen=True)
 class Question:
-    kind: str  # colour | present | count | where | measure | critique
+    kind: str  # colour | colour_is | present | count | where | measure | critique
     about: str = ""  # the thing ("cup"), or the quality ("dark")
+    value: str = ""  # the colour a colour_is question asks about ("is the cup red?": "red")
 
 
 _THE = r"(?:(?:the|a|an|that|this|these|those|his|her|their|its|my|your|any|some)\s+)?"
@@ -65,6 +67,15 @@ _PRESENT = re.compile(
     rf"|^(?:does|do) (?:it|this|the (?:photo|picture|image)|this (?:photo|picture|image)) (?:have|contain|show|include) "
     rf"{_THE}(?P<z>{_THING})(?: in it)?$"
     rf"|^any (?P<w>[a-z]+s)$")
+# "is the sky blue?", "is the horse brown": a question, never a tint (it was read as "make it blue")
+COLOUR_ASKED = (r"red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|grey|gray|beige|cream|tan|"
+                r"gold|golden|silver|cyan|turquoise|teal|navy|maroon")
+_COLOUR_IS = re.compile(
+    rf"^(?:is|are|isn't|aren't) {_THE}(?P<x>{_THING}) (?:(?:wearing|dressed in|in) )?"
+    rf"(?:(?:a bit|kind of|rather|quite|really|very|all|mostly) )?"
+    rf"(?:(?:light|dark|pale|bright|deep) )?(?P<c>{COLOUR_ASKED})(?:ish)?(?P<or> or (?:{COLOUR_ASKED}))?{_IN_IT}$")
+# "is it a dog?", "is this a cat": whether the thing is there
+_IS_IT = re.compile(rf"^(?:is|isn't) (?:it|this|that) (?:a|an) (?P<x>{_THING})$")
 _WHERE = re.compile(rf"^where(?:'s| is| are| was| were) {_THE}(?P<x>{_THING}){_IN_IT}$")
 _NO_APOSTROPHE = re.compile(r"\b(is|does|do|are|was|were|did|has|have)nt\b")
 _MEASURE = re.compile(
@@ -82,19 +93,26 @@ def read_question(text: str) -> Question | None:
     """The question ``text`` asks about the picture, if it is one of the kinds Easel answers.
 
     >>> read_question("what colour is the cup?"), read_question("is there a spoon?").about
-    (Question(kind='colour', about='cup'), 'spoon')
+    (Question(kind='colour', about='cup', value=''), 'spoon')
     >>> read_question("What would you improve in this photo?").kind, read_question("make it brighter")
     ('critique', None)
     >>> read_question("isnt it too dark now?"), read_question("doesnt it look too warm")
-    (Question(kind='measure', about='dark'), Question(kind='measure', about='warm'))
+    (Question(kind='measure', about='dark', value=''), Question(kind='measure', about='warm', value=''))
+    >>> read_question("is the sky blue?"), read_question("is it a dog?").kind
+    (Question(kind='colour_is', about='sky', value='blue'), 'present')
     """
     c = strip_polite(clean_text(text).strip(" ?!.")).strip(" ?!.")
     c = re.sub(r"^(?:and|so|ok|okay|hmm|also|now|then|but)[\s,]+", "", c)
     c = _NO_APOSTROPHE.sub(r"\1n't", c)  # "isnt it too dark now?" is typed as often as "isn't"
     if _CRITIQUE.fullmatch(c):
         return Question("critique")
+    m = None if _MEASURE.fullmatch(c) else _COLOUR_IS.fullmatch(c)
+    if m and m.group("x").split()[0] not in ("it", "this", "that", "they", "there"):
+        if m.group("or"):  # "is the cup red or orange?": which colour it is
+            return Question("colour", m.group("x").strip())
+        return Question("colour_is", m.group("x").strip(), {"gray": "grey", "golden": "gold"}.get(m.group("c"), m.group("c")))
     for kind, pattern in (("measure", _MEASURE), ("colour", _COLOUR), ("count", _COUNT), ("present", _PRESENT),
-                          ("where", _WHERE)):
+                          ("present", _IS_IT), ("where", _WHERE)):
         m = pattern.fullmatch(c)
         if m:
             about = next(g for g in m.groups() if g)
