@@ -298,6 +298,28 @@ def test_the_sky_is_answered_from_the_sky_mask_and_people_are_counted_as_people(
     assert said.startswith("No, the person at the bottom left is wearing light blue"), said
 
 
+@pytest.mark.parametrize("words", ["is the image black and white?", "is it warmer now?", "does it need more contrast?",
+                                   "is the background blurry?", "was it brighter before?", "should it be brighter?"])
+def test_a_question_about_the_photo_runs_no_edit_and_yes_runs_what_it_proposed(manager, words):
+    """A yes/no question about the photo was read as the edit its words name: "is the image black
+    and white?" made it black and white, "is it warmer now?" warmed it. Now nothing runs, the reply
+    says what it could do, and "yes" runs that."""
+    result = manager.handle(words)
+    assert lineage(manager.document) == [], result.reply
+    assert "changed nothing" in result.reply and "Say yes" in result.reply, result.reply
+    manager.handle("yes")
+    assert len(lineage(manager.document)) == 1
+
+
+@pytest.mark.parametrize("words, line", [
+    ("is it possible to make it brighter?", "adjust_attr brightness 20"),
+    ("would you make it brighter?", "adjust_attr brightness 20"),
+    ("Would it be possible to increase the brightness of the image?", "adjust_attr brightness 20")])
+def test_a_request_put_as_a_question_still_runs(manager, words, line):
+    manager.handle(words)
+    assert lineage(manager.document) == [line]
+
+
 def test_a_revision_said_first_and_a_request_after_it(manager):
     manager.handle("increase the contrast by 30")
     result = manager.handle("too much, and make it warmer")

@@ -121,6 +121,16 @@ _AGREE = re.compile(r"(?:(?:yes|yeah|yep|yup|sure|ok|okay|alright|all right|fine
 _NO = re.compile(r"^(?:no|nope|nah|naah|don't|do not|cancel|never mind|nevermind|stop|leave it)\b(?: thanks| thank you)?")
 _QUESTION = re.compile(r"^(?:what|where|how|why|which|who|when|anything|any)\b|^(?:is|are|does|do|did|was|were) "
                        r"(?:you|it|i|we|they|this|that|there|the|my|he|she)\b|\?$")
+# A question about the photo ("is the sky too bright?", "does it need more contrast?", "why is it so
+# dark?", "would it look better brighter?"): its edit is proposed, never run. A request put as a
+# question ("is it possible to ...", "would you ...", "does anyone know how to ...") is run.
+_ASKS_ABOUT = re.compile(
+    r"^(?:is|are|was|were|isn't|aren't|wasn't|weren't|does|did|doesn't|didn't|has|hasn't|haven't|why)\b"
+    r"|^have (?:you|i|we)\b|^(?:would|should|could|will) (?:it|this|that|the|my|i|we)\b"
+    r"|^do (?:you|i|we|they|these|those|the \w+) (?:think|see|look|seem|need|have|like)\b")
+_ASKS_FOR = re.compile(
+    r"\b(?:possible|possibly|any ?chance|a chance|any ?way|a way|anyone|anybody|someone|somebody|please)\b"
+    r"|^(?:are|were|would|will|could|should) you\b|^why not\b")
 _EDIT_WORDS = re.compile(r"\b(?:make|turn|rotate|crop|remove|add|increase|decrease|brighten|darken|change|"
                          r"flip|sharpen|blur|cut|search|find|show|enhance|fix|put|set|undo|redo)\b")
 
@@ -286,6 +296,13 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             commands = _by_model(typed, model, photo_open, f"{typed} {agreed}", utterance)
         if commands is None:
             unknown.append(_not_understood(clause))  # said only when nothing else is understood
+            continue
+        if photo_open and any(c.edits_image for c in commands) and _ASKS_ABOUT.match(bare) \
+                and not _ASKS_FOR.search(clause):
+            edits = [c for c in commands if c.edits_image]
+            reading.proposal = reading.proposal or edits
+            reading.notes.append(f"I read that as a question, so I changed nothing. Should I do "
+                                 f"“{', '.join(c.label() for c in edits)}”? Say yes and I will.")
             continue
         if not ASKS_SEARCH.search(clause):
             unasked += [c for c in commands if isinstance(c, Search)]
