@@ -307,6 +307,9 @@ def test_a_question_about_the_photo_runs_no_edit_and_yes_runs_what_it_proposed(m
     result = manager.handle(words)
     assert lineage(manager.document) == [], result.reply
     assert "changed nothing" in result.reply and "Say yes" in result.reply, result.reply
+    from app.labels import short_refusal
+
+    assert "Say yes" in short_refusal(result.reply)  # the chat's cut to two sentences keeps it
     manager.handle("yes")
     assert len(lineage(manager.document)) == 1
 

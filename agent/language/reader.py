@@ -301,7 +301,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
                 and not _ASKS_FOR.search(clause):
             edits = [c for c in commands if c.edits_image]
             reading.proposal = reading.proposal or edits
-            reading.notes.append(f"I read that as a question, so I changed nothing. Should I do "
+            reading.notes.append(f"I read that as a question, so I changed nothing: should I do "
                                  f"“{', '.join(c.label() for c in edits)}”? Say yes and I will.")
             continue
         if not ASKS_SEARCH.search(clause):
