@@ -207,6 +207,8 @@ def test_measures_of_a_tilted_line_and_of_a_dark_picture():
     # a colour asked about is a question, not a tint ("is the sky blue?" ran "adjust_color skyblue in sky")
     ("is the sky blue?", "colour_is"), ("is the horse brown", "colour_is"), ("is the man wearing red?", "colour_is"),
     ("is the cup red or orange?", "colour"), ("is it a dog?", "present"), ("is it too blue?", "measure"),
+    ("can you see the dog?", "present"), ("what is the brightness?", "measure"),  # it raised the brightness
+    ("how much contrast is there?", "measure"),
     ("where is the dog", "where"), ("is it too dark?", "measure"), ("is the horizon straight?", "measure"),
     ("What would you improve in this photo?", "critique"), ("how can i make this better", "critique"),
     ("whats wrong with this photo", "critique"), ("any suggestions?", "critique"),
@@ -312,6 +314,13 @@ def test_a_question_about_the_photo_runs_no_edit_and_yes_runs_what_it_proposed(m
     assert "Say yes" in short_refusal(result.reply)  # the chat's cut to two sentences keeps it
     manager.handle("yes")
     assert len(lineage(manager.document)) == 1
+
+
+@pytest.mark.parametrize("words", ["who is in the picture?", "what animal is this?", "what kind of bird is that"])
+def test_what_or_who_is_in_it_is_described(words):
+    from agent.language.reader import read
+
+    assert [c.format() for c in read(words, photo_open=True).commands] == ["describe"]
 
 
 @pytest.mark.parametrize("words, line", [

@@ -90,7 +90,10 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         c = critique(pixels)
         return c.text(), {"plan": [p.format() for p in c.plan]}, c.plan
     if question.kind == "measure":
-        return _measured(pixels, question.about)
+        text, data, plan = _measured(pixels, question.about)
+        if question.value == "amount" and text.startswith(("No, ", "Yes, ")):  # "what is the brightness?"
+            text = text.split(", ", 1)[1][:1].upper() + text.split(", ", 1)[1][1:]
+        return text, data, plan
     if question.about in ("sky", "skies"):
         return _sky_answer(pixels, question.kind, question.value)
     thing = _thing(question.about)

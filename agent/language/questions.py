@@ -66,7 +66,8 @@ _PRESENT = re.compile(
     rf"|^(?:do|can) you see {_THE}(?P<y>{_THING}){_IN_IT}$"
     rf"|^(?:does|do) (?:it|this|the (?:photo|picture|image)|this (?:photo|picture|image)) (?:have|contain|show|include) "
     rf"{_THE}(?P<z>{_THING})(?: in it)?$"
-    rf"|^any (?P<w>[a-z]+s)$")
+    rf"|^any (?P<w>[a-z]+s)$"
+    rf"|^see {_THE}(?P<v>{_THING}){_IN_IT}$")  # "can you see the dog?" once "can you" is taken as politeness
 # "is the sky blue?", "is the horse brown": a question, never a tint (it was read as "make it blue")
 COLOUR_ASKED = (r"red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|grey|gray|beige|cream|tan|"
                 r"gold|golden|silver|cyan|turquoise|teal|navy|maroon")
@@ -87,6 +88,15 @@ _MEASURE = re.compile(
     rf"(?:it|this|the (?:photo|picture|image)|my (?:photo|picture))$"
     rf"|^(?:is|are) there (?:too much|too little|enough|not enough) (?P<z>contrast|light|color|saturation|noise|blur)"
     rf"{_IN_IT}$")
+# "what is the brightness?", "how much contrast is there": the measure of that quality (it was read as
+# "increase the brightness")
+_AMOUNT = re.compile(
+    r"^(?:what(?:'s| is| are)|how (?:much|high|strong|good) is|how much) (?:the |its )?(?P<x>brightness|exposure|contrast|"
+    r"saturation|colou?r temperature|warmth|sharpness|tilt)(?: (?:is there|does it have))?(?: (?:of|in) (?:it|this|"
+    r"the (?:photo|picture|image)|this (?:photo|picture|image)))?(?: like)?$")
+_AMOUNT_ABOUT = {"brightness": "bright", "exposure": "bright", "contrast": "contrast", "saturation": "saturation",
+                 "color temperature": "warm", "colour temperature": "warm", "warmth": "warm", "sharpness": "sharp",
+                 "tilt": "tilted"}
 
 
 def read_question(text: str) -> Question | None:
@@ -106,6 +116,9 @@ def read_question(text: str) -> Question | None:
     c = _NO_APOSTROPHE.sub(r"\1n't", c)  # "isnt it too dark now?" is typed as often as "isn't"
     if _CRITIQUE.fullmatch(c):
         return Question("critique")
+    amount = _AMOUNT.fullmatch(c)
+    if amount:
+        return Question("measure", _AMOUNT_ABOUT[amount.group("x")], "amount")
     m = None if _MEASURE.fullmatch(c) else _COLOUR_IS.fullmatch(c)
     if m and m.group("x").split()[0] not in ("it", "this", "that", "they", "there"):
         if m.group("or"):  # "is the cup red or orange?": which colour it is

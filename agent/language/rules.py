@@ -573,7 +573,10 @@ def _describe_explain(c: str) -> RuleResult:
                  r"\bcompare\b|\bwhat (?:did|have) you (?:just |already )?(?:do|done|change|changed)\b", c):
         return [Explain(c)]
     if re.search(r"^(?:describe|caption)\b|\bwhat(?:'s| is| do you see)(?: in)? (?:this|the|my) "
-                 r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|^what(?: is|'s) (?:this|that|it)\??$",
+                 r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|^what(?: is|'s) (?:this|that|it)\??$"
+                 r"|^who(?:'s| is| are)(?: in)? (?:this|that|the|my) (?:picture|photo|image|pic)\b"
+                 r"|^what (?:kind of |sort of |type of )?(?:animal|bird|dog|cat|flower|plant|tree|building|place|thing|"
+                 r"object|breed)s? (?:is|are) (?:this|that|it|these|those|there)\b",
                  c):
         return [Describe()]
     return None
