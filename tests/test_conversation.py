@@ -316,6 +316,13 @@ def test_a_question_about_the_photo_runs_no_edit_and_yes_runs_what_it_proposed(m
     assert len(lineage(manager.document)) == 1
 
 
+def test_why_is_it_so_dark_proposes_to_brighten_it(manager):
+    """It was read as "darken it" (the model took "dark" for the edit) and run."""
+    assert "changed nothing" in manager.handle("why is it so dark?").reply
+    manager.handle("yes")
+    assert lineage(manager.document) == ["adjust_attr brightness 20"]
+
+
 @pytest.mark.parametrize("words", ["who is in the picture?", "what animal is this?", "what kind of bird is that"])
 def test_what_or_who_is_in_it_is_described(words):
     from agent.language.reader import read

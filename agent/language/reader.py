@@ -43,7 +43,7 @@ from agent.grammar.commands import (
 )
 from agent.language.followups import Recent, read_follow_up, split_follow_up
 from agent.language.photo_rules import rotate_and_crop
-from agent.language.questions import read_question
+from agent.language.questions import QUALITY_WORDS, read_question
 from agent.language.rules import (  # noqa: F401 - RULES, RULE_NAMES, use_rules, detectable: the reader's registry
     AS_IT_IS,
     NEAREST,
@@ -131,6 +131,7 @@ _ASKS_ABOUT = re.compile(
 _ASKS_FOR = re.compile(
     r"\b(?:possible|possibly|any ?chance|a chance|any ?way|a way|anyone|anybody|someone|somebody|please)\b"
     r"|^(?:are|were|would|will|could|should) you\b|^why not\b")
+_WHY_SO = re.compile(rf"why (is|are) (it|this|that|they|these|those|the [a-z]+(?: [a-z]+)?) (?:so|that) ({QUALITY_WORDS})(?: now)?")
 _EDIT_WORDS = re.compile(r"\b(?:make|turn|rotate|crop|remove|add|increase|decrease|brighten|darken|change|"
                          r"flip|sharpen|blur|cut|search|find|show|enhance|fix|put|set|undo|redo)\b")
 
@@ -251,6 +252,10 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     for typed in clauses:
         clause = clean_text(typed)
         bare = strip_polite(clause)
+        questioned = bool(_ASKS_ABOUT.match(bare)) and not _ASKS_FOR.search(clause)  # its edit is proposed, not run
+        why_so = _WHY_SO.fullmatch(bare)  # "why is it so dark?": the complaint "it is too dark"
+        if why_so:
+            typed = clause = bare = f"{why_so.group(2)} {why_so.group(1)} too {why_so.group(3)}"
         if _STATEMENT.match(bare) or (len(clauses) > 1 and (_FILLER.fullmatch(bare) or _CONFIRM.fullmatch(bare))):
             continue  # "thanks", "it turned out great", "good, also ...": no request of its own
         if any(c.edits_image for c in reading.commands) and re.fullmatch(r"(?:fix|correct|sort out|repair) (?:it|that|this)",
@@ -297,8 +302,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if commands is None:
             unknown.append(_not_understood(clause))  # said only when nothing else is understood
             continue
-        if photo_open and any(c.edits_image for c in commands) and _ASKS_ABOUT.match(bare) \
-                and not _ASKS_FOR.search(clause):
+        if photo_open and questioned and any(c.edits_image for c in commands):
             edits = [c for c in commands if c.edits_image]
             reading.proposal = reading.proposal or edits
             reading.notes.append(f"I read that as a question, so I changed nothing: should I do "
