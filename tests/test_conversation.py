@@ -308,6 +308,7 @@ def test_a_question_about_the_photo_runs_no_edit_and_yes_runs_what_it_proposed(m
     says what it could do, and "yes" runs that."""
     result = manager.handle(words)
     assert lineage(manager.document) == [], result.reply
+    assert result.ok  # a question asked back, not a failure: the chat shows no warning sign
     assert "changed nothing" in result.reply and "Say yes" in result.reply, result.reply
     from app.labels import short_refusal
 

@@ -91,7 +91,7 @@ class Reading:
     notes: list[str] = field(default_factory=list)  # clauses left out, said after the edits
     revise: bool = False  # commands[0] replaces the last edit, made again from its parent ("too much")
     confirmed: bool = False  # the commands are what the person just agreed to ("yes" to a proposal)
-    chat: bool = False  # the reply answers small talk ("thanks", "no", "it's not too dark"): no failure
+    chat: bool = False  # the reply answers small talk ("thanks", "no", "it's not too dark") or asks back: no failure
 
 
 _STATEMENT = re.compile(r"(?:^(?:it|this|that|my|our|his|her|their|i|we|she|he|they|there|these|those|you|which|"
@@ -305,6 +305,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if photo_open and questioned and any(c.edits_image for c in commands):
             edits = [c for c in commands if c.edits_image]
             reading.proposal = reading.proposal or edits
+            reading.chat = True  # an answer that asks back, not a failure
             reading.notes.append(f"I read that as a question, so I changed nothing: should I do "
                                  f"“{', '.join(c.label() for c in edits)}”? Say yes and I will.")
             continue
