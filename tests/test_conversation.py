@@ -317,6 +317,14 @@ def test_a_question_about_the_photo_runs_no_edit_and_yes_runs_what_it_proposed(m
     assert len(lineage(manager.document)) == 1
 
 
+@pytest.mark.parametrize("words", ["nice contrast", "this photo is dark on purpose",
+                                   "the picture is a bit dark but I like it", "great colours"])
+def test_praise_and_a_look_meant_so_change_nothing(manager, words):
+    """"nice contrast" raised the contrast; "dark on purpose" and "a bit dark but I like it" darkened it."""
+    result = manager.handle(words)
+    assert lineage(manager.document) == [] and result.ok and "left it as it is" in result.reply
+
+
 def test_why_is_it_so_dark_proposes_to_brighten_it(manager):
     """It was read as "darken it" (the model took "dark" for the edit) and run."""
     assert "changed nothing" in manager.handle("why is it so dark?").reply

@@ -131,6 +131,11 @@ _ASKS_ABOUT = re.compile(
 _ASKS_FOR = re.compile(
     r"\b(?:possible|possibly|any ?chance|a chance|any ?way|a way|anyone|anybody|someone|somebody|please)\b"
     r"|^(?:are|were|would|will|could|should) you\b|^why not\b")
+_AS_MEANT = re.compile(r"\b(?:on purpose|intentional(?:ly)?|deliberate(?:ly)?|(?:but|and) i (?:like|love) it|"
+                       r"i (?:like|love|want) it (?:that way|like that|this way)|(?:it'?s|is|looks) fine (?:as it is|like that))\b")
+_PRAISED = re.compile(r"(?:really |very |such |what (?:a )?)?(?:nice|great|good|lovely|beautiful|amazing|gorgeous|cool|"
+                      r"pretty|stunning|wonderful|perfect|awesome) (?:\w+ )?(?:contrast|colou?rs?|light(?:ing)?|sky|shot|"
+                      r"photo|picture|pic|tones?|sharpness|exposure|composition|framing|edit|job|work)s?(?: there)?")
 _WHY_SO = re.compile(rf"why (is|are) (it|this|that|they|these|those|the [a-z]+(?: [a-z]+)?) (?:so|that) ({QUALITY_WORDS})(?: now)?")
 _EDIT_WORDS = re.compile(r"\b(?:make|turn|rotate|crop|remove|add|increase|decrease|brighten|darken|change|"
                          r"flip|sharpen|blur|cut|search|find|show|enhance|fix|put|set|undo|redo)\b")
@@ -210,6 +215,10 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)):
         return Reading(commands=[Explain(bare)])
+    if (_AS_MEANT.search(bare) and not _EDIT_WORDS.search(bare)) or _PRAISED.fullmatch(bare):
+        # "it's dark on purpose", "a bit dark but I like it", "nice contrast": they were run as
+        # "darken it" and "more contrast"
+        return Reading(reply="Good, I left it as it is. Tell me if you want anything else changed.", chat=True)
     quality = negated_quality(bare)  # "it's not bright enough" is "too dark"; "it isn't too dark": nothing
     if quality is not None:
         if quality[0] == "fine":
