@@ -301,7 +301,7 @@ def test_the_sky_is_answered_from_the_sky_mask_and_people_are_counted_as_people(
 
 
 @pytest.mark.parametrize("words", ["is the image black and white?", "is it warmer now?", "does it need more contrast?",
-                                   "is the background blurry?", "was it brighter before?", "should it be brighter?"])
+                                   "is the contrast too high?", "was it brighter before?", "should it be brighter?"])
 def test_a_question_about_the_photo_runs_no_edit_and_yes_runs_what_it_proposed(manager, words):
     """A yes/no question about the photo was read as the edit its words name: "is the image black
     and white?" made it black and white, "is it warmer now?" warmed it. Now nothing runs, the reply
@@ -323,6 +323,16 @@ def test_praise_and_a_look_meant_so_change_nothing(manager, words):
     """"nice contrast" raised the contrast; "dark on purpose" and "a bit dark but I like it" darkened it."""
     result = manager.handle(words)
     assert lineage(manager.document) == [] and result.ok and "left it as it is" in result.reply
+
+
+def test_a_blurry_background_said_or_asked_of_is_not_blurred_more(manager):
+    """"the background is too blurry" blurred the background; said or asked without "too", Easel
+    asks which way."""
+    for words in ("the background is blurry", "is the background blurry?"):
+        assert "sharpen the background or blur it more" in manager.handle(words).reply
+    assert lineage(manager.document) == []
+    manager.handle("the background is too blurry")
+    assert lineage(manager.document) == ["adjust_attr sharpness 40 in background"]
 
 
 def test_why_is_it_so_dark_proposes_to_brighten_it(manager):

@@ -268,6 +268,15 @@ def _background(c: str) -> RuleResult:
         return None  # "remove the background people", "delete the background car": things in the background
     if re.search(r"\btransparent|\bpng\b|\balpha\b", c):
         return [Background("transparent")]
+    said = re.search(r"\b(?:background|backdrop|bg) (?:is|looks|seems|appears) (?:(too|so|very|really|a bit|quite|"
+                     r"rather|kind of) )?(?:blurr?y|blurred|out of focus|soft|fuzzy)$", c)
+    if said and said.group(1) in ("too", "so"):  # "the background is too blurry": it was blurred more
+        return [AdjustAttr("sharpness", 40.0, region="background")]
+    if said or re.fullmatch(r"(?:is|does|isn't|doesn't) the (?:background|backdrop|bg) (?:look |seem |appear )?(?:too |so "
+                            r"|very |a bit )?(?:blurr?y|blurred|out of focus|soft|fuzzy)", c):
+        # "the background is blurry", "is the background blurry?": said or asked of it, not a request
+        raise Refusal("Should I sharpen the background or blur it more? Say “sharpen the background” or "
+                      "“blur the background”.")
     if re.search(r"\bblur\w*|\bout of focus|\bsoft(?:en|er)?\b|\bbokeh\b|\bdepth of field\b", c):
         return [Background("blur")]
     colours = "|".join(sorted({*BACKGROUND_COLOURS, "gray", *(w for w in COLOUR_WORD if " " not in w)},
@@ -641,7 +650,9 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("background", _background, (
         ("make the background white", "background white"), ("blur the background", "background blur"),
         ("remove the background", "image_cutout"),
-        ("make the background transparent", "background transparent")),
+        ("make the background transparent", "background transparent"),
+        ("the background is too blurry", "adjust_attr sharpness 40 in background"),  # it blurred it more
+        ("the background is blurry", "refuse"), ("is the background blurry", "refuse")),
         worth="off: right -127, wrong -17, refused +148"),
     RequestRule("cutout", _cutout, (("cut out the dog", "image_cutout"), ("isolate the subject", "image_cutout")),
         worth="off: right -1, wrong +0, refused +1"),
