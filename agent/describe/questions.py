@@ -168,7 +168,7 @@ def _sky_answer(pixels: np.ndarray, kind: str, asked: str = "") -> tuple[str, di
 
     full = to_rgb8(pixels)
     h, w = full.shape[:2]
-    f = min(1.0, SKY_SIDE / max(h, w))  # a copy is enough to say it (0.4 s on 12 megapixels, now 0.1)
+    f = min(1.0, SKY_SIDE / max(h, w))  # a copy is enough to say it (0.4 s on 12 megapixels, now 0.08 s)
     rgb = full if f == 1 else cv2.resize(full, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
     sky = sky_mask(rgb) >= 0.5
     share = float(sky.mean())
