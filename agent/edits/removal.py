@@ -17,6 +17,7 @@ from agent.edits import objects
 from agent.edits.regions import RegionNotFound, not_found_sentence
 from agent.perception.models import box_iou
 from agent.perception.things import ObjectNotFound, detect
+from agent.perception.vocabulary import counted
 from editor.fill import inpaint
 
 REMOVED_COLOR = "#33ccff"  # the boxes of what was removed, on the canvas
@@ -60,6 +61,8 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
             notes.append(f"I see {n} of them and removed the {m.label} {_where(m.boxes[0], m.others)} (the boxes "
                          "are on the picture); say which if you meant another")
         overlays += [_overlay(b, f"other {m.label}", LEFT_COLOR) for b in m.others if not m.plural]
+        if m.plural:  # "remove the people": how many went, so that one the detector missed is not taken as done
+            notes.append(f"I found and removed {counted(len(m.boxes), m.label)} (the boxes are on the picture)")
     hole, kept = objects.hole_for(pixels, found)
     if not hole.any():
         raise RegionNotFound(f"I found {words.strip()} but could not tell its outline from the rest", overlays)
