@@ -62,7 +62,8 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
                          "are on the picture); say which if you meant another")
         overlays += [_overlay(b, f"other {m.label}", LEFT_COLOR) for b in m.others if not m.plural]
         if m.plural:  # "remove the people": how many went, so that one the detector missed is not taken as done
-            notes.append(f"I found and removed {counted(len(m.boxes), m.label)} (the boxes are on the picture)")
+            notes.append(f"I found and removed {counted(len(m.boxes), m.label)} "
+                         f"({'its box is' if len(m.boxes) == 1 else 'the boxes are'} on the picture)")
     hole, kept = objects.hole_for(pixels, found)
     if not hole.any():
         raise RegionNotFound(f"I found {words.strip()} but could not tell its outline from the rest", overlays)
