@@ -421,3 +421,28 @@ def test_small_talk_is_answered_without_a_failure(manager, said):
 
 def test_a_request_not_understood_is_still_a_failure(manager):
     assert not manager.handle("florp the wibble").ok
+
+
+def test_questions_find_things_by_the_captions_names_and_places(monkeypatch):
+    """"how many camels are there?" said "I don't see any camels" though describe said "a camel on
+    the right" (the detector calls it a sheep); "what colour is the camel on the right?" said "I
+    don't see a right"."""
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    img = np.full((360, 640, 3), 170, np.uint8)
+    img[60:300, 400:600] = (200, 170, 120)
+    camel = Detection("sheep", 0.9, (400, 60, 600, 300))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [camel])
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, context=(): [naming.Named("camel", "beige camel", "beige", "classifier", 0.8, "camel")
+                                                     for _ in ds])
+    monkeypatch.setattr(naming, "object_colour", lambda rgb, box, label="": "beige")
+    ask = lambda words: questions.answer_question(img, read_question(words))[0]  # noqa: E731
+    assert ask("how many camels are there?") == "I count 1 camel."
+    assert ask("how many animals are there?") == "I count 1 animal."
+    assert ask("what colour is the camel on the right?") == "The camel on the right is beige."
+    said = ask("is the camel on the left brown?")
+    assert said.startswith("I don't see a camel on the left; I see one on the right.") and "beige" in said, said

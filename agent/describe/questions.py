@@ -19,6 +19,8 @@ have hedged on the two cats (0.58, 0.62) and the astronaut (0.72).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from agent.describe.critique import critique
@@ -57,22 +59,58 @@ def where_words(box, shape) -> str:
     return "in the middle"
 
 
-def _thing(words: str) -> tuple[str, str] | None:
-    """The detector's label for the words of a question, and the word to say it with."""
+_PLACE = re.compile(r"\s+(?:on|at|in|to) the (?:far )?(left|right|top|bottom|middle|centre|center)(?: (left|right))?"
+                    r"(?: (?:side|corner))?$")
+
+
+def where_words_for(place: str) -> str:
+    """"on the left", "at the top right", "in the middle" for a place a question gave."""
+    if place in ("middle", "centre", "center"):
+        return "in the middle"
+    return f"on the {place}" if place in ("left", "right") else f"at the {place}"
+
+
+def _thing(words: str) -> tuple[str, str, str] | None:
+    """The label for the words of a question (the detector's, or the caption's word for what it
+    finds: "camel", "swan"), the word to say it with, and the place the words give ("right")."""
     from agent.perception.things import ObjectNotFound, object_phrase
 
     words = words.strip()
+    place = _PLACE.search(words)
+    if place:
+        words = words[:place.start()]
     try:
         phrase, _ = object_phrase(f"the {words}")
     except ObjectNotFound:
         return None
-    return phrase.label, singular(words.split()[-1])
+    return phrase.label, singular(words.split()[-1]), " ".join(g for g in (place.groups() if place else ()) if g)
 
 
-def _found(pixels: np.ndarray, label: str) -> list:
+def _found(pixels: np.ndarray, label: str, place: str = "") -> list:
+    """The detections of ``label``, surest first, or nearest ``place`` first when one is given. A
+    word the detector has no class for ("camel", "swan", "animal") is what the caption's naming
+    calls a detection (:func:`agent.perception.naming.name_objects`), as describe says it."""
+    from agent.perception.models import COCO_LABELS, Detection
     from agent.perception.things import detect
 
-    return sorted((d for d in detect(pixels, min_score=UNSURE) if d.label == label), key=lambda d: -d.score)
+    dets = detect(pixels, min_score=UNSURE)
+    if label in COCO_LABELS.values():
+        found = [d for d in dets if d.label == label]
+    else:
+        from agent.perception.naming import COCO_KINDS, name_objects
+        from agent.perception.vocabulary import animal_words
+
+        animals = animal_words()
+        found = [Detection(label, d.score, d.box) for d, n in zip(dets, name_objects(pixels, dets))
+                 if label in (n.said, n.noun, COCO_KINDS.get(n.noun) or ("animal" if (n.said or n.noun) in animals
+                                                                        else None))]
+    if place:
+        h, w = pixels.shape[:2]
+        tx = {"left": 0.0, "right": 1.0}.get(place.split()[-1], 0.5)
+        ty = {"top": 0.0, "bottom": 1.0}.get(place.split()[0], 0.5)
+        return sorted(found, key=lambda d: abs((d.box[0] + d.box[2]) / 2 / w - tx) * (tx != 0.5)
+                      + abs((d.box[1] + d.box[3]) / 2 / h - ty) * (ty != 0.5) - 0.01 * d.score)
+    return sorted(found, key=lambda d: -d.score)
 
 
 def _box(d, label: str) -> dict:
@@ -99,8 +137,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     thing = _thing(question.about)
     if thing is None:
         return _not_a_thing(question.about), {}, []
-    label, said = thing
-    found = _found(pixels, label)
+    label, said, place = thing
+    found = _found(pixels, label, place)
     sure = [d for d in found if d.score >= SURE]
     unsure = [d for d in found if d.score < SURE]
     if question.kind == "count":
@@ -116,6 +154,9 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     best = found[0]
     where = where_words(best.box, pixels.shape)
     hedge = "" if best.score >= SURE else f"I think there is {_a(said)} {where}, but I'm not sure (score {best.score:.2f}). "
+    if place and not set(place.replace("centre", "middle").replace("center", "middle").split()) <= set(where.split()):
+        # "is the camel on the left brown?" with one camel, on the right: about that one, said so
+        hedge = f"I don't see {_a(said)} {where_words_for(place)}; I see one {where}. " + hedge
     overlays = {"overlays": [_box(best, said)]}
     if question.kind == "present":
         if hedge:
