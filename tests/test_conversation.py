@@ -446,3 +446,22 @@ def test_questions_find_things_by_the_captions_names_and_places(monkeypatch):
     assert ask("what colour is the camel on the right?") == "The camel on the right is beige."
     said = ask("is the camel on the left brown?")
     assert said.startswith("I don't see a camel on the left; I see one on the right.") and "beige" in said, said
+
+
+def test_it_after_a_question_about_a_thing_is_that_thing(monkeypatch, manager):
+    """"where is the horse?" then "make it brighter" brightened the whole photo; "it" is the horse
+    the answer just boxed, for the next request only; "yes do it" and "undo it" are not about it."""
+    from agent.describe import questions
+    from agent.perception import things
+    from agent.perception.models import Detection
+
+    horse = Detection("horse", 0.9, (4, 4, 30, 28))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [horse])
+    questions.register(manager)
+    manager.handle("where is the horse?")
+    assert manager.context.topic == "the horse"
+    assert manager.read("make it brighter")[0][0].format() == "adjust_attr brightness 20 in the horse"
+    assert manager.read("undo it")[0][0].format() == "undo"
+    manager.handle("is it too dark?")  # a question about the photo: no thing, no "it" after it
+    assert manager.context.topic is None
+    assert manager.read("make it brighter")[0][0].format() == "adjust_attr brightness 20"

@@ -315,6 +315,8 @@ def register(manager) -> None:
         text, data, proposal = answer_question(manager.document.pixels(), question)
         if proposal:
             manager.context.proposal = proposal  # "yes" runs it, "only the first one" part of it
+        if question.kind in ("colour", "colour_is", "where", "present") and data.get("overlays"):
+            manager.context.topic = f"the {question.about}"  # "make it brighter" next: that thing
         return TurnResult(manager.typed() or command.format(), text, command, data=data)
 
     manager.handlers["describe"] = handle

@@ -29,6 +29,7 @@ Grounded answers put what the GUI should draw in ``TurnResult.data``:
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,6 +125,9 @@ class TurnContext:
     undo_plan: dict[str, UndoStep] | None = None
     last_kind: str | None = None  # the last command that was not an edit ("explain"): reads "where?"
     proposal: list[Command] | None = None  # what the last question proposed; "yes" runs it
+    # What the last turn's question found ("the horse" after "where is the horse?"): the next
+    # request's "it" ("make it brighter") is that thing, not the whole photo
+    topic: str | None = None
     explain: dict | None = None  # the last comparison (agent.explain.chat), for "where?" and "how much?"
     explain_cache: dict = field(default_factory=dict)  # (before id, after id) -> Explanation
     # The head before and after the last turn that made versions ("brighten it and add contrast"
@@ -401,10 +405,24 @@ class DialogueManager:
             self.context.proposal = None
         said = next((line.split(":", 1)[1].strip() for line in reversed(self.history[:-1])
                      if line.startswith("assistant_text:")), "")
-        reading = requests.read(utterance, model=self._model_command, state=last, proposal=proposal,
-                                photo_open=self.document is not None, last_reply=said,
-                                selection=self.selection() is not None, recent=self.recent(),
-                                searching=self.context.last_search is not None)
+        topic = self.context.topic
+        if commit:
+            self.context.topic = None  # this turn's question, if it asks one, sets it again
+
+        def read(words: str) -> requests.Reading:
+            return requests.read(words, model=self._model_command, state=last, proposal=proposal,
+                                 photo_open=self.document is not None, last_reply=said,
+                                 selection=self.selection() is not None, recent=self.recent(),
+                                 searching=self.context.last_search is not None)
+
+        reading = None
+        about = _about_topic(utterance, topic) if topic and self.selection() is None else None
+        if about is not None:  # "make it brighter" after "where is the horse?": the horse
+            reading = read(about)
+            noun = topic.split()[-1]
+            if not reading.commands or not all(noun in c.format() for c in reading.commands):
+                reading = None
+        reading = reading or read(utterance)
         if reading.proposal and commit:
             self.context.proposal = reading.proposal
         if commit:
@@ -662,3 +680,16 @@ class DialogueManager:
             version_id=result.version.id if result.version else None,
             data=result.data or None,
         )
+
+
+_IT = re.compile(r"\b(?:it|them)\b")
+_AGREEING = re.compile(r"\b(?:do|go for|apply|undo|redo|keep|leave) it\b")
+
+
+def _about_topic(utterance: str, topic: str) -> str | None:
+    """``utterance`` with its first "it" or "them" read as ``topic`` ("make it brighter" -> "make the
+    horse brighter"), or None when it has neither or only agrees or undoes ("yes do it", "undo it")."""
+    words = utterance.strip().lower()
+    if not _IT.search(words) or _AGREEING.search(words):
+        return None
+    return _IT.sub(topic, words, count=1)
