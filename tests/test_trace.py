@@ -349,6 +349,24 @@ def test_a_scene_with_only_small_things_found_leads_with_the_scene(monkeypatch):
     assert cap.segments[0].kind == "object" and cap.text.startswith("In this picture I can see a person"), cap.text
 
 
+def test_tiny_things_after_the_subject_are_said_without_guesses():
+    """A bison photo: "At the top left there is a green bison. At the top left there is a green
+    object. ... a brown object ... a yellow object" (far cows against the grass). A tiny thing no
+    model names is left out; a tiny named one is said without the colour its few pixels cannot tell."""
+    from agent.describe.words import describe_scene
+    from agent.perception.models import Detection
+    from agent.perception.naming import Named
+
+    img = np.full((400, 600, 3), (90, 120, 60), np.uint8)
+    dets = [Detection("cow", 0.99, (150, 100, 450, 380)), Detection("cow", 0.55, (20, 20, 40, 35)),
+            Detection("cow", 0.61, (60, 20, 75, 30))]
+    names = [Named("cow", "brown bison", "brown", "both", 0.97, "bison"),
+             Named("cow", "green bison", "green", "both", 0.64, "bison"),
+             Named("object", "yellow object", "yellow", "none", 0.61, "")]
+    cap = describe_scene(img, dets, names)
+    assert cap.text == "In this picture I can see a brown bison in the middle. At the top left there is a bison.", cap.text
+
+
 def test_the_sky_with_a_tower_in_it_is_still_the_sky():
     """The middle third of a photo whose sky comes down to two thirds of its height, a tower
     standing in it, is the sky (the photo's sky mask says so), not "a blue area"."""

@@ -14,6 +14,7 @@ to four other things with where they are, as sentences.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -370,17 +371,29 @@ def _salience(d: Detection, n, w: int, h: int, dets=()) -> float:
             * (0.2 + min(1.0, d.score)))
 
 
+TINY_OTHER = 0.005  # a thing under this share of the picture, said after the subject: see describe_scene
+
+
 def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int = 4) -> Caption:
     """Sentences about the photo: the main subject first ("In this picture I can see a grey cat on
     the left."), then up to ``others`` more things with where they are ("On the right there is a white
     cup."), most salient first. ``names`` are the :class:`agent.perception.naming.Named` of ``dets``."""
     h, w = rgb.shape[:2]
     order = sorted(range(len(dets)), key=lambda i: -_salience(dets[i], names[i], w, h, dets))
-    order = order[: others + 1]
+
+    def tiny(i: int) -> bool:
+        b = dets[i].box
+        return (b[2] - b[0]) * (b[3] - b[1]) < TINY_OTHER * w * h
+    # after the subject, a tiny thing no model names ("a green object at the top left": a far cow
+    # against the grass) says nothing a person would; a tiny named one is said without its colour,
+    # which its few pixels cannot tell from what is around it
+    order = (order[:1] + [i for i in order[1:] if not (tiny(i) and names[i].noun == "object")])[: others + 1]
     segments = []
     said: dict[str, int] = {}
     for k, i in enumerate(order):
         d, n = dets[i], names[i]
+        if k and tiny(i):
+            n = dataclasses.replace(n, phrase=n.said or n.noun)
         box = tuple(int(v) for v in d.box)
         cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
         where = position_words(cx, cy)
