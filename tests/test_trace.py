@@ -367,6 +367,25 @@ def test_tiny_things_after_the_subject_are_said_without_guesses():
     assert cap.text == "In this picture I can see a brown bison in the middle. At the top left there is a bison.", cap.text
 
 
+def test_things_said_alike_in_one_place_are_said_together():
+    """"In the middle there is a person in black. In the middle there is another person in black."
+    is "In the middle there are two people in black"."""
+    from agent.describe.words import describe_scene
+    from agent.perception.models import Detection
+    from agent.perception.naming import Named
+
+    img = np.full((400, 600, 3), (90, 120, 60), np.uint8)
+    dets = [Detection("bird", 0.9, (20, 100, 220, 300)), Detection("person", 0.6, (270, 170, 300, 230)),
+            Detection("person", 0.5, (310, 175, 340, 235)), Detection("cup", 0.7, (500, 20, 560, 60))]
+    names = [Named("bird", "white swan", "white", "both", 0.9, "swan"),
+             Named("person", "person in black", "black", "detector", 0.6, ""),
+             Named("person", "person in black", "black", "detector", 0.5, ""),
+             Named("cup", "blue cup", "blue", "both", 0.7, "")]
+    cap = describe_scene(img, dets, names)
+    assert "In the middle there are two people in black" in cap.text and "another" not in cap.text, cap.text
+    assert len(cap.segments) == 3 and cap.segments[1].box == (270, 170, 340, 235)
+
+
 def test_the_sky_with_a_tower_in_it_is_still_the_sky():
     """The middle third of a photo whose sky comes down to two thirds of its height, a tower
     standing in it, is the sky (the photo's sky mask says so), not "a blue area"."""

@@ -372,6 +372,15 @@ def _salience(d: Detection, n, w: int, h: int, dets=()) -> float:
 
 
 TINY_OTHER = 0.005  # a thing under this share of the picture, said after the subject: see describe_scene
+_NUMBERS = {2: "two", 3: "three", 4: "four"}
+
+
+def _plural_phrase(phrase: str) -> str:
+    """"person in black" -> "people in black", "white cup" -> "white cups"."""
+    from agent.perception.vocabulary import plural
+
+    head, sep, rest = phrase.partition(" in ")
+    return plural(head) + sep + rest
 
 
 def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int = 4) -> Caption:
@@ -388,23 +397,36 @@ def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int
     # against the grass) says nothing a person would; a tiny named one is said without its colour,
     # which its few pixels cannot tell from what is around it
     order = (order[:1] + [i for i in order[1:] if not (tiny(i) and names[i].noun == "object")])[: others + 1]
-    segments = []
-    said: dict[str, int] = {}
+    # the things after the subject, those said alike in one place together ("In the middle there are
+    # two people in black", not "a person in black ... another person in black" there)
+    things: list[dict] = []
     for k, i in enumerate(order):
         d, n = dets[i], names[i]
         if k and tiny(i):
             n = dataclasses.replace(n, phrase=n.said or n.noun)
         box = tuple(int(v) for v in d.box)
-        cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
-        where = position_words(cx, cy)
-        if k == 0:
-            words = f"In this picture I can see {_a(n.phrase)} {where_words(where)}"
-        elif n.phrase in said:
-            words = f"{where_clause(where)} there is another {n.phrase}"
+        where = position_words((box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h)
+        alike = next((t for t in things[1:] if k and t["phrase"] == n.phrase and t["where"] == where), None)
+        if alike is None:
+            things.append({"phrase": n.phrase, "noun": n.noun, "where": where, "box": box, "n": 1})
         else:
-            words = f"{where_clause(where)} there is {_a(n.phrase)}"
-        said[n.phrase] = said.get(n.phrase, 0) + 1
-        segments.append(Segment(words, box, 0.0, 0.0, PALETTE[k % len(PALETTE)], n.noun, "object"))
+            b = alike["box"]
+            alike["box"] = (min(b[0], box[0]), min(b[1], box[1]), max(b[2], box[2]), max(b[3], box[3]))
+            alike["n"] += 1
+    segments = []
+    said: set[str] = set()
+    for k, t in enumerate(things):
+        if k == 0:
+            words = f"In this picture I can see {_a(t['phrase'])} {where_words(t['where'])}"
+        elif t["n"] > 1:
+            words = (f"{where_clause(t['where'])} there are {_NUMBERS.get(t['n'], str(t['n']))}"
+                     f"{' more' if t['phrase'] in said else ''} {_plural_phrase(t['phrase'])}")
+        elif t["phrase"] in said:
+            words = f"{where_clause(t['where'])} there is another {t['phrase']}"
+        else:
+            words = f"{where_clause(t['where'])} there is {_a(t['phrase'])}"
+        said.add(t["phrase"])
+        segments.append(Segment(words, t["box"], 0.0, 0.0, PALETTE[k % len(PALETTE)], t["noun"], "object"))
     lead = black_and_white_lead(rgb)
     return Caption(lead + ". ".join(s.words for s in segments) + ".", segments, sep=". ", lead=lead)
 
