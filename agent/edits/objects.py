@@ -338,7 +338,8 @@ def object_mask(pixels: np.ndarray, box: Box, *, keep: tuple[Box, ...] | list[Bo
     u2netp (the background-removal model) is shown a crop around the box, grown by 15% so the
     object stands out from its surroundings; its mask, thresholded at 0.5, is kept inside that
     grown box (a detector box can cut off a paw or a tail). When u2netp finds less than 10% of
-    the box, GrabCut initialised with the box decides instead.
+    the box, GrabCut initialised with the box decides instead; when it finds less too (a person a
+    few pixels wide), the ellipse the box holds is the mask.
 
     ``keep`` are the boxes of other objects, which the mask must not take: u2netp sees whatever
     stands out in the crop, a dog beside the bicycle as much as the bicycle. Where the mask and a
