@@ -465,3 +465,27 @@ def test_it_after_a_question_about_a_thing_is_that_thing(monkeypatch, manager):
     manager.handle("is it too dark?")  # a question about the photo: no thing, no "it" after it
     assert manager.context.topic is None
     assert manager.read("make it brighter")[0][0].format() == "adjust_attr brightness 20"
+
+
+def test_what_is_in_a_part_of_the_picture_is_answered(monkeypatch):
+    """"what is on the left?" was refused; it says the part as describe names a region, then the
+    things found there, boxed."""
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.language.reader import read
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    img = np.zeros((300, 400, 3), np.uint8)
+    yy = np.linspace(0, 1, 200)[:, None]
+    img[:200] = np.stack([90 + 60 * yy, 150 + 50 * yy, 235 + 0 * yy], axis=2).astype(np.uint8)
+    img[200:] = np.clip(np.array([60, 140, 50]) + np.random.default_rng(0).normal(0, 12, (100, 400, 3)), 0, 255)
+    dog = Detection("dog", 0.9, (20, 220, 90, 290))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [dog])
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, context=(): [naming.Named("dog", "brown dog", "brown", "both", 0.9, "") for _ in ds])
+    assert [c.format() for c in read("what is on the left?", photo_open=True).commands] == ["describe"]
+    assert questions.answer_question(img, read_question("what is at the top?"))[0] == "At the top I can see the sky."
+    text, data, _ = questions.answer_question(img, read_question("what's at the bottom left?"))
+    assert text.startswith("At the bottom left I can see the grass. There is also a brown dog"), text
+    assert data["overlays"][0]["box"] == [20, 220, 90, 290]

@@ -132,6 +132,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         if question.value == "amount" and text.startswith(("No, ", "Yes, ")):  # "what is the brightness?"
             text = text.split(", ", 1)[1][:1].upper() + text.split(", ", 1)[1][1:]
         return text, data, plan
+    if question.kind == "what_at":
+        return _what_at(pixels, question.about)
     if question.about in ("sky", "skies"):
         return _sky_answer(pixels, question.kind, question.value)
     thing = _thing(question.about)
@@ -233,6 +235,38 @@ def _sky_answer(pixels: np.ndarray, kind: str, asked: str = "") -> tuple[str, di
     if kind == "where":
         return f"The sky is {shown}; its box is on the picture.", overlays, []
     return f"Yes, the sky shows {shown}.", overlays, []
+
+
+def _what_at(pixels: np.ndarray, place: str) -> tuple[str, dict, list[Command]]:
+    """What is in one part of the picture ("on the left", "at the top right"): the things found
+    whose centre lies there, named as describe names them, with their boxes; with none, the part
+    itself as describe names a region ("the sky", "a green area")."""
+    from agent.describe.words import describe_region
+    from agent.perception.models import to_rgb8
+    from agent.perception.naming import name_objects
+    from agent.perception.things import detect
+
+    rgb = to_rgb8(pixels)
+    h, w = rgb.shape[:2]
+    words = place.split()
+    xs = {"left": (0.0, 0.4), "right": (0.6, 1.0)}.get(words[-1], (0.0, 1.0) if words[0] in ("top", "bottom") else (0.3, 0.7))
+    ys = {"top": (0.0, 0.4), "bottom": (0.6, 1.0)}.get(words[0], (0.0, 1.0) if words[-1] in ("left", "right") else (0.3, 0.7))
+    every = detect(rgb, min_score=SURE)
+    dets = [d for d in every
+            if xs[0] <= (d.box[0] + d.box[2]) / 2 / w <= xs[1] and ys[0] <= (d.box[1] + d.box[3]) / 2 / h <= ys[1]]
+    there = where_words_for(place)
+    box = (int(xs[0] * w), int(ys[0] * h), max(int(xs[0] * w) + 1, int(xs[1] * w)), max(int(ys[0] * h) + 1, int(ys[1] * h)))
+    # the part itself first, as describe names a region ("the sky", "a green area"); the classifier
+    # is not asked: its square crop of a part takes in the things there, named again ("a camel")
+    text = f"{there[0].upper()}{there[1:]} I can see {describe_region(rgb, box)[0]}"
+    if not dets:
+        return text + ".", {}, []
+    names = name_objects(rgb, dets)
+    said = list(dict.fromkeys(_a(n.phrase) for n in names))[:4]
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return (f"{text}. There {'is' if len(said) == 1 else 'are'} also {listed} "
+            f"(the {'box is' if len(dets) == 1 else 'boxes are'} on the picture).",
+            {"overlays": [_box(d, n.said or n.noun) for d, n in zip(dets, names)]}, [])
 
 
 def _measured(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command]]:

@@ -17,7 +17,7 @@ from agent.language.words import clean_text, strip_polite
 
 @dataclass(frozen=True)
 class Question:
-    kind: str  # colour | colour_is | present | count | where | measure | critique
+    kind: str  # colour | colour_is | present | count | where | what_at | measure | critique
     about: str = ""  # the thing ("cup"), or the quality ("dark")
     value: str = ""  # the colour a colour_is question asks about ("is the cup red?": "red")
 
@@ -77,6 +77,10 @@ _COLOUR_IS = re.compile(
     rf"(?:(?:light|dark|pale|bright|deep) )?(?P<c>{COLOUR_ASKED})(?:ish)?(?P<or> or (?:{COLOUR_ASKED}))?{_IN_IT}$")
 # "is it a dog?", "is this a cat": whether the thing is there
 _IS_IT = re.compile(rf"^(?:is|isn't) (?:it|this|that) (?:a|an) (?P<x>{_THING})$")
+# "what is on the left?", "what's at the top right": what is in that part of the picture
+_WHAT_AT = re.compile(r"^what(?:'s|s| is| are| do you see| can you see)? (?:there )?(?:on|at|in) the (?:far )?"
+                      r"(?P<x>left|right|top|bottom|middle|centre|center)(?: (?P<y>left|right))?(?: (?:side|corner|"
+                      r"of the (?:picture|photo|image)))?$")
 _WHERE = re.compile(rf"^where(?:'s| is| are| was| were) {_THE}(?P<x>{_THING}){_IN_IT}$")
 _NO_APOSTROPHE = re.compile(r"\b(is|does|do|are|was|were|did|has|have)nt\b")
 _MEASURE = re.compile(
@@ -116,6 +120,9 @@ def read_question(text: str) -> Question | None:
     c = _NO_APOSTROPHE.sub(r"\1n't", c)  # "isnt it too dark now?" is typed as often as "isn't"
     if _CRITIQUE.fullmatch(c):
         return Question("critique")
+    at = _WHAT_AT.fullmatch(c)
+    if at:
+        return Question("what_at", " ".join(g for g in at.groups() if g).replace("centre", "middle").replace("center", "middle"))
     amount = _AMOUNT.fullmatch(c)
     if amount:
         return Question("measure", _AMOUNT_ABOUT[amount.group("x")], "amount")
