@@ -435,15 +435,13 @@ def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
     """Sentences for a photo with no object found: what the classifier is sure the whole photo
     shows (``thing``), then its top, middle and bottom thirds as regions, neighbours with one
     name said once ("In this picture I can see the sky at the top. At the bottom I can see the grass.")."""
-    import cv2
-
+    from agent.perception.colour_terms import fit_side
     from editor.sky import sky_mask
 
     h, w = rgb.shape[:2]
     # the regions are read on a copy REGION_SIDE pixels on its long side (as bench/describe_human.py
     # measures them): a 12-megapixel photo's thirds took 0.4 s, the same words
-    f = min(1.0, REGION_SIDE / max(h, w))
-    small = rgb if f == 1 else cv2.resize(rgb, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+    small = fit_side(rgb, REGION_SIDE)
     sh = small.shape[0]
     sky = sky_mask(small)
     bands = []

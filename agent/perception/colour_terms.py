@@ -113,7 +113,7 @@ def to_lab(rgb: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(px, cv2.COLOR_RGB2LAB).reshape(-1, 3)
 
 
-def _small(rgb: np.ndarray, max_side: int) -> np.ndarray:
+def fit_side(rgb: np.ndarray, max_side: int) -> np.ndarray:
     """The photo at most ``max_side`` pixels a side (area-averaged), or as it is when smaller."""
     img = np.asarray(rgb)
     h, w = img.shape[:2]
@@ -125,7 +125,7 @@ def _small(rgb: np.ndarray, max_side: int) -> np.ndarray:
 
 def photo_light(rgb: np.ndarray, *, max_side: int = 256) -> tuple[np.ndarray, float]:
     """The photo's :func:`white_balance_gains` and :func:`white_level`, from one small copy of it."""
-    small = _small(rgb, max_side)
+    small = fit_side(rgb, max_side)
     gains = white_balance_gains(small, max_side=max_side)
     return gains, white_level(small, gains, max_side=max_side)
 
@@ -138,7 +138,7 @@ def white_balance_gains(rgb: np.ndarray, *, max_side: int = 256) -> np.ndarray:
     >>> bool(white_balance_gains(img)[2] > 1.0)    # a warm cast: blue is raised
     True
     """
-    img = _small(rgb, max_side)
+    img = fit_side(rgb, max_side)
     px = img.reshape(-1, 3).astype(np.float32)
     px = px[(px < 250).all(axis=1)]  # clipped pixels say nothing of the light
     if len(px) < 20:
@@ -162,7 +162,7 @@ def white_level(rgb: np.ndarray, gains: np.ndarray | None = None, *, max_side: i
     >>> round(white_level(img))
     81
     """
-    img = _small(rgb, max_side)
+    img = fit_side(rgb, max_side)
     return float(np.percentile(to_lab(balance(img.reshape(-1, 3), gains))[:, 0], 99))
 
 
