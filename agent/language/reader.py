@@ -41,6 +41,7 @@ from agent.grammar.commands import (
     Search,
     with_region,
 )
+from agent.language.complaints import complaint
 from agent.language.followups import Recent, read_follow_up, split_follow_up
 from agent.language.photo_rules import rotate_and_crop
 from agent.language.questions import QUALITY_WORDS, read_question
@@ -100,7 +101,8 @@ _STATEMENT = re.compile(r"(?:^(?:it|this|that|my|our|his|her|their|i|we|she|he|t
                         r"remove|make|turn|crop|add|increase|decrease|brighten|darken|lighten|sharpen|blur|rotate|flip|"
                         r"fix|enhance|change|put|get rid|take out|edit|erase|delete|replace|convert|adjust|boost|"
                         r"reduce|looking|look|find|search|show|share|fetch|get|image|photo|picture|pic|"
-                        r"overexposed|underexposed|out of focus|unfocused|blurr?y|washed out)\b)")
+                        r"overexposed|underexposed|out of focus|unfocused|blurr?y|washed out|grainy|noisy|grain|noise|"
+                        r"busy|cluttered|distracting|messy)\b)")
 HELP = ("I edit the open photo when you ask: light and colour (brighter, more contrast, more vivid, warmer, "
         "black and white, a blue tint), sharpness, removing an object, a plain or blurred background, crop, "
         "rotate, flip, undo. I also find photos in your library, describe a picture and say what changed. "
@@ -265,7 +267,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         why_so = _WHY_SO.fullmatch(bare)  # "why is it so dark?": the complaint "it is too dark"
         if why_so:
             typed = clause = bare = f"{why_so.group(2)} {why_so.group(1)} too {why_so.group(3)}"
-        if _STATEMENT.match(bare) or (len(clauses) > 1 and (_FILLER.fullmatch(bare) or _CONFIRM.fullmatch(bare))):
+        if (_STATEMENT.match(bare) and complaint(bare) is None) or (len(clauses) > 1 and (_FILLER.fullmatch(bare)
+                                                                                       or _CONFIRM.fullmatch(bare))):
             continue  # "thanks", "it turned out great", "good, also ...": no request of its own
         if any(c.edits_image for c in reading.commands) and re.fullmatch(r"(?:fix|correct|sort out|repair) (?:it|that|this)",
                                                                         bare):
@@ -290,6 +293,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         except Refusal as refusal:
             if refusal.proposal and not reading.proposal:
                 reading.proposal = refusal.proposal
+            reading.chat = reading.chat or refusal.asks  # "Should I brighten it?": asked back, not a failure
             reading.notes.append(str(refusal))
             continue
         if commands is None and reading.commands and isinstance(reading.commands[-1], AdjustAttr):

@@ -45,6 +45,7 @@ from agent.grammar.commands import (
 from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
 from agent.grammar.registry import select_names
 from agent.language import photo_rules
+from agent.language.complaints import complaint
 from agent.language.questions import read_question
 from agent.language.scope import (
     EXCEPT_REGION,
@@ -78,9 +79,10 @@ NEAREST = ("I can change the light, colours and sharpness, remove objects, repla
 class Refusal(Exception):
     """A clause Easel cannot serve; the message says so and names the nearest thing it can do."""
 
-    def __init__(self, message: str, proposal: list[Command] | None = None):
+    def __init__(self, message: str, proposal: list[Command] | None = None, *, asks: bool = False):
         super().__init__(message)
         self.proposal = proposal or []
+        self.asks = asks  # a question back about what was meant ("Should I brighten it?"), not a failure
 
 
 
@@ -270,8 +272,10 @@ def _background(c: str) -> RuleResult:
         return [Background("transparent")]
     said = re.search(r"\b(?:background|backdrop|bg) (?:is|looks|seems|appears) (?:(too|so|very|really|a bit|quite|"
                      r"rather|kind of) )?(?:blurr?y|blurred|out of focus|soft|fuzzy)$", c)
-    if said and said.group(1) in ("too", "so"):  # "the background is too blurry": it was blurred more
-        return [AdjustAttr("sharpness", 40.0, region="background")]
+    if re.search(r"\b(?:background|backdrop|bg) (?:is|looks|seems|feels) (?:(?:too|so|very|really|a bit|quite|rather|"
+                 r"kind of|a little) )*(?:busy|cluttered|distracting|messy|noisy|chaotic)$", c):
+        raise Refusal("Should I blur the background so that it draws less attention? Say yes and I will, or say "
+                      "“make the background white”.", proposal=[Background("blur")], asks=True)
     if said or re.fullmatch(r"(?:is|does|isn't|doesn't) the (?:background|backdrop|bg) (?:look |seem |appear )?(?:too |so "
                             r"|very |a bit )?(?:blurr?y|blurred|out of focus|soft|fuzzy)", c):
         # "the background is blurry", "is the background blurry?": said or asked of it, not a request
@@ -303,6 +307,45 @@ def _background(c: str) -> RuleResult:
                  r"without|eliminat\w*|clear)\b", c):
         return [ImageCutout()]
     return None  # "make the background darker": an edit of the light in the background (the later rules)
+
+
+# The edit that mends a fault, as a person would ask for it on a part they point at
+_MEND = {("brightness", 1): "brighten this", ("brightness", -1): "darken this",
+         ("contrast", 1): "more contrast here", ("contrast", -1): "less contrast here",
+         ("saturation", 1): "make this more colourful", ("saturation", -1): "make this less colourful",
+         ("sharpness", 1): "sharpen this", ("sharpness", -1): "soften this",
+         ("warmth", 1): "make this warmer", ("warmth", -1): "make this cooler"}
+
+
+def _complaint(c: str) -> RuleResult:
+    """'the sky is too blue' -> adjust_attr saturation -30 in sky; 'it's a bit dark' -> brightness 10;
+    'the highlights are blown' -> brightness -25 in highlights; 'the photo is dark': proposed, not run
+    (:mod:`agent.language.complaints` reads the fault; the mend is its opposite, where it was said)."""
+    said = complaint(c)
+    if said is None:
+        return None
+    if said.attr is None:
+        return [AutoEnhance()]  # "the photo is too red": a colour cast over the whole picture
+    if said.attr == "sharpness" and said.sign > 0 and not said.degree \
+            and re.search(r"\b(?:background|backdrop|bg)\b", said.subject):
+        return None  # "the background is blurry" may be wanted so: the background rule asks which way
+    region = ""
+    if not said.whole:
+        try:
+            region = region_of(said.subject) or ""
+        except Unfindable as exc:
+            them = "them" if exc.part.endswith("s") and not exc.part.endswith(("ss", "us")) else "it"
+            raise Refusal(f"I can't find the {exc.part} on my own. Draw around {them} with the trace tool (T) or a "
+                          f"box (B) and say “{_MEND[said.attr, said.sign]}”.") from None
+    amount = amount_of(c, said.attr)
+    if region in ("shadows", "highlights", "midtones") and said.attr == "brightness" and size_of(c) == "normal" \
+            and explicit_number(c, "percent") is None:
+        amount = TONAL_LIFT  # "the shadows are too dark": as "lift the shadows"
+    command = AdjustAttr(said.attr, said.sign * amount, region=region)
+    if not said.sure:
+        raise Refusal(f"Is that something to fix? Should I do “{command.label()}”? Say yes and I will.",
+                      proposal=[command], asks=True)
+    return [command]
 
 
 def _cutout(c: str) -> RuleResult:
@@ -640,6 +683,14 @@ RULES: tuple[RequestRule, ...] = (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse")),
         worth="off: right +34, wrong +13, refused -50"),
+    RequestRule("complaint", _complaint, (
+        ("the sky is too blue", "adjust_attr saturation -30 in sky"), ("it's a bit dark", "adjust_attr brightness 10"),
+        ("the photo feels cold", "adjust_attr warmth 25"), ("it's too soft", "adjust_attr sharpness 40"),
+        ("the highlights are blown", "adjust_attr brightness -25 in highlights"),
+        ("this is too contrasty", "adjust_attr contrast -20"), ("too much red", "auto_enhance"),
+        ("the background is too blurry", "adjust_attr sharpness 40 in background"),
+        ("the photo is dark", "refuse")),
+        worth="off: right +0, wrong +0, refused +0 (GIER's requests seldom state a fault; 2026-11-27)"),
     RequestRule("grayscale", _grayscale, (
         ("make it black and white", "grayscale"), ("convert to grayscale", "grayscale"),
         ("remove all the colour", "grayscale"), ("make the dog black and white", "grayscale in the dog"),
@@ -651,7 +702,6 @@ RULES: tuple[RequestRule, ...] = (
         ("make the background white", "background white"), ("blur the background", "background blur"),
         ("remove the background", "image_cutout"),
         ("make the background transparent", "background transparent"),
-        ("the background is too blurry", "adjust_attr sharpness 40 in background"),  # it blurred it more
         ("the background is blurry", "refuse"), ("is the background blurry", "refuse")),
         worth="off: right -127, wrong -17, refused +148"),
     RequestRule("cutout", _cutout, (("cut out the dog", "image_cutout"), ("isolate the subject", "image_cutout")),
