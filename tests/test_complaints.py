@@ -80,3 +80,29 @@ def test_a_quality_said_without_too_is_proposed_not_run_and_yes_runs_it(tmp_path
 def test_a_busy_background_gets_a_blur_proposed():
     reading = _read("the background is too busy")
     assert not reading.commands and reading.chat and [c.format() for c in reading.proposal] == ["background blur"]
+
+
+@pytest.mark.slow
+def test_how_bright_a_part_is_is_measured_not_edited(tmp_path):
+    """"how bright is the sky?" brightened the sky. It is now measured against the whole picture."""
+    from agent.describe.questions import answer_question
+    from agent.language.questions import read_question
+
+    assert read_question("how bright is the sky?") == read_question("How bright is the sky")
+    assert read_question("how bright is the sky?").kind == "measure_part"
+    img = np.zeros((120, 160, 3), np.uint8)
+    img[:50] = (110, 170, 235)  # a clear sky over dark ground
+    img[50:] = (70, 60, 40)
+    text, data, plan = answer_question(img, read_question("how bright is the sky?"))
+    assert text.startswith("The mean brightness of the sky is") and "brighter than the rest" in text, text
+    assert data["overlays"][0]["box"][1] == 0 and not plan
+    text, _, _ = answer_question(img, read_question("how warm is the sky?"))
+    assert "cooler than the rest" in text, text
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+
+    doc = Document.create(Store(tmp_path / "easel.db"), img, title="g.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    result = manager.handle("how bright is the sky?")
+    assert [v.command for v in doc.lineage()[1:]] == [] and result.ok, result.reply
+    assert not manager.handle("how bright is it?").reply.startswith(("No,", "Yes,"))

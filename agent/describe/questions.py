@@ -133,6 +133,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         if question.value == "amount" and text.startswith(("No, ", "Yes, ")):  # "what is the brightness?"
             text = text.split(", ", 1)[1][:1].upper() + text.split(", ", 1)[1][1:]
         return text, data, plan
+    if question.kind == "measure_part":
+        return _part_measured(pixels, question.about, question.value)
     if question.kind == "what_at":
         return _what_at(pixels, question.about)
     if question.about in ("sky", "skies"):
@@ -200,25 +202,36 @@ def same_colour(asked: str, seen: str) -> bool:
     return asked == seen or seen in _SAME_COLOUR.get(asked, ()) or asked in _SAME_COLOUR.get(seen, ())
 
 
-def _sky_answer(pixels: np.ndarray, kind: str, asked: str = "") -> tuple[str, dict, list[Command]]:
-    """The sky, from the sky mask "brighten the sky" uses (:func:`editor.sky.sky_mask`): whether and
-    where it shows, with its box and share of the picture, and its colour (the basic colour term of
-    its pixels after the photo's white balance, as a region is named)."""
-    from agent.perception.colour_terms import colour_term, fit_side, white_balance_gains
+def _sky(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The picture on a copy :data:`SKY_SIDE` pixels on its long side (enough to say it: 0.4 s on 12
+    megapixels at full size, 0.08 s so), its sky mask there (:func:`editor.sky.sky_mask`, as "brighten
+    the sky" uses) and the mask's box in the full picture's pixels."""
+    from agent.perception.colour_terms import fit_side
     from agent.perception.models import to_rgb8
     from editor.sky import sky_mask
 
     full = to_rgb8(pixels)
     h, w = full.shape[:2]
-    rgb = fit_side(full, SKY_SIDE)  # a copy is enough to say it (0.4 s on 12 megapixels, now 0.08 s)
+    rgb = fit_side(full, SKY_SIDE)
     sky = sky_mask(rgb) >= 0.5
+    if not sky.any():
+        return rgb, sky, [0, 0, 0, 0]
+    ys, xs = np.nonzero(sky)
+    sx, sy = w / sky.shape[1], h / sky.shape[0]
+    return rgb, sky, [int(xs.min() * sx), int(ys.min() * sy), min(w, int(np.ceil((xs.max() + 1) * sx))),
+                      min(h, int(np.ceil((ys.max() + 1) * sy)))]
+
+
+def _sky_answer(pixels: np.ndarray, kind: str, asked: str = "") -> tuple[str, dict, list[Command]]:
+    """The sky, from the sky mask "brighten the sky" uses (:func:`editor.sky.sky_mask`): whether and
+    where it shows, with its box and share of the picture, and its colour (the basic colour term of
+    its pixels after the photo's white balance, as a region is named)."""
+    from agent.perception.colour_terms import colour_term, white_balance_gains
+
+    rgb, sky, box = _sky(pixels)
     share = float(sky.mean())
     if share < SKY_SHOWN:
         return "I don't see any sky in this picture.", {}, []
-    ys, xs = np.nonzero(sky)
-    sx, sy = w / sky.shape[1], h / sky.shape[0]
-    box = [int(xs.min() * sx), int(ys.min() * sy), min(w, int(np.ceil((xs.max() + 1) * sx))),
-           min(h, int(np.ceil((ys.max() + 1) * sy)))]
     overlays = {"overlays": [{"kind": "box", "target": "current", "box": box, "color": BOX_COLOR, "label": "sky"}]}
     # a sky is at the top (the mask holds to the top edge): how far down it comes says where it is
     rows = np.nonzero(sky.mean(axis=1) >= 0.3)[0]
@@ -233,6 +246,64 @@ def _sky_answer(pixels: np.ndarray, kind: str, asked: str = "") -> tuple[str, di
     if kind == "where":
         return f"The sky is {shown}; its box is on the picture.", overlays, []
     return f"Yes, the sky shows {shown}.", overlays, []
+
+
+def _part(pixels: np.ndarray, about: str) -> tuple[np.ndarray | None, str, dict]:
+    """The pixels of the part a question names ("the sky" by its mask, a thing by its box), the
+    words to say it with, and its box to draw; None when it is not found (the words say why)."""
+    from agent.perception.models import to_rgb8
+
+    rgb = to_rgb8(pixels)
+    if about in ("sky", "skies"):
+        small, sky, box = _sky(rgb)
+        if sky.mean() < SKY_SHOWN:
+            return None, "I don't see any sky in this picture.", {}
+        return small[sky], "the sky", {"overlays": [{"kind": "box", "target": "current", "box": box,
+                                                    "color": BOX_COLOR, "label": "sky"}]}
+    thing = _thing(about)
+    if thing is None:
+        return None, _not_a_thing(about), {}
+    label, said, place = thing
+    found = _found(pixels, label, place)
+    if not found:
+        return None, f"I don't see {_a(said)}.", {}
+    x1, y1, x2, y2 = (int(v) for v in found[0].box)
+    return (rgb[y1:y2, x1:x2].reshape(-1, 3), f"the {said} {where_words(found[0].box, rgb.shape)}",
+            {"overlays": [_box(found[0], said)]})
+
+
+def _part_measured(pixels: np.ndarray, about: str, quality: str) -> tuple[str, dict, list[Command]]:
+    """How bright, warm or colourful a part is, against the whole picture: "how bright is the sky?"
+    (it was read as "brighten the sky"). Sharpness is measured over the whole picture only."""
+    import cv2
+
+    from agent.perception.colour_terms import fit_side
+    from agent.perception.models import to_rgb8
+
+    if quality in ("sharp", "blurry"):
+        text, data, plan = _measured(pixels, quality)
+        return f"I measure sharpness over the whole picture only. {text}", data, plan
+    part, said, data = _part(pixels, about)
+    if part is None:
+        return said, data, []
+    whole = fit_side(to_rgb8(pixels), SKY_SIDE).reshape(-1, 3)
+    if quality in ("dark", "bright", "light"):
+        luma = lambda px: float((px.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)).mean() / 255)  # noqa: E731
+        a, b = luma(part), luma(whole)
+        how = "brighter than" if a > b + 0.05 else "darker than" if a < b - 0.05 else "about as bright as"
+        return (f"The mean brightness of {said} is {100 * a:.0f}%, against {100 * b:.0f}% for the whole picture: "
+                f"{how} the rest (its box is on the picture).", data, [])
+    lab = lambda px: cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32) - (0, 128, 128)  # noqa: E731
+    pa, pb = lab(part), lab(whole)
+    if quality in ("warm", "cold", "cool"):
+        a, b = float(pa[:, 2].mean()), float(pb[:, 2].mean())
+        how = "warmer than" if a > b + 3 else "cooler than" if a < b - 3 else "about as warm as"
+        return (f"{said[:1].upper() + said[1:]} measures b* {a:+.1f} (+ yellow, - blue), against {b:+.1f} for the "
+                f"whole picture: {how} the rest (its box is on the picture).", data, [])
+    a, b = float(np.hypot(pa[:, 1], pa[:, 2]).mean()), float(np.hypot(pb[:, 1], pb[:, 2]).mean())
+    how = "more colourful than" if a > b + 3 else "less colourful than" if a < b - 3 else "about as colourful as"
+    return (f"The colours of {said} measure a chroma of {a:.0f}, against {b:.0f} for the whole picture: {how} the "
+            f"rest (its box is on the picture).", data, [])
 
 
 def _what_at(pixels: np.ndarray, place: str) -> tuple[str, dict, list[Command]]:

@@ -17,7 +17,7 @@ from agent.language.words import clean_text, strip_polite
 
 @dataclass(frozen=True)
 class Question:
-    kind: str  # colour | colour_is | present | count | where | what_at | measure | critique
+    kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | critique
     about: str = ""  # the thing ("cup"), or the quality ("dark")
     value: str = ""  # the colour a colour_is question asks about ("is the cup red?": "red")
 
@@ -92,6 +92,9 @@ _MEASURE = re.compile(
     rf"(?:it|this|the (?:photo|picture|image)|my (?:photo|picture))$"
     rf"|^(?:is|are) there (?:too much|too little|enough|not enough) (?P<z>contrast|light|color|saturation|noise|blur)"
     rf"{_IN_IT}$")
+# "how bright is the sky?", "how warm is the horse?": a part measured against the whole (it brightened the sky)
+_HOW_PART = re.compile(rf"^how (?P<y>dark|bright|light|warm|cold|cool|saturated|colorful|vivid|sharp|blurry) "
+                       rf"(?:is|are|does) {_THE}(?P<x>{_THING})(?: look)?$")
 # "what is the brightness?", "how much contrast is there": the measure of that quality (it was read as
 # "increase the brightness")
 _AMOUNT = re.compile(
@@ -131,10 +134,14 @@ def read_question(text: str) -> Question | None:
         if m.group("or"):  # "is the cup red or orange?": which colour it is
             return Question("colour", m.group("x").strip())
         return Question("colour_is", m.group("x").strip(), {"gray": "grey", "golden": "gold"}.get(m.group("c"), m.group("c")))
+    part = _HOW_PART.fullmatch(c)
+    if part and part.group("x") not in ("it", "this", "that", "photo", "picture", "image", "pic", "everything"):
+        return Question("measure_part", part.group("x").strip(), part.group("y"))
     for kind, pattern in (("measure", _MEASURE), ("colour", _COLOUR), ("count", _COUNT), ("present", _PRESENT),
                           ("present", _IS_IT), ("where", _WHERE)):
         m = pattern.fullmatch(c)
         if m:
             about = next(g for g in m.groups() if g)
-            return Question(kind, about.strip())
+            # "how bright is it?" asks for the figure, not a yes or no
+            return Question(kind, about.strip(), "amount" if kind == "measure" and c.startswith("how ") else "")
     return None
