@@ -169,7 +169,11 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         more = f" ({len(sure)} of them)" if len(sure) > 1 else ""
         return f"Yes, there is {_a(said)} {where}{more}.", overlays, []
     if question.kind == "where":
-        return (hedge.strip() if hedge else f"The {said} is {where} (the box on the picture)."), overlays, []
+        text = hedge.strip() if hedge else f"The {said} is {where} (the box on the picture)."
+        if question.value == "facing":  # "is the horse facing left?": a rotation was proposed
+            text += (" Which way it faces I can't tell: my models find where things are, not which way they turn. "
+                     "To mirror the picture, say “flip it”.")
+        return text, overlays, []
     from agent.perception.naming import object_colour
 
     colour = object_colour(pixels, best.box, label)

@@ -57,6 +57,7 @@ from agent.grammar.commands import (
     AdjustColor,
     Command,
     Flip,
+    Remove,
     Rotate,
     Undo,
     parse_command,
@@ -504,9 +505,17 @@ _PREVIOUS = re.compile(
     r"|(?:i )?(?:don'?t|do not) like (?:it|that|this|the change|the edit)")
 
 
+# "put it back" after a removal: the thing removed, not the original photo (every edit was undone)
+_PUT_BACK = re.compile(r"(?:(?:put|bring|add) (?:it|them|him|her|that|this|the [a-z ]+?|(?:it|them|him|her) all) "
+                       r"back(?: in| again| where it was)?|undo the remov(?:al|ing)|unremove (?:it|them|the [a-z ]+))")
+
+
 def _going_back(c: str, recent: Recent) -> FollowUp | None:
     """'undo the last two edits' -> undo 2 steps; 'go back to the original', 'put it back the way it
-    was' -> the original; 'the previous one was better' -> undo."""
+    was' -> the original; 'the previous one was better' -> undo; 'put it back' after a removal ->
+    undo (the thing removed comes back; it went back to the original before)."""
+    if isinstance(recent.last, Remove) and _PUT_BACK.fullmatch(c):
+        return FollowUp([Undo()])
     m = _UNDO_STEPS.fullmatch(c)
     if m:
         word = m.group("n") or m.group("m") or m.group("k") or m.group("b")
@@ -533,6 +542,8 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
     FollowUpRule("going_back", _going_back, (
         ("undo the last two edits", "", "undo 2"), ("go back to the original", "", "original"),
         ("put it back the way it was", "", "original"), ("the previous one was better", "", "undo"),
+        ("put it back", "remove the horse", "undo"), ("put the horse back", "remove the horse", "undo"),
+        ("put it back", "adjust_attr brightness 20", "original"),
         ("undo both", "", "undo 2"))),
     FollowUpRule("repeat", _repeat, (
         ("again", "rotate 270", "rotate 270"), ("repeat the last edit", "adjust_attr brightness 30; adjust_attr "

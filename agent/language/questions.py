@@ -92,6 +92,13 @@ _MEASURE = re.compile(
     rf"(?:it|this|the (?:photo|picture|image)|my (?:photo|picture))$"
     rf"|^(?:is|are) there (?:too much|too little|enough|not enough) (?P<z>contrast|light|color|saturation|noise|blur)"
     rf"{_IN_IT}$")
+# "is the horse facing left?", "which way is the dog looking?": where it is, not which way it faces (a
+# rotation was proposed)
+_FACING = re.compile(rf"^(?:(?:is|are|was|were|isn't|aren't) {_THE}(?P<x>{_THING})|which (?:way|direction|side) "
+                     rf"(?:is|are) {_THE}(?P<y>{_THING})) (?:facing|looking|pointing|turned|heading|walking|running|moving|"
+                     r"going|turning|gazing|staring)(?: (?:to(?:wards?)? |at |in )?(?:the )?(?:left|right|up|down|away|"
+                     r"forwards?|camera|us|me|viewer|front|back|sun|sky|ground|same way|same direction|other way))?"
+                     r"(?: side)?(?: (?:or|and) (?:the )?(?:left|right|up|down|away))?$")
 # "how bright is the sky?", "how warm is the horse?": a part measured against the whole (it brightened the sky)
 _HOW_PART = re.compile(rf"^how (?P<y>dark|bright|light|warm|cold|cool|saturated|colorful|vivid|sharp|blurry) "
                        rf"(?:is|are|does) {_THE}(?P<x>{_THING})(?: look)?$")
@@ -134,6 +141,9 @@ def read_question(text: str) -> Question | None:
         if m.group("or"):  # "is the cup red or orange?": which colour it is
             return Question("colour", m.group("x").strip())
         return Question("colour_is", m.group("x").strip(), {"gray": "grey", "golden": "gold"}.get(m.group("c"), m.group("c")))
+    facing = _FACING.fullmatch(c)
+    if facing:
+        return Question("where", (facing.group("x") or facing.group("y")).strip(), "facing")
     part = _HOW_PART.fullmatch(c)
     if part and part.group("x") not in ("it", "this", "that", "photo", "picture", "image", "pic", "everything"):
         return Question("measure_part", part.group("x").strip(), part.group("y"))
