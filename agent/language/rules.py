@@ -343,7 +343,7 @@ def _complaint(c: str) -> RuleResult:
         amount = TONAL_LIFT  # "the shadows are too dark": as "lift the shadows"
     command = AdjustAttr(said.attr, said.sign * amount, region=region)
     if not said.sure:
-        raise Refusal(f"Is that something to fix? Should I do “{command.label()}”? Say yes and I will.",
+        raise Refusal(f"I can mend that: should I do “{command.label()}”? Say yes and I will.",
                       proposal=[command], asks=True)
     return [command]
 
