@@ -24,3 +24,44 @@ def test_put_it_back_after_a_removal_undoes_the_removal_only():
         follow = read_follow_up(words, removal)
         assert follow is not None and [c.format() for c in follow.commands] == ["undo"], words
     assert read_follow_up("put it back", Recent.of("adjust_attr brightness 20")).commands[0].original
+
+
+def test_the_small_or_the_big_one_is_chosen_by_size(monkeypatch):
+    """"remove the small camel" removed the big one (the surest), and "the baby camel" looked for a
+    baby and a camel."""
+    import numpy as np
+
+    from agent.edits import objects
+    from agent.perception.models import Detection
+    from agent.perception.things import object_phrase
+
+    dets = [Detection("dog", 0.95, (200, 20, 380, 200)), Detection("dog", 0.7, (10, 120, 80, 190))]
+    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
+    img = np.zeros((200, 400, 3), np.uint8)
+    for words, box in (("the small dog", (10, 120, 80, 190)), ("the little dog", (10, 120, 80, 190)),
+                       ("the biggest dog", (200, 20, 380, 200)), ("the dog", (200, 20, 380, 200))):
+        match = objects.match_objects(img, words)[0]
+        assert match.boxes == [box], words
+        assert match.positioned == (words != "the dog"), words  # said which: the reply need not ask
+    assert object_phrase("the baby camel")[0].label == "camel"
+    assert object_phrase("the baby on the left")[0].label == "person"
+
+
+def test_a_box_is_put_in_the_same_words_by_every_answer():
+    """A camel's box was "on the right" in the removal's reply and "in the centre" in "what changed?":
+    describe, the questions and the explainer each had their own table."""
+    from agent.describe.questions import where_words
+    from agent.describe.words import position_words, where_words as describe_words
+    from agent.explain.words import where_phrase
+
+    for box in [(228, 41, 607, 311), (200, 100, 260, 150), (0, 0, 240, 200), (230, 0, 580, 100)]:
+        cx, cy = (box[0] + box[2]) / 2 / 640, (box[1] + box[3]) / 2 / 360
+        said = describe_words(position_words(cx, cy))
+        assert where_words(box, (360, 640, 3)) == where_phrase(list(box), (640, 360)) == said, box
+
+
+def test_how_many_are_left_counts_the_things_not_the_word_left():
+    """"how many camels are left?" answered "I count 1 left"."""
+    for words in ("how many camels are left?", "how many camels are still there", "how many people remain"):
+        question = read_question(words)
+        assert question.kind == "count" and question.about in ("camels", "people"), words

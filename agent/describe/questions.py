@@ -45,18 +45,11 @@ def _a(word: str) -> str:
 
 
 def where_words(box, shape) -> str:
-    """Where a box is in a picture of ``shape``, in words ("on the left", "at the top right")."""
-    h, w = shape[:2]
-    cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
-    col = "left" if cx < 0.35 else "right" if cx > 0.65 else ""
-    row = "top" if cy < 0.35 else "bottom" if cy > 0.65 else ""
-    if row and col:
-        return f"at the {row} {col}"
-    if row:
-        return f"at the {row}"
-    if col:
-        return f"on the {col}"
-    return "in the middle"
+    """Where a box is in a picture of ``shape``, in words ("on the left", "at the top right"), by
+    the table every answer uses (:mod:`agent.perception.places`)."""
+    from agent.perception.places import box_place, place_phrase
+
+    return place_phrase(box_place(box, (shape[1], shape[0])))
 
 
 _PLACE = re.compile(r"\s+(?:on|at|in|to) the (?:far )?(left|right|top|bottom|middle|centre|center)(?: (left|right))?"
@@ -64,11 +57,10 @@ _PLACE = re.compile(r"\s+(?:on|at|in|to) the (?:far )?(left|right|top|bottom|mid
 
 
 def where_words_for(place: str) -> str:
-    """"on the left", "at the top right", "in the middle" for a place a question gave (describe's
-    :func:`agent.describe.words.where_words`, which calls the middle "centre")."""
-    from agent.describe.words import where_words as place_words
+    """"on the left", "at the top right", "in the middle" for a place a question gave."""
+    from agent.perception.places import place_phrase
 
-    return place_words("centre" if place in ("middle", "centre", "center") else place)
+    return place_phrase("centre" if place in ("middle", "centre", "center") else place)
 
 
 def _thing(words: str) -> tuple[str, str, str] | None:

@@ -21,6 +21,7 @@ import numpy as np
 
 from agent.perception.colour_terms import colour_term, white_balance_gains
 from agent.perception.models import Detection, color_name
+from agent.perception.places import place, place_phrase
 from agent.perception.region_evidence import fills_the_picture, sky_shaped
 
 # Display colours for phrases and their trace pieces (distinct on photos; cycled).
@@ -83,18 +84,14 @@ class Caption:
 
 
 def position_words(cx: float, cy: float) -> str:
-    """Where a normalised point is: "top left", "top", "right", "centre", "bottom right", ..."""
-    col = "left" if cx < 0.37 else "right" if cx > 0.63 else ""
-    row = "top" if cy < 0.37 else "bottom" if cy > 0.63 else ""
-    return " ".join(w for w in (row, col) if w) or "centre"
+    """Where a normalised point is: "top left", "top", "right", "centre", "bottom right", ...
+    (:func:`agent.perception.places.place`, the table every answer uses)."""
+    return place(cx, cy)
 
 
 def where_clause(pos: str) -> str:
-    if pos == "centre":
-        return "In the middle"
-    if pos in ("left", "right"):
-        return f"On the {pos}"
-    return f"At the {pos}"
+    phrase = place_phrase(pos)
+    return phrase[0].upper() + phrase[1:]
 
 
 def _object_color(rgb: np.ndarray, box) -> str:
@@ -205,7 +202,7 @@ def relation_words(prev_box, box, w: int, h: int) -> str:
 
 def where_words(pos: str) -> str:
     """"on the left", "at the top right", "in the middle": a position as words inside a sentence."""
-    return where_clause(pos)[0].lower() + where_clause(pos)[1:]
+    return place_phrase(pos)
 
 
 def region_phrase(noun: str, box, w: int, h: int) -> str:

@@ -80,6 +80,10 @@ _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
 _FAR = re.compile(r"\b(background|at the back|in the back|far|farther|further|distant|distance)\b")
 _NEAR = re.compile(r"\b(foreground|in front|front|nearest|closest|nearer|closer)\b")
 FAR_SHARE = 0.7  # "in the background": the ones under this share of the largest one's height
+# "the small camel", "the biggest dog": by the area of their boxes (it took the surest one)
+_SMALL = re.compile(r"\b(?:small|smaller|smallest|little|littler|littlest|tiny|tinier|tiniest|baby|young|younger|"
+                    r"youngest)\b")
+_BIG = re.compile(r"\b(?:big|bigger|biggest|large|larger|largest|huge|giant|great big|adult|grown)\b")
 # "the dog next to the bike": the one nearest the other named thing
 _BESIDE = re.compile(r"\b(?:next to|beside|near|close to|behind|in front of)\s+(.+)$")
 # What the OCR model finds: "remove the text", "the caption", "the watermark"
@@ -235,6 +239,11 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
     depth = "far" if _FAR.search(head) else "near" if _NEAR.search(head) else None
     if depth is not None:
         dets, positioned = _by_depth(dets, depth, phrase.text or phrase.label), True
+    size = "small" if _SMALL.search(head) else "big" if _BIG.search(head) else None
+    if size is not None and len(dets) > 1:
+        area = {id(d): (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) for d in dets}
+        pick = min if size == "small" else max
+        dets, positioned = [pick(dets, key=lambda d: area[id(d)])], True
     beside = None
     if rel is not None:
         try:

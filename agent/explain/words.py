@@ -7,23 +7,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from agent.explain.types import Finding
 
+from agent.perception.places import box_place, place_phrase
+
 Box = list[int]
 
 
 def where_phrase(box: Box | None, size: tuple[int, int]) -> str:
-    """'at the top left', 'in the centre', ... for a box in an image of ``size = (w, h)``."""
+    """'at the top left', 'on the left', 'in the middle', ... for a box in an image of ``size = (w,
+    h)``, by the table every answer uses (:mod:`agent.perception.places`)."""
     if box is None:
         return ""
-    w, h = size
-    cx = (box[0] + box[2]) / 2 / w
-    cy = (box[1] + box[3]) / 2 / h
-    col = "left" if cx < 0.36 else "right" if cx > 0.64 else ""
-    row = "top" if cy < 0.36 else "bottom" if cy > 0.64 else ""
-    if not col and not row:
-        return "in the centre"
-    if row and col:
-        return f"at the {row} {col}"
-    return f"at the {row or col}"
+    return place_phrase(box_place(box, size))
 
 
 def _fmt(v: float) -> str:

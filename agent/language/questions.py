@@ -59,8 +59,10 @@ _COLOUR = re.compile(
     rf"|^what(?:'s| is| are) the colou?rs? of {_THE}(?P<y>{_THING}){_IN_IT}$"
     rf"|^what colou?r {_THE}(?P<z>{_THING}) (?:is|are) (?:it|they|this|there)$")
 _COUNT = re.compile(
-    r"^how many (?P<x>[a-z ]+?)(?:\s+(?:are there|is there|are in (?:it|the \w+|this \w+)|do you see|can you see|"
-    r"are visible|(?:are|is|do you see) in (?:it|the \w+|this \w+)|in (?:it|the \w+|this \w+)|there are))?$")
+    r"^how many (?P<x>(?!(?:are|is|do|can|remain)\b)[a-z ]+?)(?:\s+(?:are there|is there|are in (?:it|the \w+|this \w+)|"
+    r"do you see|can you see|are visible|(?:are|is|do you see) in (?:it|the \w+|this \w+)|in (?:it|the \w+|this \w+)|"
+    r"there are|(?:are|is) (?:still )?(?:left|remaining|there)|(?:still )?remain|do (?:i|we) have(?: left)?))?"
+    r"(?: now| still| after that| any more| anymore)?$")
 _PRESENT = re.compile(
     rf"^(?:is|are) there {_THE}(?P<x>{_THING}){_IN_IT}$"
     rf"|^(?:do|can) you see {_THE}(?P<y>{_THING}){_IN_IT}$"

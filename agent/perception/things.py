@@ -170,6 +170,9 @@ def _noun_at(toks: list[str], i: int, labels: set[str]) -> tuple[str | None, int
         return "cup", 3
     if tok in ("object", "objects", "thing", "things"):
         return "object", 1
+    if tok in ("baby", "babies") and i + 1 < len(toks) and toks[i + 1] not in ("boy", "boys", "girl", "girls") \
+            and _noun_at(toks, i + 1, labels)[0] not in (None, "person"):
+        return None, 1  # "the baby camel": a young camel, not a baby and a camel
     two = " ".join(toks[i:i + 2])
     if two in labels:
         return two, 2

@@ -1,0 +1,40 @@
+"""Where a thing is in a picture, in the words every answer uses.
+
+Describe, the answers to questions and the difference explainer each had their own table (a centre
+left of 0.35, 0.36 or 0.37 of the width was "left"), so one box could be "on the right" in one reply
+and "in the centre" in the next. One table now serves all three.
+"""
+
+from __future__ import annotations
+
+SIDE = 0.37  # a centre left of this share of the width is "left", right of 1 - SIDE "right"; so for rows
+
+
+def place(cx: float, cy: float) -> str:
+    """Where a normalised point is: "top left", "top", "right", "centre", "bottom right", ...
+
+    >>> place(0.2, 0.5), place(0.5, 0.9), place(0.5, 0.5), place(0.7, 0.1)
+    ('left', 'bottom', 'centre', 'top right')
+    """
+    col = "left" if cx < SIDE else "right" if cx > 1 - SIDE else ""
+    row = "top" if cy < SIDE else "bottom" if cy > 1 - SIDE else ""
+    return " ".join(w for w in (row, col) if w) or "centre"
+
+
+def box_place(box, size: tuple[int, int]) -> str:
+    """:func:`place` of a box's centre in a picture of ``size = (w, h)``."""
+    w, h = size
+    return place((box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h)
+
+
+def place_phrase(where: str) -> str:
+    """A place as words inside a sentence: "on the left", "at the top right", "in the middle".
+
+    >>> place_phrase("left"), place_phrase("top right"), place_phrase("centre")
+    ('on the left', 'at the top right', 'in the middle')
+    """
+    if where == "centre":
+        return "in the middle"
+    if where in ("left", "right"):
+        return f"on the {where}"
+    return f"at the {where}"
