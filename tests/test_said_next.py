@@ -51,7 +51,8 @@ def test_a_box_is_put_in_the_same_words_by_every_answer():
     """A camel's box was "on the right" in the removal's reply and "in the centre" in "what changed?":
     describe, the questions and the explainer each had their own table."""
     from agent.describe.questions import where_words
-    from agent.describe.words import position_words, where_words as describe_words
+    from agent.describe.words import position_words
+    from agent.describe.words import where_words as describe_words
     from agent.explain.words import where_phrase
 
     for box in [(228, 41, 607, 311), (200, 100, 260, 150), (0, 0, 240, 200), (230, 0, 580, 100)]:
