@@ -66,3 +66,43 @@ def test_how_many_are_left_counts_the_things_not_the_word_left():
     for words in ("how many camels are left?", "how many camels are still there", "how many people remain"):
         question = read_question(words)
         assert question.kind == "count" and question.about in ("camels", "people"), words
+
+
+def test_the_one_on_the_other_side_is_not_taken_for_the_one_asked_about(monkeypatch):
+    """"remove the swan on the right" removed the one swan found, on the left, and replied "Removed
+    the swan on the right". With one such thing on the other half, nothing is done and both what was
+    found and what is on the side asked about are pointed at; among several, "the one on the right"
+    is still the rightmost of them."""
+    import numpy as np
+    import pytest
+
+    from agent.edits import objects
+    from agent.perception.models import Detection
+    from agent.perception.things import ObjectNotFound
+
+    dets = [Detection("dog", 0.9, (20, 60, 120, 180)), Detection("cat", 0.8, (300, 60, 380, 180))]
+    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
+    img = np.zeros((200, 400, 3), np.uint8)
+    with pytest.raises(ObjectNotFound, match="I see one dog, on the left, and none on the right; on the right I "
+                                             "see a cat") as exc:
+        objects.match_objects(img, "the dog on the right")
+    assert [b for _, b in exc.value.seen] == [(20, 60, 120, 180), (300, 60, 380, 180)]
+    assert objects.match_objects(img, "the dog on the left")[0].boxes == [(20, 60, 120, 180)]
+    dets.append(Detection("dog", 0.7, (130, 60, 190, 180)))  # two dogs, both left of the middle
+    assert objects.match_objects(img, "the dog on the right")[0].boxes == [(130, 60, 190, 180)]
+
+
+def test_a_photo_between_soft_and_sharp_is_not_called_sharp_enough_beside_a_higher_figure(monkeypatch):
+    """"is the image sharp?" answered "It looks sharp enough to me: ... 0.021 (the sharp photos I know
+    measure 0.023 and more)"."""
+    import dataclasses
+
+    import numpy as np
+
+    from agent.describe.questions import answer_question
+    from agent.perception import measure as m
+
+    real = m.measure
+    monkeypatch.setattr(m, "measure", lambda px: dataclasses.replace(real(px), detail=0.021))
+    text, _, plan = answer_question(np.full((40, 60, 3), 128, np.uint8), read_question("is the image sharp?"))
+    assert text.startswith("It looks reasonably sharp, not crisp") and not plan, text

@@ -140,7 +140,7 @@ def critique(pixels: np.ndarray, *, subject: bool = True) -> Critique:
     if noisy:
         pass
     elif m.FLAT_DETAIL < f.detail < m.SOFT_DETAIL:
-        findings.append(f"it looks soft (fine detail {f.detail:.3f}; the sharp photos I know measure 0.023 and more)")
+        findings.append(f"it looks soft (fine detail {f.detail:.3f}; the sharp photos I know measure {m.SHARP_DETAIL:.3f} and more)")
         plan.append(AdjustAttr("sharpness", 30.0))
     elif f.detail >= m.SOFT_DETAIL:
         fine.append(f"the sharpness (fine detail {f.detail:.3f})")

@@ -275,9 +275,35 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         return s
 
     best = tuple(int(v) for v in max(dets, key=score).box)
+    if phrase.position and len(every) == 1 and _other_side(best, phrase.position, w, h):
+        _only_one_elsewhere(rgb, best, phrase.position, phrase.label)
     if phrase.position and phrase.position != "centre":
         _none_further(rgb, best, phrase.position, phrase.label, every)
     return Match([best], [b for b in every if b != best], phrase.label, False, weak, positioned, (classes[best],))
+
+
+def _other_side(box: Box, position: str, w: int, h: int) -> bool:
+    """Whether the box's centre is on the other half of the picture from ``position`` ("right" for
+    a box left of the middle)."""
+    cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
+    return any(word == "left" and cx > 0.5 or word == "right" and cx < 0.5 or word == "top" and cy > 0.5
+               or word == "bottom" and cy < 0.5 for word in position.split())
+
+
+def _only_one_elsewhere(rgb: np.ndarray, best: Box, position: str, word: str) -> None:
+    """Raises :class:`ObjectNotFound` for "the swan on the right" where the one swan found is on the
+    left: it was removed, and the reply said "Removed the swan on the right". What the detector
+    finds on the side asked about is pointed at too (the other swan, a "bird" to the naming)."""
+    from agent.perception.places import box_place, place_phrase
+
+    h, w = rgb.shape[:2]
+    there = [(d.label, tuple(int(v) for v in d.box)) for d in detect(rgb, min_score=SECOND_LOOK)
+             if not _other_side(d.box, position, w, h) and box_iou(d.box, best) < 0.3]
+    asked = place_phrase(position)
+    said = f"I see one {word}, {place_phrase(box_place(best, (w, h)))}, and none {asked}"
+    if there:
+        said += f"; {asked} I see {_join_seen(there)}"
+    raise ObjectNotFound(said + " (the boxes are on the picture)", seen=[(word, best), *there])
 
 
 def _none_further(rgb: np.ndarray, best: Box, position: str, word: str, every: list[Box]) -> None:

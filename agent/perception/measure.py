@@ -29,6 +29,7 @@ DULL_SATURATION, VIVID_SATURATION = 0.15, 0.75  # mean HSV saturation of coloure
 CAST = 8.0  # mean b* (yellow-blue) or a* (red-green) of near-grey mid-tones, in OpenCV's Lab units: a cast shows
 NEAR_GREY = 20.0  # Lab chroma under which a pixel would be grey without a cast
 SOFT_DETAIL = 0.015  # mean gradient magnitude below this: soft, lacking detail (photos here: 0.023 to 0.076)
+SHARP_DETAIL = 0.023  # ... and from this up, sharp: the least of the sharp photos here
 FLAT_DETAIL = 0.004  # ... and below this a drawing or a plain area, which sharpening cannot help
 TILT_MIN, TILT_MAX = 0.7, 10.0  # degrees: a long line tilted by this much looks crooked (more: on purpose)
 # Grain (``noise``, 0..255 luma levels, at SIDE px): on the 8 real photos of the sample library and the 12 of
