@@ -106,3 +106,20 @@ def test_a_photo_between_soft_and_sharp_is_not_called_sharp_enough_beside_a_high
     monkeypatch.setattr(m, "measure", lambda px: dataclasses.replace(real(px), detail=0.021))
     text, _, plan = answer_question(np.full((40, 60, 3), 128, np.uint8), read_question("is the image sharp?"))
     assert text.startswith("It looks reasonably sharp, not crisp") and not plan, text
+
+
+def test_a_thing_describe_names_from_the_whole_photo_is_not_denied_by_the_answers(monkeypatch):
+    """Describe said "In this picture I can see a meerkat" (the classifier, on the whole photo; the
+    detector found nothing sure), and "how many meerkats are there?" answered "I don't see any"."""
+    import numpy as np
+
+    from agent.describe import questions
+    from agent.perception import naming
+
+    monkeypatch.setattr(questions, "_found", lambda pixels, label, place="": [])
+    monkeypatch.setattr(naming, "whole_image_thing", lambda pixels: "meerkat")
+    img = np.zeros((40, 60, 3), np.uint8)
+    said = questions.answer_question(img, read_question("how many meerkats are there?"))[0]
+    assert said.startswith("The photo as a whole looks like a meerkat") and "count" in said, said
+    assert questions.answer_question(img, read_question("is there a meerkat?"))[0].startswith("Yes, I think so")
+    assert questions.answer_question(img, read_question("is there a dog?"))[0] == "I don't see a dog."

@@ -55,22 +55,7 @@ from agent.perception.things import (  # SPLIT
 MAX_SECOND_LOOKS = 6
 
 
-
-
-
-
 # -- perception helpers ------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
 
 
 # -- caption from a trace ---------------------------------------------------------------------------
@@ -298,7 +283,6 @@ def _pixel_box(b, w: int, h: int) -> tuple[int, int, int, int]:
     return (x1, y1, max(x1 + 1, int(np.ceil(b[2] * w))), max(y1 + 1, int(np.ceil(b[3] * h))))
 
 
-
 def reading_order_trace(pixels: np.ndarray, dets: list[Detection] | None = None) -> list[np.ndarray]:
     """A trace over the image in reading order: its objects row by row, left to right; or, with no
     objects, three sweeps (top, middle, bottom)."""
@@ -332,20 +316,6 @@ def describe_image(pixels: np.ndarray) -> Caption:
 
 
 # -- locate: from a caption to boxes and a trace ---------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 _TARGETS = {"left": (0.2, None), "right": (0.8, None), "top": (None, 0.2), "bottom": (None, 0.8),

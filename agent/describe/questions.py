@@ -106,6 +106,16 @@ def _found(pixels: np.ndarray, label: str, place: str = "") -> list:
     return sorted(found, key=lambda d: -d.score)
 
 
+def _whole_photo_is(pixels: np.ndarray, label: str) -> bool:
+    """Whether the whole photo is what describe calls ``label`` when no box holds it
+    (:func:`agent.perception.naming.whole_image_thing`: "In this picture I can see a meerkat")."""
+    from agent.perception.naming import whole_image_thing
+    from agent.perception.vocabulary import agrees
+
+    word = whole_image_thing(pixels)
+    return word is not None and (word == label or agrees(word, label))
+
+
 def _box(d, label: str) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in d.box], "color": BOX_COLOR, "label": label}
 
@@ -138,6 +148,17 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     found = _found(pixels, label, place)
     sure = [d for d in found if d.score >= SURE]
     unsure = [d for d in found if d.score < SURE]
+    if not found:
+        whole = _whole_photo_is(pixels, label)
+        if whole:  # describe said "a meerkat" from the whole photo, and the count said "I don't see any"
+            if question.kind == "count":
+                return (f"The photo as a whole looks like {_a(said)} to me, but I can't find each one in it to "
+                        "count them.", {}, [])
+            if question.kind in ("present", "where"):
+                yes = "Yes, I think so: the" if question.kind == "present" else "The"
+                return (f"{yes} photo as a whole looks like {_a(said)} to me, but I can't find where it is in "
+                        "it.", {}, [])
+            return f"The photo as a whole looks like {_a(said)} to me, but I can't find it to tell its colour.", {}, []
     if question.kind == "count":
         boxes = [_box(d, said) for d in found]
         if not found:
