@@ -123,3 +123,21 @@ def test_a_thing_describe_names_from_the_whole_photo_is_not_denied_by_the_answer
     assert said.startswith("The photo as a whole looks like a meerkat") and "count" in said, said
     assert questions.answer_question(img, read_question("is there a meerkat?"))[0].startswith("Yes, I think so")
     assert questions.answer_question(img, read_question("is there a dog?"))[0] == "I don't see a dog."
+
+
+def test_a_crop_to_one_of_several_says_which(monkeypatch):
+    """"crop to the bison" with three bison replied "Cropped to the bison." without saying which."""
+    import numpy as np
+
+    from agent.edits import objects
+    from agent.edits.run import run
+    from agent.grammar.commands import parse_command
+    from agent.perception.models import Detection
+
+    dets = [Detection("dog", 0.95, (150, 40, 250, 160)), Detection("dog", 0.7, (10, 60, 80, 190)),
+            Detection("dog", 0.6, (300, 60, 380, 190))]
+    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
+    out = run(parse_command("crop the dog"), np.zeros((200, 400, 3), np.uint8))
+    assert out.note == "I see 3 dogs and cropped to the one in the middle; say which if you meant another."
+    assert out.pixels.shape[:2] == (144, 120)
+    assert run(parse_command("crop the dog on the left"), np.zeros((200, 400, 3), np.uint8)).note == ""

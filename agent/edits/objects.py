@@ -651,10 +651,13 @@ def background(pixels: np.ndarray, mode: str, keep: str = "") -> np.ndarray:
     return regions.replace_background(pixels, mask=mask, mode=mode)
 
 
-def crop_object(pixels: np.ndarray, words: str, *, margin: float = 0.1) -> np.ndarray:
+def crop_object(pixels: np.ndarray, words: str, *, margin: float = 0.1,
+                matches: list[Match] | None = None) -> np.ndarray:
     """Crop to the object ``words`` names (all of them, for a plural) with ``margin`` of the box's
-    size on each side (:func:`editor.regions.crop_to_box`). Raises :class:`ObjectNotFound`."""
-    boxes = find_objects(pixels, words)
+    size on each side (:func:`editor.regions.crop_to_box`); ``matches`` what :func:`match_objects`
+    found for them, when already known. Raises :class:`ObjectNotFound`."""
+    found = match_objects(pixels, words) if matches is None else matches
+    boxes = list(dict.fromkeys(b for m in found for b in m.boxes))
     union = (min(b[0] for b in boxes), min(b[1] for b in boxes),
              max(b[2] for b in boxes), max(b[3] for b in boxes))
     return regions.crop_to_box(pixels, box=union, margin=margin)

@@ -176,7 +176,7 @@ def _box_overlay(box: Box, label: str, color: str = BOX_COLOR) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in box], "color": color, "label": label}
 
 
-def _which(box: Box, others: list[Box]) -> str:
+def which_one(box: Box, others: list[Box]) -> str:
     """Where ``box`` is among ``others`` of its kind, in words: "on the left", "in the middle"."""
     centres = sorted([(b[0] + b[2]) / 2 for b in others] + [(box[0] + box[2]) / 2])
     x = (box[0] + box[2]) / 2
@@ -241,7 +241,7 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
             overlays += [_box_overlay(b, f"other {m.label}", OTHER_COLOR) for b in m.others]
             continue
         if m.others and not m.plural and not m.positioned:
-            notes.append(f"I see {counted(len(m.others) + 1, m.label)} and changed the one {_which(m.boxes[0], m.others)} "
+            notes.append(f"I see {counted(len(m.others) + 1, m.label)} and changed the one {which_one(m.boxes[0], m.others)} "
                          "(its box is on the picture); say which if you meant another")
         overlays += [_box_overlay(b, f"other {m.label}", OTHER_COLOR) for b in m.others if not m.plural]
     if not hard.any():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from agent.edits import objects
-from agent.edits.regions import RegionNotFound, not_found_sentence
+from agent.edits.regions import RegionNotFound, not_found_sentence, which_one
 from agent.perception.models import box_iou
 from agent.perception.things import ObjectNotFound, detect
 from agent.perception.vocabulary import counted
@@ -26,12 +26,6 @@ LEFT_COLOR = "#999999"  # ... and of the others of its kind, left in place
 
 def _overlay(box, label: str, color: str) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in box], "color": color, "label": label}
-
-
-def _where(box, others) -> str:
-    xs = sorted((b[0] + b[2]) / 2 for b in [*others, box])
-    x = (box[0] + box[2]) / 2
-    return "on the left" if x == xs[0] else "on the right" if x == xs[-1] else "in the middle"
 
 
 def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]:
@@ -58,7 +52,7 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
         overlays += [_overlay(b, f"removed {m.label}", REMOVED_COLOR) for b in m.boxes]
         if m.others and not m.plural and not m.positioned:
             n = len(m.others) + 1
-            notes.append(f"I see {n} of them and removed the {m.label} {_where(m.boxes[0], m.others)} (the boxes "
+            notes.append(f"I see {n} of them and removed the {m.label} {which_one(m.boxes[0], m.others)} (the boxes "
                          "are on the picture); say which if you meant another")
         overlays += [_overlay(b, f"other {m.label}", LEFT_COLOR) for b in m.others if not m.plural]
         if m.plural:  # "remove the people": how many went, so that one the detector missed is not taken as done

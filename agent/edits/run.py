@@ -21,6 +21,7 @@ import numpy as np
 
 from agent.edits import objects, regions, removal
 from agent.grammar import commands as c
+from agent.perception.vocabulary import counted
 from editor import adjust, geometry, masks, ops
 
 # adjust_attr's attribute -> the operation and its keyword
@@ -160,6 +161,11 @@ def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None 
         return Outcome(objects.remove_region(pixels, selection))
     if isinstance(command, c.CropTo) and command.target in SELECTION_WORDS:
         return Outcome(RUNNERS[c.Crop](selection_box(selection), pixels))
+    if isinstance(command, c.CropTo) and not command.aspect:  # says which one, of several ("Cropped to the bison.")
+        found = objects.match_objects(pixels, command.target)
+        notes = [f"I see {counted(len(m.others) + 1, m.label)} and cropped to the one {regions.which_one(m.boxes[0], m.others)}"
+                 "; say which if you meant another" for m in found if m.others and not m.plural and not m.positioned]
+        return Outcome(objects.crop_object(pixels, command.target, matches=found), note=". ".join(notes) + ("." if notes else ""))
     region = getattr(command, "region", "")
     if isinstance(command, c.Remove) and not region:  # says which one went, or why none did
         out, overlays, note = removal.remove(pixels, command.words)
