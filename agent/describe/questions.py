@@ -97,12 +97,11 @@ def _found(pixels: np.ndarray, label: str, place: str = "") -> list:
         found = [Detection(label, d.score, d.box) for d, n in zip(dets, name_objects(pixels, dets))
                  if label in (n.said, n.noun, COCO_KINDS.get(n.noun) or ("animal" if (n.said or n.noun) in animals
                                                                         else None))]
-    if place:
+    if place:  # nearest the place first, as the edits choose "the one on the left"
+        from agent.perception.places import position_score
+
         h, w = pixels.shape[:2]
-        tx = {"left": 0.0, "right": 1.0}.get(place.split()[-1], 0.5)
-        ty = {"top": 0.0, "bottom": 1.0}.get(place.split()[0], 0.5)
-        return sorted(found, key=lambda d: abs((d.box[0] + d.box[2]) / 2 / w - tx) * (tx != 0.5)
-                      + abs((d.box[1] + d.box[3]) / 2 / h - ty) * (ty != 0.5) - 0.01 * d.score)
+        return sorted(found, key=lambda d: -position_score(d.box, place, w, h) - 0.01 * d.score)
     return sorted(found, key=lambda d: -d.score)
 
 

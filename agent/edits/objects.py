@@ -29,6 +29,7 @@ from agent.perception.models import (
     text_quads,
     to_rgb8,
 )
+from agent.perception.places import position_score
 from agent.perception.things import (  # SPLIT
     COLOR_WORDS,
     ObjectNotFound,
@@ -101,24 +102,6 @@ def _is_plural(text: str, label: str) -> bool:
         return True
     last = label.split()[-1]
     return any(t in (last + "s", last + "es") for t in toks)
-
-
-def _position_score(box: Box, position: str, w: int, h: int) -> float:
-    """Higher the better the box's centre matches "left", "top right", "middle"... (0..-2)."""
-    cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
-    score = 0.0
-    for word in position.split():
-        if word == "left":
-            score -= cx
-        elif word == "right":
-            score -= 1 - cx
-        elif word == "top":
-            score -= cy
-        elif word == "bottom":
-            score -= 1 - cy
-        elif word == "centre":
-            score -= abs(cx - 0.5) + abs(cy - 0.5)
-    return score
 
 
 @dataclass(frozen=True)
@@ -266,7 +249,7 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
     def score(d) -> float:
         s = d.score
         if phrase.position:
-            s += 2 * _position_score(d.box, phrase.position, w, h)
+            s += 2 * position_score(d.box, phrase.position, w, h)
         if phrase.colour and phrase.colour in COLOR_WORDS:
             s += 0.5 if color_name(rgb, box=d.box) == phrase.colour else 0.0
         if beside is not None:  # nearest the other thing, in units of the image's diagonal
@@ -330,7 +313,7 @@ def _none_further(rgb: np.ndarray, best: Box, position: str, word: str, every: l
              for d in detect_objects(rgb[crop[1]:crop[3], crop[0]:crop[2]], min_score=FURTHER_SCORE)]
     # not one already found, nor a piece of one the crop cut (a bird's tail past the crop's edge)
     beyond = [d for d in found if all(box_iou(d.box, b) < 0.3 and inside_share(d.box, b) < 0.5 for b in [best, *every])
-              and _position_score(d.box, position, w, h) > _position_score(best, position, w, h)]
+              and position_score(d.box, position, w, h) > position_score(best, position, w, h)]
     if not beyond:
         return
     if word in COCO_LABELS.values():

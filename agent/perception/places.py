@@ -38,3 +38,26 @@ def place_phrase(where: str) -> str:
     if where in ("left", "right"):
         return f"on the {where}"
     return f"at the {where}"
+
+
+def position_score(box, position: str, w: int, h: int) -> float:
+    """Higher the better the box's centre matches "left", "top right", "centre" (or "middle")...
+    (0..-2): which of several things "the one on the left" is.
+
+    >>> position_score((0, 0, 10, 10), "left", 100, 100) > position_score((80, 0, 90, 10), "left", 100, 100)
+    True
+    """
+    cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
+    score = 0.0
+    for word in position.split():
+        if word == "left":
+            score -= cx
+        elif word == "right":
+            score -= 1 - cx
+        elif word == "top":
+            score -= cy
+        elif word == "bottom":
+            score -= 1 - cy
+        elif word in ("centre", "middle", "center"):
+            score -= abs(cx - 0.5) + abs(cy - 0.5)
+    return score
