@@ -380,40 +380,47 @@ def _plural_phrase(phrase: str) -> str:
     return plural(head) + sep + rest
 
 
-def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int = 4) -> Caption:
-    """Sentences about the photo: the main subject first ("In this picture I can see a grey cat on
-    the left."), then up to ``others`` more things with where they are ("On the right there is a white
-    cup."), most salient first. ``names`` are the :class:`agent.perception.naming.Named` of ``dets``."""
-    h, w = rgb.shape[:2]
-    order = sorted(range(len(dets)), key=lambda i: -_salience(dets[i], names[i], w, h, dets))
+def _grouped(dets: list[Detection], names, order: list[int], w: int, h: int, *, subject: bool,
+             limit: int) -> list[dict]:
+    """The things of ``order`` (indices of ``dets``, most salient first) as they are said: a tiny
+    thing no model names left out ("a green object at the top left": a far cow against the grass says
+    nothing a person would), a tiny named one without its colour (its few pixels cannot tell it from
+    what is around it), and those said alike in one place together ("In the middle there are two
+    people in black", not "a person in black ... another person in black" there). With ``subject``
+    the first is the main subject, said in full and never grouped. At most ``limit`` things are said."""
 
     def tiny(i: int) -> bool:
         b = dets[i].box
         return (b[2] - b[0]) * (b[3] - b[1]) < TINY_OTHER * w * h
-    # after the subject, a tiny thing no model names ("a green object at the top left": a far cow
-    # against the grass) says nothing a person would; a tiny named one is said without its colour,
-    # which its few pixels cannot tell from what is around it
-    order = (order[:1] + [i for i in order[1:] if not (tiny(i) and names[i].noun == "object")])[: others + 1]
-    # the things after the subject, those said alike in one place together ("In the middle there are
-    # two people in black", not "a person in black ... another person in black" there)
+
+    lead = order[:1] if subject else []
+    order = (lead + [i for i in order[len(lead):] if not (tiny(i) and names[i].noun == "object")])[:limit]
     things: list[dict] = []
     for k, i in enumerate(order):
         d, n = dets[i], names[i]
-        if k and tiny(i):
+        after = k >= len(lead)
+        if after and tiny(i):
             n = dataclasses.replace(n, phrase=n.said or n.noun)
         box = tuple(int(v) for v in d.box)
         where = position_words((box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h)
-        alike = next((t for t in things[1:] if k and t["phrase"] == n.phrase and t["where"] == where), None)
+        alike = next((t for t in things[len(lead):] if after and t["phrase"] == n.phrase and t["where"] == where), None)
         if alike is None:
             things.append({"phrase": n.phrase, "noun": n.noun, "where": where, "box": box, "n": 1})
         else:
             b = alike["box"]
             alike["box"] = (min(b[0], box[0]), min(b[1], box[1]), max(b[2], box[2]), max(b[3], box[3]))
             alike["n"] += 1
+    return things
+
+
+def _thing_segments(things: list[dict], *, subject: bool, start: int = 0) -> list[Segment]:
+    """One sentence a thing (or a group of alike things): the subject leads ("In this picture I can
+    see a grey cat on the left"), the others say where they are ("On the right there is a white cup",
+    "there is another cup", "there are two people in black"). ``start``: segments said before them."""
     segments = []
     said: set[str] = set()
     for k, t in enumerate(things):
-        if k == 0:
+        if k == 0 and subject:
             words = f"In this picture I can see {_a(t['phrase'])} {where_words(t['where'])}"
         elif t["n"] > 1:
             words = (f"{where_clause(t['where'])} there are {_NUMBERS.get(t['n'], str(t['n']))}"
@@ -423,7 +430,19 @@ def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int
         else:
             words = f"{where_clause(t['where'])} there is {_a(t['phrase'])}"
         said.add(t["phrase"])
-        segments.append(Segment(words, t["box"], 0.0, 0.0, PALETTE[k % len(PALETTE)], t["noun"], "object"))
+        segments.append(Segment(words, t["box"], 0.0, 0.0, PALETTE[(start + k) % len(PALETTE)], t["noun"], "object"))
+    return segments
+
+
+def describe_scene(rgb: np.ndarray, dets: list[Detection], names, *, others: int = 4) -> Caption:
+    """Sentences about the photo: the main subject first ("In this picture I can see a grey cat on
+    the left."), then up to ``others`` more things with where they are ("On the right there is a white
+    cup."), most salient first (:func:`_grouped` says which and how). ``names`` are the
+    :class:`agent.perception.naming.Named` of ``dets``."""
+    h, w = rgb.shape[:2]
+    order = sorted(range(len(dets)), key=lambda i: -_salience(dets[i], names[i], w, h, dets))
+    things = _grouped(dets, names, order, w, h, subject=True, limit=others + 1)
+    segments = _thing_segments(things, subject=True)
     lead = black_and_white_lead(rgb)
     return Caption(lead + ". ".join(s.words for s in segments) + ".", segments, sep=". ", lead=lead)
 
@@ -484,20 +503,14 @@ def describe_small_things(rgb: np.ndarray, dets: list[Detection], names, thing: 
     """Sentences for a photo whose things are all small (:func:`is_small_scene`): the scene first,
     as :func:`describe_regions` says it (what the classifier is sure the photo shows, then its top,
     middle and bottom), then up to :data:`SMALL_SAID` of the things the detector is sure of, most
-    salient first, with where they are ("At the bottom there is a person in black")."""
+    salient first, with where they are ("At the bottom there is a person in black"), said as
+    :func:`describe_scene` says the things after its subject."""
     h, w = rgb.shape[:2]
     scene = describe_regions(rgb, thing)
-    segments = list(scene.segments)
     order = sorted((i for i in range(len(dets)) if dets[i].score >= SMALL_SURE),
                    key=lambda i: -_salience(dets[i], names[i], w, h, dets))
-    said: set[str] = set()
-    for i in order[:SMALL_SAID]:
-        d, n = dets[i], names[i]
-        box = tuple(int(v) for v in d.box)
-        where = where_clause(position_words((box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h))
-        words = f"{where} there is {'another ' + n.phrase if n.phrase in said else _a(n.phrase)}"
-        said.add(n.phrase)
-        segments.append(Segment(words, box, 0.0, 0.0, PALETTE[len(segments) % len(PALETTE)], n.noun, "object"))
+    things = _grouped(dets, names, order, w, h, subject=False, limit=SMALL_SAID)
+    segments = [*scene.segments, *_thing_segments(things, subject=False, start=len(scene.segments))]
     return Caption(scene.lead + ". ".join(s.words for s in segments) + ".", segments, sep=". ", lead=scene.lead)
 
 
