@@ -159,6 +159,11 @@ Held-out parts, run once at the end of that work (counts only): the first 0.676 
 before); held2 0.822 (97/118; photos 29/39, stamps 68/79; 98/118 before); held3 0.678 (78/115;
 74/115 before). The clean held-out crops together (held2 + held3): 0.751 (175/233) against 0.738
 (172/233) before (that figure at the old, unseeded random state), still far from the 0.85 aimed at.
+
+Five of held2's photos (FallenLeaf, Path, OneStandsOut, BytheWater, ColorfulCups: 19 crops) are in
+bench/describe_human.py's development part, whose ``-v`` prints their captions, colours included:
+they are no longer clean, and are counted apart as "held2, seen" (:data:`SEEN`), out of held2's
+figure. The clean held-out crops are then 214 (held2 99, held3 115).
 """
 
 from __future__ import annotations
@@ -179,6 +184,11 @@ LABELS = Path(__file__).resolve().parent / "colour_labels.json"
 # basic colour terms Easel may say that are the same as a labelled word
 SAME = {"skyblue": "blue", "gray": "grey"}
 DEV = ("dev", "dev2")  # the parts tuned on
+# held2's photos that bench/describe_human.py's development part describes, and prints the captions
+# of with -v (colours included): looked at, so no longer clean. Their 19 crops are counted apart
+# ("held2, seen") and left out of held2's figure (held2 and held3 together keep 214 clean crops).
+SEEN = {"wallpaper:FallenLeaf", "wallpaper:Path", "wallpaper:OneStandsOut", "wallpaper:BytheWater",
+        "wallpaper:ColorfulCups"}
 
 
 def crops() -> list[dict]:
@@ -224,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         times.append(time.perf_counter() - t)
         said = SAME.get(said, said)
         ok = said in r["words"]
+        if r["split"] == "held2" and r["photo"] in SEEN:
+            results["held2, seen"].append(ok)
+            continue
         results[r["split"]].append(ok)
         if r["split"] == "held2":
             results["held2, " + ("stamps" if r["photo"].startswith("stamp:") else "photos")].append(ok)
@@ -233,7 +246,8 @@ def main(argv: list[str] | None = None) -> int:
             confusions[(r["words"][0], said)] += 1
             if args.verbose:
                 print(f"{r['split']} {i:3d} {r['photo']:12s} {r['box']} truth={'/'.join(r['words'])} said={said}")
-    for split in ("dev", "dev2", "dev, all", "held-out", "held2", "held2, photos", "held2, stamps", "held3"):
+    for split in ("dev", "dev2", "dev, all", "held-out", "held2", "held2, photos", "held2, stamps", "held3",
+                  "held2, seen"):
         ok = results[split]
         if not ok:
             continue

@@ -141,3 +141,22 @@ def test_a_crop_to_one_of_several_says_which(monkeypatch):
     assert out.note == "I see 3 dogs and cropped to the one in the middle; say which if you meant another."
     assert out.pixels.shape[:2] == (144, 120)
     assert run(parse_command("crop the dog on the left"), np.zeros((200, 400, 3), np.uint8)).note == ""
+
+
+def test_a_part_made_brighter_or_darker_is_said_so_by_what_changed():
+    """"what changed?" after "the gorilla is too dark" said "something changed in the middle"; a part
+    made lighter or darker is now said so, with the measured lightness."""
+    import numpy as np
+    from skimage import data
+
+    from agent.edits.run import run
+    from agent.explain import explain_images
+    from agent.grammar.commands import parse_command
+
+    before = data.astronaut()[::2, ::2].copy()
+    for line, word in (("adjust_attr brightness -30 in left", "darker"), ("adjust_attr brightness 30 in bottom right",
+                                                                           "brighter")):
+        after = run(parse_command(line), before).pixels
+        said = explain_images(before, after, name_objects=False).text
+        assert f"got {word} (lightness" in said and "Something changed" not in said, (line, said)
+    assert np.array_equal(before, data.astronaut()[::2, ::2])

@@ -389,7 +389,7 @@ def _measured(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command]]
         if f.detail < m.SOFT_DETAIL:
             return f"It looks soft: {figure}. Should I sharpen it by 30?", {}, [AdjustAttr("sharpness", 30.0)]
         # between the two, "sharp enough" beside "the sharp photos measure 0.023 and more" read as a contradiction
-        how = "sharp" if f.detail >= m.SHARP_DETAIL else "reasonably sharp, not crisp"
+        how = "sharp" if round(f.detail, 3) >= m.SHARP_DETAIL else "reasonably sharp, not crisp"  # as the figure is shown
         return f"It looks {how} to me: {figure}.", {}, []
     if about in {"crooked", "tilted", "straight", "level"}:
         if f.tilt is None:

@@ -589,8 +589,10 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
                 "rim_before": round(rb, 2), "rim_after": round(ra, 2),
                 "area_fraction": round(ar / area, 4)}
         flat = std_b < 6 and std_a < 6
-        dl = float(np.abs(alab[y1:y2, x1:x2][inner][:, 0].mean() - plab[y1:y2, x1:x2][inner][:, 0].mean()))
-        info["lightness_change"] = round(dl, 1)
+        # signed: + lighter after (OpenCV's 8-bit L, 0..255); the sentence says which way
+        signed_dl = float(alab[y1:y2, x1:x2][inner][:, 0].mean() - plab[y1:y2, x1:x2][inner][:, 0].mean())
+        dl = abs(signed_dl)
+        info["lightness_change"] = round(signed_dl, 1)
         if r2 > 0.85 or flat:  # one colour mapping explains the change: same thing, new colour
             if dchroma < (15 if flat else 8) and dl < 12:
                 continue  # what is left of the global model's error, not a change of its own

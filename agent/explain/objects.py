@@ -85,6 +85,13 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
                 if noun is not None:
                     fd.params["object"] = noun
                     fd.params["object_score"] = round(d.score, 3)
+                    # its box in the picture, unless the patch's edge cut it (then it goes on beyond
+                    # the change: "darken the left side" over half a gorilla is not the gorilla changed)
+                    cut = (d.box[0] <= 2 < crop[0] or d.box[1] <= 2 < crop[1] or d.box[2] >= pw - 2 and crop[2] < w - 2
+                           or d.box[3] >= ph - 2 and crop[3] < h - 2)
+                    if not cut:
+                        fd.params["object_box"] = [int(crop[0] + d.box[0]), int(crop[1] + d.box[1]),
+                                                   int(crop[0] + d.box[2]), int(crop[1] + d.box[3])]
                 break
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from agent.explain.types import Finding
 
+from agent.perception.models import box_iou
 from agent.perception.places import box_place, place_phrase
 
 Box = list[int]
@@ -30,6 +31,13 @@ def rotation_sentence(deg: float) -> str:
     return f"It was rotated {_fmt(360 - deg)}° clockwise."
 
 
+# A local change whose lightness moved this much (OpenCV's 8-bit L; the engine's own bound for a change
+# of its own) is said as brighter or darker
+LIGHTER = 12.0
+SAME_THING = 0.5  # a changed part is the thing found in it when their boxes overlap this much (IoU)
+
+
+
 def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) -> None:
     obj = fd.params.get("object")
     col = fd.params.get("color")
@@ -49,6 +57,16 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
         what = f"The {obj}" if obj else "A region"
         change = f"from {fr} to {to}" if fr and to and fr != to else f"to {to}" if to else ""
         fd.sentence = f"{what} {where_phrase(fd.after_box, asize)} changed colour {change}".rstrip() + "."
+    elif fd.kind == "region_changed" and abs(fd.params.get("lightness_change", 0.0)) >= LIGHTER:
+        # "the gorilla got brighter": what the explainer measured, not "something changed in the middle"
+        dl = fd.params["lightness_change"] * 100 / 255
+        # the thing found there, when the change is that thing ("brighten the gorilla"), not a part of
+        # the picture that holds some of it ("darken the left side")
+        box = fd.params.get("object_box")
+        whole_thing = obj and box is not None and box_iou(box, fd.after_box) >= SAME_THING
+        what = the if whole_thing else "The part"
+        fd.sentence = (f"{what[0].upper() + what[1:]} {where_phrase(fd.after_box, asize)} got "
+                       f"{'brighter' if dl > 0 else 'darker'} (lightness {dl:+.0f} of 100).")
     else:
         fd.sentence = f"Something changed {where_phrase(fd.after_box, asize)}."
 
