@@ -160,3 +160,20 @@ def test_a_part_made_brighter_or_darker_is_said_so_by_what_changed():
         said = explain_images(before, after, name_objects=False).text
         assert f"got {word} (lightness" in said and "Something changed" not in said, (line, said)
     assert np.array_equal(before, data.astronaut()[::2, ::2])
+
+
+def test_what_did_you_do_names_the_edits_run_before_what_the_pixels_show(tmp_path):
+    """"what did you do?" was answered from the pixels alone ("something changed in the middle")."""
+    from skimage import data
+
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+    from editor.document import Document
+    from editor.store import Store
+
+    doc = Document.create(Store(tmp_path / "easel.db"), data.astronaut()[::2, ::2].copy(), title="a.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    manager.handle("make it warmer")
+    said = manager.handle("what did you do?").reply
+    assert said.startswith("I ran “Warmer +25”. Compared with the previous version"), said
+    assert not manager.handle("what changed?").reply.startswith("I ran")

@@ -171,6 +171,8 @@ def handle_explain(manager, command: Command):
     exp: Explanation = state["exp"]
     if intent.startswith("overview"):
         pieces = _overview(state)
+        if _WHAT_DID_YOU_DO.search(q):  # the edits run are known: said first, then what the pixels show
+            pieces = _edits_run(manager.document, state) + pieces
         if manager.context.explain_phrasing == "speaker":
             pieces = _speaker_pieces(state) + pieces
         follow = intent.split("+", 1)[1] if "+" in intent else None
@@ -187,6 +189,27 @@ def handle_explain(manager, command: Command):
         "compare": {"before": state["before"], "after": state["after"], "label": state["label"]},
     }
     return TurnResult(utterance, reply, command, data=data)
+
+
+# "what did you do?", "what have you changed?": the edits Easel ran, not only what the pixels show
+_WHAT_DID_YOU_DO = re.compile(r"\bwhat (?:did|have|has) (?:you|easel) (?:just )?(?:do|done|did|change|changed|edit|edited)\b"
+                              r"|\bwhat (?:edits?|changes?) (?:did|have) you (?:make|made|do|done)\b")
+
+
+def _edits_run(doc, state: dict) -> list:
+    """"I ran “Brighter +40 in the gorilla”. " for the edits between the two versions compared."""
+    from agent.grammar.commands import CommandError, parse_command
+
+    labels = []
+    for line in _commands_between(doc, state["before"], state["after"]):
+        try:
+            labels.append(parse_command(line).label())
+        except CommandError:
+            labels.append(line)
+    if not labels:
+        return []
+    said = "”, then “".join(labels)
+    return [(f"I ran “{said}”. ", None)]
 
 
 def _speaker_pieces(state: dict) -> list:
