@@ -177,3 +177,10 @@ def test_what_did_you_do_names_the_edits_run_before_what_the_pixels_show(tmp_pat
     said = manager.handle("what did you do?").reply
     assert said.startswith("I ran “Warmer +25”. Compared with the previous version"), said
     assert not manager.handle("what changed?").reply.startswith("I ran")
+
+
+def test_what_is_this_animal_is_described():
+    """"what is this animal?" and "what is the animal on the left?" were refused ("I can't answer that")."""
+    for words in ("what is this animal?", "what's the bird on the left", "what are these flowers?"):
+        reading = read(words, model=lambda *a, **k: None, photo_open=True)
+        assert [c.name for c in reading.commands] == ["describe"], words

@@ -628,7 +628,10 @@ def _describe_explain(c: str) -> RuleResult:
                  r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|^what(?: is|'s) (?:this|that|it)\??$"
                  r"|^who(?:'s| is| are)(?: in)? (?:this|that|the|my) (?:picture|photo|image|pic)\b"
                  r"|^what (?:kind of |sort of |type of )?(?:animal|bird|dog|cat|flower|plant|tree|building|place|thing|"
-                 r"object|breed)s? (?:is|are) (?:this|that|it|these|those|there)\b",
+                 r"object|breed)s? (?:is|are) (?:this|that|it|these|those|there)\b"
+                 r"|^what(?: is|'s| are) (?:this|that|these|those|the) (?:animal|bird|creature|thing|object|flower|"
+                 r"plant|building|fish|insect)s?(?: (?:on|at|in) the (?:left|right|top|bottom|middle|centre|center)"
+                 r"(?: (?:left|right))?)?$",
                  c):
         return [Describe()]
     return None
