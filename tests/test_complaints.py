@@ -39,6 +39,7 @@ def _read(words: str):
     ("the highlights are blown", "adjust_attr brightness -25 in highlights"),
     ("the colours are too bright", "adjust_attr saturation -30"),  # too vivid, not too light
     ("the colours look faded", "adjust_attr saturation 30"),
+    ("the colours look a bit lifeless", "adjust_attr saturation 15"),  # was contrast: the colours are dull
     ("the horse looks dark", "adjust_attr brightness 20 in the horse"),
     ("the background is too blurry", "adjust_attr sharpness 40 in background"),
     ("the shadows are too black", "adjust_attr brightness 25 in shadows"),

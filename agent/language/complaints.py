@@ -154,8 +154,8 @@ def complaint(clause: str) -> Complaint | None:
     for pattern, attr, sign, fault in _QUALITIES:
         if re.fullmatch(pattern, word):
             colours = _COLOURS_SUBJECT.fullmatch(subject)
-            if colours and attr == "brightness" and sign < 0:
-                attr = "saturation"  # "the colours are too bright": too vivid, not too light
+            if colours and (attr == "brightness" and sign < 0 or attr == "contrast"):
+                attr = "saturation"  # "the colours are too bright": too vivid, not too light; "lifeless": dull
             if colours:
                 subject = colours.group("rest") or ""
             return Complaint(subject, attr, sign, "", sure or fault, degree)
