@@ -184,3 +184,35 @@ def test_what_is_this_animal_is_described():
     for words in ("what is this animal?", "what's the bird on the left", "what are these flowers?"):
         reading = read(words, model=lambda *a, **k: None, photo_open=True)
         assert [c.name for c in reading.commands] == ["describe"], words
+
+
+def _said(words: str):
+    reading = read(words, model=lambda *a, **k: None, photo_open=True)
+    return [c.format() for c in reading.commands], reading
+
+
+def test_what_people_say_next_is_read_as_meant():
+    """Each of these ran a wrong edit or was refused: "the whites look grey" raised the saturation,
+    "the blacks are too grey" too; "how much brighter is it now?" brightened by 40; "give it a warmer
+    feel" was "I can't add new things"; "the image is crooked", "the horizon is tilted", "the colors
+    are off", "show me the difference", "where did you change it?" and "can I see the original?"
+    were not understood."""
+    cases = {
+        "the whites look grey": ["adjust_attr brightness 25 in highlights"],
+        "the blacks are too grey": ["adjust_attr brightness -25 in shadows"],
+        "the colors are off": ["auto_enhance"],
+        "the image is crooked": ["rotate 0 crop"],
+        "the horizon is tilted": ["rotate 0 crop"],
+        "give it a warmer feel": ["adjust_attr warmth 25"],
+        "make it more dramatic": ["adjust_attr contrast 40"],
+        "show me the difference": ["explain show me the difference"],
+        "where did you change it?": ["explain where did you change it"],
+        "how much brighter is it now?": ["explain how much brighter is it"],
+    }
+    for words, want in cases.items():
+        assert _said(words)[0] == want, words
+    assert _said("add three dark colored vehicles to the parking lot")[0] == []  # still "I can't add new things"
+    commands, reading = _said("is it better now?")
+    assert commands == [] and reading.chat and "yours to judge" in " ".join(reading.notes)
+    follow = read_follow_up("can I see the original?", Recent.of("adjust_attr brightness 20"))
+    assert follow is not None and follow.commands[0].original

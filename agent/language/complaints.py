@@ -56,6 +56,10 @@ _TOO_MUCH = re.compile(rf"{_OPENING}(?:there(?:'s| is) |it has |it's got )?(?:(?
                        rf"too much (?P<quality>{_COLOURS}|contrast|saturation|color|colors|warmth|blur|light|"
                        rf"brightness|exposure|sharpening|sharpness)(?: (?:color|tone|tint|cast))?"
                        rf"(?: (?:in|on) (?P<subject>(?:the |this |that |her |his |their |my )?[a-z' ]+?))?")
+# "the colours are off", "the skin tones look unnatural": a cast, which white balance mends
+_COLOURS_OFF = re.compile(rf"{_OPENING}(?:the |its |all the )?(?:colou?rs?|skin ?tones?|tones?|white balance)(?: (?:in|of) "
+                          rf"(?:it|the (?:photo|picture|image)))? {_COPULA} (?:(?:{_DEGREE}) )*(?:off|wrong|weird|strange|"
+                          r"unnatural|odd|funny|not right|not natural)(?: now| still)?")
 _NOUNS = {"contrast": ("contrast", -1), "saturation": ("saturation", -1), "color": ("saturation", -1),
           "colors": ("saturation", -1), "warmth": ("warmth", -1), "blur": ("sharpness", 1),
           "light": ("brightness", -1), "brightness": ("brightness", -1), "exposure": ("brightness", -1),
@@ -66,6 +70,8 @@ _WHOLE = re.compile(r"(?:it|this|that|everything|(?:the |this |my |that )?(?:who
                     r"(?:whole|entire) (?:thing|image|picture|photo))")
 # The colours themselves: "the colours are too bright" is too saturated, not too light
 _COLOURS_SUBJECT = re.compile(r"(?:the |its |all the |all )?colors?(?: (?:of|in) (?P<rest>.+))?")
+# The tonal ranges by the names photographers give them
+_TONES = re.compile(r"(?:the |its |my )?(whites|white|highlights|lights|blacks|black|shadows|dark areas|darks)")
 # Where a colour is the part's own: "the sky is too blue" asks for a less saturated sky, not a warmer one
 NATURAL_COLOUR = {"sky": "blue", "sea": "blue", "water": "blue", "lake": "blue", "grass": "green",
                   "trees": "green", "tree": "green", "leaves": "green", "plants": "green", "forest": "green",
@@ -122,6 +128,8 @@ def complaint(clause: str) -> Complaint | None:
     (True, True)
     """
     c = clause.strip(" .!?,")
+    if _COLOURS_OFF.fullmatch(c):
+        return Complaint("", None, -1)
     m = _TOO_MUCH.fullmatch(c)
     if m:
         subject = (m.group("subject") or "").strip()
@@ -151,6 +159,13 @@ def complaint(clause: str) -> Complaint | None:
         colour = COLOUR_WORD[word]
         attr, sign = _colour_mend(colour, subject)
         return Complaint(subject, attr, sign, colour, sure, degree)
+    tone = _TONES.fullmatch(subject)
+    if tone and re.fullmatch(r"gr[ae]y|washed[- ]out|faded|flat|dull|pale|muddy", word):
+        # "the whites look grey": lighter highlights; "the blacks are too grey": deeper shadows (it
+        # raised the saturation)
+        dark = tone.group(1) in ("blacks", "black", "shadows", "dark areas", "darks")
+        return Complaint("the shadows" if dark else "the highlights", "brightness", -1 if dark else 1, "",
+                         True, degree)
     for pattern, attr, sign, fault in _QUALITIES:
         if re.fullmatch(pattern, word):
             colours = _COLOURS_SUBJECT.fullmatch(subject)

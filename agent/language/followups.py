@@ -494,6 +494,8 @@ _ORIGINAL = re.compile(
     r"(?:everything|all(?: of)?(?: (?:the|my|your))?(?: (?:changes|edits|of it|of them))?|(?:the |my |your )?(?:changes|edits))"
     r"|reset(?: it| everything| the (?:photo|picture|image|edits|changes))?|restore(?: the)? original"
     r"|(?:show me |give me )?the original (?:back|again)|i want the original(?: back)?"
+    r"|(?:can i |could i |let me |i want to |i'd like to )?(?:see|view|look at|have a look at) the original(?: again)?"
+    r"|show me the original"
     r"|the original (?:was|looked|is) better")
 _PREVIOUS = re.compile(
     r"(?:i think )?(?:the )?(?:previous|last|earlier|old|older|other|prior) (?:one|version|picture|image|edit|"

@@ -163,7 +163,8 @@ def _unsupported(c: str) -> RuleResult:
     if m and not re.search(r"^(?:some |more |a bit (?:of |more )?|a little (?:bit )?(?:of |more )?|a touch of |(?:a )?(?:hint|dash|splash|bit|touch) of |"
                            r"an? )?(?:\w+ )?(?:contrast|brightness|saturation|sharpness|warmth|color\w*|light|"
                            r"blur\w*|filter|tint|hue|tone|tones|glow|shadows?|clarity|definition|detail|"
-                           r"vibrance|vibrancy|saturation|exposure|black_and_white|warm|cool|" + COLOR_RE
+                           r"vibrance|vibrancy|saturation|exposure|black_and_white|warm|cool|(?:warm|cool|cold|bright|"
+                           r"dark|soft|sharp|vivid)\w* (?:feel|look|tone|vibe|mood|touch|glow|finish)|" + COLOR_RE
                            + r")\b", m.group(1)):
         raise Refusal("I can't add new things to a photo. I can remove objects, replace or blur the "
                       "background, or adjust the light and colours.")
@@ -622,8 +623,13 @@ def _enhance(c: str) -> RuleResult:
 def _describe_explain(c: str) -> RuleResult:
     """'what changed?' -> explain; 'describe it', 'what is in this picture?' -> describe."""
     if re.search(r"\bwhat(?:'s| has| have| did)? (?:you )?(?:changed?|different|differs?)\b|\bdifferences?\b|"
-                 r"\bcompare\b|\bwhat (?:did|have) you (?:just |already )?(?:do|done|change|changed)\b", c):
-        return [Explain(c)]
+                 r"\bcompare\b|\bwhat (?:did|have) you (?:just |already )?(?:do|done|change|changed)\b"
+                 r"|\bwhere (?:did|have) you (?:change|changed|edit|edited)\b"
+                 r"|^how much (?:\w+er|more \w+|less \w+) (?:is|did|has) (?:it|the (?:photo|picture|image))\b", c):
+        return [Explain(c)]  # "how much brighter is it now?" was read as "brighten it by 40"
+    if re.fullmatch(r"(?:is|does) (?:it|this|that) (?:look )?(?:better|worse|good|ok|okay|nicer)(?: now)?(?: than before)?", c):
+        raise Refusal("That is yours to judge. 'what changed?' says what I did and by how much, and 'what would you "
+                      "improve?' what I would still change.", asks=True)
     if re.search(r"^(?:describe|caption)\b|\bwhat(?:'s| is| do you see)(?: in)? (?:this|the|my) "
                  r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|^what(?: is|'s) (?:this|that|it)\??$"
                  r"|^who(?:'s| is| are)(?: in)? (?:this|that|the|my) (?:picture|photo|image|pic)\b"
@@ -767,7 +773,8 @@ def use_rules(spec: str | Iterable[str] | bool | None = None) -> frozenset[str]:
 SEARCH_REQUEST = re.compile(r"^(?:find|search(?: for)?|look for|looking for|show me|get me|pull up|fetch|do you have|"
                      r"are there any|(?:i want|i need|i'm looking for|give me|i'd like) (?:a|an|some|to see|more|"
                      r"other|another|pictures?|photos?|images?|pics?)) (?!(?:it|this|where|what|how|the "
-                     r"(?:image|picture|photo))\b)(?!.*\b(?:background|transparent|brighter|darker)\b)"
+                     r"(?:image|picture|photo|difference|differences|changes?|original|before|after))\b)"
+                     r"(?!.*\b(?:background|transparent|brighter|darker)\b)"
                      r"|^(?!(?:make|turn|rotate|crop|flip|mirror|remove|brighten|darken|sharpen|blur|change|add)\b)"
                      r".*\b(?:looking for|look for|search(?:ing)? for|find me|in need (?:of|for)|"
                      r"(?:an?|some|the) (?:image|picture|photo|pic)s? of)\b(?!.*\b(?:background|transparent)\b)")

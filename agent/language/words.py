@@ -191,7 +191,8 @@ ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
         r"darken|darker|dim|dimmer|too bright|overexposed|over-exposed|blown out|less bright|too light|"
         r"less light|brightness down|deepen|deeper|crush|recover|tame|tone down|dark\b",
     ),
-    "contrast": (r"contrast|punch(?:y|ier)?|pop", r"punch|pop|more contrast", r"less contrast|too much contrast|flat"),
+    "contrast": (r"contrast|punch(?:y|ier)?|pop|dramatic|drama", r"punch|pop|more contrast|dramatic|drama",
+                 r"less contrast|too much contrast|flat"),
     "saturation": (
         r"saturat\w*|vibran\w*|vivid|colorful|color intensity|intensity of (?:the )?colors?|muted|dull|"
         r"washed[- ]out|colors? pop|richer colors?|enhance (?:the )?colors?|more colors?|boost (?:the )?colors?|"
