@@ -216,3 +216,22 @@ def test_what_people_say_next_is_read_as_meant():
     assert commands == [] and reading.chat and "yours to judge" in " ".join(reading.notes)
     follow = read_follow_up("can I see the original?", Recent.of("adjust_attr brightness 20"))
     assert follow is not None and follow.commands[0].original
+
+
+def test_how_much_after_an_edit_says_the_amount_once(tmp_path):
+    """"how much?" after an edit was refused, and "how much brighter is it now?" said the amount twice."""
+    from skimage import data
+
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+    from editor.document import Document
+    from editor.store import Store
+
+    doc = Document.create(Store(tmp_path / "easel.db"), data.astronaut()[::2, ::2].copy(), title="a.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    manager.handle("brighten it")
+    for words in ("how much?", "how much brighter is it now?"):
+        manager.context.explain = None  # each asked fresh, as the first question after the edit
+        said = manager.handle(words).reply
+        assert said.startswith("Compared with the previous version, it is brighter by about") and said.count(
+            "brighter by about") == 1, (words, said)

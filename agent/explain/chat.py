@@ -171,15 +171,25 @@ def handle_explain(manager, command: Command):
     exp: Explanation = state["exp"]
     if intent.startswith("overview"):
         pieces = _overview(state)
-        if _WHAT_DID_YOU_DO.search(q):  # the edits run are known: said first, then what the pixels show
-            pieces = _edits_run(manager.document, state) + pieces
         if manager.context.explain_phrasing == "speaker":
             pieces = _speaker_pieces(state) + pieces
         follow = intent.split("+", 1)[1] if "+" in intent else None
-        if follow:
+        if follow == "how_much" and exp.aligned and exp.findings[0].kind != "identical":
+            # "how much brighter is it now?": the amounts alone, after what it is compared with (the
+            # overview said the same amount again before them)
+            answer = _ANSWERS[follow](state, q)
+            if answer and answer[0][0][:2] in ("It", "Th"):
+                answer[0] = (answer[0][0][0].lower() + answer[0][0][1:], answer[0][1])
+            pieces = [(f"Compared with {state['label']}, ", None)] + answer
+        elif follow:
             pieces += [(" ", None)] + _ANSWERS[follow](state, q)
     else:
         pieces = _ANSWERS[intent](state, q)
+    if _WHAT_DID_YOU_DO.search(q) or (exp.findings[0].kind == "unnamed" and intent.split("+")[-1] in (
+            "overview", "how_much")):
+        # the edits run are known: said first, then what the pixels show (where the pixels cannot
+        # name the change, "a way I cannot name" is not all there is to say)
+        pieces = _edits_run(manager.document, state) + pieces
     reply = "".join(t for t, _ in pieces)
     shown = state["focus"]
     data = {
@@ -193,6 +203,7 @@ def handle_explain(manager, command: Command):
 
 # "what did you do?", "what have you changed?": the edits Easel ran, not only what the pixels show
 _WHAT_DID_YOU_DO = re.compile(r"\bwhat (?:did|have|has) (?:you|easel) (?:just )?(?:do|done|did|change|changed|edit|edited)\b"
+                              r"|\bhow much (?:did|have) you (?:change|changed|edit|edited)\b"
                               r"|\bwhat (?:edits?|changes?) (?:did|have) you (?:make|made|do|done)\b")
 
 

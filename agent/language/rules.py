@@ -625,7 +625,8 @@ def _describe_explain(c: str) -> RuleResult:
     if re.search(r"\bwhat(?:'s| has| have| did)? (?:you )?(?:changed?|different|differs?)\b|\bdifferences?\b|"
                  r"\bcompare\b|\bwhat (?:did|have) you (?:just |already )?(?:do|done|change|changed)\b"
                  r"|\bwhere (?:did|have) you (?:change|changed|edit|edited)\b"
-                 r"|^how much (?:\w+er|more \w+|less \w+) (?:is|did|has) (?:it|the (?:photo|picture|image))\b", c):
+                 r"|^how much (?:\w+er|more \w+|less \w+) (?:is|did|has) (?:it|the (?:photo|picture|image))\b"
+                 r"|^(?:by )?how much(?: did (?:it|you) change(?: it)?)?$", c):
         return [Explain(c)]  # "how much brighter is it now?" was read as "brighten it by 40"
     if re.fullmatch(r"(?:is|does) (?:it|this|that) (?:look )?(?:better|worse|good|ok|okay|nicer)(?: now)?(?: than before)?", c):
         raise Refusal("That is yours to judge. 'what changed?' says what I did and by how much, and 'what would you "
