@@ -213,7 +213,9 @@ def test_what_people_say_next_is_read_as_meant():
         assert _said(words)[0] == want, words
     assert _said("add three dark colored vehicles to the parking lot")[0] == []  # still "I can't add new things"
     commands, reading = _said("is it better now?")
-    assert commands == [] and reading.chat and "yours to judge" in " ".join(reading.notes)
+    assert commands == [] and reading.chat and "yours to judge" in reading.reply
+    after_explain = read("is it better now?", model=lambda *a, **k: None, photo_open=True, state="explain")
+    assert after_explain.commands == [] and "yours to judge" in after_explain.reply  # was "what changed?" again
     follow = read_follow_up("can I see the original?", Recent.of("adjust_attr brightness 20"))
     assert follow is not None and follow.commands[0].original
 

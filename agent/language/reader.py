@@ -47,6 +47,8 @@ from agent.language.photo_rules import rotate_and_crop
 from agent.language.questions import QUALITY_WORDS, read_question
 from agent.language.rules import (  # noqa: F401 - RULES, RULE_NAMES, use_rules, detectable: the reader's registry
     AS_IT_IS,
+    JUDGED,
+    JUDGED_REPLY,
     NEAREST,
     RULE_NAMES,
     RULES,
@@ -215,6 +217,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     if agrees and not proposal and not last_reply.rstrip().endswith("?"):
         return Reading(reply="There is nothing waiting for a yes. Tell me what to change, for example 'make it "
                              "brighter', or ask 'what would you improve?' for a plan.")
+    if JUDGED.fullmatch(bare.strip(" ?!.")):  # asked after "what changed?" too, where it was read as that again
+        return Reading(reply=JUDGED_REPLY, chat=True)
     follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)):
         return Reading(commands=[Explain(bare)])

@@ -620,6 +620,12 @@ def _enhance(c: str) -> RuleResult:
     return None
 
 
+# "is it better now?": a judgement of taste, which the person makes
+JUDGED = re.compile(r"(?:is|does) (?:it|this|that) (?:look )?(?:better|worse|good|ok|okay|nicer)(?: now)?(?: than before)?")
+JUDGED_REPLY = ("That is yours to judge. 'what changed?' says what I did and by how much, and 'what would you improve?' "
+                "what I would still change.")
+
+
 def _describe_explain(c: str) -> RuleResult:
     """'what changed?' -> explain; 'describe it', 'what is in this picture?' -> describe."""
     if re.search(r"\bwhat(?:'s| has| have| did)? (?:you )?(?:changed?|different|differs?)\b|\bdifferences?\b|"
@@ -628,9 +634,8 @@ def _describe_explain(c: str) -> RuleResult:
                  r"|^how much (?:\w+er|more \w+|less \w+) (?:is|did|has) (?:it|the (?:photo|picture|image))\b"
                  r"|^(?:by )?how much(?: did (?:it|you) change(?: it)?)?$", c):
         return [Explain(c)]  # "how much brighter is it now?" was read as "brighten it by 40"
-    if re.fullmatch(r"(?:is|does) (?:it|this|that) (?:look )?(?:better|worse|good|ok|okay|nicer)(?: now)?(?: than before)?", c):
-        raise Refusal("That is yours to judge. 'what changed?' says what I did and by how much, and 'what would you "
-                      "improve?' what I would still change.", asks=True)
+    if JUDGED.fullmatch(c):
+        raise Refusal(JUDGED_REPLY, asks=True)
     if re.search(r"^(?:describe|caption)\b|\bwhat(?:'s| is| do you see)(?: in)? (?:this|the|my) "
                  r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|^what(?: is|'s) (?:this|that|it)\??$"
                  r"|^who(?:'s| is| are)(?: in)? (?:this|that|the|my) (?:picture|photo|image|pic)\b"
