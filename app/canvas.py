@@ -416,7 +416,9 @@ class Canvas(QGraphicsView):
             bg.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
             bg.setPos(label_at)
             text.setParentItem(bg)
-            bg.setZValue(11)
+            # the thing acted on keeps its label in front where small boxes' labels overlap ("removed
+            # person" was hidden under "other person")
+            bg.setZValue(10.5 if str(ov["label"]).startswith("other ") else 11)
             self.scene().addItem(bg)
             self._overlay_items.append(bg)
 

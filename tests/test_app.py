@@ -700,3 +700,14 @@ def test_opening_a_photo_masks_its_objects_ahead_off_the_workers(qtbot, window, 
     assert seen == [doc.pixels().shape]
     say(qtbot, window, "brighten it")  # a turn does not prepare again
     assert len(seen) == 1
+
+
+def test_the_label_of_what_was_acted_on_stays_in_front_of_the_others(qtbot, window, photo):
+    """Small neighbouring boxes' labels overlap: "removed person" was hidden under "other person"."""
+    open_photo(qtbot, window, photo)
+    window.canvas.set_overlays([
+        {"kind": "box", "box": [40, 40, 60, 80], "label": "removed person"},
+        {"kind": "box", "box": [30, 40, 50, 80], "label": "other person"},
+    ])
+    labels = {item.childItems()[0].text(): item.zValue() for item in window.canvas._overlay_items if item.childItems()}
+    assert labels["removed person"] > labels["other person"]
