@@ -208,6 +208,7 @@ def test_what_people_say_next_is_read_as_meant():
         "show me the difference": ["explain show me the difference"],
         "where did you change it?": ["explain where did you change it"],
         "how much brighter is it now?": ["explain how much brighter is it"],
+        "could the sky be bluer": ["adjust_color blue 0.2 in sky"],  # a request, proposed as if a question
     }
     for words, want in cases.items():
         assert _said(words)[0] == want, words

@@ -186,7 +186,7 @@ _VOCABULARY = ("down", "back", "less", "more", "still", "much", "strong", "stron
                "cool", "cooler", "sharp", "sharper", "contrast", "saturation", "saturated", "brightness", "little",
                "previous", "better", "repeat", "vertically", "horizontally", "same", "undo", "tone", "dial")
 _SIZE_LARGE = re.compile(r"\b(?:way|far|much|a lot|lots|really|very|waa+y|a whole lot|significantly|"
-                         r"considerably)\s+(?:too|less|more|stronger|weaker|over|further)\b|\bdouble\b|\bhalf as\b")
+                         r"considerably)\s+(?:too|less|more|stronger|weaker|over|further)\b|\bdouble\b")
 _SIZE_SMALL = re.compile(r"\b(?:a (?:little |tiny |wee )?bit|a little|a tad|a touch|slightly|somewhat|little|tiny bit|"
                          r"a smidge|a hair|"
                          r"just a (?:bit|little|tad|touch))\s+(?:too|less|more|stronger|weaker|over|further)\b|"
@@ -571,6 +571,7 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("still too dark", "adjust_attr brightness 20", "revise adjust_attr brightness 30"),
         ("too dark", "rotate 90", "none"), ("a bit less", "grayscale", "reply"),
         ("tone it down a bit", "adjust_attr contrast 20", "revise adjust_attr contrast 15"),
+        ("half as much", "adjust_attr brightness 20", "revise adjust_attr brightness 10"),  # it was a quarter
         ("ok, now a bit less contrast please", "adjust_attr contrast 20", "revise adjust_attr contrast 15"),
         ("hmm, tone it dwon", "adjust_attr contrast 20", "revise adjust_attr contrast 10"),
         ("way brighter", "adjust_attr brightness 10", "revise adjust_attr brightness 20"),

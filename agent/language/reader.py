@@ -131,7 +131,8 @@ _QUESTION = re.compile(r"^(?:what|where|how|why|which|who|when|anything|any)\b|^
 # question ("is it possible to ...", "would you ...", "does anyone know how to ...") is run.
 _ASKS_ABOUT = re.compile(
     r"^(?:is|are|was|were|isn't|aren't|wasn't|weren't|does|did|doesn't|didn't|has|hasn't|haven't|why)\b"
-    r"|^have (?:you|i|we)\b|^(?:would|should|could|will) (?:it|this|that|the|my|i|we)\b"
+    r"|^have (?:you|i|we)\b|^(?:would|should|will) (?:it|this|that|the|my|i|we)\b"
+    r"|^could (?:it|this|that) (?:be|have been) (?:that|because|why)\b|^could (?:i|we)\b"
     r"|^do (?:you|i|we|they|these|those|the \w+) (?:think|see|look|seem|need|have|like)\b")
 _ASKS_FOR = re.compile(
     r"\b(?:possible|possibly|any ?chance|a chance|any ?way|a way|anyone|anybody|someone|somebody|please)\b"
