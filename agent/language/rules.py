@@ -274,7 +274,9 @@ def _background(c: str) -> RuleResult:
     said = re.search(r"\b(?:background|backdrop|bg) (?:is|looks|seems|appears) (?:(too|so|very|really|a bit|quite|"
                      r"rather|kind of) )?(?:blurr?y|blurred|out of focus|soft|fuzzy)$", c)
     if re.search(r"\b(?:background|backdrop|bg) (?:is|looks|seems|feels) (?:(?:too|so|very|really|a bit|quite|rather|"
-                 r"kind of|a little) )*(?:busy|cluttered|distracting|messy|noisy|chaotic)$", c):
+                 r"kind of|a little) )*(?:busy|cluttered|distracting|messy|noisy|chaotic)$"
+                 r"|\b(?:make|get) the (?:background|backdrop|bg) (?:a bit |a little )?less (?:busy|cluttered|distracting|"
+                 r"messy|chaotic)$", c):
         raise Refusal("Should I blur the background so that it draws less attention? Say yes and I will, or say "
                       "“make the background white”.", proposal=[Background("blur")], asks=True)
     if said or re.fullmatch(r"(?:is|does|isn't|doesn't) the (?:background|backdrop|bg) (?:look |seem |appear )?(?:too |so "
