@@ -238,3 +238,13 @@ def test_how_much_after_an_edit_says_the_amount_once(tmp_path):
         said = manager.handle(words).reply
         assert said.startswith("Compared with the previous version, it is brighter by about") and said.count(
             "brighter by about") == 1, (words, said)
+
+
+def test_a_question_about_the_picture_after_what_changed_is_answered_from_the_picture():
+    """"how bright is the sky?" right after "what changed?" was read as a question about the change
+    ("The brightness did not change")."""
+    for words in ("how bright is the sky?", "how many horses are there"):
+        reading = read(words, model=lambda *a, **k: None, photo_open=True, state="explain")
+        assert [c.name for c in reading.commands] == ["describe"], words
+    assert [c.name for c in read("where?", model=lambda *a, **k: None, photo_open=True, state="explain").commands] == [
+        "explain"]

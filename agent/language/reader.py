@@ -137,6 +137,8 @@ _ASKS_ABOUT = re.compile(
 _ASKS_FOR = re.compile(
     r"\b(?:possible|possibly|any ?chance|a chance|any ?way|a way|anyone|anybody|someone|somebody|please)\b"
     r"|^(?:are|were|would|will|could|should) you\b|^why not\b")
+# Questions about what is in the picture, answered from it even right after "what changed?"
+_ABOUT_THE_PICTURE = {"colour", "colour_is", "present", "count", "where", "what_at", "measure_part", "critique"}
 _AS_MEANT = re.compile(r"\b(?:on purpose|intentional(?:ly)?|deliberate(?:ly)?|(?:but|and) i (?:like|love) it|"
                        r"i (?:like|love|want) it (?:that way|like that|this way)|(?:it'?s|is|looks) fine (?:as it is|like that))\b")
 _PRAISED = re.compile(r"(?:really |very |such |what (?:a )?)?(?:nice|great|good|lovely|beautiful|amazing|gorgeous|cool|"
@@ -221,7 +223,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     if JUDGED.fullmatch(bare.strip(" ?!.")):  # asked after "what changed?" too, where it was read as that again
         return Reading(reply=JUDGED_REPLY, chat=True)
     follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
-    if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)):
+    about_picture = read_question(bare)  # "how bright is the sky?" after "what changed?": the picture, not the change
+    if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)) and not (
+            about_picture is not None and about_picture.kind in _ABOUT_THE_PICTURE):
         return Reading(commands=[Explain(bare)])
     if (_AS_MEANT.search(bare) and not _EDIT_WORDS.search(bare)) or _PRAISED.fullmatch(bare):
         # "it's dark on purpose", "a bit dark but I like it", "nice contrast": they were run as
