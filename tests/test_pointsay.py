@@ -487,3 +487,16 @@ def test_an_edit_of_a_selection_replays_to_the_same_pixels_from_the_store(tmp_pa
         assert np.array_equal(reopened.pixels(v.id), expected[v.id])
     assert np.array_equal(again.get_pixels(digest), kept)
     again.close()
+
+
+def test_a_fault_said_of_the_selection_proposes_mending_it_there(manager):
+    """"this is dark" with a box drawn proposed brightening the whole picture."""
+    doc = manager.document
+    session = Session(manager, doc.store)
+    mask = np.zeros(doc.pixels().shape[:2], np.float32)
+    mask[10:30, 20:50] = 1
+    session.select(sel.Selection(mask, "box", True, [20, 10, 50, 30]))
+    result = manager.handle("this is dark")
+    assert result.ok and "Brighter +20 in selection" in result.reply and doc.head.id == doc.root.id, result.reply
+    assert manager.handle("yes").ok
+    assert doc.head.command.startswith("adjust_attr brightness 20 in selection ")

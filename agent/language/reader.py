@@ -173,7 +173,9 @@ def on_selection(clause: str) -> list[Command] | None:
     pointed = c[:first.start()] + "the selection" + _POINTED.sub("", c[first.end():])
     try:
         commands = read_clause(" ".join(pointed.split()))
-    except Refusal:
+    except Refusal as refusal:
+        if refusal.proposal and all(_selection_uses(cmd) for cmd in refusal.proposal):
+            raise  # "this is dark": brightening the selection is proposed (it proposed the whole picture)
         return None
     if commands and all(_selection_uses(cmd) for cmd in commands):
         return commands
