@@ -248,3 +248,16 @@ def test_a_question_about_the_picture_after_what_changed_is_answered_from_the_pi
         assert [c.name for c in reading.commands] == ["describe"], words
     assert [c.name for c in read("where?", model=lambda *a, **k: None, photo_open=True, state="explain").commands] == [
         "explain"]
+
+
+def test_a_dwell_on_a_dusk_sky_is_the_sky():
+    """A trace's dwell on the rocket photo's dusk sky was "a blue area at the top left": the sky mask
+    (as describe reads it) now names it, the colour being a sky's by either of Easel's colour names
+    (the reference colours call that sky "black", the basic terms "blue")."""
+    from skimage import data
+
+    from agent.describe.words import _sky_at_size, describe_region
+
+    rgb = data.rocket()
+    assert describe_region(rgb, (0, 0, 150, 150), _sky_at_size(rgb)) == ("the sky", "sky")
+    assert describe_region(rgb, (0, 0, 150, 150)) == ("a blue area", "blue area")  # no mask: as before

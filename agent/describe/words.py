@@ -103,6 +103,7 @@ def _object_color(rgb: np.ndarray, box) -> str:
 
 
 SKY_SHARE = 0.5  # an area at least this share of the photo's sky mask (editor.sky) is "the sky"
+SKY_COLOURS = ("skyblue", "blue", "white", "grey")
 REGION_SIDE = 1024  # describe_regions reads a photo's thirds on a copy this size on its long side
 
 
@@ -133,7 +134,9 @@ def describe_region(rgb: np.ndarray, box, sky: np.ndarray | None = None) -> tupl
     if (cy < 0.45 and colour in ("skyblue", "blue", "white", "grey") and texture < 25
             and sky_shaped(rgb, (x1, y1, x2, y2))):
         return "the sky", "sky"
-    if (sky is not None and cy < 2 / 3 and colour in ("skyblue", "blue", "white", "grey")
+    word = colour_term(rgb[y1:y2, x1:x2].reshape(-1, 3), white_balance_gains(rgb))
+    # a sky's colour by either name: a dusk sky is "black" to the reference colours, "blue" as a term
+    if (sky is not None and cy < 2 / 3 and (colour in SKY_COLOURS or word in SKY_COLOURS)
             and float(sky[y1:y2, x1:x2].mean()) >= SKY_SHARE):
         return "the sky", "sky"
     if (cy > 0.55 or low) and colour == "green":
@@ -142,10 +145,9 @@ def describe_region(rgb: np.ndarray, box, sky: np.ndarray | None = None) -> tupl
     if (low and colour in ("brown", "beige", "grey") and not fills_the_picture(rgb, (x1, y1, x2, y2))
             and _ground_like(rgb, (x1, y1, x2, y2))):
         return "the ground", "ground"
-    # the area's own colour word: a basic colour term in CIELAB after the photo's white balance
-    # (agent.perception.colour_terms), as objects are named; the reference-colour name above
+    # the area's own colour word (``word``): a basic colour term in CIELAB after the photo's white
+    # balance (agent.perception.colour_terms), as objects are named; the reference-colour name above
     # only decides sky, grass and ground
-    word = colour_term(rgb[y1:y2, x1:x2].reshape(-1, 3), white_balance_gains(rgb))
     return f"{article(word)} {word} area", f"{word} area"
 
 
@@ -258,6 +260,18 @@ def _detected_as(noun: str, box, dets: list[Detection], skip: int = -1) -> int |
     return None
 
 
+def _sky_at_size(rgb: np.ndarray) -> np.ndarray:
+    """The photo's sky mask (:func:`editor.sky.sky_mask`, found on a :data:`REGION_SIDE` copy) at the
+    photo's size, as describe_regions reads it."""
+    import cv2
+
+    from agent.perception.colour_terms import fit_side
+    from editor.sky import sky_mask
+
+    small = sky_mask(fit_side(rgb, REGION_SIDE))
+    return cv2.resize(small.astype(np.float32), (rgb.shape[1], rgb.shape[0]), interpolation=cv2.INTER_LINEAR) >= 0.5
+
+
 def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) -> Caption:
     """One clause per thing the trace dwells on, in the order it first dwells on it.
 
@@ -270,6 +284,7 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
     h, w = rgb.shape[:2]
     things = things or {}
     pieces = []
+    sky = None  # the photo's sky mask, found once a dwell is on no object
     for k, s in enumerate(segs):
         if k in things:
             x1, y1, x2, y2 = s.box
@@ -295,7 +310,9 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
             x1, y1, x2, y2 = s.box
             box = (int(x1 * w), int(y1 * h), max(int(x1 * w) + 1, int(np.ceil(x2 * w))),
                    max(int(y1 * h) + 1, int(np.ceil(y2 * h))))
-            noun, label = describe_region(rgb, box)
+            if sky is None:
+                sky = _sky_at_size(rgb)
+            noun, label = describe_region(rgb, box, sky)
             pieces.append({"key": ("region", label), "box": box, "noun": noun, "label": label,
                            "kind": "region", "points": s.points})
     # Each thing once, where it was first looked at: a trace that lingers, or goes back and forth
