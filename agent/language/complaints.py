@@ -22,7 +22,9 @@ from agent.grammar.lexicon import COLOUR_WORD
 
 # How much: "a bit dark", "way too saturated" (words.size_of reads the amount from the same words)
 _DEGREE = (r"(?:a (?:little )?bit|a little|a tad|a touch|slightly|somewhat|way|much|far|really|very|kind of|sort of|"
-           r"rather|just|still|quite|so|a lot|overly|extremely|pretty|super|bit|now|all|also|even|more|too)")
+           r"rather|just|still|quite|so|a lot|overly|extremely|pretty|super|bit|too)")
+# words between the verb and the quality that say no degree ("the sky is now blue" states a fact)
+_FILLER = r"(?:(?:now|all|also|even|getting|becoming) )*"
 _COPULA = (r"(?:is|are|was|were|'s|'re|looks?|looked|seems?|seemed|appears?|appeared|feels?|felt|got|gets|"
            r"came out|comes out|has become|have become|became|is getting|are getting|turned out|(?:is|are) looking)")
 _OPENING = r"(?:(?:i think|i feel|i find|honestly|hmm|well|but|and|now|still|ok|okay|oh|so),? )*"
@@ -48,7 +50,7 @@ _QUALITIES: tuple[tuple[str, str, int, bool], ...] = (
 _COLOURS = "|".join(sorted((re.escape(w) for w in COLOUR_WORD), key=len, reverse=True))
 _QUALITY = "|".join(p for p, *_ in _QUALITIES) + "|" + _COLOURS
 # "the sky is too blue", "it's a bit dark", "too dark", "this looks way too contrasty now"
-_SAID = re.compile(rf"{_OPENING}(?:(?P<subject>[a-z' ]+?)(?: |(?='))(?P<copula>{_COPULA}) )?(?P<degree>(?:{_DEGREE} )*?)"
+_SAID = re.compile(rf"{_OPENING}(?:(?P<subject>[a-z' ]+?)(?: |(?='))(?P<copula>{_COPULA}) )?{_FILLER}(?P<degree>(?:{_DEGREE} )*?)"
                    rf"(?P<too>too (?:(?:{_DEGREE}) )*)?(?P<quality>{_QUALITY})(?: (?:now|still|again|here|there|"
                    r"overall|in (?:general|places)|for me|to me|i think))?")
 # "too much red in the sky", "too much contrast", "there is too much yellow"
