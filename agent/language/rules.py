@@ -92,17 +92,19 @@ RuleResult = list[Command] | None
 TONAL_LIFT = 25  # "lift the shadows": brightness in a tonal range, the most that keeps the order of tones
 
 
-def _where(c: str, own_words: set[str] | frozenset[str] = frozenset()) -> str:
+def _where(c: str, own_words: set[str] | frozenset[str] = frozenset(), *, example: str = "") -> str:
     """Where the clause's edit applies (a command's region words, "" for the whole picture); a part
-    Easel cannot find on its own gets a Refusal that asks the person to point at it."""
+    Easel cannot find on its own gets a Refusal that asks the person to point at it, with ``example``
+    as what to say then (else the clause with "this" for the part)."""
     try:
         return region_of(c, own_words) or ""
     except Unfindable as exc:
         part = exc.part
-        pointed = re.sub(rf"\b(?:(?:the|his|her|their|my|its|our|your|this|that) )?(?:\w+'s )?{re.escape(part)}\b",
-                         "this", c, count=1)
-        example = pointed if pointed != c and len(pointed) <= 60 else "brighten this"
-        example = f"make {example}" if example.startswith("this ") else example  # "hair darker": "make this darker"
+        if not example:
+            pointed = re.sub(rf"\b(?:(?:the|his|her|their|my|its|our|your|this|that) )?(?:\w+'s )?{re.escape(part)}\b",
+                             "this", c, count=1)
+            example = pointed if pointed != c and len(pointed) <= 60 else "brighten this"
+            example = f"make {example}" if example.startswith("this ") else example  # "hair darker": "make this darker"
         them = "them" if part.endswith("s") and not part.endswith(("ss", "us")) else "it"  # the trees, the grass
         raise Refusal(f"I can't find the {part} on my own. Draw around {them} with the trace tool (T) or a box (B) "
                       f"and say “{example}”.") from None
@@ -332,14 +334,7 @@ def _complaint(c: str) -> RuleResult:
     if said.attr == "sharpness" and said.sign > 0 and not said.degree \
             and re.search(r"\b(?:background|backdrop|bg)\b", said.subject):
         return None  # "the background is blurry" may be wanted so: the background rule asks which way
-    region = ""
-    if not said.whole:
-        try:
-            region = region_of(said.subject) or ""
-        except Unfindable as exc:
-            them = "them" if exc.part.endswith("s") and not exc.part.endswith(("ss", "us")) else "it"
-            raise Refusal(f"I can't find the {exc.part} on my own. Draw around {them} with the trace tool (T) or a "
-                          f"box (B) and say “{_MEND[said.attr, said.sign]}”.") from None
+    region = "" if said.whole else _where(said.subject, example=_MEND[said.attr, said.sign])
     amount = amount_of(c, said.attr)
     if region in ("shadows", "highlights", "midtones") and said.attr == "brightness" and size_of(c) == "normal" \
             and explicit_number(c, "percent") is None:
