@@ -238,6 +238,10 @@ def _sky(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
                       min(h, int(np.ceil((ys.max() + 1) * sy)))]
 
 
+def _sky_overlay(box: list[int]) -> dict:
+    return {"overlays": [{"kind": "box", "target": "current", "box": box, "color": BOX_COLOR, "label": "sky"}]}
+
+
 def _sky_answer(pixels: np.ndarray, kind: str, asked: str = "") -> tuple[str, dict, list[Command]]:
     """The sky, from the sky mask "brighten the sky" uses (:func:`editor.sky.sky_mask`): whether and
     where it shows, with its box and share of the picture, and its colour (the basic colour term of
@@ -248,7 +252,7 @@ def _sky_answer(pixels: np.ndarray, kind: str, asked: str = "") -> tuple[str, di
     share = float(sky.mean())
     if share < SKY_SHOWN:
         return "I don't see any sky in this picture.", {}, []
-    overlays = {"overlays": [{"kind": "box", "target": "current", "box": box, "color": BOX_COLOR, "label": "sky"}]}
+    overlays = _sky_overlay(box)
     # a sky is at the top (the mask holds to the top edge): how far down it comes says where it is
     rows = np.nonzero(sky.mean(axis=1) >= 0.3)[0]
     down = (rows.max() + 1) / sky.shape[0] if len(rows) else box[3] / sky.shape[0]
@@ -274,8 +278,7 @@ def _part(pixels: np.ndarray, about: str) -> tuple[np.ndarray | None, str, dict]
         small, sky, box = _sky(rgb)
         if sky.mean() < SKY_SHOWN:
             return None, "I don't see any sky in this picture.", {}
-        return small[sky], "the sky", {"overlays": [{"kind": "box", "target": "current", "box": box,
-                                                    "color": BOX_COLOR, "label": "sky"}]}
+        return small[sky], "the sky", _sky_overlay(box)
     thing = _thing(about)
     if thing is None:
         return None, _not_a_thing(about), {}
