@@ -37,7 +37,6 @@ LIGHTER = 12.0
 SAME_THING = 0.5  # a changed part is the thing found in it when their boxes overlap this much (IoU)
 
 
-
 def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) -> None:
     obj = fd.params.get("object")
     col = fd.params.get("color")
