@@ -261,3 +261,14 @@ def test_a_dwell_on_a_dusk_sky_is_the_sky():
     rgb = data.rocket()
     assert describe_region(rgb, (0, 0, 150, 150), _sky_at_size(rgb)) == ("the sky", "sky")
     assert describe_region(rgb, (0, 0, 150, 150)) == ("a blue area", "blue area")  # no mask: as before
+
+
+def test_her_and_him_point_at_the_person_and_expressions_are_not_retouching():
+    """"make her brighter" said "I can't find the brighter on my own"; "crop to her" could not find
+    'her'; "is she smiling?" was answered "I can't retouch faces or bodies"."""
+    assert _said("make her brighter")[0] == ["adjust_attr brightness 20 in the person"]
+    assert _said("crop to him")[0] == ["crop the person"]
+    assert _said("enhance the colors and make them more vivid")[0] == ["adjust_attr saturation 30"]  # not people
+    assert _said("remove him")[0] == []  # a removal asks which
+    commands, reading = _said("is she smiling?")
+    assert commands == [] and reading.chat and "expressions" in " ".join(reading.notes)

@@ -119,6 +119,10 @@ def _unsupported(c: str) -> RuleResult:
     ...     print(str(refusal).split(".")[0])
     I can't replace the sky
     """
+    if re.match(r"(?:is|are|does|do|was|were) (?:she|he|they|the \w+|it|this \w+)\b.*\b(?:smil\w*|happy|sad|angry|"
+                r"laugh\w*|crying|upset|scared|surprised|looking at|asleep|awake)\b", c):
+        raise Refusal("I can't tell how people feel or what they look at: my models find people and things, not "
+                      "faces' expressions. 'describe' says what I see.", asks=True)  # "I can't retouch faces"
     checks = [
         (r"\b(?:replace|swap|change) (?:the |her |his |their )?sky\b|\bsunset\b|\bnew sky\b",
          "I can't replace the sky. I can replace the whole background with a plain colour or blur it, "
@@ -783,11 +787,19 @@ SEARCH_REQUEST = re.compile(r"^(?:find|search(?: for)?|look for|looking for|show
                      r"(?:an?|some|the) (?:image|picture|photo|pic)s? of)\b(?!.*\b(?:background|transparent)\b)")
 
 
+# "make her brighter", "crop to him": a person the words point at ("her" was read as a possessive, and
+# "brighter" as the part to find); not in removals, where a wrong person gone is worse than a question
+_PERSON = re.compile(r"\b(?:him|her(?=\s*$|\s+(?:\w+er|more|less|a bit|a little|slightly|look|pop|stand|out|up|down|so|"
+                     r"too)\b))")
+
+
 def read_clause(clause: str) -> RuleResult:
     """The commands one clause asks for under the rules, None if no rule knows it (raises Refusal)."""
     c = strip_polite(clean_text(clause))
     if not c:
         return None
+    if not (_REMOVE.search(c) or _REMOVED.search(c)):
+        c = _PERSON.sub("the person", c)  # not "them": "enhance the colours and make them more vivid"
     bad = unusable_number(c)
     if bad is not None:
         raise Refusal(f"{bad} is not an amount I can use. Say one such as '20 percent' or '90 degrees'.")
