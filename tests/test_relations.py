@@ -370,7 +370,8 @@ def test_where_gives_boxes_in_matching_colours(manager, donor):
 def test_follow_up_without_a_previous_answer_answers_both(manager):
     manager.handle("adjust_attr contrast -30")
     r = manager.handle("explain how much")
-    assert "less contrast" in r.reply and "0.70" in r.reply
+    # what changed and by how much, the amount said once ("less contrast, by about 30 points" came first)
+    assert "contrast is down by about 30 points" in r.reply and "0.70" in r.reply and r.reply.count("30 points") == 1
 
 
 def test_compare_with_context_and_nothing_before(manager):

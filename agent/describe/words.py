@@ -260,7 +260,7 @@ def _detected_as(noun: str, box, dets: list[Detection], skip: int = -1) -> int |
     return None
 
 
-def _sky_at_size(rgb: np.ndarray) -> np.ndarray:
+def sky_at_size(rgb: np.ndarray) -> np.ndarray:
     """The photo's sky mask (:func:`editor.sky.sky_mask`, found on a :data:`REGION_SIDE` copy) at the
     photo's size, as describe_regions reads it."""
     import cv2
@@ -311,7 +311,7 @@ def compose(rgb: np.ndarray, segs, dets: list[Detection], names, things=None) ->
             box = (int(x1 * w), int(y1 * h), max(int(x1 * w) + 1, int(np.ceil(x2 * w))),
                    max(int(y1 * h) + 1, int(np.ceil(y2 * h))))
             if sky is None:
-                sky = _sky_at_size(rgb)
+                sky = sky_at_size(rgb)
             noun, label = describe_region(rgb, box, sky)
             pieces.append({"key": ("region", label), "box": box, "noun": noun, "label": label,
                            "kind": "region", "points": s.points})

@@ -798,8 +798,10 @@ def read_clause(clause: str) -> RuleResult:
     c = strip_polite(clean_text(clause))
     if not c:
         return None
-    if not (_REMOVE.search(c) or _REMOVED.search(c)):
-        c = _PERSON.sub("the person", c)  # not "them": "enhance the colours and make them more vivid"
+    if not (_REMOVE.search(c) or _REMOVED.search(c) or re.search(r"\b(?:background|backdrop|bg|around|behind)\b", c)):
+        # not "them" ("enhance the colours and make them more vivid"); not around or behind someone
+        # ("blur all around him": the background, whoever the subject is)
+        c = _PERSON.sub("the person", c)
     bad = unusable_number(c)
     if bad is not None:
         raise Refusal(f"{bad} is not an amount I can use. Say one such as '20 percent' or '90 degrees'.")
