@@ -256,7 +256,7 @@ def test_a_dwell_on_a_dusk_sky_is_the_sky():
     (the reference colours call that sky "black", the basic terms "blue")."""
     from skimage import data
 
-    from agent.describe.words import sky_at_size, describe_region
+    from agent.describe.words import describe_region, sky_at_size
 
     rgb = data.rocket()
     assert describe_region(rgb, (0, 0, 150, 150), sky_at_size(rgb)) == ("the sky", "sky")
