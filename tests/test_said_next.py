@@ -272,3 +272,15 @@ def test_her_and_him_point_at_the_person_and_expressions_are_not_retouching():
     assert _said("remove him")[0] == []  # a removal asks which
     commands, reading = _said("is she smiling?")
     assert commands == [] and reading.chat and "expressions" in " ".join(reading.notes)
+
+
+def test_the_same_edit_elsewhere_follows_the_last_one_and_right_is_not_bright():
+    """"and the one on the right too" after "make the bison on the left darker" was read by the model
+    as "rotate 20° clockwise"; follow-ups read "right" as "bright" (a slip one letter from it)."""
+    last = Recent.of("adjust_attr brightness -20 in the bison on the left")
+    for words in ("and the one on the right too", "do the same for the one on the right"):
+        follow = read_follow_up(words, last)
+        assert [c.format() for c in follow.commands] == ["adjust_attr brightness -20 in the bison on the right"], words
+    assert read_follow_up("and the sky as well", last).commands[0].format() == "adjust_attr brightness -20 in sky"
+    assert "Which one" in read_follow_up("the other one too", last).reply  # not guessed: there may be three
+    assert read_follow_up("and the dog too", Recent.of("adjust_attr brightness 20")) is None  # no part before

@@ -205,15 +205,27 @@ def _one_off(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
+# Real words one letter from a follow-up word, which are no slip: "the one on the right" was read as
+# "on the bright", "some" would be "same", "black" "back", "lighter" "brighter"
+_REAL_WORDS = frozenset(re.findall(r"[a-z]+",
+    "right fright light lighter fighter night black pack rack lack sack hack jack bank bark park mark lark dart dank "
+    "town gown dawn sown mess lens mode core bore sore wore move stall skill spill such mulch otter worm ward farm "
+    "harm warn swarm coal fool pool tool wool bitter butter letter setter sale sane save some game name came tune "
+    "bone cone done gone lone none stone tons tonne repeal strung string stronger wrong"))
+
+
 def spelled(text: str) -> str:
-    """``text`` with words of four letters or more that are one slip from a follow-up word put right.
+    """``text`` with words of four letters or more that are one slip from a follow-up word put right
+    (real words that are one letter from one are left: :data:`_REAL_WORDS`).
 
     >>> spelled("tone it dwon"), spelled("stil too dark"), spelled("go back to the orignal")
     ('tone it down', 'still too dark', 'go back to the original')
+    >>> spelled("and the one on the right too"), spelled("some more")
+    ('and the one on the right too', 'some more')
     """
     def fix(m: re.Match) -> str:
         w = m.group(0)
-        if len(w) < 4 or w in _VOCABULARY:
+        if len(w) < 4 or w in _VOCABULARY or w in _REAL_WORDS:
             return w
         return next((v for v in _VOCABULARY if _one_off(w, v)), w)
 
@@ -475,6 +487,55 @@ def _same_for(c: str, recent: Recent) -> FollowUp | None:
     return None
 
 
+# "and the one on the right too", "do the same for the other bison", "and the sky as well": the last
+# regional edit again, somewhere else (it was refused, or read by the model as "rotate 20° clockwise")
+_PLACE_WORDS = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"
+_ELSEWHERE = re.compile(
+    r"(?:(?:and|also|now|then|ok|okay)[,\s]+)*(?:(?:do|apply|make|try)\s+)?"
+    r"(?:(?:the )?same(?: thing)?\s+(?:for|to|with|on)\s+|(?:it|that|this)\s+(?:for|to|with|on)\s+|(?:for|to|on)\s+)?"
+    rf"(?P<where>the (?:one|other one|other|others) {_PLACE_WORDS}|the other(?: one| [a-z]+)?|the [a-z]+(?: [a-z]+)? {_PLACE_WORDS}"
+    r"|the [a-z]+)(?P<too>(?:\s+(?:too|as well|also))+)?")
+
+
+def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
+    """'and the one on the right too' after 'make the bison on the left darker' -> the same edit in
+    the bison on the right; 'and the sky as well' -> in the sky; 'the other one too' asks which. Only
+    after an edit made in a part, and only said as more of the same ("and", "too", "the same for"),
+    so a bare "the dog" stays what it was."""
+    m = _ELSEWHERE.fullmatch(c)
+    last = recent.last
+    region = getattr(last, "region", "") if last is not None else ""
+    if not m or not region or region.startswith(("everything", "selection")):
+        return None
+    if not (m.group("too") or re.match(r"(?:and|also|now|then|ok|okay)\b|(?:do |apply )?(?:the )?same\b", c)):
+        return None
+    where = m.group("where")
+    place = re.search(r"(?:on|at|in) the (?:far )?(left|right|top|bottom|middle|centre|center)(?: (left|right))?$", region)
+    thing = region[:place.start()].strip() if place else region
+    if not thing.startswith("the ") or thing == where:
+        return None
+    if where.startswith(("the one ", "the other one ", "the other ", "the others ")) and re.search(_PLACE_WORDS, where):
+        new = f"{thing} {re.search(_PLACE_WORDS, where).group(0)}"  # "the one on the right": the same kind there
+    elif re.fullmatch(r"the other(?: one)?", where) or where == f"the other {thing.removeprefix('the ')}":
+        # which is "the other" depends on how many there are and which were done already: asked, not
+        # guessed (the side opposite the last one made a bison darker twice)
+        side = "left" if place and place.group(1) == "right" else "right"
+        return FollowUp([], reply=f"Which one do you mean? Say where it is, for example “and the "
+                                  f"{thing.removeprefix('the ')} on the {side} too”.")
+    elif where.startswith("the other "):
+        return None
+    else:
+        new = where  # "and the sky as well", "the dog on the left too"
+    from agent.language.scope import Unfindable, region_of
+
+    try:
+        new = region_of(new) or ""
+    except Unfindable as exc:
+        return FollowUp([], reply=f"I can't find the {exc.part} on my own. Draw around it with the trace tool (T) or a "
+                                  "box (B), then say what to do there.")
+    return FollowUp([dataclasses.replace(last, region=new)]) if new else None
+
+
 _NUMBERS = {"both": 2, "two": 2, "three": 3, "four": 4, "five": 5, "twice": 2, "thrice": 3, "2": 2, "3": 3, "4": 4, "5": 5}
 _UNDO_STEPS = re.compile(
     r"(?:undo|revert|go back|step back|take back|roll back)(?: the)?(?: last)? (?P<n>two|three|four|five|[2-5])"
@@ -555,6 +616,13 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("no, the other way", "adjust_attr brightness 20", "revise adjust_attr brightness -20"),
         ("wrong direction", "rotate 270", "revise rotate 90"),
         ("the other way", "grayscale", "reply"))),
+    FollowUpRule("elsewhere", _elsewhere, (
+        ("and the one on the right too", "adjust_attr brightness -20 in the bison on the left",
+         "adjust_attr brightness -20 in the bison on the right"),
+        ("the other one too", "adjust_attr brightness -20 in the bison on the left", "reply"),
+        ("do the same for the sky", "adjust_attr saturation 30 in the dog", "adjust_attr saturation 30 in sky"),
+        ("and the dog as well", "adjust_color blue 0.2 in the cat", "adjust_color blue 0.2 in the dog"),
+        ("and the dog too", "adjust_attr brightness 20", "none"))),
     FollowUpRule("same_for", _same_for, (
         ("do the same for brightness", "adjust_attr contrast 25", "adjust_attr brightness 25"),
         ("and vertically as well", "flip horizontal", "flip vertical"),
