@@ -7,12 +7,13 @@ thing Easel can do. Rules are tried in order and the first that reads a clause w
 (``tests/test_request_rules.py``), and its measured worth on GIER's validation split; a rule can be
 switched off by name (:func:`use_rules`; ``bench/requests.py --rules=-tint``, ``--ablate``).
 The conversation around a clause (follow-ups, "yes", selections, the model's readings) is
-:mod:`agent.language.reader`'s.
+:mod:`agent.language.reader`'s. The rules for light and colour are :mod:`agent.language.light_rules`,
+those about the photo as a file and a frame :mod:`agent.language.photo_rules`; what they all share
+(the refusal, the region a clause names) is :mod:`agent.language.rule_base`.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -22,8 +23,6 @@ from agent.grammar.commands import (
     GRAMMAR,
     REGIONAL,
     AdjustAttr,
-    AdjustColor,
-    AutoEnhance,
     Background,
     Command,
     CommandError,
@@ -42,32 +41,23 @@ from agent.grammar.commands import (
     parse_command,
     with_region,
 )
-from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
+from agent.grammar.lexicon import COLOUR_WORD
 from agent.grammar.registry import select_names
-from agent.language import photo_rules
-from agent.language.complaints import complaint
+from agent.language import light_rules, photo_rules
 from agent.language.questions import read_question
+from agent.language.rule_base import TONAL_LIFT, Refusal, RuleResult, detectable, region_or_ask  # noqa: F401 - Refusal, detectable: the reader's
 from agent.language.scope import (
     EXCEPT_REGION,
-    PARTS,
     Unfindable,
     keep_phrase,
     region_of,
     removal_head,
 )
 from agent.language.words import (
-    ATTR_PATTERNS,
     COLOR_RE,
-    DOWN,
-    HUE,
-    VERB_DOWN,
-    VERB_UP,
-    amount_of,
     attribute_words,
     clean_text,
-    direction_of,
     explicit_number,
-    size_of,
     strip_polite,
     unusable_number,
 )
@@ -76,39 +66,7 @@ NEAREST = ("I can change the light, colours and sharpness, remove objects, repla
            "crop, rotate and flip.")
 
 
-class Refusal(Exception):
-    """A clause Easel cannot serve; the message says so and names the nearest thing it can do."""
-
-    def __init__(self, message: str, proposal: list[Command] | None = None, *, asks: bool = False):
-        super().__init__(message)
-        self.proposal = proposal or []
-        self.asks = asks  # a question back about what was meant ("Should I brighten it?"), not a failure
-
-
-
 # --- the rules ----------------------------------------------------------------------------------
-
-RuleResult = list[Command] | None
-TONAL_LIFT = 25  # "lift the shadows": brightness in a tonal range, the most that keeps the order of tones
-
-
-def _where(c: str, own_words: set[str] | frozenset[str] = frozenset(), *, example: str = "") -> str:
-    """Where the clause's edit applies (a command's region words, "" for the whole picture); a part
-    Easel cannot find on its own gets a Refusal that asks the person to point at it, with ``example``
-    as what to say then (else the clause with "this" for the part)."""
-    try:
-        return region_of(c, own_words) or ""
-    except Unfindable as exc:
-        part = exc.part
-        if not example:
-            pointed = re.sub(rf"\b(?:(?:the|his|her|their|my|its|our|your|this|that) )?(?:\w+'s )?{re.escape(part)}\b",
-                             "this", c, count=1)
-            example = pointed if pointed != c and len(pointed) <= 60 else "brighten this"
-            example = f"make {example}" if example.startswith("this ") else example  # "hair darker": "make this darker"
-        them = "them" if part.endswith("s") and not part.endswith(("ss", "us")) else "it"  # the trees, the grass
-        raise Refusal(f"I can't find the {part} on my own. Draw around {them} with the trace tool (T) or a box (B) "
-                      f"and say “{example}”.") from None
-
 
 def _unsupported(c: str) -> RuleResult:
     """Requests no operation of Easel's can serve: say so, name the nearest thing.
@@ -201,7 +159,7 @@ def _grayscale(c: str) -> RuleResult:
         bw = c.replace("black_and_white", "monochrome")  # "the dog black..." would read as "the black"
         bw = re.sub(r"\b(?:the rest|everything else|all else)\b", "the background", bw)
         # "make the cat black and white", "everything except the cat black and white": only there
-        return [Grayscale(region=_where(bw, {"grayscale", "greyscale", "monochrome", "color", "colors"}))]
+        return [Grayscale(region=region_or_ask(bw, {"grayscale", "greyscale", "monochrome", "color", "colors"}))]
     return None
 
 
@@ -234,7 +192,7 @@ def keep_rest(utterance: str) -> list[Command] | None:
     try:
         kept = region_of(m.group(1))
     except Unfindable:
-        _where(m.group(1))  # raises the Refusal that asks the person to point at it
+        region_or_ask(m.group(1))  # raises the Refusal that asks the person to point at it
     try:
         out = read_clause(re.sub(r"\b(?:the rest|everything else|all else|everything around (?:it|him|her|them))\b",
                                  "it", m.group(2)))
@@ -318,38 +276,6 @@ def _background(c: str) -> RuleResult:
     return None  # "make the background darker": an edit of the light in the background (the later rules)
 
 
-# The edit that mends a fault, as a person would ask for it on a part they point at
-_MEND = {("brightness", 1): "brighten this", ("brightness", -1): "darken this",
-         ("contrast", 1): "more contrast here", ("contrast", -1): "less contrast here",
-         ("saturation", 1): "make this more colourful", ("saturation", -1): "make this less colourful",
-         ("sharpness", 1): "sharpen this", ("sharpness", -1): "soften this",
-         ("warmth", 1): "make this warmer", ("warmth", -1): "make this cooler"}
-
-
-def _complaint(c: str) -> RuleResult:
-    """'the sky is too blue' -> adjust_attr saturation -30 in sky; 'it's a bit dark' -> brightness 10;
-    'the highlights are blown' -> brightness -25 in highlights; 'the photo is dark': proposed, not run
-    (:mod:`agent.language.complaints` reads the fault; the mend is its opposite, where it was said)."""
-    said = complaint(c)
-    if said is None:
-        return None
-    if said.attr is None:
-        return [AutoEnhance()]  # "the photo is too red": a colour cast over the whole picture
-    if said.attr == "sharpness" and said.sign > 0 and not said.degree \
-            and re.search(r"\b(?:background|backdrop|bg)\b", said.subject):
-        return None  # "the background is blurry" may be wanted so: the background rule asks which way
-    region = "" if said.whole else _where(said.subject, example=_MEND[said.attr, said.sign])
-    amount = amount_of(c, said.attr)
-    if region in ("shadows", "highlights", "midtones") and said.attr == "brightness" and size_of(c) == "normal" \
-            and explicit_number(c, "percent") is None:
-        amount = TONAL_LIFT  # "the shadows are too dark": as "lift the shadows"
-    command = AdjustAttr(said.attr, said.sign * amount, region=region)
-    if not said.sure:
-        raise Refusal(f"I can mend that: should I do “{command.label()}”? Say yes and I will.",
-                      proposal=[command], asks=True)
-    return [command]
-
-
 def _cutout(c: str) -> RuleResult:
     """'cut out the dog', 'isolate the subject' -> image_cutout."""
     if re.search(r"\b(?:cut ?out|isolate|extract|segment)\b|^(?:leave|keep) (?:just|only)\b|\bjust the \w+ alone\b", c) \
@@ -365,16 +291,6 @@ _REMOVED = re.compile(r"\b(?:edit|photoshop|photo shop|shop|take|cut|clone|paint
                       r"^(.+?) (?:is|are) (?:removed|erased|deleted|taken out|gone)\b|\b(?:need|want|have|get|like)\s+"
                       r"(.+?)\s+(?:to be )?(?:removed|erased|deleted|gone)\b|\b(?:make|let)\s+(.+?)\s+(?:disappear|go away|"
                       r"vanish)\b|^(?:no|without)\s+(.+)$")
-@functools.cache
-def detectable() -> frozenset[str]:
-    """Words of things Easel can look for: one list, the detector's and the caption's
-    (:func:`agent.perception.things.thing_words`), read on first use so that reading requests
-    does not load OpenCV's colour tables at start-up."""
-    from agent.perception.things import thing_words
-
-    return thing_words()
-
-
 def _remove(c: str) -> RuleResult:
     """'remove the person on the left' -> remove the person on the left; 'edit the priest out' -> remove the priest."""
     m = _REMOVE.search(c)
@@ -466,54 +382,6 @@ def _crop(c: str) -> RuleResult:
     raise Refusal("Crop to what? Name a thing ('crop to the dog') or a shape ('crop square', 'crop 16:9').")
 
 
-def _hue_swap(c: str) -> RuleResult:
-    """'turn the reds into blue' -> adjust_attr hue -120 (every hue turns by the same angle)."""
-    m = re.search(rf"\b(?:turn|change|make|convert|swap|shift|replace)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:\w+\s+)?"
-                  rf"({COLOR_RE})(?:s)?\s*(?:colou?rs?|parts?|tones?|areas?|things?)?\s+(?:in (?:the|this) "
-                  rf"(?:image|picture|photo)\s+)?(?:(?:in)?to|with|for)\s+(?:a\s+)?(?:\w+\s+)?({COLOR_RE})\b", c)
-    if not m:
-        return None
-    a, b = COLOUR_WORD[m.group(1)], COLOUR_WORD[m.group(2)]
-    delta = (HUE[b] - HUE[a] + 180) % 360 - 180
-    if delta == 0:
-        return None
-    return [AdjustAttr("hue", float(delta))]
-
-
-def _tint(c: str) -> RuleResult:
-    """'add a yellow tone' -> adjust_color yellow 0.2; 'make it bluer' -> adjust_color blue 0.2;
-    'remove the blue tint', 'fix the colours' -> auto_enhance (white balance)."""
-    if re.search(r"\b(?:remove|reduce|decrease|lower|tone down|minimi[sz]e|fix|correct|neutrali[sz]e|get rid of|"
-                 rf"less|too)\b.*\b(?:(?:tint|tone|ton|cast|hue)s?|redness|yellowness|blueness|greenness|(?:{COLOR_RE})(?: colou?r\w*| tones?| tint| cast)?)\b|\bwhite balance\b|\bcolor correct\w*|\bnatural colors?\b|\bfix (?:the )?colors?\b|"
-                 rf"\btoo ({COLOR_RE})\b", c):
-        return [AutoEnhance()]
-    m = re.search(rf"\b({COLOR_RE})\b", c)
-    if not m:
-        return None
-    colour = COLOUR_WORD[m.group(1)]
-    thing = re.match(r"\s+([a-z]+)", c[m.end():])
-    if thing and thing.group(1) != "light" and (thing.group(1) in detectable() | PARTS) and not re.search(
-            r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|glow|look|feel|overlay|wash)\b", c):
-        return None  # "the reddish car", "the man in the blue shirt": a colour that says which thing
-    region = _where(c, {"color", "colors", "tone", "tint"})
-    if region:  # "make the dog's fur more orange", "I'd like the sky to be bluer": only there
-        small, normal, large = DEFAULT_AMOUNTS["tint"]
-        return [AdjustColor(colour, {"small": small, "normal": normal, "large": large}[size_of(c)], region=region)]
-    if re.fullmatch(rf"(?:make|turn|change|color) (?:it |this |all |everything |the (?:whole )?(?:image|picture|photo) )?"
-                    rf"(?:more |a bit |slightly |to |into )?(?:a )?({COLOR_RE})(?: colou?r| and white)?", c):
-        return [AdjustColor(colour, DEFAULT_AMOUNTS["tint"][1])]
-    if not re.search(r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|light|glow|look|feel|overlay|wash|"
-                     r"more|bit|slightly|add|make it|make the (?:image|picture|photo)|turn it|give it|"
-                     r"redder|bluer|greener|yellower|pinker|\w+ish)\b", c):
-        return None
-    small, normal, large = DEFAULT_AMOUNTS["tint"]
-    intensity = {"small": small, "normal": normal, "large": large}[size_of(c)]
-    n = explicit_number(c, "percent")
-    if n is not None and 0 < n <= 100:
-        intensity = n / 100 if n > 1 else n
-    return [AdjustColor(colour, round(intensity, 2))]
-
-
 def _rotate_flip(c: str) -> RuleResult:
     """'rotate it 90 degrees clockwise' -> rotate 270; 'turn it upside down' -> rotate 180; 'mirror it' -> flip."""
     if re.search(r"\b(?:flip|mirror|reverse)\w*\b", c):
@@ -543,82 +411,6 @@ def _rotate_flip(c: str) -> RuleResult:
         raise Refusal(f"I rotate by 0 to 360 degrees; {deg:g} is more than a full turn.")
     deg = abs(deg) % 360
     return [Rotate((360 - deg) % 360 if cw and not ccw else deg)]
-
-
-_SOFT_COLOURS = re.compile(r"\bsoft(?:en|er)? (?:the |all |its )?colors?\b|\bcolors? soft(?:er)?\b")
-# Blur named as a fault ("fix the blur", "too much out of focus", "it's blurry"), not as an effect to add
-_UNBLUR = re.compile(r"\b(?:fix|correct|repair|remove|get rid of|clean up|undo)\b.*\b(?:blur\w*|out of focus|unfocused|"
-                     r"fuzz\w*|soft(?:ness)?)\b|\bout of focus\b|\bunfocused\b|\b(?:too|very|quite|so|is|are|looks?|"
-                     r"seems?|it's|its) (?:\w+ ){0,3}?(?:blurr?(?:y|ed)|fuzzy)\b")
-_MAKE_BLUR = re.compile(r"\b(?:make|put|turn|throw|render|want|like|add|increase|more)\b(?: \w+){0,4} (?:blurr?(?:y|ier|ed)?|"
-                        r"out of focus|fuzzy|soft(?:er)?)\b")
-
-
-def _attributes(c: str) -> RuleResult:
-    """'brighten it a bit' -> adjust_attr brightness 10; 'more contrast' -> contrast 20; 'sharpen it' ->
-    sharpness 40; 'make it warmer' -> warmth 25; 'increase the saturation' -> saturation 30."""
-    c = re.sub(r"^(?:but )?not (?:too|overly) \w+$|(?:,\s*|\s+but\s+)not (?:too|overly|so) \w+\b", "", c)  # a limit:
-    # "sharper but not too sharp", "brighter, not too bright" ("make it not so dark" is a request)
-    found = attribute_words(c)
-    if not found:
-        return None
-    if "brightness" in found and "saturation" in found and re.search(
-            r"\bbright(?:en|er)? (?:up )?(?:the |all )?colors?\b|\bcolors? (?:\w+ )?bright(?:er)?\b", c):
-        found.remove("brightness")  # "brighten the colours": more vivid, not a lighter picture
-    # "clear" and "detail" name sharpness only when nothing else does ("make the colours clearer").
-    if len(found) > 1 and "sharpness" in found and not re.search(r"\bsharp|\bblur|\bcrisp|\bfocus|\bsoft", c):
-        found.remove("sharpness")
-    if "saturation" in found and "sharpness" in found and _SOFT_COLOURS.search(c):
-        found.remove("sharpness")  # "soften colors": gentler colours, not a blur
-    if len(found) > 1 and "contrast" in found and re.search(r"\bpop\b", c) and "saturation" in found:
-        found.remove("contrast")
-    attr = found[0]
-    sign = direction_of(c, attr)
-    n = explicit_number(c, "percent")
-    if n is not None and n < 0:
-        sign = -1  # "adjust the brightness by -30"
-    elif re.search(r"\b(?:darkness|blur\w*|dullness)\b", c) and (VERB_UP.search(c) or VERB_DOWN.search(c)):
-        # "increase the darkness", "reduce the blurriness": the noun is the attribute's opposite
-        sign = 1 if VERB_DOWN.search(c) and not VERB_UP.search(c) else -1
-    elif attr == "sharpness" and _UNBLUR.search(c) and not _MAKE_BLUR.search(c):
-        sign = 1  # "fix the blur", "it's a little too much out of focus": a fault to correct, so sharpen
-    elif attr == "sharpness" and _MAKE_BLUR.search(c) and not re.search(r"\b(?:less|not|no|don't|never)\b", c):
-        sign = -1  # "make it a bit more blurry": a blur wanted
-    amount = amount_of(c, attr)
-    region = _where(c, set(re.findall(r"[a-z]+", ATTR_PATTERNS[attr][0])))
-    if region in ("shadows", "highlights", "midtones") and attr == "brightness" and size_of(c) == "normal" \
-            and explicit_number(c, "percent") is None:
-        amount = TONAL_LIFT  # "lift the shadows": the most that keeps the order of tones (editor.masks)
-    return [AdjustAttr(attr, sign * amount, region=region)]
-
-
-def _hue(c: str) -> RuleResult:
-    """'shift the hue by 30 degrees' -> adjust_attr hue 30."""
-    if not re.search(r"\bhues?\b", c) or re.search(rf"\b(?:remove|reduce|fix|correct|get rid of|less|too|{COLOR_RE})\b", c):
-        return None  # "remove the yellow hue" is a colour cast, "a blue hue" a tint: the tint rule reads both
-    n = explicit_number(c, "degrees")
-    if n is None:
-        raise Refusal("By how many degrees should I turn the hues? For example 'shift the hue by 30 degrees'.")
-    sign = -1 if (DOWN.search(c) or re.search(r"\b(?:minus|backwards?|negative)\b", c)) and n > 0 else 1
-    return [AdjustAttr("hue", max(-180.0, min(180.0, sign * n)))]
-
-
-def _enhance(c: str) -> RuleResult:
-    """'make it look better', 'fix the lighting', 'enhance the photo' -> auto_enhance."""
-    if re.search(r"\d|\b(?:increas|decreas|reduc|rais|lower|boost|turn|rotat|chang|adjust|alter)\w*\b.*\b(?:it|that|"
-                 r"this|same)\b|\bif (?:you|we)\b", c):
-        return None  # "it will be better if you increase it by 40": a follow-up for the model
-    if re.search(r"\b(?:enhance|improve|look (?:better|nicer|good|great)|better quality|nicer|fix|retouch|touch up|"
-                 r"touch-up|correct|optimi[sz]e|professional|quality|aesthetic\w*|pleasing|beautify|edit it|polish|"
-                 r"pop|clean up|look natural|more natural|brush up|liven|touch (?:it |this |the \w+ )?up|improvements?|processing|appealing|"
-                 r"appeti[sz]ing|lighting|adjust(?:ment)? (?:this|the) (?:photo|image|picture)|color adjustment|"
-                 r"true colou?rs?|color balance|levels)\b", c):
-        try:  # "fix the colours of the sky"; but "fix the slightly underexposed image" is all of it
-            region = region_of(c, {"color", "colors", "lighting", "quality", "photo", "levels"}) or ""
-        except Unfindable:
-            region = ""  # "fix their eyes": a loose reading of the whole picture, as before regions
-        return [AutoEnhance(region=region)]
-    return None
 
 
 # "is it better now?": a judgement of taste, which the person makes
@@ -699,7 +491,7 @@ RULES: tuple[RequestRule, ...] = (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse")),
         worth="off: right +34, wrong +13, refused -50"),
-    RequestRule("complaint", _complaint, (
+    RequestRule("complaint", light_rules.said_fault, (
         ("the sky is too blue", "adjust_attr saturation -30 in sky"), ("it's a bit dark", "adjust_attr brightness 10"),
         ("the photo feels cold", "adjust_attr warmth 25"), ("it's too soft", "adjust_attr sharpness 40"),
         ("the highlights are blown", "adjust_attr brightness -25 in highlights"),
@@ -722,7 +514,7 @@ RULES: tuple[RequestRule, ...] = (
         worth="off: right -127, wrong -17, refused +148"),
     RequestRule("cutout", _cutout, (("cut out the dog", "image_cutout"), ("isolate the subject", "image_cutout")),
         worth="off: right -1, wrong +0, refused +1"),
-    RequestRule("hue_swap", _hue_swap, (("turn the reds into blue", "adjust_attr hue -120"),),
+    RequestRule("hue_swap", light_rules.hue_swap, (("turn the reds into blue", "adjust_attr hue -120"),),
         worth="off: right -2, wrong +0, refused +2"),
     RequestRule("remove", _remove, (
         ("remove the person on the left", "remove the person on the left"),
@@ -739,15 +531,15 @@ RULES: tuple[RequestRule, ...] = (
         ("rotate it 90 degrees clockwise", "rotate 270"), ("turn it upside down", "rotate 180"),
         ("mirror it", "flip horizontal")),
         worth="off: right +5, wrong +2, refused -6"),
-    RequestRule("hue", _hue, (("shift the hue by 30 degrees", "adjust_attr hue 30"),),
+    RequestRule("hue", light_rules.hue, (("shift the hue by 30 degrees", "adjust_attr hue 30"),),
         worth="off: right +0, wrong +0, refused +0"),
-    RequestRule("tint", _tint, (
+    RequestRule("tint", light_rules.tint, (
         ("add a yellow tone", "adjust_color yellow 0.2"), ("make it bluer", "adjust_color blue 0.2"),
         ("remove the blue tint", "auto_enhance"),
         ("make the dog's fur more orange", "adjust_color orange 0.2 in the dog"),
         ("make the sky more blue", "adjust_color blue 0.2 in sky"), ("make the sea more blue", "refuse")),
         worth="off: right -30, wrong +7, refused +27"),
-    RequestRule("attributes", _attributes, (
+    RequestRule("attributes", light_rules.attributes, (
         ("brighten it a bit", "adjust_attr brightness 10"), ("more contrast", "adjust_attr contrast 20"),
         ("sharpen it", "adjust_attr sharpness 40"), ("make it warmer", "adjust_attr warmth 25"),
         ("increase the saturation", "adjust_attr saturation 30"),
@@ -760,7 +552,7 @@ RULES: tuple[RequestRule, ...] = (
         ("brighten this area", "adjust_attr brightness 20 in selection"),
         ("increase the contrast of the face", "refuse")),
         worth="off: right +40, wrong +14, refused -38"),
-    RequestRule("enhance", _enhance, (
+    RequestRule("enhance", light_rules.enhance, (
         ("make it look better", "auto_enhance"), ("fix the lighting", "auto_enhance"),
         ("enhance the photo", "auto_enhance"), ("enhance the sky", "auto_enhance in sky")),
         worth="off: right -23, wrong +2, refused +23"),
