@@ -10,8 +10,9 @@ inpainting", IPOL 2017), and a Poisson seam (Perez et al. 2003):
    is about 3 pixels deep (or the copy 24 pixels a side). Each pixel carries its colour and two
    texture features (the mean absolute x and y derivative over a patch), so that a textured place
    is not matched to a smooth one of the same colour; where the surroundings are 2 or 3 clearly
-   different regions (sky, a plain, grass), it also carries its region, fixed in the hole along
-   the regions' edges (:mod:`editor.fill_regions`), so the sky is filled from the sky.
+   different regions (sky, a plain, grass) in large pieces, not the blobs of one mottled texture,
+   it also carries its region, fixed in the hole along the regions' edges
+   (:mod:`editor.fill_regions`), so the sky is filled from the sky.
 2. Sources come from the surroundings: a source patch keeps a band of 2% of the hole's side clear
    of the hole (an object's shadow or halo lies there, and would be copied back in), and its cost
    grows with its distance from the hole and from the target it fills (on the two coarsest
@@ -37,16 +38,14 @@ inpainting", IPOL 2017), and a Poisson seam (Perez et al. 2003):
    level's matches point to (blended bilinearly between neighbouring matches), so the fill has the
    photo's own fine detail; its low band is then replaced by the work fill's, and the remaining
    fine seam is taken out by a membrane in a band along the edge.
-6. The fill is settled on a membrane (:mod:`editor.fill_settle`): below a sigma of 1 pixel its
-   shading is the harmonic interpolation of the hole's edge, within the regions that the copy's
-   strong edges mark out (the membrane's links are cut across them, so a horizon or a table edge
-   the copy carries through the hole is not smeared into a haze), above it the copy's fine detail is
-   kept whole, and the band between sigmas 1 and 6 (blade and pebble shapes) is the copy's where
-   its texture is strong (grass, gravel) and the membrane's where it is faint; where the copy's
-   offset is seen to predict the hole's surroundings too (a periodic texture, whose copy is in
-   phase), the copy is kept whole. A copied random texture is never in phase with what the object
-   hid, and further from it than its smooth mean, which the membrane guesses better than the
-   copy's low band or than Telea's fill.
+6. The fill's faint fine texture is settled on a membrane (:mod:`editor.fill_settle`): its band
+   between sigmas 1 and 6 (blade and pebble shapes) is the copy's where its texture is strong
+   (grass, gravel) and the membrane's where it is faint (an out-of-phase copy of a blurred
+   background costs most there and shows least); where the copy's offset is seen to predict the
+   hole's surroundings too (a periodic texture, whose copy is in phase), the copy is kept whole.
+   The copy's finer detail, its coarser structure and its shading are its own: when the membrane
+   gave everything coarser than 6 pixels, composites scored higher, but every large removal left
+   a smooth patch the shape of the object (a horse at the foot of a mountain, a dog in a meadow).
 7. Thin lines that enter the hole and leave it on the same straight line (a stem, a wire, a lane
    marking) are drawn across it with their own cross-section (:mod:`editor.fill_lines`): the
    copy, made of patches in which such a line is a small part, often stops them at the edge.
@@ -513,10 +512,10 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
     seed : int
         Seed of the random search, so a fill is reproducible.
     settle : bool
-        Settle the exemplar fill on a membrane (:mod:`editor.fill_settle`: its shading from the
-        hole's edge, its fine detail whole, its coarser texture where that is strong or known to
-        be in phase). ``False`` keeps the copied pixels as they are: all of their texture,
-        further from the truth.
+        Settle the exemplar fill's faint fine texture on a membrane (:mod:`editor.fill_settle`:
+        its band between sigmas 1 and 6 where that is weak and not known to be in phase; its
+        finer detail, coarser structure and shading kept), then carry thin lines across the hole.
+        ``False`` keeps the copied pixels as they are.
     avoid : ndarray, optional
         ``(H, W)`` mask of pixels not to copy into the hole: the other things in the picture (a
         removed camel's hole filled with pieces of the calf beside it showed as a ghost calf).

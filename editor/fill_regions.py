@@ -26,6 +26,7 @@ RING = 0.35  # the regions are read from a ring this share of the hole's larger 
 SPLIT = 22.0  # the regions' mean colours are at least this far apart (CIE L*a*b* units) ...
 MIN_SHARE = 0.15  # ... each holds at least this share of the ring (x 2 / k) ...
 COHERENCE = 0.9  # ... and this share of the ring's pixels agree with most of their 7x7 neighbours
+CROSSINGS = 40.0  # ... and their edges cross the ring at most about this many times
 EDGE_COHERENCE = 0.8  # the region edges in the ring share one direction this much (0..1) to be carried straight
 BLUR = 2.0  # colours are compared after a blur of this sigma (pixels of the level it runs on)
 
@@ -58,7 +59,7 @@ def region_guide(values: np.ndarray, hole: np.ndarray) -> np.ndarray | None:
     lab[..., 0] *= 100.0 / 255.0  # OpenCV's 8-bit L* is scaled to 0-255; a* and b* are offset by 128
     samples = np.ascontiguousarray(lab[ring])
     for k in (3, 2):
-        labels = _regions(lab, samples, ring, hole, k)
+        labels = _regions(lab, samples, ring, hole, k, width)
         if labels is not None:
             break
     else:
@@ -113,10 +114,11 @@ def _along_edges(labels: np.ndarray, ring: np.ndarray, hole: np.ndarray) -> np.n
     return np.where(hole, out.astype(np.int64) - 1, -1)
 
 
-def _regions(lab: np.ndarray, samples: np.ndarray, ring: np.ndarray, hole: np.ndarray, k: int) -> np.ndarray | None:
+def _regions(lab: np.ndarray, samples: np.ndarray, ring: np.ndarray, hole: np.ndarray, k: int,
+             width: float) -> np.ndarray | None:
     """Each pixel's region (0..k-1) by k-means of the ring's colours, or None when the regions are
-    not clearly apart (:data:`SPLIT`), each a share of the ring (:data:`MIN_SHARE` / k * 2) and
-    coherent (:data:`COHERENCE`)."""
+    not clearly apart (:data:`SPLIT`), each a share of the ring (:data:`MIN_SHARE` / k * 2),
+    coherent (:data:`COHERENCE`) and in large pieces (:data:`CROSSINGS`; ``width``: the ring's)."""
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     _, lab_ring, centres = cv2.kmeans(samples, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
     shares = np.bincount(lab_ring.ravel(), minlength=k) / len(lab_ring)
@@ -131,4 +133,15 @@ def _regions(lab: np.ndarray, samples: np.ndarray, ring: np.ndarray, hole: np.nd
     for j in range(k):
         own = labels == j
         agree |= own & (cv2.blur(own * known, (7, 7)) / count > 0.5)
-    return labels if agree[ring].mean() >= COHERENCE else None
+    if agree[ring].mean() < COHERENCE:
+        return None
+    # in large pieces: the blobs of a mottled texture (leaves, a cheetah's coat) are coherent at
+    # 7x7 too, and a hole told to be all one of them was filled flat, an object-shaped blot. A
+    # region edge crosses the ring a few times (a horizon twice), each crossing about the ring's
+    # width long; a texture's blobs edge it all along.
+    smooth = cv2.medianBlur(labels.astype(np.uint8), 5)
+    step = np.zeros(hole.shape, bool)
+    step[:, 1:] |= smooth[:, 1:] != smooth[:, :-1]
+    step[1:] |= smooth[1:] != smooth[:-1]
+    crossings = float((step & ring).sum()) / width
+    return labels if crossings <= CROSSINGS else None

@@ -1,29 +1,28 @@
-"""The last step of :func:`editor.fill.inpaint`: the exemplar fill settled on a membrane.
+"""The last step of :func:`editor.fill.inpaint`: the exemplar fill's faint fine texture settled on a membrane.
 
 A copied random texture (grass, gravel, leaves) is never in phase with what the object hid, and an
 out-of-phase texture is farther from it, in PSNR and SSIM, than its smooth mean; to the eye,
-though, a hole in grass filled with a smooth patch is a flat blot. :func:`settle` splits the
-difference by frequency band:
+though, a hole filled with a smooth patch is a ghost of the object's outline. Until the fill kept
+the copy's shading, everything coarser than :data:`SETTLE_BAND` came from a membrane (the harmonic
+interpolation of the hole's edge): on composites that scored best, but a horse removed from the
+foot of a mountain, a dog from a meadow or a goat from a slope left a blurred silhouette of the
+animal where the snow streaks, grass clumps and rocks should have gone on, tinted by the ground
+below it. :func:`settle` now keeps the copy's structure and shading (seamed to the hole's edge
+by :func:`editor.fill._full_resolution`) and settles one band only:
 
-- below a sigma of :data:`SETTLE_SIGMA` (1 pixel) the fill's shading is the harmonic interpolation
-  of the hole's edge (:func:`membrane`: Laplace's equation, solved coarse to fine), which guesses
-  the mean of what was hidden better than the copy's own low band or Telea's fill. The membrane is
-  guided by the copy (:func:`edge_guide`): its links are cut where the copy, blurred, has a step
-  far above the texture's own (a horizon, a table's edge, a field against the sky), so the sky's
-  shading spreads over the copy's sky and the grass's over its grass; an unguided membrane mixed
-  them into a haze over the whole hole (a removed cat on a horizon: 18.3 dB against the copy's
-  23.1, 23.6 guided);
-- above it, the copy's fine detail (grain, blade edges, the photo's noise) is kept whole, so the
-  fill has the sharpness of its surroundings;
+- above :data:`SETTLE_SIGMA` (1 pixel), the copy's fine detail (grain, blade edges, the photo's
+  noise) is kept whole, so the fill has the sharpness of its surroundings;
 - the band between :data:`SETTLE_SIGMA` and :data:`SETTLE_BAND` (blade and pebble shapes) is the
   copy's where its texture is strong (local RMS above about :data:`SETTLE_TEXTURE` levels: grass,
-  gravel), and the membrane's where it is faint (a blurred background, a sky's grain), where an
-  out-of-phase copy costs most (SSIM compares contrast against a constant of about 8 levels) and
-  shows least;
+  gravel), and the membrane's (:func:`membrane`, guided by the copy: :func:`edge_guide`) where it is
+  faint (a blurred background, a sky's grain), where an out-of-phase copy costs most (SSIM compares
+  contrast against a constant of about 8 levels) and shows least;
 - where the copy's offset is seen to predict the hole's surroundings too (:func:`trust`: a
-  periodic texture, stripes, planks, brick, whose copy is in phase), the copy is kept whole.
+  periodic texture, stripes, planks, brick, whose copy is in phase), the copy is kept whole;
+- coarser than :data:`SETTLE_BAND`, the copy's own structure and shading.
 
-``bench/fill.py`` measures the choice (dev composites only; see its docstring for the figures).
+``bench/fill.py`` measures the choice (see its docstring for the figures, with "structure kept":
+how much of the clean photo's structure at a tenth to a fortieth of the hole's size the fill has).
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ import numpy as np
 
 from editor.jit import lazy_njit
 
-SETTLE_SIGMA = 1.0  # the membrane's band is below this sigma (full-resolution pixels), the copy's above it
+SETTLE_SIGMA = 1.0  # the copy's detail finer than this sigma (full-resolution pixels) is kept whole
 SETTLE_BAND = 6.0  # the copy's band between SETTLE_SIGMA and this sigma is kept where its texture is strong:
 SETTLE_TEXTURE = 20.0  # ... half of it where its local RMS is this many 8-bit levels, all of it well above
 GUIDE_SIGMA = 2.0  # the membrane's guide is the copy blurred by this sigma (full-resolution pixels) ...
@@ -240,11 +239,11 @@ def edge_guide(filled: np.ndarray, hole: np.ndarray, unit: float) -> tuple[np.nd
 
 def settle(known: np.ndarray, hole: np.ndarray, filled: np.ndarray, trust: np.ndarray,
             unit: float = 1.0) -> np.ndarray:
-    """The exemplar fill settled onto a membrane (see the module's docstring): the harmonic
-    interpolation of the hole's edge below :data:`SETTLE_SIGMA`, the copy's detail above it, and
-    between :data:`SETTLE_SIGMA` and :data:`SETTLE_BAND` the copy's band weighted by its local
-    strength, ``r^4 / (r^4 + T^4)`` for an RMS ``r`` and ``T`` = :data:`SETTLE_TEXTURE` (x ``unit``,
-    the image's 8-bit level), or by ``trust`` (0..1 over the hole) where that is higher.
+    """The exemplar fill with its band between :data:`SETTLE_SIGMA` and :data:`SETTLE_BAND`
+    settled (see the module's docstring): the copy's band weighted by its local strength,
+    ``r^4 / (r^4 + T^4)`` for an RMS ``r`` and ``T`` = :data:`SETTLE_TEXTURE` (x ``unit``, the
+    image's 8-bit level), or by ``trust`` (0..1 over the hole) where that is higher; the guided
+    membrane's band for the rest. Detail above the band and shading below it are the copy's.
     ``known`` and ``filled`` are the same box (float ``filled``); returns ``filled`` settled."""
     k = known.reshape(known.shape[0], known.shape[1], -1).astype(np.float32)
     e = filled.reshape(k.shape).astype(np.float32)
@@ -257,13 +256,12 @@ def settle(known: np.ndarray, hole: np.ndarray, filled: np.ndarray, trust: np.nd
     ring = (cv2.dilate(hole.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~hole
     mu = k[ring].mean(axis=0) if ring.any() else k[~hole].mean(axis=0)
     h[hole] = membrane(k - mu, ~hole, hole, 1e6, *edge_guide(e, hole, unit))[hole] + mu
-    # The copy over the membrane, d = e - h (0 outside the hole): the result h_f + t (e_f - h_f) +
-    # g ((e_f - e_b) - (h_f - h_b)) + (e - e_f) is e - (1 - t) d_f + g (d_f - d_b), whole-box sums.
-    d_f, d_b = blur(e - h, SETTLE_SIGMA), blur(e - h, SETTLE_BAND)
+    # The copy over the membrane, d = e - h (0 outside the hole): the band's weight g swaps
+    # (1 - g) of the copy's band for the membrane's, e - (1 - g) (d_f - d_b).
+    d = e - h
     band = blur(e, SETTLE_SIGMA) - blur(e, SETTLE_BAND)
     power = cv2.GaussianBlur((band ** 2).mean(axis=2), (0, 0), 2 * SETTLE_BAND)
     strong = power ** 2 / (power ** 2 + (SETTLE_TEXTURE * unit) ** 4 + 1e-12)
-    t = trust.astype(np.float32)[:, :, None]
-    g = np.maximum(strong[:, :, None], t)
-    out = np.where(hole[:, :, None], e - (1 - t) * d_f + g * (d_f - d_b), e)
+    g = np.maximum(strong, trust.astype(np.float32))[:, :, None]
+    out = np.where(hole[:, :, None], e - (1 - g) * (blur(d, SETTLE_SIGMA) - blur(d, SETTLE_BAND)), e)
     return out.reshape(filled.shape)
