@@ -314,7 +314,7 @@ def test_what_a_request_is_about_decides_the_edit(request_, expected):
         ("make the sea more blue", "can't find the sea on my own"),
         # a removal names what goes before where it is
         ("remove the reflection of the lamp", "can't remove haze, glare or reflections"),
-        ("remove the sticker on the laptop", "can only remove things I can recognise"),
+        ("remove the sticker on the laptop", "say “remove this”"),
         ("remove the shadow of the bicycle", "can't remove a shadow"),
         # a crop needs something to crop to
         ("zoom in on the whole picture a little", "Crop to what?"),

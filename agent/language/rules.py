@@ -336,7 +336,8 @@ def _remove(c: str) -> RuleResult:
     if not nouns & detectable() and not {n.rstrip("s") for n in nouns} & detectable() \
             and not any(animal_noun(n) for n in nouns):  # "remove the bison": looked for, or what is seen said
         raise Refusal(f"I can only remove things I can recognise (people, animals, vehicles and everyday "
-                      f"objects), and I can't find {what!r} that way. I can crop the picture instead.")
+                      f"objects), and I can't find {what!r} that way. Draw around it with the trace tool (T) "
+                      f"or a box (B) and say “remove this”.")
     return [Remove(what)]
 
 
