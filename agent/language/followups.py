@@ -536,6 +536,45 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     return FollowUp([dataclasses.replace(last, region=new)]) if new else None
 
 
+_OF_IT = r"(?: of (?:it|him|her|them|the [a-z]+))?"
+_WHERE = r"(?:\s+(?:on|at|in|near) the [a-z]+(?: [a-z]+)?)?"
+_LEFT_OVER = re.compile(
+    r"(?:you )?(?:missed|left|forgot)(?: to remove)? (?:a (?:bit|spot|piece|part)|some(?: bits?)?|part|bits?|pieces?|"
+    rf"(?:its|his|her|their|the) [a-z]+(?: [a-z]+)?){_OF_IT}(?: behind| there)?{_WHERE}"
+    rf"|(?:there'?s|there is|there are|i can|i can still) (?:still )?(?:see )?(?:a (?:bit|piece|part)|some|part|bits?|"
+    rf"pieces?|a lot|most){_OF_IT}(?: (?:left|there|visible|showing|remaining))?{_WHERE}"
+    r"|(?:it'?s|it is|he'?s|she'?s|they'?re|it was|that'?s|that is) (?:still (?:there|visible)|not (?:all |completely |"
+    r"fully |entirely |quite )?(?:gone|removed))"
+    r"|(?:not|it'?s not|it is not|that'?s not) (?:all|completely|fully|entirely|quite) (?:gone|removed)"
+    rf"|(?:now )?(?:remove|erase|delete|get rid of|take out|clean up) (?:the rest|what'?s left|what is left|the remains|"
+    rf"the leftovers?|the last bits?){_OF_IT}"
+    rf"|(?:its|his|her|their|the) [a-z]+(?: [a-z]+)? (?:is|are) still (?:there|visible|showing|left){_WHERE}")
+_LOOKS_WRONG = re.compile(
+    r"(?:(?:that|it|this|the fill|the patch|the hole|the background|the result)(?:'s| is| looks| is looking)?\s+)?"
+    r"(?:really |very |a bit |kind of |kinda |pretty |so )?"
+    r"(?:bad|weird|wrong|fake|odd|strange|ugly|awful|terrible|horrible|blurry|smudged|smeared|smeary|messy|"
+    r"obvious|unnatural|like a (?:smudge|blur|blob|ghost|mess)|off)")
+
+
+def _after_removal(c: str, recent: Recent) -> FollowUp | None:
+    """After a removal: 'you missed a bit', 'its tail is still there', 'remove the rest of it' ->
+    how to point at what is left (Easel cannot see which part the person means; removing the next
+    thing it finds could take a neighbour); 'that looks fake' -> how to mend or undo it."""
+    last = recent.last
+    if not isinstance(last, Remove):
+        return None
+    thing = last.words if last.words.startswith("the ") else "it"
+    if _LEFT_OVER.fullmatch(c):
+        return FollowUp([], reply=f"Draw around what is left of {thing} with the trace tool (T) or a box (B) and "
+                                  f"say “remove this”: I'll fill what you draw the same way. Or say “undo” to put "
+                                  f"{thing} back.")
+    if _LOOKS_WRONG.fullmatch(c):
+        return FollowUp([], reply=f"Sorry: the hole is filled from what is around it, and that does not always "
+                                  f"work. Draw around the part that looks wrong and say “remove this” to fill it "
+                                  f"again, or say “undo” to put {thing} back.")
+    return None
+
+
 _NUMBERS = {"both": 2, "two": 2, "three": 3, "four": 4, "five": 5, "twice": 2, "thrice": 3, "2": 2, "3": 3, "4": 4, "5": 5}
 _UNDO_STEPS = re.compile(
     r"(?:undo|revert|go back|step back|take back|roll back)(?: the)?(?: last)? (?P<n>two|three|four|five|[2-5])"
@@ -608,6 +647,11 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("put it back", "remove the horse", "undo"), ("put the horse back", "remove the horse", "undo"),
         ("put it back", "adjust_attr brightness 20", "original"),
         ("undo both", "", "undo 2"))),
+    FollowUpRule("after_removal", _after_removal, (
+        ("you missed a bit", "remove the cheetah", "reply"), ("its tail is still there", "remove the cat", "reply"),
+        ("remove the rest of it", "remove the dog", "reply"), ("that looks fake", "remove the horse", "reply"),
+        ("there's still some of it on the left", "remove the person", "reply"),
+        ("that looks bad", "adjust_attr brightness 20", "none"), ("you missed a bit", "", "none"))),
     FollowUpRule("repeat", _repeat, (
         ("again", "rotate 270", "rotate 270"), ("repeat the last edit", "adjust_attr brightness 30; adjust_attr "
                                                 "contrast 20", "adjust_attr brightness 30; adjust_attr contrast 20"),
