@@ -20,22 +20,25 @@ their full size, 1920 x 1080 or 1024 pixels wide, as "remove the horse" does in 
   scale, not a rival);
 - the hole's share of the photo and the seconds the fill took.
 
-The first 9 photos were looked at while the fill's settling was changed (the "seen" ones); the
+The first 12 photos were looked at while the fill's settling was changed (the "seen" ones); the
 rest were added afterwards and are printed apart. ``--grid PNG`` writes before / Easel / with the
 membrane's shading / Telea thumbnails of every photo (for looking at, not for the repository).
 
     .venv/bin/python bench/remove_photos.py [--grid /tmp/removals.png]
 
-Figures (the first run, with the copy's shading and structure kept; see bench/fill.py), median
-structure: the 9 photos seen, Easel 0.77, with the membrane's shading 0.60, raw copy 0.82, Telea
-1.14; the 9 not seen (2 more not found: the rhinoceros is "a cow" to the naming, the dolphin "a
-fish"), Easel 0.92, with the membrane's shading 0.64, raw copy 0.95, Telea 1.52. The fill took
-0.33-1.77 s a photo. Looked at on the grid: the membrane's shading left a smooth silhouette of
-each large animal (horse, dog, goat, gorilla, sheep, pig); the fill now goes on with the grass,
-snow streaks and slopes. Still wrong: the kitten's hole gets the plank's wood well above the plank
-(the regions carried across it are three and ragged), the calf's fur is copied into the field
-beside the calf's body, the cheetah's box holds its head and shoulders only and its body stays,
-and a light speck of the moose's antler is left at the hole's edge.
+Figures (with the copy's shading and structure kept and its band between sigmas 1 and 6 kept from 5
+levels of texture up; see bench/fill.py), median structure: the 12 photos seen, Easel 0.85, with
+the membrane's shading (21f2259's settling) 0.63, raw copy 0.85, Telea 1.35; the 6 not seen (2 more
+not found: the rhinoceros is "a cow" to the naming, the dolphin "a fish"), Easel 0.61, with the
+membrane's shading 0.59, raw copy 0.61, Telea 1.37 (their holes are mostly in textures the
+membrane's shading also kept: the measure's band is coarser than the blades the settling
+smoothed). The fill took 0.33-1.89 s a photo. Looked at on the grid: the membrane's shading left
+a smooth silhouette of each large animal (horse, dog, goat, gorilla, sheep, pig); the fill now
+goes on with the grass, snow streaks and slopes. Still wrong: the kitten's hole gets the plank's
+wood well above the plank (the regions carried across it are three and ragged), the calf's fur is
+copied into the field beside the calf's body, the cheetah's box holds its head and shoulders only
+and its body stays, a light speck of the moose's antler is left at the hole's edge, and the
+gorilla's ferns come back as a repeated pattern.
 """
 
 from __future__ import annotations
@@ -63,16 +66,16 @@ CASES = [
     ("erase", "kitten", "the kitten", True),
     ("erase", "calf", "the calf", True),
     ("explore_farm_animals", "cat", "the cat", True),
-    ("explore_farm_animals", "sheep", "the sheep", False),
+    ("explore_farm_animals", "sheep", "the sheep", True),  # (seen when the texture bound was chosen)
+    ("erase", "cheetah", "the cheetah", True),
+    ("explore_farm_animals", "pig", "the pig", True),
     ("explore_farm_animals", "duck", "the duck", False),
-    ("explore_farm_animals", "pig", "the pig", False),
     ("explore_farm_animals", "horse", "the horse", False),
     ("explore_world_animals", "bison", "the bison", False),
     ("explore_world_animals", "kangaroo", "the kangaroo", False),
     ("explore_world_animals", "moose", "the moose", False),
     ("explore_world_animals", "jaguar", "the jaguar", False),
     ("erase", "rhinoceros", "the rhinoceros", False),
-    ("erase", "cheetah", "the cheetah", False),
     ("erase", "dolphin", "the dolphin", False),
 ]
 
@@ -104,7 +107,8 @@ def structure(img: np.ndarray, hole: np.ndarray, kept: np.ndarray) -> float:
 def former_settle(known, hole, filled, trust, unit=1.0):
     """:func:`editor.fill_settle.settle` as it was until the copy's shading was kept (21f2259): the
     shading and structure coarser than sigma 1 from the guided membrane, the copy's band between
-    sigmas 1 and 6 where strong, its detail above 1 (the reference column "membrane")."""
+    sigmas 1 and 6 where its texture is above 20 levels, its detail above 1 (the reference column
+    "membrane")."""
     from editor import fill_settle as fs
 
     k = known.reshape(known.shape[0], known.shape[1], -1).astype(np.float32)
@@ -117,7 +121,7 @@ def former_settle(known, hole, filled, trust, unit=1.0):
     d_f, d_b = fs.blur(e - h, fs.SETTLE_SIGMA), fs.blur(e - h, fs.SETTLE_BAND)
     band = fs.blur(e, fs.SETTLE_SIGMA) - fs.blur(e, fs.SETTLE_BAND)
     power = cv2.GaussianBlur((band ** 2).mean(axis=2), (0, 0), 2 * fs.SETTLE_BAND)
-    strong = power ** 2 / (power ** 2 + (fs.SETTLE_TEXTURE * unit) ** 4 + 1e-12)
+    strong = power ** 2 / (power ** 2 + (20.0 * unit) ** 4 + 1e-12)
     t = trust.astype(np.float32)[:, :, None]
     g = np.maximum(strong[:, :, None], t)
     out = np.where(hole[:, :, None], e - (1 - t) * d_f + g * (d_f - d_b), e)

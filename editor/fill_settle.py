@@ -13,10 +13,12 @@ by :func:`editor.fill._full_resolution`) and settles one band only:
 - above :data:`SETTLE_SIGMA` (1 pixel), the copy's fine detail (grain, blade edges, the photo's
   noise) is kept whole, so the fill has the sharpness of its surroundings;
 - the band between :data:`SETTLE_SIGMA` and :data:`SETTLE_BAND` (blade and pebble shapes) is the
-  copy's where its texture is strong (local RMS above about :data:`SETTLE_TEXTURE` levels: grass,
-  gravel), and the membrane's (:func:`membrane`, guided by the copy: :func:`edge_guide`) where it is
-  faint (a blurred background, a sky's grain), where an out-of-phase copy costs most (SSIM compares
-  contrast against a constant of about 8 levels) and shows least;
+  copy's wherever it is a texture at all (local RMS above about :data:`SETTLE_TEXTURE` levels:
+  grass, gravel, even a soft photo's grass), and the membrane's (:func:`membrane`, guided by the
+  copy: :func:`edge_guide`) where it is faint (a blurred background, a sky's grain), where an
+  out-of-phase copy costs most (SSIM compares contrast against a constant of about 8 levels) and
+  shows least. With the bound at 20 levels, the grass of a sheep's and a pig's meadow (about 5
+  levels there) was smoothed into a patch the shape of the animal;
 - where the copy's offset is seen to predict the hole's surroundings too (:func:`trust`: a
   periodic texture, stripes, planks, brick, whose copy is in phase), the copy is kept whole;
 - coarser than :data:`SETTLE_BAND`, the copy's own structure and shading.
@@ -36,7 +38,7 @@ from editor.jit import lazy_njit
 
 SETTLE_SIGMA = 1.0  # the copy's detail finer than this sigma (full-resolution pixels) is kept whole
 SETTLE_BAND = 6.0  # the copy's band between SETTLE_SIGMA and this sigma is kept where its texture is strong:
-SETTLE_TEXTURE = 20.0  # ... half of it where its local RMS is this many 8-bit levels, all of it well above
+SETTLE_TEXTURE = 5.0  # ... half of it where its local RMS is this many 8-bit levels, all of it well above
 GUIDE_SIGMA = 2.0  # the membrane's guide is the copy blurred by this sigma (full-resolution pixels) ...
 GUIDE_CONTRAST = 32.0  # ... and a step this many times its typical step around the hole cuts the membrane
 GUIDE_MIN = 6.0  # ... (a step of at least this many 8-bit levels)

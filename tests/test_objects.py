@@ -85,13 +85,13 @@ def test_remove_object_is_gone_rest_untouched_fill_scored(scene):
                    for d in detect(out, min_score=objects.SECOND_LOOK))
     telea = cv2.inpaint(comp, hole.astype(np.uint8), 5, cv2.INPAINT_TELEA)
     ours_db, telea_db = hole_psnr(out, bg, hole), hole_psnr(telea, bg, hole)
-    # PSNR rewards a blur on texture; the fill's faint band is settled on a membrane
-    # (editor.fill_settle), so it is about as near the real lawn as Telea's (14.6 dB against 15.5),
-    # and it keeps the lawn's texture where Telea's is a smear: its fine detail (the blades' edges:
-    # the Laplacian, 88% of the lawn's) and the blades' shapes (the fill's contrast is 66% of the
-    # lawn's, Telea's 45%; the raw copy's 84%, 0.8 dB further from the lawn).
-    assert ours_db > 12 and ours_db > telea_db - 1, (ours_db, telea_db)
-    assert out[hole].std() > 0.55 * bg[hole].std(), (out[hole].std(), bg[hole].std())
+    # PSNR rewards a blur on texture: the fill keeps the lawn's texture, as a lawn must look, where
+    # Telea's is a smear, and is further from the real lawn for it (13.8 dB against 15.5; settled
+    # towards a membrane wherever its texture was under 20 levels, it was 14.6 dB with 66% of the
+    # lawn's contrast, and a smooth patch showed where the cat had been). Its contrast is 84% of
+    # the lawn's (Telea's 45%) and its fine detail (the blades' edges: the Laplacian) 92%.
+    assert ours_db > 12 and ours_db > telea_db - 2.5, (ours_db, telea_db)
+    assert out[hole].std() > 0.75 * bg[hole].std(), (out[hole].std(), bg[hole].std())
     inner = cv2.erode(hole.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
 
     def fine(x):
