@@ -39,9 +39,9 @@ inpainting", IPOL 2017), and a Poisson seam (Perez et al. 2003):
    photo's own fine detail; its low band is then replaced by the work fill's, and the remaining
    fine seam is taken out by a membrane in a band along the edge.
 6. The fill's faint fine texture is settled on a membrane (:mod:`editor.fill_settle`): its band
-   between sigmas 1 and 6 (blade and pebble shapes) is the copy's where its texture is strong
-   (grass, gravel) and the membrane's where it is faint (an out-of-phase copy of a blurred
-   background costs most there and shows least); where the copy's offset is seen to predict the
+   between sigmas 1 and 6 (blade and pebble shapes) is the copy's wherever it is a texture at all
+   (grass, gravel, from 5 levels of local RMS) and the membrane's where it is fainter (an
+   out-of-phase copy of a blurred background costs most there and shows least); where the copy's offset is seen to predict the
    hole's surroundings too (a periodic texture, whose copy is in phase), the copy is kept whole.
    The copy's finer detail, its coarser structure and its shading are its own: when the membrane
    gave everything coarser than 6 pixels, composites scored higher, but every large removal left

@@ -265,13 +265,12 @@ def test_a_fill_goes_on_with_the_structure_around_it(photo, kept):
     copy's, not a membrane's. When everything coarser than 6 pixels came from the membrane, a hole
     in scikit-image's grass kept 0.30 of the grass's clumps and its gravel 0.47 of its pebbles, and
     a horse removed from a photo left a smooth horse-shaped patch."""
+    import cv2
     from skimage import data
 
     clean = np.repeat(getattr(data, photo)()[:, :, None], 3, axis=2)
     h, w = clean.shape[:2]
     hole = np.zeros((h, w), np.uint8)
-    import cv2
-
     cv2.ellipse(hole, (w // 2, h // 2), (w // 7, h // 5), 0, 0, 360, 1, -1)
     hole = hole > 0
     damaged = clean.copy()
