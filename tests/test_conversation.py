@@ -5,6 +5,8 @@ without asking."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -489,3 +491,15 @@ def test_what_is_in_a_part_of_the_picture_is_answered(monkeypatch):
     text, data, _ = questions.answer_question(img, read_question("what's at the bottom left?"))
     assert text.startswith("At the bottom left I can see the grass. There is also a brown dog"), text
     assert data["overlays"][0]["box"] == [20, 220, 90, 290]
+
+
+def test_after_removing_one_of_two_the_other_is_offered_when_something_was_missed():
+    """A cheetah lying down was its head and shoulders to the detector and its body "another
+    cheetah": after "you missed a bit", the other one is offered ("yes" removes it), not removed."""
+    said = ("Removed the cheetah and filled in the background. I see 2 of them and removed the cheetah on the "
+            "right (the boxes are on the picture); say which if you meant another.")
+    out = read_follow_up("you missed a bit", dataclasses.replace(Recent.of("remove the cheetah"), said=said))
+    assert out.commands == [] and out.reply.endswith("?") and "on the left" in out.reply
+    assert [c.format() for c in out.proposal] == ["remove the cheetah on the left"]
+    alone = read_follow_up("you missed a bit", Recent.of("remove the cheetah"))
+    assert alone.proposal == [] and "remove this" in alone.reply

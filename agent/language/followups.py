@@ -73,6 +73,7 @@ class Recent:
 
     last: Command | None = None
     request: tuple[Command, ...] = ()
+    said: str = ""  # what the assistant answered last ("I see 2 of them and removed the dog on the left")
 
     @classmethod
     def of(cls, *lines: str) -> Recent:
@@ -86,6 +87,7 @@ class FollowUp:
     commands: list[Command] = field(default_factory=list)
     revise: bool = False  # commands[0] replaces the last edit, made again from the version it was applied to
     reply: str | None = None  # nothing to run: say this instead
+    proposal: list[Command] = field(default_factory=list)  # what "yes" runs after the reply's question
 
 
 # -- amounts -----------------------------------------------------------------------------------
@@ -565,9 +567,17 @@ def _after_removal(c: str, recent: Recent) -> FollowUp | None:
         return None
     thing = last.words if last.words.startswith("the ") else "it"
     if _LEFT_OVER.fullmatch(c):
-        return FollowUp([], reply=f"Draw around what is left of {thing} with the trace tool (T) or a box (B) and "
-                                  f"say “remove this”: I'll fill what you draw the same way. Or say “undo” to put "
-                                  f"{thing} back.")
+        point = (f"Draw around what is left of {thing} with the trace tool (T) or a box (B) and say “remove this”: "
+                 f"I'll fill what you draw the same way. Or say “undo” to put {thing} back.")
+        # one of two boxed as the same kind: the other may be the rest of it (a cheetah lying down was
+        # its head and shoulders to the detector, and its body "another cheetah"), asked, not guessed
+        two = re.search(r"\bI see 2 of them and removed the (?P<kind>[a-z][a-z ]*?) on the (?P<side>left|right)\b",
+                        recent.said)
+        if two:
+            kind, other = two.group("kind"), "right" if two.group("side") == "left" else "left"
+            return FollowUp([], reply=f"{point} Or is the other {kind} I boxed, on the {other}, part of it: should I "
+                                      f"remove it too?", proposal=[Remove(f"the {kind} on the {other}")])
+        return FollowUp([], reply=point)
     if _LOOKS_WRONG.fullmatch(c):
         return FollowUp([], reply=f"Sorry: the hole is filled from what is around it, and that does not always "
                                   f"work. Draw around the part that looks wrong and say “remove this” to fill it "

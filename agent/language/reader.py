@@ -238,10 +238,11 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if quality[0] == "fine":
             return Reading(reply="Good, I left it as it is. Tell me if you want anything else changed.", chat=True)
         utterance = text = bare = quality[1]
-    later = read_follow_up(utterance, recent or Recent())  # "too much", "again": about the last edit
+    # "too much", "again": about the last edit (and what was said of it)
+    later = read_follow_up(utterance, dataclasses.replace(recent or Recent(), said=last_reply))
     if later is not None:
         if later.reply is not None:
-            return Reading(reply=later.reply)
+            return Reading(reply=later.reply, proposal=later.proposal)
         return Reading(commands=later.commands, revise=later.revise)
     split = split_follow_up(utterance, recent or Recent())  # "too much, and make it warmer"
     if split is not None:
