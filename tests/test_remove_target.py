@@ -250,3 +250,24 @@ def test_people_too_small_for_a_mask_are_removed_and_counted(monkeypatch):
     out, overlays, note = removal.remove(img, "the people")
     assert "removed 3 people" in note, note
     assert np.abs(out[92:108, 93:100].astype(int) - 120).mean() < 20  # the dark figure is gone
+
+
+def test_one_of_two_touching_boxes_removed_says_the_other_may_be_part_of_it(monkeypatch):
+    """A cheetah lying down was its head and shoulders to the detector, and its body "another
+    cheetah" whose box touches the first: the reply says so and how to remove it too."""
+    def box_hole(pixels, found):
+        hole = np.zeros(pixels.shape[:2], bool)
+        x1, y1, x2, y2 = found[0].boxes[0]
+        hole[y1:y2, x1:x2] = True
+        return hole, np.zeros_like(hole)
+
+    monkeypatch.setattr(objects, "hole_for", box_hole)
+    img = np.random.default_rng(0).integers(0, 255, (270, 480, 3), dtype=np.uint8)
+    notes = []
+    for body in ((180, 136, 344, 221), (20, 136, 150, 221)):  # touching, then apart
+        _fake_scene(monkeypatch, [("bear", 0.93, (323, 14, 471, 261)), ("bear", 0.25, body)],
+                    [("cheetah", "cheetah", 0.8), ("cheetah", "cheetah", 0.5)])
+        notes.append(removal.remove(img, "the cheetah")[2])
+    assert all("I see 2 of them and removed the cheetah on the right" in n for n in notes)
+    assert "if it is part of the same cheetah, say “remove the cheetah on the left”" in notes[0]
+    assert "touches" not in notes[1]

@@ -28,6 +28,11 @@ def _overlay(box, label: str, color: str) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in box], "color": color, "label": label}
 
 
+def _touch(a, b) -> bool:
+    """Whether boxes ``a`` and ``b`` (x1, y1, x2, y2) overlap or meet."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
 def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]:
     """The picture with what ``words`` name removed, the boxes to show, and a sentence for the
     reply ("" when the command's own reply says it all). Raises ``RegionNotFound`` when nothing
@@ -52,8 +57,14 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
         overlays += [_overlay(b, f"removed {m.label}", REMOVED_COLOR) for b in m.boxes]
         if m.others and not m.plural and not m.positioned:
             n = len(m.others) + 1
-            notes.append(f"I see {n} of them and removed the {m.label} {which_one(m.boxes[0], m.others)} (the boxes "
-                         "are on the picture); say which if you meant another")
+            note = (f"I see {n} of them and removed the {m.label} {which_one(m.boxes[0], m.others)} (the boxes "
+                    "are on the picture); say which if you meant another")
+            if n == 2 and _touch(m.boxes[0], m.others[0]):
+                # one thing may be two boxes to the detector (a lying cheetah's head and shoulders, and
+                # its body as "another cheetah"): said, not guessed; "yes" to "you missed a bit" removes it
+                note += (f". The other one touches it: if it is part of the same {m.label}, say “remove the "
+                         f"{m.label} {which_one(m.others[0], m.boxes)}”")
+            notes.append(note)
         overlays += [_overlay(b, f"other {m.label}", LEFT_COLOR) for b in m.others if not m.plural]
         if m.plural:  # "remove the people": how many went, so that one the detector missed is not taken as done
             notes.append(f"I found and removed {counted(len(m.boxes), m.label)} "
