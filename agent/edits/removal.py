@@ -15,6 +15,7 @@ import numpy as np
 
 from agent.edits import objects
 from agent.edits.regions import RegionNotFound, not_found_sentence, which_one
+from agent.language.followups import REMOVED_ONE_OF
 from agent.perception.models import box_iou
 from agent.perception.things import ObjectNotFound, detect
 from agent.perception.vocabulary import counted
@@ -26,11 +27,6 @@ LEFT_COLOR = "#999999"  # ... and of the others of its kind, left in place
 
 def _overlay(box, label: str, color: str) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in box], "color": color, "label": label}
-
-
-def _touch(a, b) -> bool:
-    """Whether boxes ``a`` and ``b`` (x1, y1, x2, y2) overlap or meet."""
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]:
@@ -57,9 +53,9 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
         overlays += [_overlay(b, f"removed {m.label}", REMOVED_COLOR) for b in m.boxes]
         if m.others and not m.plural and not m.positioned:
             n = len(m.others) + 1
-            note = (f"I see {n} of them and removed the {m.label} {which_one(m.boxes[0], m.others)} (the boxes "
-                    "are on the picture); say which if you meant another")
-            if n == 2 and _touch(m.boxes[0], m.others[0]):
+            note = (REMOVED_ONE_OF.format(n=n, label=m.label, where=which_one(m.boxes[0], m.others))
+                    + " (the boxes are on the picture); say which if you meant another")
+            if n == 2 and box_iou(m.boxes[0], m.others[0]) > 0:
                 # one thing may be two boxes to the detector (a lying cheetah's head and shoulders, and
                 # its body as "another cheetah"): said, not guessed; "yes" to "you missed a bit" removes it
                 note += (f". The other one touches it: if it is part of the same {m.label}, say “remove the "

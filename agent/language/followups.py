@@ -538,6 +538,10 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     return FollowUp([dataclasses.replace(last, region=new)]) if new else None
 
 
+# How a removal of one of several says which it took (agent.edits.removal), read back by "you missed a bit"
+REMOVED_ONE_OF = "I see {n} of them and removed the {label} {where}"
+_REMOVED_ONE_OF_TWO = re.compile(r"\b" + REMOVED_ONE_OF.format(n=2, label="(?P<kind>[a-z][a-z ]*?)",
+                                                                 where="on the (?P<side>left|right)") + r"\b")
 _OF_IT = r"(?: of (?:it|him|her|them|the [a-z]+))?"
 _WHERE = r"(?:\s+(?:on|at|in|near) the [a-z]+(?: [a-z]+)?)?"
 _LEFT_OVER = re.compile(
@@ -571,8 +575,7 @@ def _after_removal(c: str, recent: Recent) -> FollowUp | None:
                  f"I'll fill what you draw the same way. Or say “undo” to put {thing} back.")
         # one of two boxed as the same kind: the other may be the rest of it (a cheetah lying down was
         # its head and shoulders to the detector, and its body "another cheetah"), asked, not guessed
-        two = re.search(r"\bI see 2 of them and removed the (?P<kind>[a-z][a-z ]*?) on the (?P<side>left|right)\b",
-                        recent.said)
+        two = _REMOVED_ONE_OF_TWO.search(recent.said)
         if two:
             kind, other = two.group("kind"), "right" if two.group("side") == "left" else "left"
             return FollowUp([], reply=f"{point} Or is the other {kind} I boxed, on the {other}, part of it: should I "
