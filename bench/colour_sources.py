@@ -129,6 +129,13 @@ def _rcc(activity: str) -> dict[str, tuple[int, int]]:
     return files
 
 
+def gcompris_paths(activity: str) -> list[str]:
+    """The paths of the files in <activity>.rcc under its activity's resource folder ("horse.webp",
+    "farm/horse.webp"), as :func:`gcompris_file` takes them."""
+    lead = f"gcompris/src/activities/{activity}/resource/"
+    return [k[len(lead):] for k in _rcc(activity) if k.startswith(lead)]
+
+
 def gcompris_file(activity: str, path: str) -> bytes:
     """The bytes of gcompris/src/activities/<activity>/resource/<path> in <activity>.rcc."""
     files = _rcc(activity)

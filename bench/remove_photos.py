@@ -83,10 +83,10 @@ CASES = [
 def photo(activity: str, name: str) -> np.ndarray:
     from PIL import Image
 
-    from bench.colour_sources import _rcc, gcompris_file
+    from bench.colour_sources import gcompris_file, gcompris_paths
 
-    key = next(k for k in _rcc(activity) if k.endswith(f"/{name}.webp"))
-    return np.asarray(Image.open(io.BytesIO(gcompris_file(activity, key.split("/resource/", 1)[1]))).convert("RGB"))
+    path = next(p for p in gcompris_paths(activity) if p.split("/")[-1] == f"{name}.webp")
+    return np.asarray(Image.open(io.BytesIO(gcompris_file(activity, path))).convert("RGB"))
 
 
 def structure(img: np.ndarray, hole: np.ndarray, kept: np.ndarray) -> float:
