@@ -84,6 +84,64 @@ def test_remove_the_text_uses_the_ocr_boxes(coffee):
     assert read_text(out) == []
 
 
+@pytest.mark.parametrize("request_, words", [
+    ("remove the watermark", "the watermark"), ("erase the signature", "the signature"),
+    ("get rid of the date stamp", "the date stamp"), ("remove the text at the bottom", "the text at the bottom"),
+    ("can the logo be removed?", "the logo"), ('remove "OKC" logo', "“okc” logo"),
+])
+def test_a_removal_of_text_is_read_as_a_removal(request_, words):
+    """"remove the watermark" was refused as an edit of text ("I can't add or edit text"), so the OCR
+    removal below could not be reached from the chat."""
+    from agent.language.reader import read
+
+    assert [c.format() for c in read(request_).commands] == [f"remove {words}"]
+
+
+@pytest.mark.parametrize("request_", ["add some text", "change the font", "make the red text darker",
+                                      "remove the middle above the words"])
+def test_text_edits_and_removals_of_other_things_are_not_text_removals(request_):
+    from agent.language.reader import read
+    from agent.language.scope import names_text
+
+    assert not any(c.name == "remove" and names_text(c.words) for c in read(request_).commands)
+
+
+def test_remove_the_watermark_in_a_conversation_quotes_and_boxes_what_went(tmp_path, coffee):
+    img = coffee.copy()
+    cv2.putText(img, "SUMMER SALE", (60, 360), cv2.FONT_HERSHEY_DUPLEX, 1.6, (255, 255, 255), 3, cv2.LINE_AA)
+    doc = Document.create(Store(tmp_path / "e.db"), img, title="t")
+    manager = DialogueManager(doc, parser=GrammarParser())
+    # placed where there is none: said where the text is, nothing changes
+    result = manager.handle("remove the text at the top")
+    assert not result.ok and "no text at the top" in result.reply and "SUMMER SALE" in result.reply
+    assert np.array_equal(doc.pixels(), img)
+    result = manager.handle("remove the watermark")
+    assert result.ok and "1 line of text: “SUMMER SALE”" in result.reply
+    assert [o["label"] for o in result.data["overlays"]] == ["removed “SUMMER SALE”"]
+    assert np.any(doc.pixels() != img, axis=2)[320:370, 60:390].mean() > 0.5
+
+
+def test_text_the_ocr_model_is_unsure_of_is_boxed_and_asked_about(monkeypatch, coffee):
+    """Texture read as "ce" at 0.55 (a real photo of flowers): shown and asked about, never removed."""
+    quad = np.array([[100, 100], [130, 100], [130, 115], [100, 115]], np.float32)
+    monkeypatch.setattr(objects, "text_lines", lambda px: [("ce", 0.55, quad)])
+    with pytest.raises(RegionNotFound, match="not sure it is text") as err:
+        removal.remove(coffee, "the text")
+    assert err.value.overlays[0]["box"] == [100, 100, 130, 115]
+    # named by what it says, it goes
+    out, _, note = removal.remove(coffee, "the text “ce”")
+    assert np.any(out != coffee, axis=2)[100:115, 100:130].all() and "“ce”" in note
+
+
+def test_pieces_the_ocr_model_read_of_one_line_are_one_hole():
+    """"(c) Photo by" and "2018" read apart, "Lee" between them unread: the hole takes it too."""
+    a = objects.TextLine("(c) Photo by", 0.9, np.array([[10, 50], [200, 50], [200, 80], [10, 80]], np.float32))
+    b = objects.TextLine("2018", 0.9, np.array([[260, 51], [330, 51], [330, 80], [260, 80]], np.float32))
+    far = objects.TextLine("title", 0.9, np.array([[10, 200], [100, 200], [100, 230], [10, 230]], np.float32))
+    hole = objects.text_mask(np.zeros((300, 400, 3), np.uint8), [a, b, far])
+    assert hole[65, 230] and hole[215, 50] and not hole[140, 230]
+
+
 def test_a_thing_not_in_the_picture_is_said_and_asked_for(tmp_path, grass):
     """Not "Removed the tie": nothing changes and the reply asks the person to point at it."""
     doc = Document.create(Store(tmp_path / "e.db"), grass.copy(), title="t")

@@ -29,16 +29,43 @@ def _overlay(box, label: str, color: str) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in box], "color": color, "label": label}
 
 
+def _quote(lines) -> str:
+    return ", ".join(f"“{ln.text}”" for ln in lines[:4]) + (" and more" if len(lines) > 4 else "")
+
+
+def _remove_text(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]:
+    """"remove the watermark", "the text at the bottom", "the text “OKC”": the lines the OCR model
+    reads surely there, each boxed and quoted in the reply; lines it is unsure of are boxed and
+    asked about, not removed (texture read as "ce")."""
+    try:
+        sure, unsure = objects.find_text(pixels, words)
+    except ObjectNotFound as exc:
+        raise RegionNotFound(str(exc)) from None
+    if not sure:
+        if not unsure:  # a quoted text no line says
+            raise RegionNotFound(f"I can't read {words.strip()} in the picture")
+        raise RegionNotFound(
+            f"I can read only {_quote(unsure)} (boxed), and I'm not sure it is text (say “remove the text "
+            f"“{unsure[0].text}”” if it is)", [_overlay(ln.box, f"text? {ln.text}", LEFT_COLOR) for ln in unsure])
+    overlays = [_overlay(ln.box, f"removed “{ln.text}”", REMOVED_COLOR) for ln in sure]
+    overlays += [_overlay(ln.box, f"text? {ln.text}", LEFT_COLOR) for ln in unsure]
+    lines = "1 line" if len(sure) == 1 else f"{len(sure)} lines"
+    note = f"It was {lines} of text: {_quote(sure)} ({'its box is' if len(sure) == 1 else 'the boxes are'} on the picture)"
+    if unsure:
+        note += f". I left {_quote(unsure)}, which I'm not sure is text (boxed in grey)"
+    out = inpaint(pixels, objects.text_mask(pixels, sure))
+    still = objects.text_left(out, sure)
+    if still:  # the fill kept letters' shapes (text over a busy pattern): said, not claimed gone
+        note += f". I can still read {_quote(still)} there: look, and undo if it is not gone"
+    return out, overlays, note + "."
+
+
 def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]:
     """The picture with what ``words`` name removed, the boxes to show, and a sentence for the
     reply ("" when the command's own reply says it all). Raises ``RegionNotFound`` when nothing
     was removed: not found, a weak guess (its box shown), or no outline."""
     if objects.names_text(words):
-        try:
-            hole = objects.text_mask(pixels)
-        except ObjectNotFound as exc:
-            raise RegionNotFound(str(exc)) from None
-        return inpaint(pixels, hole), [], ""
+        return _remove_text(pixels, words)
     try:
         found = objects.match_objects(pixels, words)
     except ObjectNotFound as exc:  # what was seen instead, if anything ("a cow" for "the bison"), boxed

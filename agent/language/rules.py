@@ -50,6 +50,7 @@ from agent.language.scope import (
     EXCEPT_REGION,
     Unfindable,
     keep_phrase,
+    names_text,
     region_of,
     removal_head,
 )
@@ -67,6 +68,10 @@ NEAREST = ("I can change the light, colours and sharpness, remove objects, repla
 
 
 # --- the rules ----------------------------------------------------------------------------------
+
+# an edit of text, refused, unless it is a removal of the text (:func:`agent.language.scope.names_text`)
+_TEXT_EDIT = r"\b(?:text|words?|caption|watermark|logo|signature|write|writing|font|letters?)\b"
+
 
 def _unsupported(c: str) -> RuleResult:
     """Requests no operation of Easel's can serve: say so, name the nearest thing.
@@ -105,8 +110,9 @@ def _unsupported(c: str) -> RuleResult:
          "automatically."),
         (r"\b(?:haze|hazy|fog|foggy|dehaze|de-haze|mist|misty|glare|reflections?|lens flare)\b",
          "I can't remove haze, glare or reflections. I can raise the contrast or enhance it automatically."),
-        (r"\b(?:text|words?|caption|watermark|logo|signature|write|writing|font|letters?)\b(?!.*\bremove\b)",
-         "I can't add or edit text. I can remove an object or crop the picture."),
+        (_TEXT_EDIT,
+         "I can't add or edit text. I can remove text the OCR model reads ('remove the text at the bottom'), "
+         "an object, or crop the picture."),
         (r"\b(?:move|shift|reposition|relocate|rearrange|closer together|next to each other)\b(?! the hues?)",
          "I can't move things within the picture. I can remove an object, crop, or flip the picture."),
         (r"\b(?:face ?swap|swap (?:the )?faces?|head swap|switch (?:the )?(?:heads|faces))\b",
@@ -118,8 +124,10 @@ def _unsupported(c: str) -> RuleResult:
          "I can't correct perspective. I can straighten a tilted horizon ('straighten it', or 'rotate 3 "
          "degrees and crop')."),
     ]
+    removal = _REMOVE.search(c) or _REMOVED.search(c)
+    text_removal = bool(removal) and names_text(next(g for g in removal.groups() if g))
     for pattern, message in checks:
-        if re.search(pattern, c):
+        if re.search(pattern, c) and not (text_removal and pattern is _TEXT_EDIT):
             raise Refusal(message)
     m = re.search(r"\b(?:add|put|insert|place|draw|paint in|include|give (?:him|her|them|me|it) an?)\b\s+(.*)", c)
     if m and re.search(r"\bbackground\b", m.group(1)):
@@ -300,12 +308,15 @@ def _remove(c: str) -> RuleResult:
         if not m:
             return None
         what = next(g for g in m.groups() if g)
+    what = re.sub(r'"([^"]{1,80})"', r"“\1”", what)  # 'remove "OKC" logo': the quoted text is what goes
     what = re.split(r"[?!.(:;\"]", what)[0]
     what = re.sub(r"\s+(?:from|in|out of|off|of) (?:the|this|my|that) (?:image|picture|photo|pic|shot|input image)\b.*$",
                   "", what)
     what = re.sub(r"\s+(?:please|completely|entirely|if possible|for me)$", "", what).strip()
     if re.fullmatch(r"(?:the )?selection", what.strip()):
         return [Remove("selection")]  # "remove this" with a drawn selection
+    if names_text(what):
+        return [Remove(what)]  # "remove the watermark": the OCR model's lines, not a thing the detector knows
     if re.search(r"\bshadows?\b", removal_head(what)) and not attribute_words(c[:m.start()]):
         # "remove the shadows" (but "brighten it to remove the shadows" is a brightening)
         raise Refusal("I can't remove a shadow as a thing. I can lift the shadows: brighten the dark areas "

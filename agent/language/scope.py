@@ -13,7 +13,9 @@ Easel can find or one it cannot, something to do or something not to do.
 - "blur the background behind the dog" keeps the dog: :func:`keep_phrase` finds the object words of
   "behind ...", "except ..." phrases;
 - "remove the shadow of the car" removes a shadow, not the car: what a removal names is the words
-  before the first preposition (:func:`removal_head`);
+  before the first preposition (:func:`removal_head`); "remove the watermark", "the text at the
+  bottom" name text, which the OCR model finds (:func:`names_text`), and are not refused as an edit
+  of text;
 - "brighten the sky", "make the dog's fur more orange", "lift the shadows", "everything except the
   cat black and white" apply to a part: :func:`region_of` says which, in the words of a command's
   region (``in sky``, ``in the dog``, ``in shadows``, ``in everything except the cat``), or raises
@@ -150,6 +152,24 @@ def removal_head(what: str) -> str:
     w = _QUANTIFIER.sub("", what.strip())
     m = _PREPOSITION.search(w)
     return w[:m.start()].strip() if m else w
+
+
+# What the OCR model finds, as the head of a removal: "remove the text", "the caption at the bottom",
+# "the watermark", "the date stamp", "the logo" (lettering only: the OCR model reads text)
+_TEXT = re.compile(r"\b(?:text|texts|caption|captions|words|writing|lettering|letters|logo|logos|watermark|"
+                   r"watermarks|title|titles|subtitles?|signature|signatures|date ?stamps?|time ?stamps?|"
+                   r"copyright(?: notice| mark| sign)?|credits?)\b")
+
+
+def names_text(what: str) -> bool:
+    """Whether a removal's words name text, by what goes (:func:`removal_head`), not where it is:
+    "the text at the bottom", "the watermark", "the red logo" do; "the middle above the words",
+    "the man holding the sign" do not.
+
+    >>> [names_text(w) for w in ("the watermark", "the text at the bottom", "the middle above the words")]
+    [True, True, False]
+    """
+    return isinstance(what, str) and bool(_TEXT.search(removal_head(what.lower())))
 
 
 _KEEP = re.compile(r"\b(?:behind|except(?: for)?|other than|apart from|but not|but|around|surrounding)\s+(.+)")

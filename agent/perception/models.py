@@ -337,11 +337,11 @@ def read_text(pixels: np.ndarray, *, min_score: float = 0.6, max_side: int = 160
             if s >= min_score and re.search(r"[^\W\d_]{2}", t)]
 
 
-def text_quads(pixels: np.ndarray, *, min_score: float = 0.5, max_side: int = 1600) -> list[tuple[str, np.ndarray]]:
-    """The lines of text RapidOCR reads in the image with where they are: ``(text, quad)``, the quad
-    a 4 x 2 float array of corners (x, y) in ``pixels``' coordinates. Lines of one character or
-    less are left out (texture read as text)."""
-    return [(t.strip(), q) for t, s, q in _ocr(pixels, max_side)
+def text_lines(pixels: np.ndarray, *, min_score: float = 0.5, max_side: int = 1600) -> list[tuple[str, float, np.ndarray]]:
+    """The lines of text RapidOCR reads in the image with its score and where they are: ``(text,
+    score, quad)``, the quad a 4 x 2 float array of corners (x, y) in ``pixels``' coordinates.
+    Lines of one character or less are left out (texture read as text)."""
+    return [(t.strip(), float(s), q) for t, s, q in _ocr(pixels, max_side)
             if s >= min_score and q is not None and len(re.sub(r"\W", "", t)) >= 2]
 
 
