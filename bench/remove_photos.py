@@ -104,7 +104,7 @@ def structure(img: np.ndarray, hole: np.ndarray, kept: np.ndarray) -> float:
     return float(band[inner].std() / max(band[ring].std(), 1e-6))
 
 
-def former_settle(known, hole, filled, trust, unit=1.0):
+def former_settle(known, hole, filled, trust, unit=1.0, coarse=None):
     """:func:`editor.fill_settle.settle` as it was until the copy's shading was kept (21f2259): the
     shading and structure coarser than sigma 1 from the guided membrane, the copy's band between
     sigmas 1 and 6 where its texture is above 20 levels, its detail above 1 (the reference column

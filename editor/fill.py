@@ -598,7 +598,8 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
     if settle and scale < 1:
         trust = cv2.resize(trust, (sub.shape[1], sub.shape[0]), interpolation=cv2.INTER_LINEAR)
     if settle:
-        filled = fill_settle.settle(canvas, sub_hole[by:by2, bx:bx2], canvas, trust[by:by2, bx:bx2], unit)
+        coarse = fill_settle.coarse_strength(sub, sub_hole, unit)[by:by2, bx:bx2]
+        filled = fill_settle.settle(canvas, sub_hole[by:by2, bx:bx2], canvas, trust[by:by2, bx:bx2], unit, coarse)
         # Lines that cross the hole, looked for in its surroundings (the region around the box).
         lm = max(g, int(fill_lines.RING * max(hh, hw)) + 4)
         ly, lx = max(0, hy - lm), max(0, hx - lm)

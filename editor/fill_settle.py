@@ -21,7 +21,10 @@ by :func:`editor.fill._full_resolution`) and settles one band only:
   levels there) was smoothed into a patch the shape of the animal;
 - where the copy's offset is seen to predict the hole's surroundings too (:func:`trust`: a
   periodic texture, stripes, planks, brick, whose copy is in phase), the copy is kept whole;
-- coarser than :data:`SETTLE_BAND`, the copy's own structure and shading.
+- coarser than :data:`SETTLE_BAND`, the copy's own structure and shading, except where the hole's
+  surroundings have no structure at that scale (a sky, a wall, a blurred background:
+  :func:`coarse_strength`), where the shading is the membrane's: a copy seamed with its own
+  gradient into a sky's was a dark blob above a light one.
 
 ``bench/fill.py`` measures the choice (see its docstring for the figures, with "structure kept":
 how much of the clean photo's structure at a tenth to a fortieth of the hole's size the fill has).
@@ -42,6 +45,15 @@ SETTLE_TEXTURE = 5.0  # ... half of it where its local RMS is this many 8-bit le
 GUIDE_SIGMA = 2.0  # the membrane's guide is the copy blurred by this sigma (full-resolution pixels) ...
 GUIDE_CONTRAST = 32.0  # ... and a step this many times its typical step around the hole cuts the membrane
 GUIDE_MIN = 6.0  # ... (a step of at least this many 8-bit levels)
+# Coarser than SETTLE_BAND the copy's shading is kept (a horse's ghost otherwise), but not where the
+# surroundings have no structure at that scale: in a sky's gradient a copy seamed to the hole's edge
+# with its own gradient was a dark blob above a light one (4 levels off a smooth gradient; the
+# membrane, 0.7). Where the surroundings' band between SETTLE_BAND and COARSE_BAND sigmas has an RMS
+# under about COARSE_TEXTURE levels (:func:`coarse_strength`; a clear sky 0.1-0.8, rippled water
+# 3-4, grass and snow far more), the shading is the membrane's.
+COARSE_BAND = 24.0
+COARSE_TEXTURE = 2.0
+COARSE_SIDE = 512  # coarse_strength works on a copy this many pixels on its longer side at most
 TRUST_SIGMA = 2.0  # the detail that trust correlates is above this sigma (full-resolution pixels)
 
 
@@ -239,8 +251,41 @@ def edge_guide(filled: np.ndarray, hole: np.ndarray, unit: float) -> tuple[np.nd
     return guide, max(GUIDE_CONTRAST * float(np.median(steps)), GUIDE_MIN * unit)
 
 
+def coarse_strength(image: np.ndarray, hole: np.ndarray, unit: float = 1.0) -> np.ndarray:
+    """How much coarse structure (between sigmas :data:`SETTLE_BAND` and :data:`COARSE_BAND`:
+    clumps, rocks, streaks) the surroundings of the hole have, carried into it: 0 for a sky or a
+    blurred background, 1 for grass or snow; ``r^4 / (r^4 + T^4)`` of the band's local RMS ``r``
+    over the known pixels within 2 x COARSE_BAND of the hole, carried into the hole by a membrane
+    from its edge, ``T`` = :data:`COARSE_TEXTURE` levels. The
+    band is taken with the hole filled by a membrane (what hid there, and a one-sided average of a
+    sky's gradient, do not count), on a copy of at most :data:`COARSE_SIDE` pixels. ``image`` (h,
+    w, c), ``hole`` (h, w) bool; returns (h, w) float32."""
+    h, w = hole.shape
+    grey = image.reshape(h, w, -1).astype(np.float32).mean(axis=2)
+    scale = min(1.0, COARSE_SIDE / max(h, w))
+    if scale < 1:
+        size = (max(8, round(w * scale)), max(8, round(h * scale)))
+        grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        small = cv2.resize(hole.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0
+    else:
+        small = hole
+    mu = float(grey[~small].mean())
+    grey[small] = membrane((grey - mu)[:, :, None], ~small, small, 1e6)[:, :, 0][small] + mu
+    band = (cv2.GaussianBlur(grey, (0, 0), max(0.5, SETTLE_BAND * scale))
+            - cv2.GaussianBlur(grey, (0, 0), max(1.0, COARSE_BAND * scale)))
+    dist = cv2.distanceTransform((~small).astype(np.uint8), cv2.DIST_L2, 3)
+    ring = ((dist > 0) & (dist <= 2 * COARSE_BAND * scale)).astype(np.float32)
+    spread = max(1.0, COARSE_BAND * scale)
+    power = np.sqrt(cv2.GaussianBlur(band ** 2 * ring, (0, 0), spread)
+                    / np.maximum(cv2.GaussianBlur(ring, (0, 0), spread), 1e-6))
+    # into the hole as a membrane from its edge: a splash on one side is not the sky on the other
+    power[small] = membrane(power[:, :, None], ring > 0, small, 1e6)[:, :, 0][small]
+    strength = (power ** 4 / (power ** 4 + (COARSE_TEXTURE * unit) ** 4 + 1e-12)).astype(np.float32)
+    return cv2.resize(strength, (w, h), interpolation=cv2.INTER_LINEAR) if scale < 1 else strength
+
+
 def settle(known: np.ndarray, hole: np.ndarray, filled: np.ndarray, trust: np.ndarray,
-            unit: float = 1.0) -> np.ndarray:
+            unit: float = 1.0, coarse: np.ndarray | None = None) -> np.ndarray:
     """The exemplar fill with its band between :data:`SETTLE_SIGMA` and :data:`SETTLE_BAND`
     settled (see the module's docstring): the copy's band weighted by its local strength,
     ``r^4 / (r^4 + T^4)`` for an RMS ``r`` and ``T`` = :data:`SETTLE_TEXTURE` (x ``unit``, the
@@ -265,5 +310,12 @@ def settle(known: np.ndarray, hole: np.ndarray, filled: np.ndarray, trust: np.nd
     power = cv2.GaussianBlur((band ** 2).mean(axis=2), (0, 0), 2 * SETTLE_BAND)
     strong = power ** 2 / (power ** 2 + (SETTLE_TEXTURE * unit) ** 4 + 1e-12)
     g = np.maximum(strong, trust.astype(np.float32))[:, :, None]
-    out = np.where(hole[:, :, None], e - (1 - g) * (blur(d, SETTLE_SIGMA) - blur(d, SETTLE_BAND)), e)
+    settled = e - (1 - g) * (blur(d, SETTLE_SIGMA) - blur(d, SETTLE_BAND))
+    if coarse is not None:
+        # the copy's shading, where the surroundings have no coarse structure (a sky, a wall, a
+        # blurred background), is the membrane's: a copy seamed to the hole's edge with another
+        # gradient is a blob there
+        g2 = np.maximum(coarse, trust.astype(np.float32))[:, :, None]
+        settled = settled - (1 - g2) * blur(d, SETTLE_BAND)
+    out = np.where(hole[:, :, None], settled, e)
     return out.reshape(filled.shape)
