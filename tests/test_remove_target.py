@@ -109,8 +109,10 @@ def test_text_edits_and_removals_of_other_things_are_not_text_removals(request_)
 def test_remove_the_watermark_in_a_conversation_quotes_and_boxes_what_went(tmp_path, coffee):
     img = coffee.copy()
     cv2.putText(img, "SUMMER SALE", (60, 360), cv2.FONT_HERSHEY_DUPLEX, 1.6, (255, 255, 255), 3, cv2.LINE_AA)
+    from agent.dialogue.assistant import build_manager
+
     doc = Document.create(Store(tmp_path / "e.db"), img, title="t")
-    manager = DialogueManager(doc, parser=GrammarParser())
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
     # placed where there is none: said where the text is, nothing changes
     result = manager.handle("remove the text at the top")
     assert not result.ok and "no text at the top" in result.reply and "SUMMER SALE" in result.reply
@@ -119,6 +121,9 @@ def test_remove_the_watermark_in_a_conversation_quotes_and_boxes_what_went(tmp_p
     assert result.ok and "1 line of text: “SUMMER SALE”" in result.reply
     assert [o["label"] for o in result.data["overlays"]] == ["removed “SUMMER SALE”"]
     assert np.any(doc.pixels() != img, axis=2)[320:370, 60:390].mean() > 0.5
+    # the explainer says text went, not "the brown object" (the table between the letters)
+    result = manager.handle("what did you change?")
+    assert "the text “SUMMER SALE”" in result.reply and "object" not in result.reply
 
 
 def test_text_the_ocr_model_is_unsure_of_is_boxed_and_asked_about(monkeypatch, coffee):

@@ -545,6 +545,8 @@ def _what(state: dict, q: str) -> list:
 
 def _what_it_is(f: Finding) -> str:
     obj, col = f.params.get("object"), f.params.get("color")
+    if f.params.get("text"):
+        return f"It is text: “{f.params['text']}”."
     if obj:
         return f"It looks like a {obj}" + (f", mostly {col}." if col else ".")
     if col:

@@ -44,6 +44,8 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
     if thing[2:3] in ("a", "e", "i", "o", "u"):  # "an orange object", "an elephant"
         thing = "an " + thing[2:]
     the = f"the {obj}" if obj else (f"the {col} object" if col else "the object")
+    if fd.params.get("text"):  # "the text “HAPPY BIRTHDAY”", read by the OCR model (agent.explain.objects.text_gone)
+        thing = the = f"the text “{fd.params['text']}”"
     if fd.kind == "object_added":
         fd.sentence = f"{thing[0].upper() + thing[1:]} was added {where_phrase(fd.after_box, asize)}."
     elif fd.kind == "object_removed":
