@@ -138,6 +138,24 @@ def test_text_the_ocr_model_is_unsure_of_is_boxed_and_asked_about(monkeypatch, c
     assert np.any(out != coffee, axis=2)[100:115, 100:130].all() and "“ce”" in note
 
 
+def test_the_date_stamp_and_the_watermark_are_the_lines_that_look_like_one(monkeypatch):
+    """A photo of a shop with a date stamp: "get rid of the date stamp" leaves the shop's sign, and
+    "remove the watermark" takes the "(c) ..." line when one is read."""
+    def quad(x, y):
+        return np.array([[x, y], [x + 100, y], [x + 100, y + 20], [x, y + 20]], np.float32)
+
+    read = [("BAKERY", 0.95, quad(20, 20)), ("'19 08 24", 0.9, quad(180, 160)), ("(c) A. Lee", 0.9, quad(20, 160))]
+    monkeypatch.setattr(objects, "text_lines", lambda px: read)
+    img = np.zeros((200, 300, 3), np.uint8)
+    assert [ln.text for ln in objects.find_text(img, "the date stamp")[0]] == ["'19 08 24"]
+    assert [ln.text for ln in objects.find_text(img, "the watermark")[0]] == ["(c) A. Lee"]
+    assert len(objects.find_text(img, "the text")[0]) == 3
+    monkeypatch.setattr(objects, "text_lines", lambda px: read[:1])
+    with pytest.raises(objects.ObjectNotFound, match="no date"):
+        objects.find_text(img, "the date stamp")
+    assert [ln.text for ln in objects.find_text(img, "the watermark")[0]] == ["BAKERY"]  # a name can be one
+
+
 def test_pieces_the_ocr_model_read_of_one_line_are_one_hole():
     """"(c) Photo by" and "2018" read apart, "Lee" between them unread: the hole takes it too."""
     a = objects.TextLine("(c) Photo by", 0.9, np.array([[10, 50], [200, 50], [200, 80], [10, 80]], np.float32))

@@ -526,6 +526,14 @@ def _removal(pixels: np.ndarray, boxes: list[Box], keep) -> tuple[np.ndarray, np
 SURE_TEXT = 0.8
 # "the text “OKC”", 'the word "sale"': which line, by what it says
 _QUOTED = re.compile(r"[“\"]([^”\"]{1,80})[”\"]|\bwords? ([a-z0-9]\S*)$")
+# "the date stamp" takes the lines that are a date or a time (4 digits at least, with ' / . : - and
+# spaces); "the watermark", "the copyright", "the signature" the lines that look like a mark ((c),
+# ©, a web or mail address, "photo by"), when some do, else every line (a watermark can be a name)
+_DATE_WORDS = re.compile(r"\b(?:date|time) ?stamps?\b|\bdates?\b")
+_DATE_LINE = re.compile(r"^[\d\s'’`/.:,\-]+$")
+_MARK_WORDS = re.compile(r"\b(?:watermarks?|copyright|signatures?|credits?)\b")
+_MARK_LINE = re.compile(r"©|\(c\)|\bwww\b|https?|\.(?:com|net|org|co|io|de|fr|uk)\b|@|copyright|"
+                        r"\bphoto(?:graphy|s)? by\b|\bstudio\b", re.IGNORECASE)
 _PLACE_WORDS = re.compile(r"\b(top|upper|bottom|lower|left|right|middle|centre|center|corner)\b")
 
 
@@ -575,9 +583,19 @@ def find_text(pixels: np.ndarray, words: str = "the text") -> tuple[list[TextLin
         said = _norm(quoted.group(1) or quoted.group(2))
         chosen = [ln for ln in chosen if said and (said in _norm(ln.text) or _norm(ln.text) in said)]
         return chosen, []
+    def read() -> str:
+        return "; ".join(f"“{ln.text}” {place_phrase(box_place(ln.box, (w, h)))}" for ln in lines[:3])
+
     if not chosen:
-        read = "; ".join(f"“{ln.text}” {place_phrase(box_place(ln.box, (w, h)))}" for ln in lines[:3])
-        raise ObjectNotFound(f"I can read no text {where.strip()}: the text I can read is {read}")
+        raise ObjectNotFound(f"I can read no text {where.strip()}: the text I can read is {read()}")
+    head = removal_head(words.lower())
+    if _DATE_WORDS.search(head):  # "the date stamp": a date or a time, not the shop sign beside it
+        chosen = [ln for ln in chosen if _DATE_LINE.match(ln.text) and len(re.sub(r"\D", "", ln.text)) >= 4]
+        if not chosen:
+            raise ObjectNotFound(f"I can read no date{' ' + where.strip() if where.strip() else ''}: the text I "
+                                 f"can read is {read()}")
+    elif _MARK_WORDS.search(head):  # "the watermark": the lines that look like one, when some do
+        chosen = [ln for ln in chosen if _MARK_LINE.search(ln.text)] or chosen
     return [ln for ln in chosen if ln.score >= SURE_TEXT], [ln for ln in chosen if ln.score < SURE_TEXT]
 
 
