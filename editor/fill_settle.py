@@ -290,7 +290,9 @@ def settle(known: np.ndarray, hole: np.ndarray, filled: np.ndarray, trust: np.nd
     settled (see the module's docstring): the copy's band weighted by its local strength,
     ``r^4 / (r^4 + T^4)`` for an RMS ``r`` and ``T`` = :data:`SETTLE_TEXTURE` (x ``unit``, the
     image's 8-bit level), or by ``trust`` (0..1 over the hole) where that is higher; the guided
-    membrane's band for the rest. Detail above the band and shading below it are the copy's.
+    membrane's band for the rest. Detail above the band and shading below it are the copy's, but
+    for the shading where ``coarse`` (0..1 over the box, :func:`coarse_strength`; or ``trust``) is
+    low: the membrane's there.
     ``known`` and ``filled`` are the same box (float ``filled``); returns ``filled`` settled."""
     k = known.reshape(known.shape[0], known.shape[1], -1).astype(np.float32)
     e = filled.reshape(k.shape).astype(np.float32)

@@ -46,9 +46,9 @@ from editor.fill import inpaint
 __all__ = [
     "Match",
     "ObjectNotFound",
+    "TextLine",
     "background",
     "crop_aspect",
-    "TextLine",
     "crop_object",
     "find_objects",
     "find_text",
@@ -583,6 +583,7 @@ def find_text(pixels: np.ndarray, words: str = "the text") -> tuple[list[TextLin
         said = _norm(quoted.group(1) or quoted.group(2))
         chosen = [ln for ln in chosen if said and (said in _norm(ln.text) or _norm(ln.text) in said)]
         return chosen, []
+
     def read() -> str:
         return "; ".join(f"“{ln.text}” {place_phrase(box_place(ln.box, (w, h)))}" for ln in lines[:3])
 
