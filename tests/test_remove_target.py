@@ -156,6 +156,23 @@ def test_the_date_stamp_and_the_watermark_are_the_lines_that_look_like_one(monke
     assert [ln.text for ln in objects.find_text(img, "the watermark")[0]] == ["BAKERY"]  # a name can be one
 
 
+def test_text_the_first_look_misses_is_looked_for_again_with_more_contrast(monkeypatch):
+    """A dark caption on dark leaves was read by no first look; the second, on a copy with its
+    local contrast raised, reads it surely. A picture is not changed for the second look."""
+    quad = np.array([[10, 10], [90, 10], [90, 30], [10, 30]], np.float32)
+    img = np.full((100, 200, 3), 40, np.uint8)
+    seen = []
+
+    def read(px):
+        seen.append(px)
+        return [] if len(seen) == 1 else [("Summer holiday", 0.97, quad)]
+
+    monkeypatch.setattr(objects, "text_lines", read)
+    sure, unsure = objects.find_text(img, "the text")
+    assert [ln.text for ln in sure] == ["Summer holiday"] and not unsure
+    assert seen[0] is img and seen[1] is not img and (img == 40).all()
+
+
 def test_pieces_the_ocr_model_read_of_one_line_are_one_hole():
     """"(c) Photo by" and "2018" read apart, "Lee" between them unread: the hole takes it too."""
     a = objects.TextLine("(c) Photo by", 0.9, np.array([[10, 50], [200, 50], [200, 80], [10, 80]], np.float32))
