@@ -369,3 +369,32 @@ def test_one_of_two_touching_boxes_removed_says_the_other_may_be_part_of_it(monk
     assert all("I see 2 of them and removed the cheetah on the right" in n for n in notes)
     assert "if it is part of the same cheetah, say “remove the cheetah on the left”" in notes[0]
     assert "touches" not in notes[1]
+
+
+# four musicians on a dark stage (gcompris-qt-data's explore_world_music, ireland.webp): the detector
+# is sure of the man right of the middle and not of the violinist at the right edge
+MUSICIANS = [("person", 0.94, (610, 122, 769, 377)), ("person", 0.72, (354, 128, 487, 277)),
+             ("person", 0.66, (59, 120, 215, 364)), ("person", 0.32, (866, 103, 1012, 383))]
+
+
+def test_the_one_on_the_right_is_asked_about_when_a_less_sure_one_is_further_right(monkeypatch):
+    """"remove the person on the right" removed the man right of the middle, the surest, and not the
+    violinist at the right edge; it asks now, and "on the far right" takes the one furthest right."""
+    _fake_scene(monkeypatch, MUSICIANS, [("person", "person", 0.9)] * 4)
+    img = np.zeros((416, 1024, 3), np.uint8)
+    with pytest.raises(objects.ObjectNotFound, match="further right") as err:
+        objects.match_objects(img, "the person on the right")
+    assert [b for _, b in err.value.seen] == [MUSICIANS[0][2], MUSICIANS[3][2]]
+    [m] = objects.match_objects(img, "the person on the far right")
+    assert m.boxes == [MUSICIANS[3][2]]
+    [m] = objects.match_objects(img, "the person on the left")  # the leftmost is sure enough: no question
+    assert m.boxes == [MUSICIANS[2][2]]
+
+
+def test_a_removal_that_stops_short_of_its_box_says_so():
+    """A musician's black trousers on a black stage were left, the hole stopping 0.43 of the box's
+    height above its bottom, and the reply said only "Removed the person"."""
+    hole = np.zeros((400, 400), bool)
+    hole[100:220, 100:200] = True
+    assert removal._short_of_box(hole, [(100, 100, 200, 300)]) == "below"
+    assert removal._short_of_box(hole, [(100, 100, 200, 230)]) == ""

@@ -82,7 +82,10 @@ _ALL_WORDS = {"all", "every", "each", "both", "everyone", "everybody", "people",
               "children", "kids", "persons", "guys", "ladies", "folks"}
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
 # "in the background": the farther ones (smaller, for things of one kind); "in front": the nearer.
-_FAR = re.compile(r"\b(background|at the back|in the back|far|farther|further|distant|distance)\b")
+_FAR = re.compile(r"\b(background|at the back|in the back|far|farther|further|distant|distance)\b"
+                  r"(?!\s+(?:left|right|top|bottom|end|side|corner|edge))")  # "the far right" is a place
+# "the person on the far right": the one furthest that way, however unsure the detector is of it
+_EXTREME = re.compile(r"\b(?:far|very|extreme)\s+(?:left|right|top|bottom)\b")
 _NEAR = re.compile(r"\b(foreground|in front|front|nearest|closest|nearer|closer)\b")
 FAR_SHARE = 0.7  # "in the background": the ones under this share of the largest one's height
 # "the small camel", "the biggest dog": by the area of their boxes (it took the surest one)
@@ -247,8 +250,10 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         return Match(boxes, [b for b in every if b not in boxes], phrase.label, True, weak, positioned,
                      tuple(dict.fromkeys(classes[b] for b in boxes)))
 
+    extreme = bool(phrase.position and _EXTREME.search(head))
+
     def score(d) -> float:
-        s = d.score
+        s = d.score * (0.01 if extreme else 1.0)
         if phrase.position:
             s += 2 * position_score(d.box, phrase.position, w, h)
         if phrase.colour and phrase.colour in COLOR_WORDS:
@@ -261,7 +266,8 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
     best = tuple(int(v) for v in max(dets, key=score).box)
     if phrase.position and len(every) == 1 and _other_side(best, phrase.position, w, h):
         _only_one_elsewhere(rgb, best, phrase.position, phrase.label)
-    if phrase.position and phrase.position != "centre":
+    if phrase.position and phrase.position != "centre" and not extreme:
+        _further_found(best, phrase.position, phrase.label, every, w, h)
         _none_further(rgb, best, phrase.position, phrase.label, every)
     return Match([best], [b for b in every if b != best], phrase.label, False, weak, positioned, (classes[best],))
 
@@ -288,6 +294,25 @@ def _only_one_elsewhere(rgb: np.ndarray, best: Box, position: str, word: str) ->
     if there:
         said += f"; {asked} I see {_join_seen(there)}"
     raise ObjectNotFound(said + " (the boxes are on the picture)", seen=[(word, best), *there])
+
+
+# another one found is further that way than the surest one chosen by this share of the picture:
+# then which one "the X on the right" means is asked, not guessed
+FURTHER_BY = 0.1
+
+
+def _further_found(best: Box, position: str, word: str, every: list[Box], w: int, h: int) -> None:
+    """Raises :class:`ObjectNotFound` (both boxes to point at) when another ``word`` found is further
+    in the direction ``position`` names than ``best``, which the detector was surer of: of four
+    musicians, the detector was sure of the man in the middle right (0.94) and not of the violinist
+    at the right edge (0.32), and "remove the person on the right" removed the man."""
+    further = [b for b in every if b != best
+               and position_score(b, position, w, h) > position_score(best, position, w, h) + FURTHER_BY]
+    if further:
+        side = position.split()[-1]
+        raise ObjectNotFound(f"I'm not sure which {word} is the one on the {position}: I'm surest of one, and "
+                             f"there is another further {side} (both boxes are on the picture); say “the {word} "
+                             f"on the far {side}” for that one", seen=[(word, best), (word, further[0])])
 
 
 def _none_further(rgb: np.ndarray, best: Box, position: str, word: str, every: list[Box]) -> None:

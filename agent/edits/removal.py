@@ -60,6 +60,29 @@ def _remove_text(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict]
     return out, overlays, note + "."
 
 
+# The hole stops short of an object's box by this share of the box's side, and the object may go on
+# there: on 20 real animal photos the hole came within 0.14 of every side of its box; the legs of
+# seated musicians in black trousers on a black stage were left, the hole stopping 0.35-0.45 of the
+# box's height above its bottom, and the reply had said only "Removed the person"
+SHORT_OF_BOX = 0.25
+
+
+def _short_of_box(hole: np.ndarray, boxes: list) -> str:
+    """Where the hole stops short of one of ``boxes`` (:data:`SHORT_OF_BOX`): "below", "above", "to the
+    left of", "to the right of"; "" when it reaches every side of each."""
+    for x1, y1, x2, y2 in boxes:
+        ys, xs = np.nonzero(hole[y1:y2, x1:x2])
+        if len(ys) == 0:
+            continue
+        bh, bw = max(1, y2 - y1), max(1, x2 - x1)
+        gaps = {"below": 1 - (ys.max() + 1) / bh, "above": ys.min() / bh,
+                "to the left of": xs.min() / bw, "to the right of": 1 - (xs.max() + 1) / bw}
+        side, gap = max(gaps.items(), key=lambda kv: kv[1])
+        if gap >= SHORT_OF_BOX:
+            return side
+    return ""
+
+
 def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]:
     """The picture with what ``words`` name removed, the boxes to show, and a sentence for the
     reply ("" when the command's own reply says it all). Raises ``RegionNotFound`` when nothing
@@ -96,6 +119,11 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
     if not hole.any():
         raise RegionNotFound(f"I found {words.strip()} but could not tell its outline from the rest", overlays)
     out = inpaint(pixels, hole, avoid=kept)
+    short = _short_of_box(hole, boxes)
+    if short:
+        label = found[0].label
+        notes.append(f"{'Its box goes' if len(boxes) == 1 else 'A box goes'} on {short} what I took: if part of the "
+                     f"{label} is left there, draw around it and say “remove this”")
     classes = {c: m.label for m in found for c in (m.detected or (m.label,))}  # "sheep" -> "camel"
     still = [d for d in detect(out, min_score=objects.MIN_SCORE)
              if d.label in classes and any(box_iou(d.box, b) > 0.3 for b in boxes)]
