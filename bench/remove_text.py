@@ -15,7 +15,7 @@ nothing.
 Printed per kind: found (the editor removed lines of text), gone (the OCR model no longer reads
 text surely where it was), all ink (the fill replaced over 99% of the letters' pixels), PSNR of the hole against the clean photo for Easel's fill and for
 Telea's with the same hole, pixels outside the hole unchanged, seconds a removal. Nothing here was
-tuned on: SURE_TEXT (agent/edits/objects.py) was set from the two "texts" RapidOCR reads in the
+tuned on: SURE_TEXT (agent/perception/models.py) was set from the two "texts" RapidOCR reads in the
 photos without text before this bench existed.
 
     .venv/bin/python bench/remove_text.py [--photos N]

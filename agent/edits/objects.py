@@ -23,6 +23,7 @@ import numpy as np
 from agent.language.scope import names_text, removal_head
 from agent.perception.models import (
     COCO_LABELS,
+    SURE_TEXT,
     Detection,
     box_iou,
     color_name,
@@ -544,11 +545,7 @@ def _removal(pixels: np.ndarray, boxes: list[Box], keep) -> tuple[np.ndarray, np
     return hole > 0, kept & ~(hole > 0)
 
 
-# An OCR line is text for sure from this score. On 44 real photos with no text in them (bench/
-# remove_text.py's "no text" part) RapidOCR read two tiny patches of texture, as "ce" (0.55) and "2A"
-# (0.54); lettering laid on real photos read at 0.93 and more there. A line under it is shown and
-# asked about, never removed unasked.
-SURE_TEXT = 0.8
+# An OCR line under SURE_TEXT (agent.perception.models) is shown and asked about, never removed unasked.
 # "the text “OKC”", 'the word "sale"': which line, by what it says
 _QUOTED = re.compile(r"[“\"]([^”\"]{1,80})[”\"]|\bwords? ([a-z0-9]\S*)$")
 # "the date stamp" takes the lines that are a date or a time (4 digits at least, with ' / . : - and

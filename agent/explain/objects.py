@@ -102,11 +102,6 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
                 break
 
 
-# A line of text is said as text only when the OCR model reads it surely (as a removal takes it:
-# agent.edits.objects.SURE_TEXT) and it has 3 letters or digits at least
-TEXT_SURE = 0.8
-
-
 def text_gone(read: dict, img: np.ndarray, other: np.ndarray, crop: Box) -> str | None:
     """The text the OCR model reads surely within ``crop`` of ``img`` and not in ``other`` (the
     same place in the other image): what a removal of text took, or what an addition of it wrote;
@@ -115,13 +110,14 @@ def text_gone(read: dict, img: np.ndarray, other: np.ndarray, crop: Box) -> str 
     picture about 0.3 s)."""
     import re
 
-    from agent.perception.models import text_lines
+    from agent.perception.models import SURE_TEXT, text_lines
     from editor.models import ModelMissingError
 
     def lines(im) -> list:
         if id(im) not in read:
+            # read surely (as a removal takes a line) and 3 letters or digits at least
             read[id(im)] = [(t, q) for t, s, q in text_lines(im)
-                            if s >= TEXT_SURE and len(re.sub(r"\W", "", t)) >= 3]
+                            if s >= SURE_TEXT and len(re.sub(r"\W", "", t)) >= 3]
         return read[id(im)]
 
     def within(q, sx: float = 1.0, sy: float = 1.0) -> bool:
