@@ -35,7 +35,7 @@ pixels replaced 29/30, median PSNR 22.58 against 22.29, no text 0 of 43 changed 
 read no line surely on any of them). The first run, with each line's quad only (no lengthening, no
 joining of pieces), replaced 0.77 and 0.87 of two lines' boxes: the OCR box had cut "Grandma's
 garden" to "garde", and read "(c) Photo by Lee 2018" as two pieces without "Lee"; the quads are now
-lengthened and the pieces joined (agent/edits/objects.py, TEXT_END and JOIN_GAP). Tried and dropped: a mask of
+lengthened and the pieces joined (agent/edits/text_removal.py, TEXT_END and JOIN_GAP). Tried and dropped: a mask of
 the letters alone (a top-hat on lightness inside the quad) in place of the whole quad: on a
 watermark over a blurred rope it left a light ghost of each letter and part of a digit over a
 light post.
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--photos", type=int, default=31)
     args = ap.parse_args(argv)
-    from agent.edits import objects, removal
+    from agent.edits import removal, text_removal
     from agent.edits.regions import RegionNotFound
     from agent.language.reader import read
     from editor.imageio import read_image
@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         telea = cv2.inpaint(dirty, hole.astype(np.uint8), 5, cv2.INPAINT_TELEA)
         band = np.zeros(hole.shape, bool)
         band[max(0, y1 - 10):y2 + 10, max(0, x1 - 10):x2 + 10] = True
-        left = [ln.text for ln in objects.text_left(out, [objects.TextLine("", 1.0, np.array(
+        left = [ln.text for ln in text_removal.text_left(out, [text_removal.TextLine("", 1.0, np.array(
             [[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32))])]
         r = dict(found=True, gone=not left, easel=psnr(out, clean, hole), telea=psnr(telea, clean, hole),
                  covered=covered, outside=bool(np.array_equal(out[~hole], dirty[~hole])), sec=sec,

@@ -9,7 +9,7 @@ import pytest
 from skimage import data
 
 from agent.dialogue.manager import DialogueManager, GrammarParser
-from agent.edits import objects, removal
+from agent.edits import objects, removal, text_removal
 from agent.edits.regions import RegionNotFound
 from editor import ops
 from editor.document import Document
@@ -129,7 +129,7 @@ def test_remove_the_watermark_in_a_conversation_quotes_and_boxes_what_went(tmp_p
 def test_text_the_ocr_model_is_unsure_of_is_boxed_and_asked_about(monkeypatch, coffee):
     """Texture read as "ce" at 0.55 (a real photo of flowers): shown and asked about, never removed."""
     quad = np.array([[100, 100], [130, 100], [130, 115], [100, 115]], np.float32)
-    monkeypatch.setattr(objects, "text_lines", lambda px: [("ce", 0.55, quad)])
+    monkeypatch.setattr(text_removal, "text_lines", lambda px: [("ce", 0.55, quad)])
     with pytest.raises(RegionNotFound, match="not sure it is text") as err:
         removal.remove(coffee, "the text")
     assert err.value.overlays[0]["box"] == [100, 100, 130, 115]
@@ -145,15 +145,15 @@ def test_the_date_stamp_and_the_watermark_are_the_lines_that_look_like_one(monke
         return np.array([[x, y], [x + 100, y], [x + 100, y + 20], [x, y + 20]], np.float32)
 
     read = [("BAKERY", 0.95, quad(20, 20)), ("'19 08 24", 0.9, quad(180, 160)), ("(c) A. Lee", 0.9, quad(20, 160))]
-    monkeypatch.setattr(objects, "text_lines", lambda px: read)
+    monkeypatch.setattr(text_removal, "text_lines", lambda px: read)
     img = np.zeros((200, 300, 3), np.uint8)
-    assert [ln.text for ln in objects.find_text(img, "the date stamp")[0]] == ["'19 08 24"]
-    assert [ln.text for ln in objects.find_text(img, "the watermark")[0]] == ["(c) A. Lee"]
-    assert len(objects.find_text(img, "the text")[0]) == 3
-    monkeypatch.setattr(objects, "text_lines", lambda px: read[:1])
+    assert [ln.text for ln in text_removal.find_text(img, "the date stamp")[0]] == ["'19 08 24"]
+    assert [ln.text for ln in text_removal.find_text(img, "the watermark")[0]] == ["(c) A. Lee"]
+    assert len(text_removal.find_text(img, "the text")[0]) == 3
+    monkeypatch.setattr(text_removal, "text_lines", lambda px: read[:1])
     with pytest.raises(objects.ObjectNotFound, match="no date"):
-        objects.find_text(img, "the date stamp")
-    assert [ln.text for ln in objects.find_text(img, "the watermark")[0]] == ["BAKERY"]  # a name can be one
+        text_removal.find_text(img, "the date stamp")
+    assert [ln.text for ln in text_removal.find_text(img, "the watermark")[0]] == ["BAKERY"]  # a name can be one
 
 
 def test_text_the_first_look_misses_is_looked_for_again_with_more_contrast(monkeypatch):
@@ -167,18 +167,18 @@ def test_text_the_first_look_misses_is_looked_for_again_with_more_contrast(monke
         seen.append(px)
         return [] if len(seen) == 1 else [("Summer holiday", 0.97, quad)]
 
-    monkeypatch.setattr(objects, "text_lines", read)
-    sure, unsure = objects.find_text(img, "the text")
+    monkeypatch.setattr(text_removal, "text_lines", read)
+    sure, unsure = text_removal.find_text(img, "the text")
     assert [ln.text for ln in sure] == ["Summer holiday"] and not unsure
     assert seen[0] is img and seen[1] is not img and (img == 40).all()
 
 
 def test_pieces_the_ocr_model_read_of_one_line_are_one_hole():
     """"(c) Photo by" and "2018" read apart, "Lee" between them unread: the hole takes it too."""
-    a = objects.TextLine("(c) Photo by", 0.9, np.array([[10, 50], [200, 50], [200, 80], [10, 80]], np.float32))
-    b = objects.TextLine("2018", 0.9, np.array([[260, 51], [330, 51], [330, 80], [260, 80]], np.float32))
-    far = objects.TextLine("title", 0.9, np.array([[10, 200], [100, 200], [100, 230], [10, 230]], np.float32))
-    hole = objects.text_mask(np.zeros((300, 400, 3), np.uint8), [a, b, far])
+    a = text_removal.TextLine("(c) Photo by", 0.9, np.array([[10, 50], [200, 50], [200, 80], [10, 80]], np.float32))
+    b = text_removal.TextLine("2018", 0.9, np.array([[260, 51], [330, 51], [330, 80], [260, 80]], np.float32))
+    far = text_removal.TextLine("title", 0.9, np.array([[10, 200], [100, 200], [100, 230], [10, 230]], np.float32))
+    hole = text_removal.text_mask(np.zeros((300, 400, 3), np.uint8), [a, b, far])
     assert hole[65, 230] and hole[215, 50] and not hole[140, 230]
 
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from agent.edits import objects
+from agent.edits import objects, text_removal
 from agent.edits.regions import RegionNotFound, not_found_sentence, which_one
 from agent.language.followups import REMOVED_ONE_OF
+from agent.language.scope import names_text
 from agent.perception.models import box_iou
 from agent.perception.things import ObjectNotFound, detect
 from agent.perception.vocabulary import counted
@@ -38,7 +39,7 @@ def _remove_text(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict]
     reads surely there, each boxed and quoted in the reply; lines it is unsure of are boxed and
     asked about, not removed (texture read as "ce")."""
     try:
-        sure, unsure = objects.find_text(pixels, words)
+        sure, unsure = text_removal.find_text(pixels, words)
     except ObjectNotFound as exc:
         raise RegionNotFound(str(exc)) from None
     if not sure:
@@ -53,8 +54,8 @@ def _remove_text(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict]
     note = f"It was {lines} of text: {_quote(sure)} ({'its box is' if len(sure) == 1 else 'the boxes are'} on the picture)"
     if unsure:
         note += f". I left {_quote(unsure)}, which I'm not sure is text (boxed in grey)"
-    out = inpaint(pixels, objects.text_mask(pixels, sure))
-    still = objects.text_left(out, sure)
+    out = inpaint(pixels, text_removal.text_mask(pixels, sure))
+    still = text_removal.text_left(out, sure)
     if still:  # the fill kept letters' shapes (text over a busy pattern): said, not claimed gone
         note += f". I can still read {_quote(still)} there: look, and undo if it is not gone"
     return out, overlays, note + "."
@@ -88,7 +89,7 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
     """The picture with what ``words`` name removed, the boxes to show, and a sentence for the
     reply ("" when the command's own reply says it all). Raises ``RegionNotFound`` when nothing
     was removed: not found, a weak guess (its box shown), or no outline."""
-    if objects.names_text(words):
+    if names_text(words):
         return _remove_text(pixels, words)
     try:
         found = objects.match_objects(pixels, words)

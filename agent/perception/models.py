@@ -340,7 +340,7 @@ def read_text(pixels: np.ndarray, *, min_score: float = 0.6, max_side: int = 160
 # A line the OCR model reads at this score or more is text for sure: on 44 real photos with no text
 # in them (bench/remove_text.py's "no text" part) RapidOCR read two tiny patches of texture, as "ce"
 # (0.55) and "2A" (0.54); lettering laid on real photos read at 0.93 and more there. A removal takes
-# only such lines (agent.edits.objects), and the explainer says only such lines are text.
+# only such lines (agent.edits.text_removal), and the explainer says only such lines are text.
 SURE_TEXT = 0.8
 
 
