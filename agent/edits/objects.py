@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from agent.edits.text_removal import text_mask
+from agent.edits.text_removal import find_text, text_mask
 from agent.language.scope import names_text
 from agent.perception.models import (
     COCO_LABELS,
@@ -563,7 +563,7 @@ def removal_hole(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[Match
     text). Each object's mask leaves out the other objects the detector sees
     (:func:`object_mask`'s ``keep``: never a neighbour in the same box)."""
     if names_text(words):
-        return text_mask(pixels), [], None
+        return text_mask(pixels, find_text(pixels, words)[0]), [], None  # as the chat's removal picks them
     found = match_objects(pixels, words)
     hole, kept = hole_for(pixels, found)
     return hole, found, kept

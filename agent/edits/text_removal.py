@@ -88,7 +88,8 @@ def find_text(pixels: np.ndarray, words: str = "the text") -> tuple[list[TextLin
     if not lines:
         raise ObjectNotFound("I couldn't find any text I can read in the picture (a logo or watermark "
                              "is found only when it is lettering)")
-    _, _, where = words.lower().partition(removal_head(words.lower()))
+    head = removal_head(words.lower())
+    _, _, where = words.lower().partition(head)
     place = set(_PLACE_WORDS.findall(where))
     quoted = _QUOTED.search(words.lower())
     chosen = [ln for ln in lines if _in_place(ln, place, w, h)]
@@ -102,7 +103,6 @@ def find_text(pixels: np.ndarray, words: str = "the text") -> tuple[list[TextLin
 
     if not chosen:
         raise ObjectNotFound(f"I can read no text {where.strip()}: the text I can read is {read()}")
-    head = removal_head(words.lower())
     if _DATE_WORDS.search(head):  # "the date stamp": a date or a time, not the shop sign beside it
         chosen = [ln for ln in chosen if _DATE_LINE.match(ln.text) and len(re.sub(r"\D", "", ln.text)) >= 4]
         if not chosen:
@@ -156,14 +156,12 @@ def _joined(lines: list[TextLine]) -> list[np.ndarray]:
     return quads
 
 
-def text_mask(pixels: np.ndarray, lines: list[TextLine] | None = None) -> np.ndarray:
-    """The mask of ``lines`` (all the lines read surely, by default: :func:`find_text`): each
+def text_mask(pixels: np.ndarray, lines: list[TextLine]) -> np.ndarray:
+    """The mask of ``lines`` (those :func:`find_text` read surely): each
     line's quad (pieces of one line joined, its ends lengthened: :data:`TEXT_END`) filled and grown
     by a quarter of its height plus 2 pixels (the letters' anti-aliased edges and shadow). Raises
     :class:`ObjectNotFound` when there is none."""
     h, w = pixels.shape[:2]
-    if lines is None:
-        lines = find_text(pixels)[0]
     hole = np.zeros((h, w), np.uint8)
     for quad in _joined(lines):
         side = float(np.linalg.norm(quad[3] - quad[0]))

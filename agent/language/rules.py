@@ -124,8 +124,8 @@ def _unsupported(c: str) -> RuleResult:
          "I can't correct perspective. I can straighten a tilted horizon ('straighten it', or 'rotate 3 "
          "degrees and crop')."),
     ]
-    removal = _REMOVE.search(c) or _REMOVED.search(c)
-    text_removal = bool(removal) and names_text(next(g for g in removal.groups() if g))
+    removal, removed = _removed(c)
+    text_removal = bool(removal) and names_text(removed)
     for pattern, message in checks:
         if re.search(pattern, c) and not (text_removal and pattern is _TEXT_EDIT):
             raise Refusal(message)
@@ -233,8 +233,7 @@ def _background(c: str) -> RuleResult:
         return [Background("transparent")]
     if not re.search(r"\b(?:background|backdrop|bg|behind (?:him|her|them|it|the (?:subject|person|people)))\b", c):
         return None
-    removal = _REMOVE.search(c) or _REMOVED.search(c)
-    removed = next(g for g in removal.groups() if g) if removal else ""
+    removal, removed = _removed(c)
     if removal and not re.match(r"(?:the |this |that |its |my |all |of |entire |whole )*(?:\w+ )?(?:background|"
                                 r"backdrop|bg)\b", removed):
         return None  # "remove the people in the background", "can the lady in the background be removed"
@@ -299,15 +298,18 @@ _REMOVED = re.compile(r"\b(?:edit|photoshop|photo shop|shop|take|cut|clone|paint
                       r"^(.+?) (?:is|are) (?:removed|erased|deleted|taken out|gone)\b|\b(?:need|want|have|get|like)\s+"
                       r"(.+?)\s+(?:to be )?(?:removed|erased|deleted|gone)\b|\b(?:make|let)\s+(.+?)\s+(?:disappear|go away|"
                       r"vanish)\b|^(?:no|without)\s+(.+)$")
+def _removed(c: str) -> tuple[re.Match | None, str]:
+    """The removal a clause asks for (:data:`_REMOVE`, else :data:`_REMOVED`) and the words of what
+    goes; (None, "") when it asks for none."""
+    m = _REMOVE.search(c) or _REMOVED.search(c)
+    return m, (next(g for g in m.groups() if g) if m else "")
+
+
 def _remove(c: str) -> RuleResult:
     """'remove the person on the left' -> remove the person on the left; 'edit the priest out' -> remove the priest."""
-    m = _REMOVE.search(c)
-    what = m.group(1) if m else None
-    if what is None:
-        m = _REMOVED.search(c)
-        if not m:
-            return None
-        what = next(g for g in m.groups() if g)
+    m, what = _removed(c)
+    if m is None:
+        return None
     what = re.sub(r'"([^"]{1,80})"', r"“\1”", what)  # 'remove "OKC" logo': the quoted text is what goes
     what = re.split(r"[?!.(:;\"]", what)[0]
     what = re.sub(r"\s+(?:from|in|out of|off|of) (?:the|this|my|that) (?:image|picture|photo|pic|shot|input image)\b.*$",
