@@ -46,6 +46,9 @@ inpainting", IPOL 2017), and a Poisson seam (Perez et al. 2003):
    The copy's finer detail, its coarser structure and its shading are its own: when the membrane
    gave everything coarser than 6 pixels, composites scored higher, but every large removal left
    a smooth patch the shape of the object (a horse at the foot of a mountain, a dog in a meadow).
+   Only where the surroundings have no structure at that scale (a clear sky, a plain wall:
+   :func:`editor.fill_settle.coarse_strength`) is the shading the membrane's, since there the
+   copy's own gradient, seamed in, was a dark blob above a light one.
 7. Thin lines that enter the hole and leave it on the same straight line (a stem, a wire, a lane
    marking) are drawn across it with their own cross-section (:mod:`editor.fill_lines`): the
    copy, made of patches in which such a line is a small part, often stops them at the edge.
@@ -514,7 +517,8 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
     settle : bool
         Settle the exemplar fill's faint fine texture on a membrane (:mod:`editor.fill_settle`:
         its band between sigmas 1 and 6 where that is weak and not known to be in phase; its
-        finer detail, coarser structure and shading kept), then carry thin lines across the hole.
+        finer detail, coarser structure and shading kept, but for the shading where the
+        surroundings have no coarse structure), then carry thin lines across the hole.
         ``False`` keeps the copied pixels as they are.
     avoid : ndarray, optional
         ``(H, W)`` mask of pixels not to copy into the hole: the other things in the picture (a
