@@ -98,6 +98,39 @@ def test_sample_library_fast_path_runs_no_vision_model(tmp_path, monkeypatch):
     assert lib.ensure_sample() is None  # only when empty
 
 
+def test_first_search_waits_for_an_indexer_it_finds_half_way(photos, tmp_path):
+    """A library another indexer is filling (its first batch committed, the lock held) is not
+    "done": ensure_sample waits for the lock instead of searching the first batch (a second
+    window's first search read 1 photo of the sample's 32)."""
+    import threading
+
+    from agent.search.library import index_lock
+
+    one = tmp_path / "one"
+    one.mkdir()
+    shutil.copy(photos / "chelsea.jpg", one / "chelsea.jpg")
+    db = tmp_path / "library.db"
+    held, release, events = threading.Event(), threading.Event(), []
+
+    def indexer():
+        with index_lock(db):
+            Library(db).index([one], progress=False)  # as if the first batch of a sample, committed
+            held.set()
+            release.wait(30)
+            events.append("released")
+
+    t = threading.Thread(target=indexer)
+    t.start()
+    assert held.wait(60)
+    first = threading.Thread(target=lambda: events.append(("done", Library(db).ensure_sample())))
+    first.start()
+    first.join(0.5)  # on the old code it had returned by now, with the half-full library
+    release.set()
+    t.join(60)
+    first.join(60)
+    assert events[0] == "released" and events[1] == ("done", None)
+
+
 def test_chat_search_opens_the_best_match(library, tmp_path):
     from agent.dialogue.manager import DialogueManager
     from editor.store import Store

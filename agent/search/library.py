@@ -352,7 +352,10 @@ class Library:
         The sample's perception results ship in ``resources/library/perception.json`` and seed the
         perception cache first, so this runs no vision model: only decoding and MiniLM.
         """
-        if self.count() > 0 or not SAMPLE_DIR.is_dir():
+        # A library that is not empty is done with, unless another process or thread is indexing
+        # it now: then its count may be the first batch of that indexer's sample, and this one
+        # waits for the lock below instead of searching a library of 16 photos.
+        if (self.count() > 0 and not index_busy(self.db_path)) or not SAMPLE_DIR.is_dir():
             return None
         # A second process making its first search at the same moment waits here, then finds the
         # library full instead of indexing the same files again (UNIQUE constraint failed).
@@ -403,6 +406,32 @@ def index_lock(db_path: str | os.PathLike) -> Iterator[None]:
             held.discard(key)
             if fcntl is not None:
                 fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def index_busy(db_path: str | os.PathLike) -> bool:
+    """Whether another thread or process holds :func:`index_lock` of this library now (a probe
+    that never waits; False where ``flock`` is missing and no thread of this process holds it)."""
+    key = str(Path(db_path).resolve())
+    if key in getattr(_held, "keys", ()):
+        return False  # this thread: not another indexer
+    with _thread_locks_guard:
+        lock = _thread_locks.get(key)
+    if lock is not None and lock.locked():
+        return True
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        with open(key + ".index-lock", "rb") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(f, fcntl.LOCK_UN)
+    except FileNotFoundError:
+        return False
+    return False
 
 
 def _walk(roots: list[Path]) -> Iterator[Path]:
