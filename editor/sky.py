@@ -33,6 +33,8 @@ SKY_CLOUD_GAP = 4  # ... within this many pixels of the sky
 SKY_CLOUD_BLUE = 0.05  # ... of a sky whose mean blue minus red is at least this
 SKY_BAND = 3  # pixels within this many of the sky's edge are decided by colour
 SKY_COLOUR_DIST = 0.1  # a piece cut off by a bar or branches: mean colour this close to the sky's
+SKY_HOLE_COLOUR = 0.9  # a hole in the sky above the horizon is sky when this share of it is sky-coloured,
+SKY_HOLE_BLUE = 0.3  # ... and it is white or this share as blue as the sky (a shaded cloud 0.5, stone 0.1)
 
 
 def _sky_small(rgb: np.ndarray) -> np.ndarray:
@@ -95,7 +97,34 @@ def _sky_small(rgb: np.ndarray) -> np.ndarray:
                     and cst[i, cv2.CC_STAT_AREA] >= 0.002 * h * w):
                 sky |= clab == i
                 added = True
-    return _snap_band(rgb, _fill_small_holes(sky, 0.01 * h * w), colour) if added else sky
+    if added:
+        sky = _snap_band(rgb, _fill_small_holes(sky, 0.01 * h * w), colour)
+    horizon = int(np.nonzero(sky.any(axis=1))[0][-1]) - SKY_HORIZON_MARGIN * h
+    return _fill_sky_holes(rgb, lum, sky, horizon)
+
+
+def _fill_sky_holes(rgb: np.ndarray, lum: np.ndarray, sky: np.ndarray, horizon: float) -> np.ndarray:
+    """``sky`` with its holes of a sky's colour filled, however large: the blue between clouds,
+    a thin or shaded cloud, whose texture kept them out of the smooth regions. A hole is a part of
+    the rest that does not reach the bottom edge, ends above ``horizon`` (it may reach a side or
+    the top: a cloud cut by the frame), is :data:`SKY_HOLE_COLOUR` of a sky's colour and, on
+    average, white as a cloud or at least :data:`SKY_HOLE_BLUE` as blue as the sky (grey stone cut off by the sky's
+    edge, as a tower's top can be, is neither); a building, a tree or a mast stands on the ground
+    and is never one. A sky's colour is here relative to this sky's lightness (not warm, at least
+    0.6 of its median luma), so that a shaded cloud stays sky after the whole photo is darkened."""
+    h = sky.shape[0]
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((~sky).astype(np.uint8), connectivity=4)
+    area = np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+    br = rgb[..., 2] - rgb[..., 0]
+    like = (br >= SKY_NEUTRAL) & (lum >= 0.6 * float(np.median(lum[sky])))
+    share = np.bincount(lab[like], minlength=n) / area
+    blue = np.bincount(lab.ravel(), weights=br.ravel(), minlength=n) / area
+    white = np.bincount(lab.ravel(), weights=lum.ravel(), minlength=n) / area
+    skyish = (white >= SKY_CLOUD_MIN) | (blue >= SKY_HOLE_BLUE * float(br[sky].mean()))
+    bottom = stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT]
+    fill = (share >= SKY_HOLE_COLOUR) & skyish & (bottom < h) & (bottom <= horizon)
+    fill[0] = False
+    return sky | fill[lab] if fill.any() else sky
 
 
 def _snap_band(rgb: np.ndarray, sky: np.ndarray, colour: np.ndarray) -> np.ndarray:

@@ -380,6 +380,27 @@ def test_a_bright_blurred_background_under_the_sky_is_not_a_cloud():
     assert _iou(m, truth) > 0.9
 
 
+def test_thin_cloud_and_blue_between_clouds_are_sky_but_a_tower_is_not():
+    """"brighten the sky" on the Taj Mahal left a dark patch: the blue between two clouds, grey
+    with thin cloud and too textured to join the smooth sky, was cut out of the mask. A hole of a
+    paler sky's colour is sky, whatever its texture; grey stone rising from the ground into the
+    sky, or a dark thing in it, is not."""
+    img, truth = _landscape()
+    h, w = truth.shape
+    rng = np.random.default_rng(3)
+    yy, xx = np.mgrid[0:h, 0:w]
+    wisp = ((xx - 110) / 60.0) ** 2 + ((yy - 45) / 22.0) ** 2 < 1  # thin cloud over blue
+    img[wisp] = (rng.normal(0, 14, (int(wisp.sum()), 3)) + (150, 170, 215)).clip(0, 255).astype(np.uint8)
+    kite = ((xx - 262) / 40.0) ** 2 + ((yy - 40) / 25.0) ** 2 < 1  # a dark thing in the sky (over 1%: no bird)
+    img[kite] = (40, 60, 30)
+    tower = (xx > 190) & (xx < 215) & (yy > 60)  # stone from the ground up into the sky
+    img[tower] = (rng.normal(0, 14, (int(tower.sum()), 3)) + (160, 160, 155)).clip(0, 255).astype(np.uint8)
+    m = masks.sky_mask(img) >= 0.5
+    assert m[wisp].mean() > 0.95
+    assert m[kite].mean() < 0.05 and m[tower].mean() < 0.05
+    assert _iou(m, truth & ~kite & ~tower) > 0.95
+
+
 # --- names ------------------------------------------------------------------------------------------
 
 
