@@ -469,6 +469,45 @@ def test_it_after_a_question_about_a_thing_is_that_thing(monkeypatch, manager):
     assert manager.read("make it brighter")[0][0].format() == "adjust_attr brightness 20"
 
 
+def test_it_after_a_caption_is_the_thing_it_led_with(monkeypatch, manager):
+    """"what is in this picture?" ("a giraffe in the middle. On the right there is another
+    giraffe"), then "what colour is it?" was refused ("“it” is not one of them") and "make it
+    brighter" brightened everything. "it" is the thing the caption led with, placed when it names
+    two; it stays that thing after an edit about it; with no thing talked about, "it" is asked."""
+    from agent.describe import caption, questions
+    from agent.describe.words import Segment
+    from agent.language.questions import read_question
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    h, w = manager.document.pixels().shape[:2]
+    mid, right = (w // 3, 2, 2 * w // 3 - 2, h - 2), (2 * w // 3 + 2, 2, w - 1, h - 2)
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [Detection("giraffe", 0.8, mid),
+                                                                       Detection("giraffe", 0.95, right)])
+    monkeypatch.setattr(naming, "object_colour", lambda rgb, box, label="": "brown")
+
+    class Said:
+        text = "In this picture I can see a giraffe in the middle. On the right there is another giraffe."
+        segments = [Segment("a giraffe in the middle", mid, 0, 0, "#ff0000", "giraffe"),
+                    Segment("another giraffe", right, 0, 0, "#00ff00", "giraffe")]
+
+        def pieces(self):
+            return []
+
+        def as_json(self):
+            return {}
+
+    monkeypatch.setattr(caption, "describe_image", lambda pixels: Said())
+    caption.register(manager)
+    questions.register(manager)
+    assert manager.handle("what is in this picture?").ok
+    assert manager.context.topic == "the giraffe in the middle"
+    assert manager.handle("what colour is it?").reply == "The giraffe in the middle is brown."
+    assert manager.read("make it brighter")[0][0].format() == "adjust_attr brightness 20 in the giraffe in the middle"
+    no_topic = questions.answer_question(manager.document.pixels(), read_question("what colour is it?"))[0]
+    assert no_topic.startswith("Which thing do you mean by “it”?"), no_topic
+
+
 def test_what_is_in_a_part_of_the_picture_is_answered(monkeypatch):
     """"what is on the left?" was refused; it says the part as describe names a region, then the
     things found there, boxed."""

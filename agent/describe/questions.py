@@ -119,7 +119,13 @@ def _box(d, label: str) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in d.box], "color": BOX_COLOR, "label": label}
 
 
+_PRONOUNS = {"it", "this", "that", "them", "they", "him", "her", "these", "those", "one", "this one", "that one"}
+
+
 def _not_a_thing(about: str) -> str:
+    if about.strip() in _PRONOUNS:  # no thing talked about yet that "it" could be
+        return (f"Which thing do you mean by “{about.strip()}”? Say its name (for example “what colour is the "
+                "dog?”); I can look for people, animals, vehicles and everyday objects.")
     return (f"I can only look for {_THINGS} (the 80 kinds my detector knows), and “{about}” is not one of them, "
             "so I can't tell. 'describe' says what I see.")
 

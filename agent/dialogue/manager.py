@@ -420,8 +420,12 @@ class DialogueManager:
         if about is not None:  # "make it brighter" after "where is the horse?": the horse
             reading = read(about)
             noun = topic.split()[-1]
-            if not reading.commands or not all(noun in c.format() for c in reading.commands):
+            # a question's words are not in its command line ("describe"): looked for in the question
+            if not reading.commands or not all(noun in c.format() or noun in getattr(c, "question", "")
+                                               for c in reading.commands):
                 reading = None
+            elif commit:
+                self.context.topic = topic  # still what "it" is: "make it brighter", then "where is it?"
         reading = reading or read(utterance)
         if reading.proposal and commit:
             self.context.proposal = reading.proposal

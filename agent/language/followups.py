@@ -160,12 +160,22 @@ def _shown(command: Command) -> str:
     return command.label()
 
 
+def _where_done(command: Command) -> str:
+    region = getattr(command, "region", "")
+    return "the whole picture" if not region else region if region.startswith("the ") else f"the {region}"
+
+
 def revision_reply(old: Command, new: Command) -> str:
-    """What the assistant says after a revision: the new amount and the one it replaces.
+    """What the assistant says after a revision: the new amount and the one it replaces, or the
+    new part and the one it replaces.
 
     >>> revision_reply(AdjustAttr("contrast", 40), AdjustAttr("contrast", 20))
     'Contrast now +20 instead of +40.'
+    >>> revision_reply(AdjustAttr("brightness", 20), AdjustAttr("brightness", 20, region="the dog"))
+    'Brightened the dog by 20 points, instead of the whole picture.'
     """
+    if getattr(new, "region", "") != getattr(old, "region", ""):  # "no, only the giraffe"
+        return f"{new.reply().rstrip('.')}, instead of {_where_done(old)}."
     if isinstance(new, AdjustAttr) and isinstance(old, AdjustAttr) and new.attr == old.attr:
         return f"{_ATTR_NAMES[new.attr]} now {_shown(new)} instead of {_shown(old)}."
     if isinstance(new, AdjustColor):
@@ -234,8 +244,12 @@ def spelled(text: str) -> str:
     return re.sub(r"[a-z]+", fix, text)
 
 
+_JUST_THERE = re.compile(r"\bjust (?=(?:the (?!same\b)|on |in |to |for ))")
+
+
 def _tidy(text: str) -> str:
     c = spelled(clean_text(text)).strip(" .!?,;")
+    c = _JUST_THERE.sub("only ", c)  # "just the sky": a part, read by _only_there; "just" alone is polite
     c = _LEAD.sub("", c)
     c = POLITE.sub("", c)
     c = _LEAD.sub("", c)
@@ -538,6 +552,43 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     return FollowUp([dataclasses.replace(last, region=new)]) if new else None
 
 
+# "no, only the giraffe", "just the sky", "the dog only", "I meant the background", "do it on the left
+# only": the last edit, made again in that part instead of where it was (the whole picture)
+_WHERE_WORDS = r"(?:the )?[a-z]+(?: [a-z]+){0,4}?"
+_ONLY = re.compile(
+    rf"(?:only|just) (?:(?:on|to|for|in) )?(?P<a>{_WHERE_WORDS})(?: only)?"
+    rf"|(?P<b>the [a-z]+(?: [a-z]+){{0,4}}?) only"
+    rf"|i (?:only )?(?:meant|said|wanted|asked for)(?: (?:it|that|this))?(?: (?:only|just))?(?: (?:on|to|for|in))? "
+    rf"(?P<c>the {_WHERE_WORDS})(?: only)?"
+    rf"|(?:do|apply|put|use|make) (?:it|that|this) (?:only |just )?(?:on|to|for|in) (?P<d>{_WHERE_WORDS})(?: only)?")
+
+
+def _only_there(c: str, recent: Recent) -> FollowUp | None:
+    """'no, only the giraffe' after 'make it brighter' -> the same brightening in the giraffe alone,
+    made again from the version the last edit was applied to (it replaces it); 'just the sky',
+    'I meant the background', 'do it on the left only' alike. An edit that cannot be limited to a
+    part (a rotation, a crop) is said so; a part Easel cannot find is asked to be drawn."""
+    m = _ONLY.fullmatch(c)
+    last = recent.last
+    if not m or last is None:
+        return None
+    where = next(g for g in m.group("a", "b", "c", "d") if g)
+    from agent.grammar.commands import REGIONAL
+    from agent.language.scope import Unfindable, region_of
+
+    try:
+        region = region_of(where) or (region_of(f"the {where}") if not where.startswith("the ") else None)
+    except Unfindable as exc:
+        return FollowUp([], reply=f"I can't find the {exc.part} on my own. Draw around it with the trace tool (T) or a "
+                                  "box (B), then say what to do there.")
+    if not region:
+        return None
+    if not isinstance(last, REGIONAL):
+        return FollowUp([], reply=f"“{last.label()}” applies to the whole picture; I can't limit it to {where}. "
+                                  "Say 'undo' to take it back.")
+    return FollowUp([dataclasses.replace(last, region=region)], revise=True)
+
+
 # How a removal of one of several says which it took (agent.edits.removal), read back by "you missed a bit"
 REMOVED_ONE_OF = "I see {n} of them and removed the {label} {where}"
 _REMOVED_ONE_OF_TWO = re.compile(r"\b" + REMOVED_ONE_OF.format(n=2, label="(?P<kind>[a-z][a-z ]*?)",
@@ -680,6 +731,14 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("do the same for the sky", "adjust_attr saturation 30 in the dog", "adjust_attr saturation 30 in sky"),
         ("and the dog as well", "adjust_color blue 0.2 in the cat", "adjust_color blue 0.2 in the dog"),
         ("and the dog too", "adjust_attr brightness 20", "none"))),
+    FollowUpRule("only_there", _only_there, (
+        ("only the giraffe", "adjust_attr brightness 20", "revise adjust_attr brightness 20 in the giraffe"),
+        ("just the sky", "adjust_color blue 0.2", "revise adjust_color blue 0.2 in sky"),
+        ("the dog only", "adjust_attr saturation 30", "revise adjust_attr saturation 30 in the dog"),
+        ("i meant the background", "grayscale", "revise grayscale in background"),
+        ("do it on the left only", "adjust_attr brightness -20", "revise adjust_attr brightness -20 in left"),
+        ("only the castle", "adjust_attr brightness 20", "reply"),
+        ("only the cat", "rotate 90", "reply"), ("only the cat", "", "none"))),
     FollowUpRule("same_for", _same_for, (
         ("do the same for brightness", "adjust_attr contrast 25", "adjust_attr brightness 25"),
         ("and vertically as well", "flip horizontal", "flip vertical"),
