@@ -396,6 +396,11 @@ def _crop(c: str) -> RuleResult:
     raise Refusal("Crop to what? Name a thing ('crop to the dog') or a shape ('crop square', 'crop 16:9').")
 
 
+SMALL_TURN = 5.0  # degrees: "rotate it a little to the left"
+_SMALL_TURN = re.compile(r"\b(?:a (?:tiny |little |wee )?bit|a little|a tad|a touch|a smidge|a hair|slightly|"
+                         r"somewhat|a few degrees|a fraction)\b")
+
+
 def _rotate_flip(c: str) -> RuleResult:
     """'rotate it 90 degrees clockwise' -> rotate 270; 'turn it upside down' -> rotate 180; 'mirror it' -> flip."""
     if re.search(r"\b(?:flip|mirror|reverse)\w*\b", c):
@@ -419,6 +424,12 @@ def _rotate_flip(c: str) -> RuleResult:
             return None  # "turn by 30 more degrees": which way is in the earlier turns; the model reads them
         if not re.search(r"\bsideways\b|\bportrait\b|\blandscape\b", c):
             raise Refusal("Which way, and how far? For example 'rotate 90 degrees clockwise'.")
+    small = _SMALL_TURN.search(c)
+    if deg is None and small:
+        # "rotate it a little to the left": a correction of a few degrees, corners cropped as a
+        # straightening's are, not a quarter turn
+        deg = SMALL_TURN
+        return [Rotate((360 - deg) % 360 if cw and not ccw else deg, crop=True)]
     if deg is None:
         deg = 90.0
     if abs(deg) > 360:
@@ -543,7 +554,8 @@ RULES: tuple[RequestRule, ...] = (
         worth="off: right +10, wrong +3, refused -19"),
     RequestRule("rotate_flip", _rotate_flip, (
         ("rotate it 90 degrees clockwise", "rotate 270"), ("turn it upside down", "rotate 180"),
-        ("mirror it", "flip horizontal")),
+        ("mirror it", "flip horizontal"), ("rotate it a little to the left", "rotate 5 crop"),
+        ("rotate it slightly clockwise", "rotate 355 crop")),
         worth="off: right +5, wrong +2, refused -6"),
     RequestRule("hue", light_rules.hue, (("shift the hue by 30 degrees", "adjust_attr hue 30"),),
         worth="off: right +0, wrong +0, refused +0"),
