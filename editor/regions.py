@@ -69,7 +69,7 @@ def _masked_blur(image: np.ndarray, keep: np.ndarray, sigma: float) -> np.ndarra
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR).reshape(h, w, -1)
 
 
-def replace_background(image: np.ndarray, *, mask: np.ndarray, mode: str) -> np.ndarray:
+def replace_background(image: np.ndarray, *, mask: np.ndarray, mode: str, strength: float = 1.0) -> np.ndarray:
     """Keep the subject (``mask``) and replace the background with a colour, a blur or transparency.
 
     With ``m`` the mask in [0, 1] (1 on the subject; soft edges blend):
@@ -77,8 +77,8 @@ def replace_background(image: np.ndarray, *, mask: np.ndarray, mode: str) -> np.
     - ``mode`` a colour name of :data:`BACKGROUND_COLORS`: ``out = m*in + (1 - m)*rgb(mode)``
       (grey images become RGB, an alpha channel is kept);
     - ``"blur"``: ``out = m*in + (1 - m)*B`` with ``B = G(in*(1-m))/G(1-m)``, ``G`` a Gaussian of
-      standard deviation ``max(H, W)/60`` computed on a reduced copy (the subject does not bleed
-      into the blurred background);
+      standard deviation ``strength * max(H, W)/60`` computed on a reduced copy (the subject does
+      not bleed into the blurred background);
     - ``"transparent"``: colours kept, ``alpha = min(alpha, m*M)`` (an alpha channel is added).
 
     Examples
@@ -96,6 +96,8 @@ def replace_background(image: np.ndarray, *, mask: np.ndarray, mode: str) -> np.
     if mode not in BACKGROUND_COLORS and mode not in ("blur", "transparent"):
         raise ValueError(f"unknown background {mode!r}; use blur, transparent or a colour: "
                          f"{', '.join(BACKGROUND_COLORS)}")
+    if not 0 < strength <= 16:
+        raise ValueError(f"blur strength must be in (0, 16], got {strength!r}")
     m_f = _check_mask(mask, image)
     top = full_scale(image)
     if mode == "transparent":
@@ -105,7 +107,8 @@ def replace_background(image: np.ndarray, *, mask: np.ndarray, mode: str) -> np.
         return out
     if mode == "blur":
         src = image
-        bg = _masked_blur(src[:, :, :3] if src.ndim == 3 else src, 1 - m_f, max(image.shape[:2]) * BLUR_FRACTION)
+        bg = _masked_blur(src[:, :, :3] if src.ndim == 3 else src, 1 - m_f,
+                          max(image.shape[:2]) * BLUR_FRACTION * strength)
     else:
         src = np.repeat(image[:, :, None], 3, axis=2) if image.ndim == 2 else image
         bg = np.array(BACKGROUND_COLORS[mode], np.float32) * (top / 255)

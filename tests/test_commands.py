@@ -165,3 +165,34 @@ def test_readme_table_is_the_grammar():
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     assert readme_table() in readme, "regenerate the README's table: python -m agent.grammar.commands --readme"
+
+
+def test_a_background_blur_has_a_strength():
+    """"more" after "blur the background" had no amount to change: a blur's strength is written
+    after it (1, the usual, when left out), and nothing else has one."""
+    from agent.grammar.commands import Background, CommandError, parse_command
+
+    assert parse_command("background blur").strength == 1.0
+    c = parse_command("background blur 2.5 behind the dog")
+    assert (c.mode, c.strength, c.keep, c.format()) == ("blur", 2.5, "the dog", "background blur 2.5 behind the dog")
+    assert parse_command(c.format()) == c
+    for bad in ("background blur 9", "background blur 0.1"):
+        with pytest.raises(CommandError):
+            parse_command(bad)
+    with pytest.raises(CommandError):
+        Background("white", strength=2.0)
+
+
+
+def test_a_stronger_background_blur_blurs_more():
+    import numpy as np
+
+    from editor.regions import replace_background
+
+    rng = np.random.default_rng(0)
+    img = rng.integers(0, 256, (60, 80, 3), np.uint8)
+    m = np.zeros((60, 80), np.float32)
+    m[20:40, 30:50] = 1
+    usual, more = (replace_background(img, mask=m, mode="blur", strength=s) for s in (1.0, 2.0))
+    assert np.array_equal(usual[m == 1], img[m == 1]) and np.array_equal(more[m == 1], img[m == 1])
+    assert more[m == 0].astype(float).std() < usual[m == 0].astype(float).std()

@@ -611,24 +611,25 @@ def remove_region(pixels: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return inpaint(pixels, cv2.dilate(hard.astype(np.uint8), k) > 0)
 
 
-def background(pixels: np.ndarray, mode: str, keep: str = "") -> np.ndarray:
+def background(pixels: np.ndarray, mode: str, keep: str = "", strength: float = 1.0) -> np.ndarray:
     """The main subject kept (u2netp's mask, :func:`editor.ops.subject_mask`), or the objects ``keep``
     names ("the dog", "the two people": :func:`find_objects`, each masked by :func:`object_mask`,
     edges feathered by a Gaussian of ``max(H, W)/1000`` px), and the background replaced by
-    ``mode``: a colour name, ``"blur"`` or ``"transparent"`` (:func:`editor.regions.replace_background`).
-    Raises :class:`ObjectNotFound` when ``keep`` names nothing found."""
+    ``mode``: a colour name, ``"blur"`` (``strength`` times the usual) or ``"transparent"``
+    (:func:`editor.regions.replace_background`). Raises :class:`ObjectNotFound` when ``keep`` names
+    nothing found."""
     if not isinstance(mode, str) or (mode.strip().lower() not in regions.BACKGROUND_COLORS
                                      and mode.strip().lower() not in ("blur", "transparent")):
         raise ValueError(f"unknown background {mode!r}; use blur, transparent or a colour: "
                          f"{', '.join(regions.BACKGROUND_COLORS)}")
     if not keep:
-        return regions.replace_background(pixels, mask=ops.subject_mask(pixels), mode=mode)
+        return regions.replace_background(pixels, mask=ops.subject_mask(pixels), mode=mode, strength=strength)
     h, w = pixels.shape[:2]
     kept = np.zeros((h, w), bool)
     for box in find_objects(pixels, keep):
         kept |= object_mask(pixels, box)
     mask = cv2.GaussianBlur(kept.astype(np.float32), (0, 0), sigmaX=max(1.0, max(h, w) / 1000))
-    return regions.replace_background(pixels, mask=mask, mode=mode)
+    return regions.replace_background(pixels, mask=mask, mode=mode, strength=strength)
 
 
 def crop_object(pixels: np.ndarray, words: str, *, margin: float = 0.1,

@@ -66,7 +66,7 @@ RUNNERS: dict[type, Callable[..., np.ndarray]] = {
     c.Grayscale: lambda cmd, px: adjust.grayscale(px),
     c.AutoEnhance: lambda cmd, px: adjust.auto_enhance(px),
     c.Remove: lambda cmd, px: objects.remove_objects(px, cmd.words),
-    c.Background: lambda cmd, px: objects.background(px, cmd.mode, cmd.keep),
+    c.Background: lambda cmd, px: objects.background(px, cmd.mode, cmd.keep, cmd.strength),
 }
 
 

@@ -80,6 +80,7 @@ BACKGROUND_COLOURS: dict[str, tuple[int, int, int]] = {
     name: rgb for name, rgb in BACKGROUND_COLORS.items() if name != "gray"
 }
 BACKGROUND_MODES = (*BACKGROUND_COLOURS, "blur", "transparent")
+BLUR_RANGE = (0.25, 4.0)  # a background blur's strength, times editor.regions' usual sigma (max(H, W)/60)
 CAISE_TYPES = ("search", "rotate", "adjust_color", "brightness", "contrast", "image_cutout")
 
 
@@ -528,20 +529,31 @@ class Remove(Command):
 class Background(Command):
     mode: str
     keep: str = ""  # the object(s) to keep ("the dog"); empty: the main subject
+    strength: float = 1.0  # a blur's strength, times the usual (BLUR_RANGE): "more" after "blur the background"
     name = "background"
-    usage = f"background <{'|'.join(BACKGROUND_COLOURS)}>|blur|transparent [behind <object words>]"
+    usage = (f"background <{'|'.join(BACKGROUND_COLOURS)}>|blur [strength]|transparent [behind <object "
+             "words>]")
     meaning = ("keep the main subject (the cutout mask m), or the objects named after `behind` (each found by "
                "the detector and masked as for remove), and replace the rest: `out = m*in + (1-m)*bg` with a "
-               "plain colour, a blur of the background alone, or transparency (alpha = m)")
+               "plain colour, a blur of the background alone (its sigma times `strength`, 1 when left out), "
+               "or transparency (alpha = m)")
     edits_image = True
 
     def __post_init__(self) -> None:
         if self.mode not in BACKGROUND_MODES:
             raise CommandError(f"background takes a colour ({', '.join(BACKGROUND_COLOURS)}), blur or "
                                f"transparent, got {self.mode!r}")
+        lo, hi = BLUR_RANGE
+        if not lo <= self.strength <= hi or (self.mode != "blur" and self.strength != 1.0):
+            raise CommandError(f"a background blur's strength is {lo:g} to {hi:g} times the usual blur "
+                               f"(only a blur has one), got {self.strength:g}")
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
+        strength = 1.0
+        if len(args) > 1 and args[0].lower() == "blur" and re.fullmatch(r"\d+(?:\.\d+)?", args[1]):
+            strength = float(args[1])  # "background blur 1.5 [behind the dog]"
+            args = args[:1] + args[2:]
         if len(args) > 1 and args[1].lower() == "behind" and len(args) > 2:
             keep = " ".join(args[2:]).lower()
             args = args[:1]
@@ -549,15 +561,17 @@ class Background(Command):
             keep = ""
         (mode,) = _args(args, 1, cls)
         mode = mode.lower()
-        return cls(mode="grey" if mode == "gray" else mode, keep=keep)
+        return cls(mode="grey" if mode == "gray" else mode, keep=keep, strength=strength)
 
     def format(self) -> str:
-        return f"background {self.mode}" + (f" behind {self.keep}" if self.keep else "")
+        blur = f" {self.strength:g}" if self.strength != 1.0 else ""
+        return f"background {self.mode}{blur}" + (f" behind {self.keep}" if self.keep else "")
 
     def reply(self) -> str:
         behind = f"behind {self.keep}" if self.keep else "behind the main subject"
         if self.mode == "blur":
-            return f"Blurred the background {behind}."
+            how = "" if self.strength == 1.0 else f" ({self.strength:g} times the usual blur)"
+            return f"Blurred the background {behind}{how}."
         if self.mode == "transparent":
             return (f"Made the background {behind} transparent (black when saved in a format without "
                     "transparency).")
@@ -565,7 +579,8 @@ class Background(Command):
             f"Replaced the background with {self.mode}."
 
     def label(self) -> str:
-        return f"Background {self.mode}" + (f" behind {self.keep}" if self.keep else "")
+        blur = f" ×{self.strength:g}" if self.strength != 1.0 else ""
+        return f"Background {self.mode}{blur}" + (f" behind {self.keep}" if self.keep else "")
 
 
 @command

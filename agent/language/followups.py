@@ -53,8 +53,10 @@ from dataclasses import dataclass, field
 
 from agent.grammar.commands import (
     ATTR_RANGES,
+    BLUR_RANGE,
     AdjustAttr,
     AdjustColor,
+    Background,
     Command,
     Flip,
     Remove,
@@ -113,6 +115,8 @@ def scaled(command: Command, factor: float) -> Command | None:
     ('adjust_attr contrast 10', 'adjust_attr saturation -45')
     >>> scaled(AdjustColor("blue", 0.2), 0.5).format(), scaled(Rotate(10), 0.5).format()
     ('adjust_color blue 0.1', 'rotate 5')
+    >>> scaled(Background("blur"), 1.5).format(), scaled(Background("white"), 1.5)
+    ('background blur 1.5', None)
     """
     if isinstance(command, AdjustAttr):
         top = ATTR_RANGES[command.attr]
@@ -127,6 +131,9 @@ def scaled(command: Command, factor: float) -> Command | None:
         sign = 1 if signed >= 0 else -1
         new = max(0.1, min(180.0, round(abs(signed) * factor, 1)))
         return dataclasses.replace(command, degrees=(sign * new) % 360, text=None)
+    if isinstance(command, Background) and command.mode == "blur":  # "more" after "blur the background"
+        lo, hi = BLUR_RANGE
+        return dataclasses.replace(command, strength=min(hi, max(lo, round(command.strength * factor, 2))))
     return None
 
 
@@ -182,6 +189,8 @@ def revision_reply(old: Command, new: Command) -> str:
         return f"Tint now {_shown(new)} instead of {_shown(old)}."
     if isinstance(new, Rotate):
         return f"Rotation now {_shown(new)} instead of {_shown(old)}."
+    if isinstance(new, Background) and isinstance(old, Background) and new.mode == old.mode == "blur":
+        return f"Background blur now {new.strength:g} times the usual instead of {old.strength:g}."
     return f"{new.reply().rstrip('.')} instead ({old.label()} taken back)."
 
 
@@ -747,6 +756,8 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("that's way too much contrast", "adjust_attr contrast 40", "revise adjust_attr contrast 10"),
         ("too much, tone it down", "adjust_attr contrast 20", "revise adjust_attr contrast 10"),
         ("a bit less", "adjust_attr brightness 20", "revise adjust_attr brightness 15"),
+        ("more", "background blur", "revise background blur 1.5"),
+        ("a bit less", "background blur 2 behind the dog", "revise background blur 1.5 behind the dog"),
         ("not so blue", "adjust_color blue 0.2", "revise adjust_color blue 0.1"),
         ("more", "adjust_attr saturation -30", "revise adjust_attr saturation -45"),
         ("make it stronger", "adjust_color pink 0.2", "revise adjust_color pink 0.3"),
