@@ -37,6 +37,19 @@ LIGHTER = 12.0
 SAME_THING = 0.5  # a changed part is the thing found in it when their boxes overlap this much (IoU)
 
 
+def shift_word(shift) -> str:
+    """"bluer", "warmer", "greener", "redder" for a mean (a*, b*) shift of OpenCV's 8-bit Lab, the
+    larger of the two axes, when it is at least 4; else ""."""
+    if not shift:
+        return ""
+    da, db = shift
+    if max(abs(da), abs(db)) < 4:
+        return ""
+    if abs(db) >= abs(da):
+        return "bluer" if db < 0 else "yellower"
+    return "redder" if da > 0 else "greener"
+
+
 def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) -> None:
     obj = fd.params.get("object")
     col = fd.params.get("color")
@@ -55,9 +68,14 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
                        f"to {where_phrase(fd.after_box, asize).split(' ', 1)[1]}.")
     elif fd.kind == "object_recolored":
         fr, to = fd.params.get("from_color"), fd.params.get("to_color")
-        what = f"The {obj}" if obj else "A region"
-        change = f"from {fr} to {to}" if fr and to and fr != to else f"to {to}" if to else ""
-        fd.sentence = f"{what} {where_phrase(fd.after_box, asize)} changed colour {change}".rstrip() + "."
+        what = "The sky" if fd.params.get("region") == "sky" else f"The {obj}" if obj else "A region"
+        where = "" if fd.params.get("region") == "sky" else " " + where_phrase(fd.after_box, asize)
+        if fr and to and fr != to:
+            fd.sentence = f"{what}{where} changed colour from {fr} to {to}."
+        elif shift_word(fd.params.get("chroma_shift")):  # a tint: the same colour name, shifted
+            fd.sentence = f"{what}{where} became {shift_word(fd.params['chroma_shift'])}."
+        else:
+            fd.sentence = f"{what}{where} changed colour {f'to {to}' if to else ''}".rstrip() + "."
     elif fd.kind == "region_changed" and abs(fd.params.get("lightness_change", 0.0)) >= LIGHTER:
         # "the gorilla got brighter": what the explainer measured, not "something changed in the middle"
         dl = fd.params["lightness_change"] * 100 / 255
@@ -66,7 +84,10 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
         box = fd.params.get("object_box")
         whole_thing = obj and box is not None and box_iou(box, fd.after_box) >= SAME_THING
         what = the if whole_thing else "The part"
-        fd.sentence = (f"{what[0].upper() + what[1:]} {where_phrase(fd.after_box, asize)} got "
+        where = " " + where_phrase(fd.after_box, asize)
+        if fd.params.get("region") == "sky":  # a regional edit of the sky (agent.explain.engine._name_sky)
+            what, where = "the sky", ""
+        fd.sentence = (f"{what[0].upper() + what[1:]}{where} got "
                        f"{'brighter' if dl > 0 else 'darker'} (lightness {dl:+.0f} of 100).")
     else:
         fd.sentence = f"Something changed {where_phrase(fd.after_box, asize)}."

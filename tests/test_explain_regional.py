@@ -1,0 +1,89 @@
+"""A regional edit is explained as one ("brighten the sky", "darken the shadows").
+
+When the part edited was most of the picture, the robust whole-picture fit took the part's change
+for the picture's, and the unchanged rest came out as a local change: after "brighten the sky" on
+the Taj Mahal (56% sky), "a region at the bottom changed colour from beige to grey"."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from agent.explain import LOCAL_KINDS, explain_images
+from editor import adjust, ops
+from editor.masks import apply_in_region, region_mask
+
+
+@pytest.fixture(scope="module")
+def landscape() -> np.ndarray:
+    """A blue sky with soft clouds over two thirds of the picture, above textured green ground."""
+    h, w = 240, 320
+    rng = np.random.default_rng(5)
+    yy, xx = np.mgrid[0:h, 0:w] / np.array([h, w])[:, None, None]
+    sky = np.stack([90 + 100 * yy, 140 + 70 * yy, 230 + 0 * yy], axis=2)
+    cloud = np.exp(-(((xx - 0.3) / 0.12) ** 2 + ((yy - 0.25) / 0.06) ** 2))[..., None]
+    sky = sky * (1 - 0.8 * cloud) + 245 * 0.8 * cloud
+    ground = cv2.GaussianBlur(rng.normal(0, 30, (h, w, 3)), (0, 0), 1.5) + (80, 115, 45)
+    horizon = (0.66 * h + 0.04 * h * np.sin(np.arange(w) / w * 9)).astype(int)
+    is_sky = np.arange(h)[:, None] < horizon[None, :]
+    return np.where(is_sky[..., None], sky, ground).clip(0, 255).astype(np.uint8)
+
+
+def _local(exp):
+    return [f for f in exp.findings if f.kind in LOCAL_KINDS]
+
+
+def test_brightening_most_of_the_picture_is_said_of_that_part(landscape):
+    after = apply_in_region(landscape, region_mask(landscape, "sky"), lambda im: ops.adjust_brightness(im, amount=20))
+    exp = explain_images(landscape, after, name_objects=False)
+    assert [f.kind for f in exp.findings] == ["region_changed"], exp.text
+    f = exp.findings[0]
+    assert f.params["region"] == "sky" and f.params["lightness_change"] > 0
+    assert exp.text == f"The sky got brighter (lightness {f.params['lightness_change'] * 100 / 255:+.0f} of 100)."
+    assert f.after_box[3] < 0.75 * landscape.shape[0]  # not the unchanged ground below it
+
+
+def test_a_tint_of_the_sky_is_said_as_its_direction(landscape):
+    after = apply_in_region(landscape, region_mask(landscape, "sky"),
+                            lambda im: adjust.adjust_warmth(im, amount=-60))
+    exp = explain_images(landscape, after, name_objects=False)
+    assert [(f.kind, f.params.get("region")) for f in _local(exp)] == [("object_recolored", "sky")], exp.text
+    assert exp.text.startswith("The sky ") and ("bluer" in exp.text or "changed colour" in exp.text), exp.text
+    assert not [f for f in exp.findings if not f.is_local], exp.text
+
+
+def test_darkening_the_shadows_is_said_of_the_shadows():
+    from skimage import data
+
+    img = cv2.resize(data.astronaut(), (320, 320), interpolation=cv2.INTER_AREA)
+    after = apply_in_region(img, region_mask(img, "shadows"), lambda im: ops.adjust_brightness(im, amount=-25))
+    exp = explain_images(img, after, name_objects=False)
+    assert [(f.kind, f.params.get("region")) for f in exp.findings] == [("tone_curve", "shadows")], exp.text
+    assert exp.findings[0].params["lightness_change"] < 0 and "shadows got darker" in exp.text
+
+
+@pytest.mark.parametrize("edit", ["brightness", "contrast"])
+def test_a_whole_picture_edit_is_not_taken_for_a_regional_one(landscape, edit):
+    # Contrast leaves the tones at its pivot unchanged: as the fit says, so not a region's edit.
+    after = (ops.adjust_brightness(landscape, amount=20) if edit == "brightness"
+             else ops.adjust_contrast(landscape, amount=30))
+    exp = explain_images(landscape, after, name_objects=False)
+    assert [f.kind for f in exp.findings] == [edit], exp.text
+
+
+def test_a_slight_change_of_one_thing_is_said_where_it_is(landscape):
+    # "make the horse darker", then "too much": -10 in the horse, under a local change's threshold,
+    # was "they differ in a way I cannot name"
+    h, w = landscape.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    thing = ((xx - 200) / 40.0) ** 2 + ((yy - 150) / 30.0) ** 2 < 1
+    img = landscape.copy()
+    img[thing] = (150, 90, 60)
+    soft = cv2.GaussianBlur(thing.astype(np.float32), (0, 0), 1.5)
+    after = apply_in_region(img, soft, lambda im: ops.adjust_brightness(im, amount=-10))
+    exp = explain_images(img, after, name_objects=False)
+    assert [f.kind for f in exp.findings] == ["region_changed"], exp.text
+    x1, y1, x2, y2 = exp.findings[0].after_box
+    assert abs(x1 - 160) <= 6 and abs(x2 - 240) <= 6 and abs(y1 - 120) <= 6 and abs(y2 - 180) <= 6
+    assert "got darker" in exp.text, exp.text
