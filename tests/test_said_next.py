@@ -243,7 +243,8 @@ def test_how_much_after_an_edit_says_the_amount_once(tmp_path):
 def test_a_question_about_the_picture_after_what_changed_is_answered_from_the_picture():
     """"how bright is the sky?" right after "what changed?" was read as a question about the change
     ("The brightness did not change")."""
-    for words in ("how bright is the sky?", "how many horses are there"):
+    # "is it too bright now?" was answered "it is brighter by about 20 points", not whether it is too bright
+    for words in ("how bright is the sky?", "how many horses are there", "is it too bright now?"):
         reading = read(words, model=lambda *a, **k: None, photo_open=True, state="explain")
         assert [c.name for c in reading.commands] == ["describe"], words
     assert [c.name for c in read("where?", model=lambda *a, **k: None, photo_open=True, state="explain").commands] == [
@@ -284,3 +285,14 @@ def test_the_same_edit_elsewhere_follows_the_last_one_and_right_is_not_bright():
     assert read_follow_up("and the sky as well", last).commands[0].format() == "adjust_attr brightness -20 in sky"
     assert "Which one" in read_follow_up("the other one too", last).reply  # not guessed: there may be three
     assert read_follow_up("and the dog too", Recent.of("adjust_attr brightness 20")) is None  # no part before
+
+
+def test_how_blue_is_the_sky_is_a_question_not_a_tint():
+    """"how blue is the sky?" after "make the sky more blue" tinted it a second time."""
+    from agent.language.followups import Recent
+
+    reading = read("how blue is the sky?", model=lambda *a, **k: None, photo_open=True,
+                   recent=Recent.of("adjust_color blue 0.2 in sky"))
+    assert [c.name for c in reading.commands] == ["describe"]
+    assert reading.commands[0].question == "how blue is the sky"
+

@@ -77,6 +77,9 @@ _COLOUR_IS = re.compile(
     rf"^(?:is|are|isn't|aren't) {_THE}(?P<x>{_THING}) (?:(?:wearing|dressed in|in) )?"
     rf"(?:(?:a bit|kind of|rather|quite|really|very|all|mostly) )?"
     rf"(?:(?:light|dark|pale|bright|deep) )?(?P<c>{COLOUR_ASKED})(?:ish)?(?P<or> or (?:{COLOUR_ASKED}))?{_IN_IT}$")
+# "how blue is the sky?", "how red is the car": its colour (it was read as "make the sky bluer", and a
+# second tint made)
+_HOW_COLOUR = re.compile(rf"^how (?P<c>{COLOUR_ASKED})(?:ish)? (?:is|are|does) {_THE}(?P<x>{_THING})(?: look)?$")
 # "is it a dog?", "is this a cat": whether the thing is there
 _IS_IT = re.compile(rf"^(?:is|isn't) (?:it|this|that) (?:a|an) (?P<x>{_THING})$")
 # "what is on the left?", "what's at the top right": what is in that part of the picture
@@ -126,6 +129,8 @@ def read_question(text: str) -> Question | None:
     (Question(kind='measure', about='dark', value=''), Question(kind='measure', about='warm', value=''))
     >>> read_question("is the sky blue?"), read_question("is it a dog?").kind
     (Question(kind='colour_is', about='sky', value='blue'), 'present')
+    >>> read_question("how blue is the sky?")
+    Question(kind='colour', about='sky', value='')
     """
     c = strip_polite(clean_text(text).strip(" ?!.")).strip(" ?!.")
     c = re.sub(r"^(?:and|so|ok|okay|hmm|also|now|then|but)[\s,]+", "", c)
@@ -143,6 +148,9 @@ def read_question(text: str) -> Question | None:
         if m.group("or"):  # "is the cup red or orange?": which colour it is
             return Question("colour", m.group("x").strip())
         return Question("colour_is", m.group("x").strip(), {"gray": "grey", "golden": "gold"}.get(m.group("c"), m.group("c")))
+    hue = _HOW_COLOUR.fullmatch(c)
+    if hue and hue.group("x") not in ("it", "this", "that", "everything"):
+        return Question("colour", hue.group("x").strip())
     facing = _FACING.fullmatch(c)
     if facing:
         return Question("where", (facing.group("x") or facing.group("y")).strip(), "facing")

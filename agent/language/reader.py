@@ -226,8 +226,10 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         return Reading(reply=JUDGED_REPLY, chat=True)
     follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
     about_picture = read_question(bare)  # "how bright is the sky?" after "what changed?": the picture, not the change
+    # "is it too bright now?" judges the picture as it is ("how bright is it?" may ask how much brighter)
+    judged = about_picture is not None and about_picture.kind == "measure" and about_picture.value != "amount"
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)) and not (
-            about_picture is not None and about_picture.kind in _ABOUT_THE_PICTURE):
+            about_picture is not None and (about_picture.kind in _ABOUT_THE_PICTURE or judged)):
         return Reading(commands=[Explain(bare)])
     if (_AS_MEANT.search(bare) and not _EDIT_WORDS.search(bare)) or _PRAISED.fullmatch(bare):
         # "it's dark on purpose", "a bit dark but I like it", "nice contrast": they were run as
