@@ -87,3 +87,20 @@ def test_a_slight_change_of_one_thing_is_said_where_it_is(landscape):
     x1, y1, x2, y2 = exp.findings[0].after_box
     assert abs(x1 - 160) <= 6 and abs(x2 - 240) <= 6 and abs(y1 - 120) <= 6 and abs(y2 - 180) <= 6
     assert "got darker" in exp.text, exp.text
+
+
+def test_a_background_made_black_and_white_is_said_so(landscape):
+    # "make the background black and white" around two kept animals (12% of the giraffe photo): it
+    # said "it was made black and white. The giraffe changed colour from grey to brown"
+    h, w = landscape.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    kept = (((xx - 100) / 35.0) ** 2 + ((yy - 140) / 55.0) ** 2 < 1) | (((xx - 220) / 32.0) ** 2 + ((yy - 150) / 48.0) ** 2 < 1)
+    img = landscape.copy()
+    img[kept] = (170, 110, 60)
+    img[kept & ((xx + yy) % 12 < 5)] = (90, 60, 30)  # a giraffe's patches
+    dirt = ~kept & (yy > 170) & ((xx // 20 + yy // 15) % 3 == 0)  # the same browns in the ground, greyed
+    img[dirt] = np.where(((xx + yy) % 12 < 5)[dirt][:, None], (90, 60, 30), (170, 110, 60))
+    soft = cv2.GaussianBlur((~kept).astype(np.float32), (0, 0), 1.0)
+    exp = explain_images(img, apply_in_region(img, soft, adjust.grayscale), name_objects=False)
+    assert exp.text == "The background was made black and white.", exp.text
+    assert [(f.kind, f.params.get("region")) for f in exp.findings] == [("object_recolored", "background")]

@@ -416,8 +416,8 @@ def _where_sentence(f: Finding, exp: Explanation) -> str:
     if f.kind == "object_moved":
         return (f"{thing} was at {_box_text(f.before_box)} and is now at {_box_text(f.after_box)} "
                 f"({where_phrase(f.after_box, exp.after_size)}).")
-    if f.kind in ("object_recolored", "region_changed") and f.params.get("region") == "sky":
-        return f"It is the sky, at {_box_text(f.after_box)}."
+    if f.kind in ("object_recolored", "region_changed") and f.params.get("region"):
+        return f"It is the {f.params['region']}, at {_box_text(f.after_box)}."
     if f.kind in ("object_recolored", "region_changed"):
         return f"{thing} is {where_phrase(f.after_box, exp.after_size)}, at {_box_text(f.after_box)}."
     if f.kind == "crop":

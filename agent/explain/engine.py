@@ -482,6 +482,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         name_findings(local, before, after)
     if any(fd.kind in ("region_changed", "object_recolored") and not fd.params.get("object") for fd in local):
         _name_sky(local, warped, Sa, as_size)
+    if part is not None:
+        _name_background(local, part, Sa, as_size)
     for fnd in local:
         local_sentence(fnd, bsize, asize)
     findings += local
@@ -495,7 +497,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
                        unchanged_fraction)
 
 
-PART_SAME = 0.2  # a whole-picture fit is a regional edit's when this share of the picture is unchanged,
+PART_SAME = 0.1  # a whole-picture fit is a regional edit's when this share of the picture is unchanged,
 PART_SAME_MOVE = 4.0  # ... though the fit would have moved it by this many levels (median) or more,
 PART_BIG = 0.25  # ... or when the fit is none and this share changed (by too little for a local change)
 PART_KEPT_CHROMA = 12.0  # ... and the part unchanged kept colour (median channel spread, levels)
@@ -587,6 +589,23 @@ def _sky_part(part: np.ndarray, warped: np.ndarray) -> bool:
 
     sky = sky_mask(warped) >= 0.5
     return bool((sky & part).sum() >= SKY_PART * max(1, int((sky | part).sum())))
+
+
+BACKGROUND_PART = 0.9  # a regional edit's part whose box covers this share of the picture is the background
+
+
+def _name_background(local: list[Finding], part: np.ndarray, Sa: np.ndarray, as_size: tuple[int, int]) -> None:
+    """Say "the background" for a regional edit's part that goes around what was kept ("make the
+    background black and white"): its box covers :data:`BACKGROUND_PART` of the picture and the
+    part leaves some of it out."""
+    w, h = as_size
+    for fd in local:
+        if fd.kind not in ("region_changed", "object_recolored") or fd.params.get("region"):
+            continue
+        x1, y1, x2, y2 = _box_small(fd.after_box, Sa, as_size)
+        if (x2 - x1) * (y2 - y1) >= BACKGROUND_PART * w * h and part.mean() < 0.97:
+            fd.params["region"] = "background"
+            fd.params.pop("object", None)
 
 
 def _name_sky(local: list[Finding], warped: np.ndarray, Sa: np.ndarray, as_size: tuple[int, int]) -> None:
@@ -740,13 +759,18 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
         info["lightness_change"] = round(signed_dl, 1)
         shift = alab[y1:y2, x1:x2][sub][:, 1:].mean(axis=0) - plab[y1:y2, x1:x2][sub][:, 1:].mean(axis=0)
         info["chroma_shift"] = [round(float(v), 1) for v in shift]  # a*, b*: + redder, + yellower
+        # a regional edit's part made black and white: its colours gone, whatever they were
+        sat_b = float(np.linalg.norm(plab[y1:y2, x1:x2][sub][:, 1:] - 128, axis=1).mean())
+        sat_a = float(np.linalg.norm(alab[y1:y2, x1:x2][sub][:, 1:] - 128, axis=1).mean())
+        if in_part and sat_b >= 4 and sat_a < 0.35 * sat_b:
+            info["grayscale"] = True
         if r2 > 0.85 or flat:  # one colour mapping explains the change: same thing, new colour
-            if dchroma < (15 if flat else 8) and dl < 12:
+            if dchroma < (15 if flat else 8) and dl < 12 and not info.get("grayscale"):
                 continue  # what is left of the global model's error, not a change of its own
             # a regional edit's part brightened more than tinted (a blue sky brightened pales toward
             # white); an object recoloured pink or yellow gets brighter too, and is recoloured
             lighter = in_part and dl >= 12 and dchroma < dl
-            kind = "object_recolored" if dchroma >= 8 and not lighter else "region_changed"
+            kind = "object_recolored" if (dchroma >= 8 or info.get("grayscale")) and not lighter else "region_changed"
         else:
             # The rim decides first: pasting leaves a step along the outline, filling a hole
             # continues what is around it; fine detail decides when the rim is ambiguous.

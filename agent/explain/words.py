@@ -68,9 +68,12 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
                        f"to {where_phrase(fd.after_box, asize).split(' ', 1)[1]}.")
     elif fd.kind == "object_recolored":
         fr, to = fd.params.get("from_color"), fd.params.get("to_color")
-        what = "The sky" if fd.params.get("region") == "sky" else f"The {obj}" if obj else "A region"
-        where = "" if fd.params.get("region") == "sky" else " " + where_phrase(fd.after_box, asize)
-        if fr and to and fr != to:
+        region = fd.params.get("region")
+        what = f"The {region}" if region else f"The {obj}" if obj else "A region"
+        where = "" if region else " " + where_phrase(fd.after_box, asize)
+        if fd.params.get("grayscale"):
+            fd.sentence = f"{what}{where} was made black and white."
+        elif fr and to and fr != to:
             fd.sentence = f"{what}{where} changed colour from {fr} to {to}."
         elif shift_word(fd.params.get("chroma_shift")):  # a tint: the same colour name, shifted
             fd.sentence = f"{what}{where} became {shift_word(fd.params['chroma_shift'])}."
@@ -85,8 +88,8 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
         whole_thing = obj and box is not None and box_iou(box, fd.after_box) >= SAME_THING
         what = the if whole_thing else "The part"
         where = " " + where_phrase(fd.after_box, asize)
-        if fd.params.get("region") == "sky":  # a regional edit of the sky (agent.explain.engine._name_sky)
-            what, where = "the sky", ""
+        if fd.params.get("region"):  # a regional edit of the sky or the background (agent.explain.engine)
+            what, where = f"the {fd.params['region']}", ""
         fd.sentence = (f"{what[0].upper() + what[1:]}{where} got "
                        f"{'brighter' if dl > 0 else 'darker'} (lightness {dl:+.0f} of 100).")
     else:
