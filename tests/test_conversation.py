@@ -542,3 +542,17 @@ def test_after_removing_one_of_two_the_other_is_offered_when_something_was_misse
     assert [c.format() for c in out.proposal] == ["remove the cheetah on the left"]
     alone = read_follow_up("you missed a bit", Recent.of("remove the cheetah"))
     assert alone.proposal == [] and "remove this" in alone.reply
+
+
+def test_him_and_her_are_the_person_talked_about(manager):
+    """"what is the person on the left wearing?" was refused, and "make him brighter" after it
+    brightened the one in the middle: "him", and "her" where it is not "her dress", are the topic."""
+    from agent.language.questions import Question, read_question
+
+    assert read_question("what is the person on the left wearing?") == Question("colour", "person on the left")
+    manager.context.topic = "the person on the left"
+    assert manager.read("make him brighter")[0][0].format() == "adjust_attr brightness 20 in the person on the left"
+    manager.context.topic = "the person on the left"
+    assert manager.read("make her a bit darker")[0][0].format().endswith("in the person on the left")
+    manager.context.topic = "the person on the left"
+    assert "person on the left dress" not in " ".join(c.format() for c in manager.read("make her dress red")[0])

@@ -686,7 +686,8 @@ class DialogueManager:
         )
 
 
-_IT = re.compile(r"\b(?:it|them)\b")
+# "it", "them", "him", and "her" where it is not "her dress" ("make her brighter", "where is she?")
+_IT = re.compile(r"\b(?:it|them|him|he|she)\b|\bher\b(?=\s*$|\s+(?:\w+er|more|less|a bit|a little|look|stand|pop)\b)")
 _AGREEING = re.compile(r"\b(?:do|go for|apply|undo|redo|keep|leave) it\b")
 
 

@@ -57,7 +57,9 @@ _CRITIQUE = re.compile(
 _COLOUR = re.compile(
     rf"^(?:what|which) colou?r (?:is|are|'s|was|were|do you see (?:on|for)) {_THE}(?P<x>{_THING}){_IN_IT}$"
     rf"|^what(?:'s| is| are) the colou?rs? of {_THE}(?P<y>{_THING}){_IN_IT}$"
-    rf"|^what colou?r {_THE}(?P<z>{_THING}) (?:is|are) (?:it|they|this|there)$")
+    rf"|^what colou?r {_THE}(?P<z>{_THING}) (?:is|are) (?:it|they|this|there)$"
+    # "what is the person on the left wearing?": the colour of their clothes, as describe says it
+    rf"|^what(?: colou?r)?(?:'s| is| are| does| do) {_THE}(?P<w>{_THING}) (?:wearing|dressed in|have on|got on)$")
 _COUNT = re.compile(
     r"^how many (?P<x>(?!(?:are|is|do|can|remain)\b)[a-z ]+?)(?:\s+(?:are there|is there|are in (?:it|the \w+|this \w+)|"
     r"do you see|can you see|are visible|(?:are|is|do you see) in (?:it|the \w+|this \w+)|in (?:it|the \w+|this \w+)|"
@@ -131,6 +133,8 @@ def read_question(text: str) -> Question | None:
     (Question(kind='colour_is', about='sky', value='blue'), 'present')
     >>> read_question("how blue is the sky?")
     Question(kind='colour', about='sky', value='')
+    >>> read_question("what is the person on the left wearing?")
+    Question(kind='colour', about='person on the left', value='')
     """
     c = strip_polite(clean_text(text).strip(" ?!.")).strip(" ?!.")
     c = re.sub(r"^(?:and|so|ok|okay|hmm|also|now|then|but)[\s,]+", "", c)
