@@ -556,3 +556,28 @@ def test_him_and_her_are_the_person_talked_about(manager):
     assert manager.read("make her a bit darker")[0][0].format().endswith("in the person on the left")
     manager.context.topic = "the person on the left"
     assert "person on the left dress" not in " ".join(c.format() for c in manager.read("make her dress red")[0])
+
+
+def test_a_revision_in_a_part_says_which_one_and_what_it_could_not_find(monkeypatch, manager):
+    """"no, only the giraffe" with two giraffes changed one without saying which (a fresh edit says
+    it), and a part not found was "I could not do that: ...", not how to point at it."""
+    from agent.edits import objects
+    from agent.perception.models import Detection
+
+    h, w = manager.document.pixels().shape[:2]
+    found = [Detection("giraffe", 0.9, (2, 2, w // 3, h - 2)), Detection("giraffe", 0.95, (2 * w // 3, 2, w - 1, h - 2))]
+    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in found if d.score >= min_score])
+
+    def box_mask(pixels, box):
+        m = np.zeros(pixels.shape[:2], bool)
+        m[box[1]:box[3], box[0]:box[2]] = True
+        return m
+
+    monkeypatch.setattr(objects, "object_mask", box_mask)
+    manager.handle("make it brighter")
+    said = manager.handle("no, only the giraffe")
+    assert said.ok and said.reply.startswith("Brightened the giraffe by 20 points, instead of the whole picture."), said.reply
+    assert "I see 2 giraffes" in said.reply and said.data.get("overlays")
+    head = manager.document.head.id
+    missing = manager.handle("just the cat")
+    assert not missing.ok and "so I changed nothing" in missing.reply and manager.document.head.id == head

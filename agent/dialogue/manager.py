@@ -613,13 +613,19 @@ class DialogueManager:
             old = command
         before = doc.pixels(parent.id)
         try:
-            pixels = run_edit(command, before, load=doc.store.get_pixels).pixels
+            done = run_edit(command, before, load=doc.store.get_pixels)
+        except RegionNotFound as exc:  # "no, only the castle": said as a fresh edit says it, nothing changed
+            return TurnResult(utterance, self._point_at(command, exc), command, ok=False,
+                              data={"overlays": exc.overlays} if exc.overlays else {})
         except (ValueError, LookupError, ModelMissingError) as exc:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
-        version = doc.apply(command.format(), pixels, parent=parent.id)
+        version = doc.apply(command.format(), done.pixels, parent=parent.id)
         self.context.undo_to[version.id] = replaced.id
         self.history.extend(caise_path(doc, replaced.id, version.id))  # "undo", then the new amount
-        return TurnResult(utterance, revision_reply(old, command), command, version)
+        # what the edit said of itself ("I see 2 giraffes and changed the one on the right"), and its boxes
+        reply = " ".join(t for t in (revision_reply(old, command), done.note) if t)
+        return TurnResult(utterance, reply, command, version,
+                          data={"overlays": done.overlays} if done.overlays else {})
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
         is_undo = isinstance(command, Undo)
