@@ -78,3 +78,18 @@ def missing_shared_data(what: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(f"{what} is missing, and CI runs with ../shared beside the checkout")
     pytest.skip(f"{what} is not beside this checkout")
+
+
+def fake_detector(monkeypatch, dets) -> None:
+    """The object finder of agent.edits.objects seeing ``dets`` (Detections, kept above the score
+    asked for), each object masked as its box: tests of which one is edited, not of the models."""
+    from agent.edits import objects
+
+    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
+
+    def box_mask(pixels, box):
+        m = np.zeros(pixels.shape[:2], bool)
+        m[box[1]:box[3], box[0]:box[2]] = True
+        return m
+
+    monkeypatch.setattr(objects, "object_mask", box_mask)

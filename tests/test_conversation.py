@@ -9,6 +9,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from conftest import fake_detector
 
 from agent.dialogue.manager import DialogueManager, UndoStep
 from agent.edits.run import execute
@@ -561,19 +562,11 @@ def test_him_and_her_are_the_person_talked_about(manager):
 def test_a_revision_in_a_part_says_which_one_and_what_it_could_not_find(monkeypatch, manager):
     """"no, only the giraffe" with two giraffes changed one without saying which (a fresh edit says
     it), and a part not found was "I could not do that: ...", not how to point at it."""
-    from agent.edits import objects
     from agent.perception.models import Detection
 
     h, w = manager.document.pixels().shape[:2]
-    found = [Detection("giraffe", 0.9, (2, 2, w // 3, h - 2)), Detection("giraffe", 0.95, (2 * w // 3, 2, w - 1, h - 2))]
-    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in found if d.score >= min_score])
-
-    def box_mask(pixels, box):
-        m = np.zeros(pixels.shape[:2], bool)
-        m[box[1]:box[3], box[0]:box[2]] = True
-        return m
-
-    monkeypatch.setattr(objects, "object_mask", box_mask)
+    fake_detector(monkeypatch, [Detection("giraffe", 0.9, (2, 2, w // 3, h - 2)),
+                                Detection("giraffe", 0.95, (2 * w // 3, 2, w - 1, h - 2))])
     manager.handle("make it brighter")
     said = manager.handle("no, only the giraffe")
     assert said.ok and said.reply.startswith("Brightened the giraffe by 20 points, instead of the whole picture."), said.reply

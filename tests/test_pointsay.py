@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import fake_detector
 
 from agent.dialogue.manager import DialogueManager
 from agent.dialogue.session import Session
@@ -172,14 +173,7 @@ def test_a_small_sky_like_patch_is_asked_about_not_edited():
 
 
 def _fake_detector(monkeypatch, dets):
-    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
-
-    def box_mask(pixels, box):
-        m = np.zeros(pixels.shape[:2], bool)
-        m[box[1]:box[3], box[0]:box[2]] = True
-        return m
-
-    monkeypatch.setattr(objects, "object_mask", box_mask)
+    fake_detector(monkeypatch, dets)
 
 
 def test_an_object_is_masked_and_the_one_used_is_said_when_there_are_several(monkeypatch):

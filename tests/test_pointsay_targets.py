@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import fake_detector
 
 from agent.dialogue.manager import DialogueManager
-from agent.edits import depth, objects, regions
+from agent.edits import depth, regions
 from agent.edits.run import run
 from agent.grammar.commands import parse_command
 from agent.perception.models import Detection
@@ -32,14 +33,7 @@ def _photo(h=120, w=200):
 
 
 def _detector(monkeypatch, dets):
-    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
-
-    def box_mask(pixels, box):
-        m = np.zeros(pixels.shape[:2], bool)
-        m[box[1]:box[3], box[0]:box[2]] = True
-        return m
-
-    monkeypatch.setattr(objects, "object_mask", box_mask)
+    fake_detector(monkeypatch, dets)
 
 
 def _changed(a, b, box):
