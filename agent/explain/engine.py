@@ -513,6 +513,13 @@ def _regional_part(wf: np.ndarray, af: np.ndarray, valid: np.ndarray, cmodel, a:
     it by :data:`PART_SAME_MOVE` or more. "brighten the sky" over 56% of a picture made the robust
     fit the sky's brightening, and the unchanged ground below it "a region changed from beige to
     grey". A contrast change leaves the tones at its pivot in place, as the fit says: not one.
+
+    It is one too when the fit is no change (the rest's) and :data:`PART_BIG` of the picture
+    changed by less than a local change must (+20 brightness over two thirds of a picture, -25 in
+    the shadows), in one piece or in one range of tones, and the part left unchanged kept colour
+    (:func:`_kept_colour`: a saturation or hue change the colour model missed leaves a grey photo's
+    concrete as it was, and moves its coloured things all over it).
+
     The part is what changed by more than 2 levels, in solid pieces."""
     mid = valid & (wf.min(axis=2) > 8) & (wf.max(axis=2) < 247)
     moved = chanmax(np.abs(af - wf))
@@ -524,8 +531,6 @@ def _regional_part(wf: np.ndarray, af: np.ndarray, valid: np.ndarray, cmodel, a:
     fit = chanmax(np.abs((cmodel.apply(wf) if cmodel else a * wf + b.astype(np.float32)[None, None, :]) - wf))
     if float(np.median(fit[same])) >= PART_SAME_MOVE:
         return part  # the fit is the part's change
-    # ... and kept colour that a saturation or hue change would have moved (those leave a grey
-    # photo's grey concrete as it was, and their change went unmodelled: not a region's edit)
     if part.sum() >= PART_BIG * valid.sum() and float(np.median(fit[part])) < 2 \
             and ((_kept_colour(wf, same) and _solid(part)) or _tonal_part(wf, af, part, valid) is not None):
         return part  # the fit is the rest's (none), and the part changed too little to stand out below
