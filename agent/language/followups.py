@@ -65,6 +65,7 @@ from agent.grammar.commands import (
     parse_command,
 )
 from agent.grammar.lexicon import COLOUR_WORD
+from agent.grammar.regions import region_phrase
 from agent.language.words import POLITE, clean_text
 
 
@@ -169,7 +170,7 @@ def _shown(command: Command) -> str:
 
 def _where_done(command: Command) -> str:
     region = getattr(command, "region", "")
-    return "the whole picture" if not region else region if region.startswith("the ") else f"the {region}"
+    return region_phrase(region) if region else "the whole picture"
 
 
 def revision_reply(old: Command, new: Command) -> str:
@@ -180,6 +181,8 @@ def revision_reply(old: Command, new: Command) -> str:
     'Contrast now +20 instead of +40.'
     >>> revision_reply(AdjustAttr("brightness", 20), AdjustAttr("brightness", 20, region="the dog"))
     'Brightened the dog by 20 points, instead of the whole picture.'
+    >>> revision_reply(AdjustAttr("brightness", 20, region="selection"), AdjustAttr("brightness", 20, region="left"))
+    'Brightened the left side by 20 points, instead of your selection.'
     """
     if getattr(new, "region", "") != getattr(old, "region", ""):  # "no, only the giraffe"
         return f"{new.reply().rstrip('.')}, instead of {_where_done(old)}."
