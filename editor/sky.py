@@ -108,9 +108,9 @@ def _fill_sky_holes(rgb: np.ndarray, lum: np.ndarray, sky: np.ndarray, horizon: 
     a thin or shaded cloud, whose texture kept them out of the smooth regions. A hole is a part of
     the rest that does not reach the bottom edge, ends above ``horizon`` (it may reach a side or
     the top: a cloud cut by the frame), is :data:`SKY_HOLE_COLOUR` of a sky's colour and, on
-    average, white as a cloud or at least :data:`SKY_HOLE_BLUE` as blue as the sky (grey stone cut off by the sky's
-    edge, as a tower's top can be, is neither); a building, a tree or a mast stands on the ground
-    and is never one. A sky's colour is here relative to this sky's lightness (not warm, at least
+    average, white as a cloud or at least :data:`SKY_HOLE_BLUE` as blue as the sky (grey stone cut
+    off by the sky's edge, as a tower's top can be, is neither); a building, a tree or a mast
+    stands on the ground and is never one. A sky's colour is here relative to this sky's lightness (not warm, at least
     0.6 of its median luma), so that a shaded cloud stays sky after the whole photo is darkened."""
     h = sky.shape[0]
     n, lab, stats, _ = cv2.connectedComponentsWithStats((~sky).astype(np.uint8), connectivity=4)
@@ -248,7 +248,9 @@ def sky_mask(image: np.ndarray) -> np.ndarray:
        edge (where, by 5, the sky does not run: it is ground, such as a bright blurred background);
     5. no sky when it covers under :data:`SKY_MIN_AREA` of the picture, or more than
        :data:`SKY_MAX_BOTTOM` of the bottom edge (a smooth blue wall, water or bokeh down to the
-       bottom is not a sky); holes under 1% of the picture are filled (a bird);
+       bottom is not a sky); holes under 1% of the picture are filled (a bird), and larger ones
+       of a sky's colour above the horizon too (the blue between clouds, a thin or shaded cloud:
+       :func:`_fill_sky_holes`);
     6. pixels within :data:`SKY_BAND` of the edge are decided by colour (nearer the sky around them
        or the rest), and again on a copy :data:`SKY_EDGE_SIDE` pixels on its long side for the
        pixels the upsampled edge leaves between 0 and 1; the result is upsampled to full
