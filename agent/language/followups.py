@@ -591,6 +591,8 @@ def _only_there(c: str, recent: Recent) -> FollowUp | None:
     try:
         region = region_of(where) or (region_of(f"the {where}") if not where.startswith("the ") else None)
     except Unfindable as exc:
+        if not where.startswith("the "):
+            return None  # "just for fun make it pink": no part named, a request of its own
         return FollowUp([], reply=f"I can't find the {exc.part} on my own. Draw around it with the trace tool (T) or a "
                                   "box (B), then say what to do there.")
     if not region:
@@ -750,7 +752,8 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("i meant the background", "grayscale", "revise grayscale in background"),
         ("do it on the left only", "adjust_attr brightness -20", "revise adjust_attr brightness -20 in left"),
         ("only the castle", "adjust_attr brightness 20", "reply"),
-        ("only the cat", "rotate 90", "reply"), ("only the cat", "", "none"))),
+        ("only the cat", "rotate 90", "reply"), ("only the cat", "", "none"),
+        ("just for fun make it pink", "adjust_attr brightness 20", "none"))),
     FollowUpRule("same_for", _same_for, (
         ("do the same for brightness", "adjust_attr contrast 25", "adjust_attr brightness 25"),
         ("and vertically as well", "flip horizontal", "flip vertical"),
