@@ -244,6 +244,12 @@ def refine_translation(before: np.ndarray, after: np.ndarray, tx: float, ty: flo
     return ox, oy
 
 
+def box_to_small(box: list[int], S: np.ndarray) -> list[int]:
+    """A full-size box to the small copy's pixels (S maps full -> small): :func:`box_to_full`'s inverse."""
+    fx, fy = S[0, 0], S[1, 1]
+    return [int(round(box[0] * fx)), int(round(box[1] * fy)), int(round(box[2] * fx)), int(round(box[3] * fy))]
+
+
 def box_to_full(box: list[int], S: np.ndarray) -> list[int]:
     """A small-copy box to full-size pixels (S maps full -> small)."""
     fx, fy = S[0, 0], S[1, 1]

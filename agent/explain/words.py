@@ -88,7 +88,7 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
         whole_thing = obj and box is not None and box_iou(box, fd.after_box) >= SAME_THING
         what = the if whole_thing else "The part"
         where = " " + where_phrase(fd.after_box, asize)
-        if fd.params.get("region"):  # a regional edit of the sky or the background (agent.explain.engine)
+        if fd.params.get("region"):  # a regional edit of the sky or the background (agent.explain.regional)
             what, where = f"the {fd.params['region']}", ""
         fd.sentence = (f"{what[0].upper() + what[1:]}{where} got "
                        f"{'brighter' if dl > 0 else 'darker'} (lightness {dl:+.0f} of 100).")

@@ -66,7 +66,9 @@ from agent.grammar.commands import (
 )
 from agent.grammar.lexicon import COLOUR_WORD
 from agent.grammar.regions import region_phrase
-from agent.language.words import POLITE, clean_text
+from agent.language.followup_words import SIZE_AFTER as _SIZE_AFTER
+from agent.language.followup_words import size_of as _size
+from agent.language.followup_words import tidy as _tidy
 
 
 @dataclass(frozen=True)
@@ -195,88 +197,6 @@ def revision_reply(old: Command, new: Command) -> str:
     if isinstance(new, Background) and isinstance(old, Background) and new.mode == old.mode == "blur":
         return f"Background blur now {new.strength:g} times the usual instead of {old.strength:g}."
     return f"{new.reply().rstrip('.')} instead ({old.label()} taken back)."
-
-
-# -- reading -----------------------------------------------------------------------------------
-
-_LEAD = re.compile(r"^(?:(?:no|nope|nah|hmm+|hm+|um+|uh+|err+|oh|oops|ugh|actually|well|ok|okay|wait|sorry|"
-                   r"yeah|yes|ah|argh|whoa|woah|wow|eh|meh|hey|please|pls|plz|i think|now|so|and|then|but|maybe|perhaps|just)\b[\s,.!]*)+")
-_TAIL = re.compile(r"(?:[\s,.!]+(?:please|pls|plz|now|then|thanks|thank you|i think|imo|for me|though|"
-                   r"overall|actually|still|stil|than that|than this))+$")
-# Misspellings of the few words follow-ups are read by ("tone it dwon", "stil too dark"): a word one
-# letter off (or two swapped) from one of these, and not itself one of them, is read as it.
-_VOCABULARY = ("down", "back", "less", "more", "still", "much", "strong", "stronger", "weaker", "again", "original",
-               "other", "opposite", "direction", "enough", "bright", "brighter", "dark", "darker", "warm", "warmer",
-               "cool", "cooler", "sharp", "sharper", "contrast", "saturation", "saturated", "brightness", "little",
-               "previous", "better", "repeat", "vertically", "horizontally", "same", "undo", "tone", "dial")
-_SIZE_LARGE = re.compile(r"\b(?:way|far|much|a lot|lots|really|very|waa+y|a whole lot|significantly|"
-                         r"considerably)\s+(?:too|less|more|stronger|weaker|over|further)\b|\bdouble\b")
-_SIZE_SMALL = re.compile(r"\b(?:a (?:little |tiny |wee )?bit|a little|a tad|a touch|slightly|somewhat|little|tiny bit|"
-                         r"a smidge|a hair|"
-                         r"just a (?:bit|little|tad|touch))\s+(?:too|less|more|stronger|weaker|over|further)\b|"
-                         r"\b(?:a (?:little )?bit|a little|a tad|a touch|slightly) much\b")
-
-
-def _one_off(a: str, b: str) -> bool:
-    """Whether ``a`` is ``b`` with one letter changed, added or dropped, or two neighbours swapped."""
-    if abs(len(a) - len(b)) > 1 or a == b:
-        return False
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
-                                  and a[diff[1]] == b[diff[0]])
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
-
-
-# Real words one letter from a follow-up word, which are no slip: "the one on the right" was read as
-# "on the bright", "some" would be "same", "black" "back", "lighter" "brighter"
-_REAL_WORDS = frozenset(re.findall(r"[a-z]+",
-    "right fright light lighter fighter night black pack rack lack sack hack jack bank bark park mark lark dart dank "
-    "town gown dawn sown mess lens mode core bore sore wore move stall skill spill such mulch otter worm ward farm "
-    "harm warn swarm coal fool pool tool wool bitter butter letter setter sale sane save some game name came tune "
-    "bone cone done gone lone none stone tons tonne repeal strung string stronger wrong"))
-
-
-def spelled(text: str) -> str:
-    """``text`` with words of four letters or more that are one slip from a follow-up word put right
-    (real words that are one letter from one are left: :data:`_REAL_WORDS`).
-
-    >>> spelled("tone it dwon"), spelled("stil too dark"), spelled("go back to the orignal")
-    ('tone it down', 'still too dark', 'go back to the original')
-    >>> spelled("and the one on the right too"), spelled("some more")
-    ('and the one on the right too', 'some more')
-    """
-    def fix(m: re.Match) -> str:
-        w = m.group(0)
-        if len(w) < 4 or w in _VOCABULARY or w in _REAL_WORDS:
-            return w
-        return next((v for v in _VOCABULARY if _one_off(w, v)), w)
-
-    return re.sub(r"[a-z]+", fix, text)
-
-
-_JUST_THERE = re.compile(r"\bjust (?=(?:the (?!same\b)|on |in |to |for ))")
-
-
-def _tidy(text: str) -> str:
-    c = spelled(clean_text(text)).strip(" .!?,;")
-    c = _JUST_THERE.sub("only ", c)  # "just the sky": a part, read by _only_there; "just" alone is polite
-    c = _LEAD.sub("", c)
-    c = POLITE.sub("", c)
-    c = _LEAD.sub("", c)
-    return _TAIL.sub("", c).strip(" .!?,;")
-
-
-_SIZE_AFTER = re.compile(r"\s+(?:a (?:little |tiny |wee )?bit|a little|a tad|a touch|slightly|some|a smidge|a hair)$")
-
-
-def _size(c: str) -> str:
-    if _SIZE_LARGE.search(c):
-        return "large"
-    if _SIZE_SMALL.search(c) or _SIZE_AFTER.search(c):  # "tone it down a bit"
-        return "small"
-    return "normal"
 
 
 _SUBJECT = r"(?:(?:that'?s|that is|it'?s|it is|this is|thats|its|that was|it was|now it'?s|it looks|looks|" \
