@@ -73,6 +73,7 @@ from agent.explain.regional import (
     name_background,
     name_sky,
     regional_part,
+    sky_of,
     sky_part,
     solid,
     tonal_part,
@@ -371,11 +372,13 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         a = float(np.clip(grey_of(a_rgb)[sel].std() / max(1e-3, float(grey_of(warped)[sel].std())), 0.5, 2.0))
         b = (ma - a * mb).astype(np.float64)
     part = None  # the part a regional edit changed ("brighten the sky"): a local change below
+    sky = None  # the before picture's sky on the small copy, once looked for
     if (exact or pure_shift) and not weak and not reshoot and not has_bg and detail is None:
         part = regional_part(wf, af, valid, cmodel, a, b)
         if part is not None:
             a, b, cmodel = 1.0, np.zeros(3), None
-            tonal = None if sky_part(part, warped) else tonal_part(wf, af, part, valid)
+            sky = sky_of(warped)
+            tonal = None if sky_part(part, sky) else tonal_part(wf, af, part, valid)
             if tonal is not None:  # "darken the shadows": said as such, not as scattered local changes
                 findings.append(Finding("tone_curve", tonal[0], [0, 0, wb, hb], [0, 0, wa, ha], tonal[1]))
                 valid = valid & ~cv2.dilate(part.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
@@ -492,9 +495,9 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     if local and name_objects:
         name_findings(local, before, after)
     if any(fd.kind in ("region_changed", "object_recolored") and not fd.params.get("object") for fd in local):
-        name_sky(local, warped, Sa, as_size)
+        name_sky(local, sky if sky is not None else sky_of(warped), Sa)
     if part is not None:
-        name_background(local, part, Sa, as_size)
+        name_background(local, part, Sa)
     for fnd in local:
         local_sentence(fnd, bsize, asize)
     findings += local

@@ -105,23 +105,27 @@ def tonal_part(wf: np.ndarray, af: np.ndarray, part: np.ndarray, valid: np.ndarr
 SKY_PART = 0.7  # a regional edit's part is the sky when it and the sky's mask overlap this much (IoU)
 
 
-def sky_part(part: np.ndarray, warped: np.ndarray) -> bool:
-    """Whether a regional edit's part is the sky of the before picture (pixel IoU
-    :data:`SKY_PART`): a place, though it is the brightest tones of the picture too."""
+def sky_of(small: np.ndarray) -> np.ndarray:
+    """The sky of a small copy of the before picture, as a bool mask (:func:`editor.sky.sky_mask`)."""
     from editor.sky import sky_mask
 
-    sky = sky_mask(warped) >= 0.5
+    return sky_mask(small) >= 0.5
+
+
+def sky_part(part: np.ndarray, sky: np.ndarray) -> bool:
+    """Whether a regional edit's part is the ``sky`` (:func:`sky_of`) of the before picture (pixel
+    IoU :data:`SKY_PART`): a place, though it is the brightest tones of the picture too."""
     return bool((sky & part).sum() >= SKY_PART * max(1, int((sky | part).sum())))
 
 
 BACKGROUND_PART = 0.9  # a regional edit's part whose box covers this share of the picture is the background
 
 
-def name_background(local: list[Finding], part: np.ndarray, Sa: np.ndarray, as_size: tuple[int, int]) -> None:
+def name_background(local: list[Finding], part: np.ndarray, Sa: np.ndarray) -> None:
     """Say "the background" for a regional edit's part that goes around what was kept ("make the
     background black and white"): its box covers :data:`BACKGROUND_PART` of the picture and the
     part leaves some of it out."""
-    w, h = as_size
+    h, w = part.shape
     for fd in local:
         if fd.kind not in ("region_changed", "object_recolored") or fd.params.get("region"):
             continue
@@ -131,23 +135,20 @@ def name_background(local: list[Finding], part: np.ndarray, Sa: np.ndarray, as_s
             fd.params.pop("object", None)
 
 
-def name_sky(local: list[Finding], warped: np.ndarray, Sa: np.ndarray, as_size: tuple[int, int]) -> None:
-    """Say "the sky" for a changed part that is the sky of the before picture (``warped``, the
-    small aligned copy), as "brighten the sky" made it, instead of a part "in the middle"."""
-    from editor.sky import sky_mask
-
-    sky = sky_mask(warped) >= 0.5
+def name_sky(local: list[Finding], sky: np.ndarray, Sa: np.ndarray) -> None:
+    """Say "the sky" for a changed part that is the ``sky`` (:func:`sky_of`) of the before picture,
+    as "brighten the sky" made it, instead of a part "in the middle"."""
     if sky.mean() < 0.01:
         return
+    # the part's box against the sky's own box: the part's pixels are not kept this far
+    ys, xs = np.nonzero(sky)
+    sbox = np.zeros_like(sky)
+    sbox[ys.min():ys.max() + 1, xs.min():xs.max() + 1] = True
     for fd in local:
         if fd.kind not in ("region_changed", "object_recolored") or fd.params.get("object"):
             continue
         x1, y1, x2, y2 = box_to_small(fd.after_box, Sa)
         box = np.zeros_like(sky)
         box[y1:y2, x1:x2] = True
-        # the box against the sky's own box: the part's pixels are not kept this far
-        ys, xs = np.nonzero(sky)
-        sbox = np.zeros_like(sky)
-        sbox[ys.min():ys.max() + 1, xs.min():xs.max() + 1] = True
         if (box & sbox).sum() >= SKY_PART * (box | sbox).sum():
             fd.params["region"] = "sky"

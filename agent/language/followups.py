@@ -479,9 +479,14 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     try:
         new = region_of(new) or ""
     except Unfindable as exc:
-        return FollowUp([], reply=f"I can't find the {exc.part} on my own. Draw around it with the trace tool (T) or a "
-                                  "box (B), then say what to do there.")
+        return _draw_it(exc.part)
     return FollowUp([dataclasses.replace(last, region=new)]) if new else None
+
+
+def _draw_it(part: str) -> FollowUp:
+    """The reply when a part named in a follow-up cannot be found on Easel's own: how to point at it."""
+    return FollowUp([], reply=f"I can't find the {part} on my own. Draw around it with the trace tool (T) or a "
+                              "box (B), then say what to do there.")
 
 
 # "no, only the giraffe", "just the sky", "the dog only", "I meant the background", "do it on the left
@@ -513,8 +518,7 @@ def _only_there(c: str, recent: Recent) -> FollowUp | None:
     except Unfindable as exc:
         if not where.startswith("the "):
             return None  # "just for fun make it pink": no part named, a request of its own
-        return FollowUp([], reply=f"I can't find the {exc.part} on my own. Draw around it with the trace tool (T) or a "
-                                  "box (B), then say what to do there.")
+        return _draw_it(exc.part)
     if not region:
         return None
     if not isinstance(last, REGIONAL):
