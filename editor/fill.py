@@ -5,7 +5,9 @@ of Wexler, Shechtman and Irani ("Space-Time Completion of Video", 2007), with Pa
 et al. 2009) as the matcher, texture features as in Newson et al. ("Non-local patch-based image
 inpainting", IPOL 2017), and a Poisson seam (Perez et al. 2003):
 
-1. Only the region around the hole is looked at (its box grown by the hole's larger side), on a
+1. Holes far apart are filled one group at a time (:func:`hole_groups`: the pieces whose boxes,
+   grown by half their larger side, meet), the others not yet filled being no source. In each,
+   only the region around the hole is looked at (its box grown by the hole's larger side), on a
    copy at most :data:`WORK_SIDE` pixels a side; a pyramid of that copy is built until the hole
    is about 3 pixels deep (or the copy 24 pixels a side). Each pixel carries its colour and two
    texture features (the mean absolute x and y derivative over a patch), so that a textured place
@@ -71,7 +73,7 @@ from editor import fill_lines, fill_regions, fill_settle
 from editor.fill_settle import SETTLE_BAND, TRUST_SIGMA, blur, membrane, per_group
 from editor.ops import check_image, full_scale
 
-__all__ = ["hole_psnr", "inpaint"]
+__all__ = ["hole_groups", "hole_psnr", "inpaint"]
 
 WORK_SIDE = 384  # the matching runs on a copy of the region at most this many pixels a side
 MIN_SIDE = 24  # the coarsest pyramid level keeps at least this many pixels a side
@@ -90,6 +92,7 @@ AVOID_MIN_SOURCES = 64  # sources left once what is to be avoided is taken out, 
 AVOID_MARGIN = 0.5  # what is to be avoided this near the hole (share of its larger side) is filled with it
 FADE = 0.25  # the seam's correction fades over this share of the hole's larger side
 LOWBAND = 0.75  # at full resolution the fill's low band (this sigma, in work pixels) is the work fill's
+GROUP_REACH = 0.5  # holes whose boxes, grown by this share of their larger side, meet are filled together
 
 
 def _check_hole(mask: np.ndarray, image: np.ndarray) -> np.ndarray:
@@ -546,6 +549,55 @@ def inpaint(image: np.ndarray, mask: np.ndarray, *, seed: int = 0, settle: bool 
     _compile()
     if hole.all():
         raise ValueError("the mask covers the whole image: there is nothing left to fill it from")
+    groups = hole_groups(hole)
+    if len(groups) == 1:
+        return _inpaint_one(image, hole, seed, settle, avoid)
+    # Holes far apart are filled one group at a time, each from its own surroundings: filled as
+    # one, 14 tourists along a square made one hole as wide as the photo, seen at a 384-pixel copy
+    # where each was a few pixels, with sources "near" it anywhere in the photo (the Eiffel Tower's
+    # lattice was copied onto the lawn). The holes not yet filled are no source (``avoid``).
+    out = image
+    pending = hole.copy()
+    for group in groups:
+        pending &= ~group
+        out = _inpaint_one(out, group, seed, settle, pending if avoid is None else (avoid | pending))
+    return out
+
+
+def hole_groups(hole: np.ndarray) -> list[np.ndarray]:
+    """The pieces of ``hole`` to fill together: its connected parts, joined where their boxes, each
+    grown by :data:`GROUP_REACH` of its larger side, meet (a person's legs apart from the body, or
+    a group of people, are one fill). Largest first."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(hole.astype(np.uint8), connectivity=8)
+    if n <= 2:
+        return [hole]
+    boxes = []
+    for i in range(1, n):
+        x, y, bw, bh = stats[i, :4]
+        g = GROUP_REACH * max(bw, bh)
+        boxes.append((x - g, y - g, x + bw + g, y + bh + g))
+    parent = list(range(n - 1))
+
+    def root(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n - 1):
+        for j in range(i + 1, n - 1):
+            a, b = boxes[i], boxes[j]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                parent[root(i)] = root(j)
+    roots = np.array([root(i) for i in range(n - 1)])
+    lut = np.concatenate([[-1], roots])
+    grouped = lut[labels]
+    groups = [grouped == r for r in np.unique(roots)]
+    return sorted(groups, key=lambda g: -int(g.sum()))
+
+
+def _inpaint_one(image: np.ndarray, hole: np.ndarray, seed: int, settle: bool, avoid: np.ndarray | None) -> np.ndarray:
+    """:func:`inpaint` of one group of holes (:func:`hole_groups`)."""
     h, w = hole.shape
     x, y, bw, bh = cv2.boundingRect(hole.astype(np.uint8))
     written = hole

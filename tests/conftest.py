@@ -86,6 +86,7 @@ def fake_detector(monkeypatch, dets) -> None:
     from agent.edits import objects
 
     monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
+    monkeypatch.setattr(objects, "look_closer", lambda rgb, found, **_: list(found))
 
     def box_mask(pixels, box):
         m = np.zeros(pixels.shape[:2], bool)

@@ -36,6 +36,7 @@ from agent.perception.things import (  # SPLIT
     ObjectNotFound,
     detect,
     inside_share,
+    look_closer,
     names_object,
     object_phrase,
 )
@@ -68,6 +69,13 @@ PART_SCORE = 0.5  # a detection under this score within a removed object's box .
 PART_AREA = 0.1  # ... and under this share of its area is a piece of it, not a neighbour to keep
 OUTSIDE_ODDS = 0.25  # past our box, in a neighbour's: theirs unless our colours are 4 times likelier
 FURTHER_SCORE = 0.35  # "the one on the left": another found at this score further left makes it unsure
+# An object whose box is under this share of the picture is removed with all of its box, grown by
+# SMALL_GROW of its sides: u2netp and GrabCut, shown a crop of a few dozen pixels, took the coat of a
+# tourist 70 pixels tall and left the head and the legs standing (5 dusk silhouettes at the Brandenburg
+# Gate, a man against a cathedral's doorway), and the detector's box of one so small is often a head
+# or a pair of feet short. What else the box holds is filled too, as a brush over it would.
+SMALL_SHARE = 0.02
+SMALL_GROW = 0.12
 
 
 
@@ -200,8 +208,11 @@ def _join_seen(seen: list[tuple[str, Box]]) -> str:
 def _match_one(rgb: np.ndarray, words: str) -> Match:
     phrase, text = object_phrase(words)
     h, w = rgb.shape[:2]
+    plural = _is_plural(text, phrase.label) and not phrase.position
     if phrase.label in COCO_LABELS.values():
         dets = [d for d in detect(rgb, min_score=MIN_SCORE) if d.label == phrase.label]
+        if plural:  # every one of them: looked at closer too, or the small ones far off are left standing
+            dets = look_closer(rgb, dets, min_score=MIN_SCORE, label=phrase.label)
         weak = False
         if not dets:  # small or unusual objects score low; look again before saying no
             dets = [d for d in detect(rgb, min_score=SECOND_LOOK) if d.label == phrase.label]
@@ -236,7 +247,7 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         beside = list(other.boxes)
         dets = [d for d in dets if tuple(int(v) for v in d.box) not in beside] or dets
         positioned = True
-    if _is_plural(text, phrase.label) and not phrase.position:
+    if plural:
         boxes = list(every)
         wanted = next((n for t, n in _NUMBER_WORDS.items() if re.search(rf"\b{t}\b", text)), None)
         if wanted is not None:  # "the two dogs": the two surest
@@ -531,6 +542,10 @@ def _removal(pixels: np.ndarray, boxes: list[Box], keep) -> tuple[np.ndarray, np
     cache: dict = {}
     for box in boxes:
         m, others = _apart(pixels, box, keep, cache)
+        if (box[2] - box[0]) * (box[3] - box[1]) < SMALL_SHARE * h * w:
+            gx1, gy1, gx2, gy2 = _grow(box, SMALL_GROW, w, h)
+            m[gy1:gy2, gx1:gx2] = True  # a small one's box, a head or feet's margin round it, is its hole
+            m &= ~others
         r = int(0.015 * max(box[2] - box[0], box[3] - box[1])) + 3
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
         # the halo grows into the background, not into a neighbour left in place (its edge a pixel in)
