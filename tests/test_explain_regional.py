@@ -104,3 +104,43 @@ def test_a_background_made_black_and_white_is_said_so(landscape):
     exp = explain_images(img, apply_in_region(img, soft, adjust.grayscale), name_objects=False)
     assert exp.text == "The background was made black and white.", exp.text
     assert [(f.kind, f.params.get("region")) for f in exp.findings] == [("object_recolored", "background")]
+
+
+@pytest.mark.parametrize("tone", ["shadows", "midtones", "highlights"])
+@pytest.mark.parametrize("amount", [25, -25])
+def test_a_brightness_change_in_a_range_of_tones_is_said_of_that_range(tone, amount):
+    """On a château under white clouds, +25 in the highlights was "the background was replaced by
+    plain white" (the clouds clipped), +25 in the midtones "the background got brighter", +25 in
+    the shadows and -25 in the midtones "its colours were changed (I cannot name the adjustment)"."""
+    from skimage import data
+
+    img = cv2.resize(data.astronaut(), (320, 320), interpolation=cv2.INTER_AREA)
+    after = apply_in_region(img, region_mask(img, tone), lambda im: ops.adjust_brightness(im, amount=amount))
+    exp = explain_images(img, after, name_objects=False)
+    assert [(f.kind, f.params.get("region")) for f in exp.findings] == [("tone_curve", tone)], exp.text
+    assert exp.text.startswith(f"The {tone} got {'brighter' if amount > 0 else 'darker'} (lightness "), exp.text
+
+
+def test_a_tonal_edit_is_not_read_into_a_whole_picture_one(landscape):
+    from skimage import data
+
+    for img in (landscape, cv2.resize(data.astronaut(), (320, 320), interpolation=cv2.INTER_AREA)):
+        for after in (ops.adjust_brightness(img, amount=20), ops.adjust_contrast(img, amount=25),
+                      adjust.adjust_warmth(img, amount=30)):
+            exp = explain_images(img, after, name_objects=False)
+            assert "tone_curve" not in [f.kind for f in exp.findings] or "re-mapped" in exp.text, exp.text
+
+
+def test_a_pale_sky_brightened_is_said_brighter_before_yellower():
+    """A pale sky brightened clips its blue first, and "brighten the sky" on the giraffes was
+    answered "The sky became yellower"."""
+    from agent.explain.types import Finding
+    from agent.explain.words import local_sentence
+
+    fd = Finding("object_recolored", {"region": "sky", "lightness_change": 25.1, "chroma_shift": [2.3, 14.0],
+                                      "from_color": "white", "to_color": "white"}, [0, 0, 10, 10], [0, 0, 10, 10], "")
+    local_sentence(fd, (100, 100), (100, 100))
+    assert fd.sentence == "The sky got brighter and yellower (lightness +10 of 100)."
+    fd.params["lightness_change"] = 3.0
+    local_sentence(fd, (100, 100), (100, 100))
+    assert fd.sentence == "The sky became yellower."

@@ -76,6 +76,7 @@ from agent.explain.regional import (
     sky_of,
     sky_part,
     solid,
+    tonal_edit,
     tonal_part,
 )
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
@@ -327,6 +328,12 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     a, b, sigma = fit_tone(wf, af, valid)
     # Saturation, warmth, hue, black and white, curves: a colour map the tone model cannot fit.
     cmodel = None if reshoot else colour_model(wf, af, valid, a, b, warped)
+    if (exact or pure_shift) and not weak and not reshoot and detail is None and a_alpha is None:
+        tonal = tonal_edit(wf, af, valid)
+        if tonal is not None:  # "brighten the highlights": said as such, not as a white background
+            findings.append(Finding("tone_curve", tonal[0], [0, 0, wb, hb], [0, 0, wa, ha], tonal[1]))
+            valid = valid & ~cv2.dilate(tonal[2].astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+            a, b, cmodel = 1.0, np.zeros(3), None
     if a_alpha is not None:
         dark = a_alpha < 128
     else:

@@ -102,6 +102,65 @@ def tonal_part(wf: np.ndarray, af: np.ndarray, part: np.ndarray, valid: np.ndarr
     return params, f"The {name} {how}; the other tones are unchanged."
 
 
+TONAL_FIT = 1.5  # a tonal edit explains the change when its mean error is at most this many levels ...
+TONAL_FIT_PER = 0.1  # ... plus this share of the brightness added (the working copy is smaller: edges blend)
+TONAL_BETTER = 0.35  # ... and at most this share of the other ranges' and a whole-picture brightness change's
+TONAL_UNTOUCHED = 0.05  # ... and the tones it leaves alone are at least this share of the picture
+
+
+def _tonal_fit(before: np.ndarray, after: np.ndarray, w: np.ndarray) -> tuple[float, float]:
+    """The saturating add ``k`` (levels) that, weighted by ``w``, best makes ``after`` of ``before``
+    (least squares over pixels it does not clip, twice refined), and its mean error (levels)."""
+    delta = after - before
+    free = (w > 0.3) & (before.min(axis=1) > 3) & (before.max(axis=1) < 252) \
+        & (after.min(axis=1) > 1) & (after.max(axis=1) < 254)
+    k = 0.0
+    for _ in range(3):
+        if free.sum() < 50:
+            return 0.0, np.inf
+        k = float((delta[free] * w[free, None]).sum() / max(1e-6, 3 * float((w[free] ** 2).sum())))
+        free &= (before.min(axis=1) + k > 1) & (before.max(axis=1) + k < 254)
+    pred = before + w[:, None] * (np.clip(before + k, 0, 255) - before)
+    return k, float(np.abs(after - pred).max(axis=1).mean())
+
+
+def tonal_edit(wf: np.ndarray, af: np.ndarray, valid: np.ndarray) -> tuple[dict, str, np.ndarray] | None:
+    """``(params, sentence, changed)`` when the whole change is a brightness change made in one
+    range of tones ("brighten the highlights": ``editor.masks.tonal_mask``'s weight of the before
+    picture's luma times a saturating add, as the editor makes it), to :data:`TONAL_FIT` levels
+    (and :data:`TONAL_FIT_PER` of the add) and far better (:data:`TONAL_BETTER`) than the other
+    ranges or a brightness change of the whole picture; else None.
+
+    Read as anything else it was wrong: +25 in the highlights of a château under white clouds was
+    "the background was replaced by plain white" (the clouds clip), +25 in the midtones "the
+    background got brighter", +25 in the shadows and -25 in the midtones "its colours were changed
+    (I cannot name the adjustment)"."""
+    from editor.masks import TONES, tonal_mask
+
+    before, after = wf[valid], af[valid]
+    if len(before) < 100 or (np.abs(after - before).max(axis=1) > 2).mean() < 0.05:
+        return None
+    w8 = np.clip(wf + 0.5, 0, 255).astype(np.uint8)
+    fits = {"whole": (*_tonal_fit(before, after, np.ones(len(before), np.float32)), 0.0)}
+    for tone in TONES:
+        w = tonal_mask(w8, tone)[valid]
+        fits[tone] = (*_tonal_fit(before, after, w), float((w < 0.05).mean()))
+    tone = min(TONES, key=lambda t: fits[t][1])
+    k, err, untouched = fits[tone]
+    rivals = min(e for t, (_, e, _) in fits.items() if t != tone)
+    if abs(k) < 3 or err > TONAL_FIT + TONAL_FIT_PER * abs(k) or err > TONAL_BETTER * rivals \
+            or untouched < TONAL_UNTOUCHED:
+        return None
+    changed = valid & (chanmax(np.abs(af - wf)) > 2)
+    la = cv2.cvtColor(np.clip(af, 0, 255).astype(np.uint8), cv2.COLOR_RGB2LAB)[..., 0][changed].astype(np.float64)
+    lb = cv2.cvtColor(w8, cv2.COLOR_RGB2LAB)[..., 0][changed].astype(np.float64)
+    dl = float((la - lb).mean()) * 100 / 255 if changed.any() else 0.0
+    params = {"region": tone, "lightness_change": round(dl, 1),
+              "changed_fraction": round(float(changed.sum()) / max(1, int(valid.sum())), 3)}
+    return params, (f"The {tone} got {'brighter' if k > 0 else 'darker'} (lightness {dl:+.0f} of 100); "
+                    "the other tones are unchanged."), changed
+
+
 SKY_PART = 0.7  # a regional edit's part is the sky when it and the sky's mask overlap this much (IoU)
 
 

@@ -76,7 +76,12 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
         elif fr and to and fr != to:
             fd.sentence = f"{what}{where} changed colour from {fr} to {to}."
         elif shift_word(fd.params.get("chroma_shift")):  # a tint: the same colour name, shifted
-            fd.sentence = f"{what}{where} became {shift_word(fd.params['chroma_shift'])}."
+            dl = fd.params.get("lightness_change", 0.0)
+            if abs(dl) >= LIGHTER:  # "brighten the sky" clips a pale sky's blue: brighter first, then yellower
+                fd.sentence = (f"{what}{where} got {'brighter' if dl > 0 else 'darker'} and "
+                               f"{shift_word(fd.params['chroma_shift'])} (lightness {dl * 100 / 255:+.0f} of 100).")
+            else:
+                fd.sentence = f"{what}{where} became {shift_word(fd.params['chroma_shift'])}."
         else:
             fd.sentence = f"{what}{where} changed colour {f'to {to}' if to else ''}".rstrip() + "."
     elif fd.kind == "region_changed" and abs(fd.params.get("lightness_change", 0.0)) >= LIGHTER:
