@@ -116,7 +116,7 @@ def test_a_thing_describe_names_from_the_whole_photo_is_not_denied_by_the_answer
     from agent.describe import questions
     from agent.perception import naming
 
-    monkeypatch.setattr(questions, "_found", lambda pixels, label, place="": [])
+    monkeypatch.setattr(questions, "_found", lambda pixels, label, place="", every=False: [])
     monkeypatch.setattr(naming, "whole_image_thing", lambda pixels: "meerkat")
     img = np.zeros((40, 60, 3), np.uint8)
     said = questions.answer_question(img, read_question("how many meerkats are there?"))[0]

@@ -79,16 +79,20 @@ def _thing(words: str) -> tuple[str, str, str] | None:
     return phrase.label, singular(words.split()[-1]), " ".join(g for g in (place.groups() if place else ()) if g)
 
 
-def _found(pixels: np.ndarray, label: str, place: str = "") -> list:
+def _found(pixels: np.ndarray, label: str, place: str = "", *, every: bool = False) -> list:
     """The detections of ``label``, surest first, or nearest ``place`` first when one is given. A
     word the detector has no class for ("camel", "swan", "animal") is what the caption's naming
-    calls a detection (:func:`agent.perception.naming.name_objects`), as describe says it."""
+    calls a detection (:func:`agent.perception.naming.name_objects`), as describe says it.
+    ``every``: each one is wanted (a count), and a detector class is looked for closer too
+    (:func:`agent.perception.things.look_closer`: "how many people?" at a palace counted 5 of 20)."""
     from agent.perception.models import COCO_LABELS, Detection
-    from agent.perception.things import detect
+    from agent.perception.things import detect, look_closer
 
     dets = detect(pixels, min_score=UNSURE)
     if label in COCO_LABELS.values():
         found = [d for d in dets if d.label == label]
+        if every:
+            found = look_closer(pixels, found, min_score=UNSURE, label=label)
     else:
         from agent.perception.naming import COCO_KINDS, name_objects
         from agent.perception.vocabulary import animal_words
@@ -150,7 +154,7 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     if thing is None:
         return _not_a_thing(question.about), {}, []
     label, said, place = thing
-    found = _found(pixels, label, place)
+    found = _found(pixels, label, place, every=question.kind == "count")
     sure = [d for d in found if d.score >= SURE]
     unsure = [d for d in found if d.score < SURE]
     if not found:
