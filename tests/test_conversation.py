@@ -598,3 +598,35 @@ def test_a_count_looks_closer_for_the_small_ones(monkeypatch):
     img[330:354, 450:460] = 20  # 6% of its height: seen only on a tile
     assert questions.answer_question(img, read_question("how many people are there?"))[0] == "I count 2 people."
     assert questions.answer_question(img, read_question("where is the person?"))[0].startswith("The person is")
+
+
+@pytest.mark.parametrize("said", ["you missed one", "there's still a kid on the left", "there are still people",
+                                  "one is still there", "you left someone behind", "i can still see a man"])
+def test_a_whole_one_missed_after_a_removal_is_asked_to_be_pointed_at(said):
+    """"remove the people", then "you missed one": "Sorry, I don't know how to do that". The
+    detector did not see that one, so where it is is asked, not guessed."""
+    out = read_follow_up(said, Recent.of("remove the people"))
+    assert out is not None and out.commands == [] and "remove this" in out.reply and "could find" in out.reply
+    assert read_follow_up(said, Recent.of("adjust_attr brightness 20")) is None or \
+        "could find" not in (read_follow_up(said, Recent.of("adjust_attr brightness 20")).reply or "")
+
+
+def test_the_people_in_the_background_are_the_far_ones_and_the_rest_are_said(monkeypatch):
+    """With each small person found, "remove the people in the background" removed all 14 people on
+    a palace square: the words' "in the background" was read, then every one found removed."""
+    from agent.edits import objects, removal
+    from agent.perception.models import Detection
+    from tests.conftest import fake_detector
+
+    img = np.full((300, 400, 3), 150, np.uint8)
+    near, far = (20, 100, 60, 280), [(200, 150, 215, 190), (300, 150, 315, 192)]
+    fake_detector(monkeypatch, [Detection("person", 0.9, near)] + [Detection("person", 0.8, b) for b in far])
+    monkeypatch.setattr(removal, "detect", lambda rgb, min_score=0.3: [])
+    [m] = objects.match_objects(img, "the people in the background")
+    assert sorted(m.boxes) == far and m.others == [near]
+    _, overlays, note = removal.remove(img, "the people in the background")
+    assert "removed 2 people and left 1 other" in note, note
+    assert [o["box"] for o in overlays if o["label"].startswith("other")] == [list(near)]
+    with pytest.raises(objects.ObjectNotFound, match="which people are in the background"):
+        fake_detector(monkeypatch, [Detection("person", 0.8, b) for b in far])
+        objects.match_objects(img, "the people in the background")

@@ -40,7 +40,7 @@ from agent.perception.things import (  # SPLIT
     names_object,
     object_phrase,
 )
-from agent.perception.vocabulary import with_article
+from agent.perception.vocabulary import plural, with_article
 from editor import masks, ops, regions
 from editor.fill import inpaint
 
@@ -208,10 +208,10 @@ def _join_seen(seen: list[tuple[str, Box]]) -> str:
 def _match_one(rgb: np.ndarray, words: str) -> Match:
     phrase, text = object_phrase(words)
     h, w = rgb.shape[:2]
-    plural = _is_plural(text, phrase.label) and not phrase.position
+    each = _is_plural(text, phrase.label) and not phrase.position
     if phrase.label in COCO_LABELS.values():
         dets = [d for d in detect(rgb, min_score=MIN_SCORE) if d.label == phrase.label]
-        if plural:  # every one of them: looked at closer too, or the small ones far off are left standing
+        if each:  # every one of them: looked at closer too, or the small ones far off are left standing
             dets = look_closer(rgb, dets, min_score=MIN_SCORE, label=phrase.label)
         weak = False
         if not dets:  # small or unusual objects score low; look again before saying no
@@ -231,7 +231,7 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
     head = text[:rel.start()] if rel is not None else text
     depth = "far" if _FAR.search(head) else "near" if _NEAR.search(head) else None
     if depth is not None:
-        dets, positioned = _by_depth(dets, depth, phrase.text or phrase.label), True
+        dets, positioned = _by_depth(dets, depth, phrase.label, each), True
     size = "small" if _SMALL.search(head) else "big" if _BIG.search(head) else None
     if size is not None and len(dets) > 1:
         area = {id(d): (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) for d in dets}
@@ -247,8 +247,8 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         beside = list(other.boxes)
         dets = [d for d in dets if tuple(int(v) for v in d.box) not in beside] or dets
         positioned = True
-    if plural:
-        boxes = list(every)
+    if each:  # each one the words leave ("the people in the background": the far ones), surest first
+        boxes = [tuple(int(v) for v in d.box) for d in sorted(dets, key=lambda d: -d.score)]
         wanted = next((n for t, n in _NUMBER_WORDS.items() if re.search(rf"\b{t}\b", text)), None)
         if wanted is not None:  # "the two dogs": the two surest
             boxes = boxes[:wanted]
@@ -362,17 +362,19 @@ def _none_further(rgb: np.ndarray, best: Box, position: str, word: str, every: l
                              seen=[(word, best), (word, box)])
 
 
-def _by_depth(dets: list, depth: str, what: str) -> list:
+def _by_depth(dets: list, depth: str, label: str, every: bool) -> list:
     """The detections "in the background" (``far``: under :data:`FAR_SHARE` of the tallest one's
     height; things of one kind look smaller farther off) or "in the foreground" (``near``: the
-    others). Raises :class:`ObjectNotFound` when the sizes do not say (one object, or all alike)."""
+    others). Raises :class:`ObjectNotFound` when the sizes do not say (one object, or all alike);
+    ``every``: the words ask for all of them ("the people in the background")."""
     tallest = max(d.box[3] - d.box[1] for d in dets)
     far = [d for d in dets if d.box[3] - d.box[1] < FAR_SHARE * tallest]
     near = [d for d in dets if d not in far]
     chosen = far if depth == "far" else near
     if not far or not chosen:
         where = "in the background" if depth == "far" else "in the foreground"
-        raise ObjectNotFound(f"I can't tell which {what!r} is {where}: they look about the same distance away")
+        which = f"which {plural(label)} are" if every else f"which {label} is"
+        raise ObjectNotFound(f"I can't tell {which} {where}: they look about the same distance away")
     return chosen
 
 

@@ -113,10 +113,12 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
                 note += (f". The other one touches it: if it is part of the same {m.label}, say “remove the "
                          f"{m.label} {which_one(m.others[0], m.boxes)}”")
             notes.append(note)
-        overlays += [_overlay(b, f"other {m.label}", LEFT_COLOR) for b in m.others if not m.plural]
+        left = m.others if m.plural and m.positioned else []  # "the people in the background": the nearer stay
+        overlays += [_overlay(b, f"other {m.label}", LEFT_COLOR) for b in (m.others if not m.plural else left)]
         if m.plural:  # "remove the people": how many went, so that one the detector missed is not taken as done
-            notes.append(f"I found and removed {counted(len(m.boxes), m.label)} "
-                         f"({'its box is' if len(m.boxes) == 1 else 'the boxes are'} on the picture)")
+            notes.append(f"I found and removed {counted(len(m.boxes), m.label)}" + (
+                f" and left {counted(len(left), 'other')} (all the boxes are on the picture)" if left else
+                f" ({'its box is' if len(m.boxes) == 1 else 'the boxes are'} on the picture)"))
     hole, kept = objects.hole_for(pixels, found)
     if not hole.any():
         raise RegionNotFound(f"I found {words.strip()} but could not tell its outline from the rest", overlays)

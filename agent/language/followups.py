@@ -544,6 +544,16 @@ _LEFT_OVER = re.compile(
     rf"|(?:now )?(?:remove|erase|delete|get rid of|take out|clean up) (?:the rest|what'?s left|what is left|the remains|"
     rf"the leftovers?|the last bits?){_OF_IT}"
     rf"|(?:its|his|her|their|the) [a-z]+(?: [a-z]+)? (?:is|are) still (?:there|visible|showing|left){_WHERE}")
+# "remove the people", then "you missed one": a whole one the detector did not find, not a piece
+_MISSED_ONE = re.compile(
+    r"(?:you )?(?:missed|left|forgot|skipped|didn'?t (?:remove|get|see))(?: to remove)? (?:one|someone|somebody|"
+    r"a (?:couple|few)|some|two|three|another(?: one)?|(?:a|one|another|two|three|some) (?:more|[a-z]+))"
+    rf"(?: of them)?(?: behind| there| out)?{_WHERE}"
+    r"|(?:there'?s|there is|there are|i can|i can still) (?:still )?(?:see )?(?:one|someone|somebody|another(?: one)?|"
+    r"people|tourists|kids|children|(?:one|two|three|a few|some) (?:more|left)|(?:a|one|another|two|three|some)(?: more)? "
+    r"(?:person|people|man|men|woman|women|kid|child|children|tourists?|[a-z]+s))"
+    rf"(?: (?:left|there|standing|remaining|visible))?{_WHERE}"
+    r"|(?:one|someone|somebody|another one) (?:is|was) still (?:there|here|left|standing|visible)" + _WHERE)
 _LOOKS_WRONG = re.compile(
     r"(?:(?:that|it|this|the fill|the patch|the hole|the background|the result)(?:'s| is| looks| is looking)?\s+)?"
     r"(?:really |very |a bit |kind of |kinda |pretty |so )?"
@@ -570,6 +580,10 @@ def _after_removal(c: str, recent: Recent) -> FollowUp | None:
             return FollowUp([], reply=f"{point} Or is the other {kind} I boxed, on the {other}, part of it: should I "
                                       f"remove it too?", proposal=[Remove(f"the {kind} on the {other}")])
         return FollowUp([], reply=point)
+    if _MISSED_ONE.fullmatch(c):  # a whole one the detector did not see: it cannot be guessed where
+        return FollowUp([], reply=f"I removed every one of {thing} that I could find; I don't see the one you mean. "
+                                  "Draw around it with the trace tool (T) or a box (B) and say “remove this”: I'll "
+                                  "fill what you draw the same way.")
     if _LOOKS_WRONG.fullmatch(c):
         return FollowUp([], reply=f"Sorry: the hole is filled from what is around it, and that does not always "
                                   f"work. Draw around the part that looks wrong and say “remove this” to fill it "
