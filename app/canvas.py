@@ -352,12 +352,27 @@ class Canvas(QGraphicsView):
         self._overlay_items = []
 
     def set_overlays(self, overlays: list[dict]) -> None:
-        """Draw the agent's boxes and traces for the current image (``target`` "current")."""
+        """Draw the agent's boxes and traces for the current image (``target`` "current"). A label
+        that would cover one already drawn with the same words, at the present zoom, is left off
+        (its box is drawn): 14 people removed on a square were a pile of "removed person" tags."""
         self.clear_overlays()
+        placed: list[tuple[str, QRectF]] = []
         for ov in overlays or []:
             if ov.get("target", "current") != "current":
                 continue
+            if ov.get("kind") == "box" and ov.get("label") and ov.get("box") is not None:
+                at = self._label_rect(str(ov["label"]), ov["box"])
+                if any(words == ov["label"] and at.intersects(r) for words, r in placed):
+                    ov = {k: v for k, v in ov.items() if k != "label"}
+                else:
+                    placed.append((str(ov["label"]), at))
             self.add_overlay(ov)
+
+    def _label_rect(self, words: str, box) -> QRectF:
+        """Where a box's label goes, in the scene's units at the present zoom."""
+        size = QGraphicsSimpleTextItem(words).boundingRect()
+        scale = max(1e-6, abs(self.transform().m11()))
+        return QRectF(float(box[0]), float(box[1]), (size.width() + 6) / scale, (size.height() + 2) / scale)
 
     def add_overlay(self, ov: dict) -> None:
         if self._image_item is None:

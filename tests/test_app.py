@@ -711,3 +711,18 @@ def test_the_label_of_what_was_acted_on_stays_in_front_of_the_others(qtbot, wind
     ])
     labels = {item.childItems()[0].text(): item.zValue() for item in window.canvas._overlay_items if item.childItems()}
     assert labels["removed person"] > labels["other person"]
+
+
+def test_labels_of_one_kind_that_would_pile_up_are_drawn_once(qtbot, window, photo):
+    """14 people removed on a square were a pile of overlapping "removed person" tags: a label that
+    would cover one with the same words is left off; its box is still drawn, and other words are."""
+    open_photo(qtbot, window, photo)
+    window.canvas.set_overlays([
+        {"kind": "box", "box": [40, 40, 50, 80], "label": "removed person"},
+        {"kind": "box", "box": [45, 42, 55, 80], "label": "removed person"},
+        {"kind": "box", "box": [44, 40, 54, 80], "label": "other person"},
+    ])
+    items = window.canvas._overlay_items
+    labels = [item.childItems()[0].text() for item in items if item.childItems()]
+    assert sorted(labels) == ["other person", "removed person"]
+    assert sum(1 for item in items if not item.childItems()) == 3  # every box

@@ -90,3 +90,23 @@ def test_a_fill_the_rim_cannot_read_is_still_a_removal(astronaut):
     after = objects.inpaint(astronaut, objects.removal_mask(astronaut, [box]))
     exp = explain(astronaut, after)
     assert exp.kinds() == ["object_removed"], exp.text
+
+
+def test_a_group_removed_together_is_said_as_people_not_a_coloured_object():
+    """"remove the people" on a palace square, then "what did you change?": "the pink object at the
+    bottom was removed", of three people standing together: each was too small a part of the change
+    for the detector's box to name it."""
+    from agent.explain.objects import group_of
+    from agent.explain.types import Finding
+    from agent.explain.words import local_sentence
+    from agent.perception.models import Detection
+
+    crop, box = [0, 0, 100, 120], [10, 10, 90, 110]  # the patch, the change 15% inside it
+    people = [Detection("person", 0.9, (15, 20, 35, 100)), Detection("person", 0.7, (50, 30, 62, 100))]
+    assert group_of(people, box, crop) == people
+    assert group_of(people[:1], box, crop) == []  # one alone is named as one
+    outside = [people[0], Detection("person", 0.8, (88, 20, 100, 100))]  # beside the change, not in it
+    assert group_of(outside, box, crop) == []
+    fd = Finding("object_removed", {"object": "person", "count": 2}, [300, 500, 380, 600], None, "")
+    local_sentence(fd, (640, 640), (640, 640))
+    assert fd.sentence == "People at the bottom were removed."

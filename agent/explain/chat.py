@@ -366,7 +366,7 @@ def _overview(state: dict) -> list:
     state["mentioned"] = list(first)
     state["focus"] = list(first)
     body = _sentence_pieces(exp, first)
-    if body and body[0][0][:2] in ("It", "A ", "An", "Th", "So"):
+    if body and body[0][0][:2] in ("It", "A ", "An", "Th", "So", "Pe"):  # "People at the bottom were removed"
         body[0] = (body[0][0][0].lower() + body[0][0][1:], body[0][1])
     pieces = [(f"Compared with {state['label']}, ", None)] + body
     rest = len(order) - len(first)

@@ -84,6 +84,12 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
             if said:  # lettering, not "a green object": the grass between its letters gave the colour
                 fd.params["object"], fd.params["text"] = "text", said
                 continue
+        group = group_of(dets, box, crop) if fd.kind in ("object_removed", "object_added") else []
+        if group:  # "remove the people" took 3 standing together: "3 people ... were removed", not "a pink object"
+            noun = confirm_name(patch, group[0])
+            if noun is not None:
+                fd.params["object"], fd.params["count"] = noun, len(group)
+                continue
         for d in dets:
             dw, dh = d.box[2] - d.box[0], d.box[3] - d.box[1]
             if dw * dh > 0.2 * pw * ph:
@@ -100,6 +106,28 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
                         fd.params["object_box"] = [int(crop[0] + d.box[0]), int(crop[1] + d.box[1]),
                                                    int(crop[0] + d.box[2]), int(crop[1] + d.box[3])]
                 break
+
+
+GROUP_SHARE = 0.08  # several things of a kind, together this share of the patch, are what changed there ...
+GROUP_EACH = 0.01  # ... each at least this share of it ...
+GROUP_INSIDE = 0.7  # ... and this share of each one's box within the change's
+
+
+def group_of(dets: list, box: Box, crop: list[int]) -> list:
+    """The detections (of the patch ``crop`` around a change's ``box``) of one kind, two or more,
+    that lie within the change and together are :data:`GROUP_SHARE` of the patch: a group of
+    people removed together is one change, and each of them too small a part of it to name it."""
+    from agent.perception.things import inside_share
+
+    pw, ph = crop[2] - crop[0], crop[3] - crop[1]
+    local = (box[0] - crop[0], box[1] - crop[1], box[2] - crop[0], box[3] - crop[1])
+    if not dets:
+        return []
+    kind = [d for d in dets if d.label == dets[0].label and (d.box[2] - d.box[0]) * (d.box[3] - d.box[1])
+            >= GROUP_EACH * pw * ph and inside_share(d.box, local) >= GROUP_INSIDE]
+    area = sum((d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) for d in kind)
+    big = any((d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) > 0.2 * pw * ph for d in kind)
+    return kind if len(kind) >= 2 and area >= GROUP_SHARE * pw * ph and not big else []
 
 
 def text_gone(read: dict, img: np.ndarray, other: np.ndarray, crop: Box) -> str | None:

@@ -59,7 +59,13 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
     the = f"the {obj}" if obj else (f"the {col} object" if col else "the object")
     if fd.params.get("text"):  # "the text “HAPPY BIRTHDAY”", read by the OCR model (agent.explain.objects.text_gone)
         thing = the = f"the text “{fd.params['text']}”"
-    if fd.kind == "object_added":
+    if obj and fd.params.get("count", 1) > 1 and fd.kind in ("object_added", "object_removed"):
+        # a group changed together: not counted, since the detector sees 2 of a group of 4 at the gate
+        from agent.perception.vocabulary import plural
+
+        done, box, size = ("added", fd.after_box, asize) if fd.kind == "object_added" else ("removed", fd.before_box, bsize)
+        fd.sentence = f"{plural(obj)[0].upper() + plural(obj)[1:]} {where_phrase(box, size)} were {done}."
+    elif fd.kind == "object_added":
         fd.sentence = f"{thing[0].upper() + thing[1:]} was added {where_phrase(fd.after_box, asize)}."
     elif fd.kind == "object_removed":
         fd.sentence = f"{the[0].upper() + the[1:]} {where_phrase(fd.before_box, bsize)} was removed."
