@@ -186,3 +186,11 @@ def present() -> bool:
 
 def gcompris_present() -> bool:
     return os.path.exists(os.path.join(GCOMPRIS, "categorization.rcc"))
+
+
+def gcompris_or_say() -> bool:
+    """:func:`gcompris_present`, saying how to install it when it is not (a bench's first check)."""
+    if not gcompris_present():
+        print("gcompris-qt-data is not installed: apt-get install gcompris-qt-data")
+        return False
+    return True

@@ -136,10 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--grid", default="", help="write before / Easel / membrane-shaded / Telea thumbnails here")
     args = ap.parse_args(argv)
-    from bench.colour_sources import gcompris_present
+    from bench.colour_sources import gcompris_or_say
 
-    if not gcompris_present():
-        print("gcompris-qt-data is not installed: apt-get install gcompris-qt-data")
+    if not gcompris_or_say():
         return 1
     from agent.edits.objects import ObjectNotFound, removal_hole
     from editor import fill_settle
