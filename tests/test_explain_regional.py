@@ -144,3 +144,41 @@ def test_a_pale_sky_brightened_is_said_brighter_before_yellower():
     fd.params["lightness_change"] = 3.0
     local_sentence(fd, (100, 100), (100, 100))
     assert fd.sentence == "The sky became yellower."
+
+
+def test_a_background_made_black_and_white_around_dark_people_is_said_so(landscape):
+    """Three musicians in black on a dark stage, "make the background black and white": "It was
+    made black and white (grayscale). The person on the left became redder...". Their black
+    clothes are no mid-tone, and what was kept unchanged in mid-tones was 3% of the picture."""
+    h, w = landscape.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    kept = np.zeros((h, w), bool)
+    for cx in (70, 160, 250):
+        kept |= ((xx - cx) / 28.0) ** 2 + ((yy - 150) / 70.0) ** 2 < 1
+    img = landscape.copy()
+    img[kept] = (12, 10, 14)  # black clothes
+    face = kept & (yy < 115)
+    img[face] = (200, 140, 110)  # faces and hands keep their colour
+    soft = cv2.GaussianBlur((~kept).astype(np.float32), (0, 0), 1.0)
+    exp = explain_images(img, apply_in_region(img, soft, adjust.grayscale), name_objects=False)
+    assert exp.text == "The background was made black and white.", exp.text
+
+
+def test_a_part_that_goes_on_below_the_sky_is_not_the_sky():
+    """Horses on a meadow under a sky of 60% of the picture, "make the background black and white":
+    "the sky was made black and white", the part's box being most of the sky's."""
+    from agent.explain.regional import name_sky
+    from agent.explain.types import Finding
+
+    sky = np.zeros((100, 100), bool)
+    sky[:75] = True
+    part = np.ones((100, 100), bool)
+    part[40:90, 20:80] = False  # the horses, kept
+    for given, said in ((None, "sky"), (part, None)):
+        fd = Finding("object_recolored", {"grayscale": True}, [0, 0, 100, 100], [0, 0, 100, 100], "")
+        name_sky([fd], sky, np.eye(3), given)
+        assert fd.params.get("region") == said
+    only_sky = sky.copy()
+    fd = Finding("region_changed", {}, [0, 0, 100, 75], [0, 0, 100, 75], "")
+    name_sky([fd], sky, np.eye(3), only_sky)
+    assert fd.params.get("region") == "sky"

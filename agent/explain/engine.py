@@ -502,7 +502,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     if local and name_objects:
         name_findings(local, before, after)
     if any(fd.kind in ("region_changed", "object_recolored") and not fd.params.get("object") for fd in local):
-        name_sky(local, sky if sky is not None else sky_of(warped), Sa)
+        name_sky(local, sky if sky is not None else sky_of(warped), Sa, part)
     if part is not None:
         name_background(local, part, Sa)
     for fnd in local:

@@ -15,7 +15,9 @@ import numpy as np
 from agent.explain.align import box_to_small, chanmax, grey_of
 from agent.explain.types import Finding
 
-PART_SAME = 0.1  # a whole-picture fit is a regional edit's when this share of the picture is unchanged,
+# A whole-picture fit is a regional edit's when this share of the picture's mid-tones is unchanged (a
+# tenth missed three musicians in black kept in colour, their faces and hands 3% of the mid-tones),
+PART_SAME = 0.03
 PART_SAME_MOVE = 4.0  # ... though the fit would have moved it by this many levels (median) or more,
 PART_BIG = 0.25  # ... or when the fit is none and this share changed (by too little for a local change)
 PART_KEPT_CHROMA = 12.0  # ... and the part unchanged kept colour (median channel spread, levels)
@@ -93,9 +95,12 @@ def tonal_part(wf: np.ndarray, af: np.ndarray, part: np.ndarray, valid: np.ndarr
             else "midtones" if dark_off and light_off else "")
     if not name:
         return None
-    la = cv2.cvtColor(np.clip(af, 0, 255).astype(np.uint8), cv2.COLOR_RGB2LAB)[..., 0][part].astype(np.float64)
-    lb = cv2.cvtColor(np.clip(wf, 0, 255).astype(np.uint8), cv2.COLOR_RGB2LAB)[..., 0][part].astype(np.float64)
-    dl = float((la - lb).mean()) * 100 / 255
+    lab_a = cv2.cvtColor(np.clip(af, 0, 255).astype(np.uint8), cv2.COLOR_RGB2LAB)[part].astype(np.float64)
+    lab_b = cv2.cvtColor(np.clip(wf, 0, 255).astype(np.uint8), cv2.COLOR_RGB2LAB)[part].astype(np.float64)
+    dl8 = float((lab_a[:, 0] - lab_b[:, 0]).mean())
+    if float(np.abs(lab_a[:, 1:] - lab_b[:, 1:]).sum(axis=1).mean()) > max(2.0, abs(dl8)):
+        return None  # its colours changed more than its lightness: a background made grey around dark people
+    dl = dl8 * 100 / 255
     params = {"region": name, "lightness_change": round(dl, 1), "changed_fraction": round(float(inside.mean()), 3)}
     how = f"got {'brighter' if dl > 0 else 'darker'} (lightness {dl:+.0f} of 100)" if abs(dl) >= 1.5 \
         else "changed colour"
@@ -194,10 +199,17 @@ def name_background(local: list[Finding], part: np.ndarray, Sa: np.ndarray) -> N
             fd.params.pop("object", None)
 
 
-def name_sky(local: list[Finding], sky: np.ndarray, Sa: np.ndarray) -> None:
+SKY_OUTSIDE = 0.15  # a regional edit's part with more than this share of it outside the sky is not the sky
+
+
+def name_sky(local: list[Finding], sky: np.ndarray, Sa: np.ndarray, part: np.ndarray | None = None) -> None:
     """Say "the sky" for a changed part that is the ``sky`` (:func:`sky_of`) of the before picture,
-    as "brighten the sky" made it, instead of a part "in the middle"."""
+    as "brighten the sky" made it, instead of a part "in the middle". A regional edit's ``part``
+    that goes on below the sky (:data:`SKY_OUTSIDE` of it) is not: "make the background black and
+    white" around horses on a meadow under a large sky was "the sky was made black and white"."""
     if sky.mean() < 0.01:
+        return
+    if part is not None and (part & ~sky).sum() > SKY_OUTSIDE * max(1, int(part.sum())):
         return
     # the part's box against the sky's own box: the part's pixels are not kept this far
     ys, xs = np.nonzero(sky)
