@@ -85,7 +85,7 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
                 fd.params["object"], fd.params["text"] = "text", said
                 continue
         group = group_of(dets, box, crop) if fd.kind in ("object_removed", "object_added") else []
-        if group:  # "remove the people" took 3 standing together: "3 people ... were removed", not "a pink object"
+        if group:  # "remove the people" took 3 standing together: "people ... were removed", not "a pink object"
             noun = confirm_name(patch, group[0])
             if noun is not None:
                 fd.params["object"], fd.params["count"] = noun, len(group)

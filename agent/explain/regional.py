@@ -3,7 +3,8 @@ background black and white" (:func:`agent.explain.engine.explain_images`).
 
 A robust whole-picture fit takes an edit of most of the picture for the picture's, and the
 unchanged rest for a local change; :func:`regional_part` finds the part such an edit changed,
-:func:`tonal_part` whether it is a range of tones, and :func:`name_sky` / :func:`name_background`
+:func:`tonal_part` whether it is a range of tones, :func:`tonal_edit` whether the whole change is
+a brightness change in one range of tones, and :func:`name_sky` / :func:`name_background`
 name the local finding made of it.
 """
 
