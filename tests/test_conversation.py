@@ -580,19 +580,11 @@ def test_a_count_looks_closer_for_the_small_ones(monkeypatch):
     """"how many people are there?" at the Palais des Papes said 5 of about 20: the detector sees
     the photo at 300 x 300, where the people across the square are a few pixels. A count looks on
     overlapping tiles too (as "remove the people" does)."""
-    import cv2
-
     from agent.describe import questions
     from agent.language.questions import read_question
-    from agent.perception import things
-    from agent.perception.models import Detection
+    from tests.conftest import dark_figure_detector
 
-    def seen(pixels, min_score=0.4):  # each dark figure at least 8% of the height of what it is shown
-        _, _, stats, _ = cv2.connectedComponentsWithStats((pixels.max(axis=2) < 50).astype(np.uint8))
-        return [Detection("person", 0.8, (int(x), int(y), int(x + w), int(y + h)))
-                for x, y, w, h, _ in stats[1:] if h >= 0.08 * pixels.shape[0]]
-
-    monkeypatch.setattr(things, "detect_objects", seen)
+    dark_figure_detector(monkeypatch)
     img = np.clip(np.random.default_rng(1).normal(150, 5, (400, 600, 3)), 0, 255).astype(np.uint8)
     img[300:360, 100:120] = 20  # seen on the whole picture
     img[330:354, 450:460] = 20  # 6% of its height: seen only on a tile

@@ -400,27 +400,14 @@ def test_a_removal_that_stops_short_of_its_box_says_so():
     assert removal._short_of_box(hole, [(100, 100, 200, 230)]) == ""
 
 
-def _dark_people_detector(monkeypatch):
-    """A detector that sees each dark figure at least 8% of the height of what it is shown, and on
-    a picture over 300 pixels tall gives it a box a head short (a fifth of its height)."""
-    from agent.perception import things
-    from agent.perception.models import Detection
-
-    def seen(pixels, min_score=0.4):
-        n, _, stats, _ = cv2.connectedComponentsWithStats((pixels.max(axis=2) < 50).astype(np.uint8))
-        big = pixels.shape[0] > 300
-        return [Detection("person", 0.8, (int(x), int(y + (h // 5 if big else 0)), int(x + w), int(y + h)))
-                for x, y, w, h, _ in stats[1:] if h >= 0.08 * pixels.shape[0]]
-
-    monkeypatch.setattr(things, "detect_objects", seen)
-
-
 def test_remove_the_people_looks_closer_for_the_small_ones(monkeypatch):
     """"remove the people" at the Brandenburg Gate left heads and legs standing and a person the
     detector had not seen, and said "I found and removed 5 people" of six. Every one of a kind is
     looked for on overlapping tiles too, a tile's box widens the one the whole picture gave (the
     head it cut off), and a small one's hole is all of its box and a margin."""
-    _dark_people_detector(monkeypatch)
+    from tests.conftest import dark_figure_detector
+
+    dark_figure_detector(monkeypatch, head_short=True)
     rng = np.random.default_rng(1)
     img = np.clip(rng.normal(150, 5, (400, 600, 3)), 0, 255).astype(np.uint8)
     img[300:360, 100:120] = 20  # 15% of the picture's height: seen on the whole of it, a head short

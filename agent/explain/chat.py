@@ -178,8 +178,8 @@ def handle_explain(manager, command: Command):
             # "how much brighter is it now?": the amounts alone, after what it is compared with (the
             # overview said the same amount again before them)
             answer = _ANSWERS[follow](state, q)
-            if answer and answer[0][0][:2] in ("It", "Th"):
-                answer[0] = (answer[0][0][0].lower() + answer[0][0][1:], answer[0][1])
+            if answer:
+                answer[0] = (_after_comma(answer[0][0]), answer[0][1])
             pieces = [(f"Compared with {state['label']}, ", None)] + answer
         elif follow:
             pieces += [(" ", None)] + _ANSWERS[follow](state, q)
@@ -352,6 +352,12 @@ def _order(exp: Explanation) -> list[int]:
     return list(range(len(exp.findings)))
 
 
+def _after_comma(sentence: str) -> str:
+    """A finding's sentence run on after "Compared with ..., ": its first letter lower case ("the
+    sky got brighter", "people at the bottom were removed"), but for "I" and an acronym."""
+    return sentence if re.match(r"I\b|[A-Z]{2}", sentence) else sentence[:1].lower() + sentence[1:]
+
+
 def _overview(state: dict) -> list:
     exp: Explanation = state["exp"]
     if exp.findings[0].kind == "identical":
@@ -366,8 +372,8 @@ def _overview(state: dict) -> list:
     state["mentioned"] = list(first)
     state["focus"] = list(first)
     body = _sentence_pieces(exp, first)
-    if body and body[0][0][:2] in ("It", "A ", "An", "Th", "So", "Pe"):  # "People at the bottom were removed"
-        body[0] = (body[0][0][0].lower() + body[0][0][1:], body[0][1])
+    if body:
+        body[0] = (_after_comma(body[0][0]), body[0][1])
     pieces = [(f"Compared with {state['label']}, ", None)] + body
     rest = len(order) - len(first)
     if rest:

@@ -71,6 +71,16 @@ def solid(part: np.ndarray, pieces: int = 1) -> bool:
     return n > 1 and np.sort(stats[1:, cv2.CC_STAT_AREA])[::-1][:pieces].sum() >= 0.9 * part.sum()
 
 
+def lab_change(wf: np.ndarray, af: np.ndarray, mask: np.ndarray) -> tuple[float, float]:
+    """The mean change of OpenCV's 8-bit L* over ``mask`` from ``wf`` to ``af``, and the mean change
+    of its colour (|a*| + |b*|); zeros for an empty mask."""
+    if not mask.any():
+        return 0.0, 0.0
+    lab_a, lab_b = (cv2.cvtColor(np.clip(x, 0, 255).astype(np.uint8), cv2.COLOR_RGB2LAB)[mask].astype(np.float64)
+                    for x in (af, wf))
+    return float((lab_a[:, 0] - lab_b[:, 0]).mean()), float(np.abs(lab_a[:, 1:] - lab_b[:, 1:]).sum(axis=1).mean())
+
+
 TONAL_SURE = 0.85  # a regional edit's part is a tonal range when the lightness bins say in or out this surely
 
 
@@ -96,10 +106,8 @@ def tonal_part(wf: np.ndarray, af: np.ndarray, part: np.ndarray, valid: np.ndarr
             else "midtones" if dark_off and light_off else "")
     if not name:
         return None
-    lab_a = cv2.cvtColor(np.clip(af, 0, 255).astype(np.uint8), cv2.COLOR_RGB2LAB)[part].astype(np.float64)
-    lab_b = cv2.cvtColor(np.clip(wf, 0, 255).astype(np.uint8), cv2.COLOR_RGB2LAB)[part].astype(np.float64)
-    dl8 = float((lab_a[:, 0] - lab_b[:, 0]).mean())
-    if float(np.abs(lab_a[:, 1:] - lab_b[:, 1:]).sum(axis=1).mean()) > max(2.0, abs(dl8)):
+    dl8, dab = lab_change(wf, af, part)
+    if dab > max(2.0, abs(dl8)):
         return None  # its colours changed more than its lightness: a background made grey around dark people
     dl = dl8 * 100 / 255
     params = {"region": name, "lightness_change": round(dl, 1), "changed_fraction": round(float(inside.mean()), 3)}
@@ -158,9 +166,7 @@ def tonal_edit(wf: np.ndarray, af: np.ndarray, valid: np.ndarray) -> tuple[dict,
             or untouched < TONAL_UNTOUCHED:
         return None
     changed = valid & (chanmax(np.abs(af - wf)) > 2)
-    la = cv2.cvtColor(np.clip(af, 0, 255).astype(np.uint8), cv2.COLOR_RGB2LAB)[..., 0][changed].astype(np.float64)
-    lb = cv2.cvtColor(w8, cv2.COLOR_RGB2LAB)[..., 0][changed].astype(np.float64)
-    dl = float((la - lb).mean()) * 100 / 255 if changed.any() else 0.0
+    dl = lab_change(wf, af, changed)[0] * 100 / 255
     params = {"region": tone, "lightness_change": round(dl, 1),
               "changed_fraction": round(float(changed.sum()) / max(1, int(valid.sum())), 3)}
     return params, (f"The {tone} got {'brighter' if k > 0 else 'darker'} (lightness {dl:+.0f} of 100); "
