@@ -435,3 +435,26 @@ def test_a_small_things_hole_is_its_box_and_a_margin(monkeypatch):
     fake_detector(monkeypatch, [Detection("person", 0.8, big)])
     hole, _, _ = objects.removal_hole(img, "the person")
     assert not hole.any()
+
+
+def test_the_neighbours_left_near_the_hole_are_no_source_touching_it_or_not(monkeypatch):
+    """A walker 20 pixels beside the group removed at the Brandenburg Gate was no concern of the fill
+    (only a neighbour touching the hole was kept from its sources) and was copied into the group's
+    hole, a ghost of him. The others left within a box side of the hole are not to be copied (a small
+    one by its grown box: its mask would be a coat); one farther off is no concern of the fill."""
+
+    def box_mask(pixels, box):
+        m = np.zeros(pixels.shape[:2], bool)
+        m[box[1]:box[3], box[0]:box[2]] = True
+        return m
+
+    monkeypatch.setattr(objects, "_object_mask", box_mask)
+    monkeypatch.setattr(objects, "neighbour_boxes", lambda pixels, boxes: [])
+    img = np.full((200, 600, 3), 120, np.uint8)
+    removed, near, small, far = (100, 40, 140, 160), (170, 40, 210, 160), (230, 100, 240, 120), (400, 40, 440, 160)
+    found = [objects.Match([removed], [near, small, far], "person", False, False, True)]
+    hole, kept = objects.hole_for(img, found)
+    assert hole[40:160, 100:140].all() and not hole[:, 160:].any()
+    assert kept[40:160, 170:210].all()
+    assert kept[97:123, 228:242].all()
+    assert not kept[:, 300:].any()
