@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from agent.explain import LOCAL_KINDS, explain_images
+from agent.explain.regional import contrast_change
 from editor import adjust, ops
 from editor.masks import apply_in_region, region_mask
 
@@ -182,3 +183,95 @@ def test_a_part_that_goes_on_below_the_sky_is_not_the_sky():
     fd = Finding("region_changed", {}, [0, 0, 100, 75], [0, 0, 100, 75], "")
     name_sky([fd], sky, np.eye(3), only_sky)
     assert fd.params.get("region") == "sky"
+
+
+def test_the_contrast_of_the_sky_is_said_as_contrast_not_brightness(landscape):
+    """"make the sky more dramatic" raises the contrast of the sky; a bright sky's mean goes up, and it
+    was said as "the sky got brighter". Each channel's levels after are a line of those before with
+    a mid-grey pivot: more (or less) contrast, measured."""
+    after = apply_in_region(landscape, region_mask(landscape, "sky"), lambda im: ops.adjust_contrast(im, amount=40))
+    exp = explain_images(landscape, after, name_objects=False)
+    assert [f.params.get("region") for f in _local(exp)] == ["sky"], exp.text
+    k = _local(exp)[0].params["contrast"]
+    assert abs(k - 1.4) < 0.1, exp.text
+    assert exp.text == f"The sky got more contrast (its tones spread ×{k:.2f} around mid-grey).", exp.text
+
+
+def test_a_brightened_pale_sky_is_no_contrast_change():
+    """A pale blue sky brightened clips its blue: the grey levels of its bluer pixels rise less, a
+    line of slope 1.35 through them. Each channel is fitted where it is not clipped: slope 1, an add."""
+    h, w = 200, 300
+    yy = np.mgrid[0:h, 0:w][0] / h
+    sky = np.stack([150 + 60 * yy, 190 + 40 * yy, 235 + 15 * yy], axis=2).astype(np.uint8)
+    brighter = ops.adjust_brightness(sky, amount=25)
+    assert contrast_change(sky.reshape(-1, 3), brighter.reshape(-1, 3)) is None
+    assert abs(contrast_change(sky.reshape(-1, 3), ops.adjust_contrast(sky, amount=40).reshape(-1, 3)) - 1.4) < 0.05
+    grey = np.stack([60 + 120 * yy] * 3, axis=2).astype(np.uint8)
+    assert abs(contrast_change(grey.reshape(-1, 3), ops.adjust_contrast(grey, amount=40).reshape(-1, 3)) - 1.4) < 0.05
+
+
+@pytest.mark.parametrize("amount", [20, 40])
+def test_a_pale_sky_brightened_until_it_clips_is_brighter_not_replaced_or_added(amount):
+    """"brighten the sky", then "more", over horses: the pale sky clipped to white, and it was said
+    as "the background was replaced by plain white; the main subject is kept" (its pixels were all
+    light before), or, further, as "an object was added at the top" (white, flat, a step along the
+    horizon). Made white by brightening, it is no background replaced and nothing added."""
+    h, w = 240, 320
+    rng = np.random.default_rng(5)
+    yy = np.mgrid[0:h, 0:w][0] / h
+    sky = np.stack([170 + 60 * yy, 200 + 40 * yy, 240 + 0 * yy], axis=2)
+    ground = cv2.GaussianBlur(rng.normal(0, 30, (h, w, 3)), (0, 0), 1.5) + (80, 115, 45)
+    horizon = (0.66 * h + 0.04 * h * np.sin(np.arange(w) / w * 9)).astype(int)
+    img = np.where((np.arange(h)[:, None] < horizon[None, :])[..., None], sky, ground).clip(0, 255).astype(np.uint8)
+    after = apply_in_region(img, region_mask(img, "sky"), lambda im: ops.adjust_brightness(im, amount=amount))
+    exp = explain_images(img, after, name_objects=False)
+    assert [(f.kind, f.params.get("region")) for f in exp.findings] == [("region_changed", "sky")], exp.text
+    assert exp.text.startswith("The sky got brighter"), exp.text
+
+
+def test_a_channel_clipped_nearly_everywhere_does_not_decide_the_contrast():
+    """"make the sky more dramatic", undo, "make the sky less dramatic" over the horses: the raised
+    contrast had clipped the sky's blue but for its few darkest pixels, and the line through those
+    pivoted at 62: no contrast change, "the sky got darker". A channel fitted on under a tenth of the
+    pixels is left out; the others say x0.6."""
+    rng = np.random.default_rng(0)
+    sky = np.stack([rng.uniform(60, 200, 5000), rng.uniform(110, 220, 5000), np.full(5000, 255.0)], axis=1)
+    sky[:200, 2] = rng.uniform(120, 250, 200)  # the few pixels whose blue is not clipped
+    before = sky.clip(0, 255).astype(np.uint8)
+    after = ops.adjust_contrast(before[None], amount=-40)[0]
+    after[:200, 2] = np.clip(0.75 * before[:200, 2].astype(float) + 16, 0, 255).astype(np.uint8)  # pivot 64
+    assert abs(contrast_change(before, after) - 0.6) < 0.03
+
+
+@pytest.mark.parametrize("amount", [20, 40])
+def test_more_contrast_in_a_dark_sky_between_towers_is_one_sky_with_more_contrast(amount):
+    """scikit-image's rocket: a dusk sky between launch towers, "make the sky more dramatic". It was
+    "the sky got darker" (its mean is under mid-grey), and the piece of sky the right tower cuts off
+    was "the object moved from the right to the top right" (a plain patch of sky matches anywhere in
+    the sky). It is one sky, with more contrast, measured."""
+    from skimage import data
+
+    img = data.rocket()
+    after = apply_in_region(img, region_mask(img, "sky"), lambda im: ops.adjust_contrast(im, amount=amount))
+    exp = explain_images(img, after, name_objects=False)
+    assert [(f.kind, f.params.get("region")) for f in exp.findings] == [("region_changed", "sky")], exp.text
+    k = exp.findings[0].params["contrast"]
+    assert abs(k - (1 + amount / 100)) < 0.05, exp.text
+    assert exp.text == f"The sky got more contrast (its tones spread ×{k:.2f} around mid-grey).", exp.text
+
+
+def test_a_regional_edit_of_the_sky_is_the_sky_where_the_detector_sees_a_building(landscape, monkeypatch):
+    """"darken the sky" over Chambord was "the part at the top got darker": the detector saw the
+    chateau in the part's box, and a finding named after an object is not looked at as the sky. A
+    regional edit's part that is the sky is the sky, whatever the detector sees in its box."""
+    from agent.explain import engine
+
+    def building(findings, before, after):
+        for fd in findings:
+            fd.params.update(object="building", object_score=0.69, object_box=[10, 60, 300, 170])
+
+    monkeypatch.setattr(engine, "name_findings", building)
+    after = apply_in_region(landscape, region_mask(landscape, "sky"), lambda im: ops.adjust_brightness(im, amount=20))
+    exp = explain_images(landscape, after)
+    assert [(f.kind, f.params.get("region")) for f in exp.findings] == [("region_changed", "sky")], exp.text
+    assert exp.text.startswith("The sky got brighter"), exp.text

@@ -15,6 +15,11 @@ import numpy as np
 
 from editor.regions import BACKGROUND_COLORS, BLUR_FRACTION
 
+# A part made plain white whose every pixel (but 5%) had all its channels at this level or above was
+# brightened until it clipped, not replaced: "brighten the sky", then "more", on a pale sky above
+# horses was answered "the background was replaced by plain white; the main subject is kept".
+WHITE_LIGHT = 150
+
 
 def _big_parts(mask: np.ndarray, share: float = 0.01) -> np.ndarray:
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
@@ -36,9 +41,30 @@ def replaced_background(a_rgb: np.ndarray, pred: np.ndarray, valid: np.ndarray) 
             continue
         far = np.abs(pred - c.astype(np.float32)).max(axis=2) > 30
         m = _big_parts(near & far & valid)
+        if name == "white" and m.any() and np.percentile(pred[m].min(axis=1), 5) >= WHITE_LIGHT:
+            continue  # a light part brightened until it clipped ("brighten the sky", "more"), not replaced
         if m.mean() > 0.05 and (best is None or m.sum() > best[1].sum()):
             best = (name, m)
     return best
+
+
+def clipped_brighter(before: np.ndarray, after: np.ndarray) -> bool:
+    """Whether a part (N x 3 levels, the same pixels before and after) was brightened until it
+    clipped: most of it white after, no pixel darker, and what is not clipped brighter by one
+    amount (a fill puts anything anywhere), or, when nearly all of it clipped, every pixel (but
+    5%) light before (:data:`WHITE_LIGHT`). Flat and white with no rim, it looked like a fill:
+    "the skyblue object at the top was removed" after the sky over Chambord was brightened twice."""
+    if len(before) == 0:
+        return False
+    b, a = before.reshape(-1, 3).astype(np.int16), after.reshape(-1, 3).astype(np.int16)
+    if (a.min(axis=1) >= 250).mean() < 0.5 or ((a - b).min(axis=1) >= -3).mean() < 0.95:
+        return False
+    free = a < 250  # each channel where it did not clip
+    if free.mean() < 0.05:
+        return bool(np.percentile(b.min(axis=1), 5) >= WHITE_LIGHT)
+    d = (a - b)[free].astype(np.float64)
+    k = float(np.median(d))
+    return bool(k >= 10 and (np.abs(d - k) <= max(8.0, 0.25 * k)).mean() >= 0.8)
 
 
 def blurred_background(pred: np.ndarray, af: np.ndarray, valid: np.ndarray) -> np.ndarray | None:

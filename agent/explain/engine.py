@@ -61,7 +61,14 @@ from agent.explain.align import (  # noqa: F401  (small_copy is also used by age
     small_copy,
     try_dihedral,
 )
-from agent.explain.background import blur_explains, kept_box, matte_edge, replaced_background, unblended
+from agent.explain.background import (
+    blur_explains,
+    clipped_brighter,
+    kept_box,
+    matte_edge,
+    replaced_background,
+    unblended,
+)
 from agent.explain.colour import colour_model
 from agent.explain.colour_lut import ColourTable, global_only
 from agent.explain.detail import detail_change, unclipped
@@ -69,6 +76,7 @@ from agent.explain.fill import filled_or_pasted
 from agent.explain.objects import find_content, inside, name_findings
 from agent.explain.regional import (
     PART_BIG,
+    contrast_change,
     kept_colour,
     name_background,
     name_sky,
@@ -501,10 +509,15 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
                                    min_area=0.002, valid=valid, aligned=aligned, part=quiet)
     if local and name_objects:
         name_findings(local, before, after)
-    if any(fd.kind in ("region_changed", "object_recolored") and not fd.params.get("object") for fd in local):
+    if any(fd.kind in ("region_changed", "object_recolored") and (not fd.params.get("object") or fd.params.get("in_part"))
+           for fd in local):
         name_sky(local, sky if sky is not None else sky_of(warped), Sa, part)
     if part is not None:
         name_background(local, part, Sa)
+        # the sky said as one: a piece of it cut off by a tower is not "the part at the top right"
+        if any(fd.params.get("region") and fd.params.get("in_part") for fd in local):
+            local = [fd for fd in local if fd.params.get("region") or not fd.params.get("in_part")
+                     or fd.kind not in ("region_changed", "object_recolored")]
     for fnd in local:
         local_sentence(fnd, bsize, asize)
     findings += local
@@ -640,6 +653,9 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
                 "detail_before": round(db_, 2), "detail_after": round(da_, 2),
                 "rim_before": round(rb, 2), "rim_after": round(ra, 2),
                 "area_fraction": round(ar / area, 4)}
+        k = contrast_change(pred[y1:y2, x1:x2][inner], a_rgb[y1:y2, x1:x2][inner])  # "make the sky more dramatic"
+        if k is not None:
+            info["contrast"] = k
         flat = std_b < 6 and std_a < 6
         # signed: + lighter after (OpenCV's 8-bit L, 0..255); the sentence says which way
         signed_dl = float(alab[y1:y2, x1:x2][inner][:, 0].mean() - plab[y1:y2, x1:x2][inner][:, 0].mean())
@@ -653,7 +669,7 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
         if in_part and sat_b >= 4 and sat_a < 0.35 * sat_b:
             info["grayscale"] = True
         if r2 > 0.85 or flat:  # one colour mapping explains the change: same thing, new colour
-            if dchroma < (15 if flat else 8) and dl < 12 and not info.get("grayscale"):
+            if dchroma < (15 if flat else 8) and dl < 12 and not info.get("grayscale") and "contrast" not in info:
                 continue  # what is left of the global model's error, not a change of its own
             # a regional edit's part brightened more than tinted (a blue sky brightened pales toward
             # white); an object recoloured pink or yellow gets brighter too, and is recoloured
@@ -667,6 +683,8 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
             info["added_score"] = round(score, 3)
             kind = "object_added" if score > 0.15 else "object_removed" if score < -0.15 else "region_changed"
             kind = filled_or_pasted(kind, pred, a_rgb, box, mask, info)
+            if kind in ("object_removed", "object_added") and clipped_brighter(pred[y1:y2, x1:x2][sub], a_rgb[y1:y2, x1:x2][sub]):
+                kind = "region_changed"  # "brighten the sky" twice on a pale sky: white, flat, no rim
             if kind == "object_removed" and dchroma >= 10:
                 # A fill takes its colours from around the hole: colour where the picture around
                 # it is grey came from elsewhere (a coloured patch pasted over a grey page loses
@@ -675,6 +693,8 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
                 sat = np.linalg.norm(alab[..., 1:] - 128, axis=2)
                 if ring.any() and float(np.median(sat[ring])) < 4 and float(np.median(sat[mask])) >= 10:
                     kind = "object_added"
+        if in_part:
+            info["in_part"] = True  # a piece of a regional edit's part (its sky, its background)
         found.append({"kind": kind, "box": box, "mask": mask, "info": info})
 
     # An added region whose content was already in before, where something was removed, is one
@@ -683,8 +703,8 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
     moves = []
     whole = [0, 0, changed.shape[1], changed.shape[0]]
     for j, q in enumerate(found):
-        if q["kind"] not in ("object_added", "region_changed"):
-            continue
+        if q["kind"] not in ("object_added", "region_changed") or q["info"].get("in_part"):
+            continue  # (a piece of the sky brightened, cut off by a tower, is no object moved across the sky)
         hit = find_content(a_rgb, q["box"], pred, whole)
         if hit is None or hit[1] < 0.6:
             continue

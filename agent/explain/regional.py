@@ -122,6 +122,42 @@ TONAL_BETTER = 0.35  # ... and at most this share of the other ranges' and a who
 TONAL_UNTOUCHED = 0.05  # ... and the tones it leaves alone are at least this share of the picture
 
 
+CONTRAST_STEP = 1.12  # a part's tones spread this many times wider (or narrower, 1 / this) around ...
+CONTRAST_PIVOT = (64.0, 192.0)  # ... a level between these (8-bit grey) had its contrast changed
+CONTRAST_SPREAD = 3.0  # ... when its unclipped tones spread at least this much (levels, std) before
+CONTRAST_FIT = 0.9  # ... and the line fits this well (R^2)
+CONTRAST_FREE = 0.1  # ... each channel fitted on this share of the pixels at least, where it is not clipped
+
+
+def contrast_change(before: np.ndarray, after: np.ndarray) -> float | None:
+    """The factor by which a part's contrast changed (> 1: more), when each colour channel's levels
+    after are a line of those before with a slope that far from 1 and a mid-grey pivot, as the
+    editor's contrast makes them (``(v - 127.5) * k + 127.5``), else None. A brightness change adds
+    (slope 1); a gain would pivot at black. Each channel is fitted on the pixels where it is clipped
+    neither before nor after: a pale blue sky brightened clips its blue, and the grey levels of its
+    bluer pixels rose less, a slope of 1.35. "make the sky more dramatic" raised the contrast of a
+    bright sky, whose mean went up, and it was said as "the sky got brighter". ``before`` and
+    ``after``: the part's RGB levels (8-bit, N x 3), the same pixels."""
+    b, a = before.reshape(-1, 3).astype(np.float64), after.reshape(-1, 3).astype(np.float64)
+    slopes = []
+    for c in range(3):
+        free = (b[:, c] > 3) & (b[:, c] < 252) & (a[:, c] > 3) & (a[:, c] < 252)  # clipped: no slope
+        if free.sum() < max(50, CONTRAST_FREE * len(b)) or b[free, c].std() < CONTRAST_SPREAD:
+            continue  # (a sky's blue, clipped by a contrast raised before, is fitted on its few dark pixels)
+        slope, icept = np.polyfit(b[free, c], a[free, c], 1)
+        res = a[free, c] - (slope * b[free, c] + icept)
+        fit = 1.0 - float(np.var(res)) / max(float(np.var(a[free, c])), 1e-9)
+        if fit < CONTRAST_FIT or 1 / CONTRAST_STEP < slope < CONTRAST_STEP:
+            return None
+        pivot = icept / (1.0 - slope)  # the level the change leaves where it was
+        if not CONTRAST_PIVOT[0] <= pivot <= CONTRAST_PIVOT[1]:
+            return None
+        slopes.append(float(slope))
+    if not slopes or (max(slopes) > 1) != (min(slopes) > 1):
+        return None
+    return round(float(np.median(slopes)), 2)
+
+
 def _tonal_fit(before: np.ndarray, after: np.ndarray, w: np.ndarray) -> tuple[float, float]:
     """The saturating add ``k`` (levels) that, weighted by ``w``, best makes ``after`` of ``before``
     (least squares over pixels it does not clip, twice refined), and its mean error (levels)."""
@@ -223,10 +259,12 @@ def name_sky(local: list[Finding], sky: np.ndarray, Sa: np.ndarray, part: np.nda
     sbox = np.zeros_like(sky)
     sbox[ys.min():ys.max() + 1, xs.min():xs.max() + 1] = True
     for fd in local:
-        if fd.kind not in ("region_changed", "object_recolored") or fd.params.get("object"):
+        # a regional edit's part is the sky even where the detector sees a building in its box
+        if fd.kind not in ("region_changed", "object_recolored") or (fd.params.get("object") and not fd.params.get("in_part")):
             continue
         x1, y1, x2, y2 = box_to_small(fd.after_box, Sa)
         box = np.zeros_like(sky)
         box[y1:y2, x1:x2] = True
         if (box & sbox).sum() >= SKY_PART * (box | sbox).sum():
             fd.params["region"] = "sky"
+            fd.params.pop("object", None)

@@ -72,6 +72,14 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
     elif fd.kind == "object_moved":
         fd.sentence = (f"{the[0].upper() + the[1:]} moved from {where_phrase(fd.before_box, bsize).split(' ', 1)[1]} "
                        f"to {where_phrase(fd.after_box, asize).split(' ', 1)[1]}.")
+    elif fd.kind in ("object_recolored", "region_changed") and fd.params.get("contrast") \
+            and not fd.params.get("grayscale") and fd.params.get("from_color") == fd.params.get("to_color"):
+        # "make the sky more dramatic": its tones spread around mid-grey (agent.explain.regional)
+        k, region = fd.params["contrast"], fd.params.get("region")
+        what = f"The {region}" if region else f"The {obj}" if obj else "The part"
+        where = "" if region else " " + where_phrase(fd.after_box, asize)
+        fd.sentence = (f"{what}{where} got {'more' if k > 1 else 'less'} contrast (its tones spread "
+                       f"×{k:.2f} around mid-grey).")
     elif fd.kind == "object_recolored":
         fr, to = fd.params.get("from_color"), fd.params.get("to_color")
         region = fd.params.get("region")
