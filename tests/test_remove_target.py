@@ -458,3 +458,30 @@ def test_the_neighbours_left_near_the_hole_are_no_source_touching_it_or_not(monk
     assert kept[40:160, 170:210].all()
     assert kept[97:123, 228:242].all()
     assert not kept[:, 300:].any()
+
+
+def test_a_piece_of_the_object_whose_colour_the_neighbour_shares_goes_with_the_object(monkeypatch):
+    """"remove the horse on the right": the foal beside it has a white blaze too, and the foal's mask
+    (its box grown by 15%) took the horse's head. The overlap went by colour, and the horse's white
+    blaze, likelier the foal's, was left: a white patch floating in the sky once the horse was gone.
+    A claim is a piece of the neighbour, touching what is the neighbour's alone; an island in the
+    object is the object's."""
+    img = np.zeros((200, 300, 3), np.uint8)
+    img[:] = (110, 160, 230)  # sky
+    horse, foal = (150, 60, 280, 180), (90, 90, 150, 180)
+    img[60:180, 150:280] = (20, 20, 20)
+    img[70:86, 160:176] = (240, 240, 240)  # the horse's blaze
+    img[90:180, 90:150] = (120, 80, 50)
+    img[100:111, 100:111] = (240, 240, 240)  # the foal's blaze
+
+    def own(pixels, box):
+        m = np.zeros(pixels.shape[:2], bool)
+        m[box[1]:box[3], box[0]:box[2]] = True
+        if box == foal:
+            m[60:100, 140:185] = True  # its mask reaches over the horse's head
+        return m
+
+    monkeypatch.setattr(objects, "_object_mask", own)
+    hole = objects.removal_mask(img, [horse], keep=[foal])
+    assert hole[70:86, 160:176].all()  # the blaze goes with the horse
+    assert not hole[95:180, 95:145].any()  # the foal stays

@@ -446,14 +446,38 @@ def _apart(pixels: np.ndarray, box: Box, keep, cache: dict) -> tuple[np.ndarray,
             # unless its colour is far likelier ours (the camel's own dark leg in the calf's box)
             outside = both & (masks.from_box(mask.shape, k) > 0) & ~(masks.from_box(mask.shape, box) > 0)
             rgb = to_rgb8(pixels)
-            mask &= ~(_claimed_by(rgb, both & ~outside, theirs & ~mask, mask & ~theirs)
-                      | _claimed_by(rgb, outside, theirs & ~mask, mask & ~theirs, odds=OUTSIDE_ODDS))
-            # what we keep of the overlap is a region too, not specks on the neighbour
-            kept = cv2.morphologyEx((mask & both).astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-            mask &= ~both | (kept > 0)
+            claimed = (_claimed_by(rgb, both & ~outside, theirs & ~mask, mask & ~theirs)
+                       | _claimed_by(rgb, outside, theirs & ~mask, mask & ~theirs, odds=OUTSIDE_ODDS))
+            # a claim is a piece of the neighbour: it touches what is the neighbour's alone. The
+            # black horse's white blaze, claimed by the colours of the foal's blaze beside it, was
+            # an island in the horse and was left floating in the sky when the horse was removed.
+            mask &= ~_touching(claimed, _largest(theirs & ~mask))
+            # what we keep of the overlap is a region too, not specks on the neighbour, and ours:
+            # it touches what is ours alone (when there is any: a tie is all within its wearer)
+            kept = cv2.morphologyEx((mask & both).astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0
+            alone = _largest(mask & ~both)
+            mask &= ~both | (_touching(kept, alone) if alone.any() else kept)
         others |= theirs
     return mask, others & ~mask
 
+
+
+def _touching(region: np.ndarray, seed: np.ndarray) -> np.ndarray:
+    """The connected pieces of ``region`` that touch ``seed`` (or overlap it)."""
+    n, lab = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return region.copy()
+    near = cv2.dilate(seed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    hit = np.unique(lab[near & region])
+    return np.isin(lab, hit[hit > 0])
+
+
+def _largest(region: np.ndarray) -> np.ndarray:
+    """The largest connected piece of ``region`` (8-connected)."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(region.astype(np.uint8), connectivity=8)
+    if n <= 2:
+        return region.copy()
+    return lab == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
 
 
 def _claimed_by(rgb: np.ndarray, both: np.ndarray, theirs: np.ndarray, ours: np.ndarray, *,
