@@ -275,3 +275,24 @@ def test_a_regional_edit_of_the_sky_is_the_sky_where_the_detector_sees_a_buildin
     exp = explain_images(landscape, after)
     assert [(f.kind, f.params.get("region")) for f in exp.findings] == [("region_changed", "sky")], exp.text
     assert exp.text.startswith("The sky got brighter"), exp.text
+
+
+def test_a_light_thing_brightened_on_a_dark_ground_is_a_thing_not_the_highlights():
+    """"make the dog brighter" after "make the background darker": the dog was the brightest thing left,
+    its tones the picture's highlights, and it was "the highlights got brighter; the other tones are
+    unchanged". Brightened all alike it fits as a place at least as well as the tones' weight does
+    (away from its soft edge): a place, said where it is."""
+    rng = np.random.default_rng(3)
+    h, w = 240, 320
+    ground = cv2.GaussianBlur(rng.normal(0, 25, (h, w, 3)), (0, 0), 2.0) + (60, 70, 55)
+    yy, xx = np.mgrid[0:h, 0:w]
+    thing = (((xx - 160) / 70.0) ** 2 + ((yy - 130) / 80.0) ** 2) < 1
+    fur = cv2.GaussianBlur(rng.normal(0, 12, (h, w, 3)), (0, 0), 1.5) + (170, 160, 140)
+    img = np.where(thing[..., None], fur, ground)
+    img[(((xx - 140) / 8.0) ** 2 + ((yy - 100) / 8.0) ** 2) < 1] = (30, 25, 20)  # an eye
+    img = img.clip(0, 255).astype(np.uint8)
+    soft = cv2.GaussianBlur(thing.astype(np.float32), (0, 0), 1.5)
+    exp = explain_images(img, apply_in_region(img, soft, lambda im: ops.adjust_brightness(im, amount=20)),
+                         name_objects=False)
+    assert [f.kind for f in exp.findings] == ["region_changed"], exp.text
+    assert "highlights" not in exp.text and exp.text.startswith("The part in the middle got brighter"), exp.text

@@ -109,6 +109,10 @@ def tonal_part(wf: np.ndarray, af: np.ndarray, part: np.ndarray, valid: np.ndarr
     dl8, dab = lab_change(wf, af, part)
     if dab > max(2.0, abs(dl8)):
         return None  # its colours changed more than its lightness: a background made grey around dark people
+    from editor.masks import tonal_mask
+
+    if _place_fits(wf, af, valid, part, tonal_mask(np.clip(wf + 0.5, 0, 255).astype(np.uint8), name)):
+        return None
     dl = dl8 * 100 / 255
     params = {"region": name, "lightness_change": round(dl, 1), "changed_fraction": round(float(inside.mean()), 3)}
     how = f"got {'brighter' if dl > 0 else 'darker'} (lightness {dl:+.0f} of 100)" if abs(dl) >= 1.5 \
@@ -174,6 +178,19 @@ def _tonal_fit(before: np.ndarray, after: np.ndarray, w: np.ndarray) -> tuple[fl
     return k, float(np.abs(after - pred).max(axis=1).mean())
 
 
+def _place_fits(wf: np.ndarray, af: np.ndarray, valid: np.ndarray, place: np.ndarray, weight: np.ndarray) -> bool:
+    """Whether the change is a place brightened or darkened all alike (``place`` times one add) at
+    least as well as a range of tones (their ``weight`` times one add), away from the place's edge
+    (a soft mask's): "make the dog brighter" once the background was darkened, the dog the
+    brightest thing left in the picture, was "the highlights got brighter"."""
+    edge = cv2.dilate(place.astype(np.uint8), np.ones((5, 5), np.uint8)) > cv2.erode(place.astype(np.uint8), np.ones((5, 5), np.uint8))
+    core = valid & ~edge
+    if core.sum() < 100:
+        return False
+    before, after = wf[core], af[core]
+    return _tonal_fit(before, after, place[core].astype(np.float32))[1] <= _tonal_fit(before, after, weight[core])[1]
+
+
 def tonal_edit(wf: np.ndarray, af: np.ndarray, valid: np.ndarray) -> tuple[dict, str, np.ndarray] | None:
     """``(params, sentence, changed)`` when the whole change is a brightness change made in one
     range of tones ("brighten the highlights": ``editor.masks.tonal_mask``'s weight of the before
@@ -202,6 +219,8 @@ def tonal_edit(wf: np.ndarray, af: np.ndarray, valid: np.ndarray) -> tuple[dict,
             or untouched < TONAL_UNTOUCHED:
         return None
     changed = valid & (chanmax(np.abs(af - wf)) > 2)
+    if _place_fits(wf, af, valid, changed, tonal_mask(w8, tone)):
+        return None
     dl = lab_change(wf, af, changed)[0] * 100 / 255
     params = {"region": tone, "lightness_change": round(dl, 1),
               "changed_fraction": round(float(changed.sum()) / max(1, int(valid.sum())), 3)}
