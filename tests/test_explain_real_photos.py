@@ -98,3 +98,25 @@ def test_a_faint_tint_beside_a_replaced_background_is_the_matte():
     assert "color_tint" not in [k for k, _, _ in tone_changes(0.955, b, has_bg=True)]
     b = 0.1 * np.array([213.0, 227.0, 70.0])
     assert "color_tint" in [k for k, _, _ in tone_changes(0.9, b, has_bg=True)]
+
+
+def test_a_change_is_named_after_the_thing_that_covers_it_not_the_first_one_seen(monkeypatch):
+    """"make the giraffe on the right brighter" was "the part on the right got brighter": around the
+    change, the detector saw the other giraffe too, cut by the patch's edge, and the first thing seen
+    was the one named; the giraffe's own box reached the patch's edge too, over the other one, and a
+    box at the edge was taken for a thing going on beyond the change. The thing whose box best
+    covers the change is named, and a box that is most of the change's is the thing's."""
+    from agent.explain import objects as eo
+    from agent.explain.types import Finding
+    from agent.perception import models
+    from agent.perception.models import Detection
+
+    # the change (100, 40, 200, 240): the patch around it is (85, 10, 215, 270)
+    dets = [Detection("giraffe", 0.9, (0, 20, 60, 250)),  # the other one, cut by the patch's left edge
+            Detection("giraffe", 0.98, (2, 28, 120, 235))]  # this one, reaching the edge over the other
+    monkeypatch.setattr(models, "detect_objects", lambda patch, min_score=0.45: dets)
+    monkeypatch.setattr(eo, "confirm_name", lambda patch, d: d.label)
+    fd = Finding("region_changed", {"lightness_change": 50.0}, [100, 40, 200, 240], [100, 40, 200, 240], "")
+    img = np.zeros((300, 320, 3), np.uint8)
+    eo.name_findings([fd], img, img)
+    assert fd.params["object"] == "giraffe" and fd.params["object_box"] == [87, 38, 205, 245]

@@ -90,7 +90,11 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
             if noun is not None:
                 fd.params["object"], fd.params["count"] = noun, len(group)
                 continue
-        for d in dets:
+        # the thing that best covers the change first: the giraffe brightened, not the other one
+        # whose side the patch around it cut (its box then reached the patch's edge: "the part on
+        # the right got brighter")
+        local = (box[0] - crop[0], box[1] - crop[1], box[2] - crop[0], box[3] - crop[1])
+        for d in sorted(dets, key=lambda d: -box_iou(d.box, local)):
             dw, dh = d.box[2] - d.box[0], d.box[3] - d.box[1]
             if dw * dh > 0.2 * pw * ph:
                 # the classifier confirms or corrects the detector's label (agent.perception.naming)
@@ -102,12 +106,16 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
                     # the change: "darken the left side" over half a gorilla is not the gorilla changed)
                     cut = (d.box[0] <= 2 < crop[0] or d.box[1] <= 2 < crop[1] or d.box[2] >= pw - 2 and crop[2] < w - 2
                            or d.box[3] >= ph - 2 and crop[3] < h - 2)
+                    # ... though a box that is most of the change's is the thing (a giraffe's box reached
+                    # the patch's edge over the other giraffe behind it)
+                    cut = cut and box_iou(d.box, local) < CUT_SAME
                     if not cut:
                         fd.params["object_box"] = [int(crop[0] + d.box[0]), int(crop[1] + d.box[1]),
                                                    int(crop[0] + d.box[2]), int(crop[1] + d.box[3])]
                 break
 
 
+CUT_SAME = 0.7  # a detection reaching the patch's edge is still the thing changed when its box and the change's overlap this much (IoU)
 GROUP_SHARE = 0.08  # several things of a kind, together this share of the patch, are what changed there ...
 GROUP_EACH = 0.01  # ... each at least this share of it ...
 GROUP_INSIDE = 0.7  # ... and this share of each one's box within the change's
