@@ -30,7 +30,7 @@ from agent.perception.models import (
     detect_objects,
     to_rgb8,
 )
-from agent.perception.places import position_score
+from agent.perception.places import on_side, position_score
 from agent.perception.things import (  # SPLIT
     COLOR_WORDS,
     ObjectNotFound,
@@ -212,7 +212,7 @@ def _join_seen(seen: list[tuple[str, Box]]) -> str:
 def _match_one(rgb: np.ndarray, words: str) -> Match:
     phrase, text = object_phrase(words)
     h, w = rgb.shape[:2]
-    each = _is_plural(text, phrase.label) and not phrase.position
+    each = _is_plural(text, phrase.label)  # every one the words leave ("the people on the left": on that side)
     if phrase.label in COCO_LABELS.values():
         dets = [d for d in detect(rgb, min_score=MIN_SCORE) if d.label == phrase.label]
         if each:  # every one of them: looked at closer too, or the small ones far off are left standing
@@ -251,6 +251,12 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         beside = list(other.boxes)
         dets = [d for d in dets if tuple(int(v) for v in d.box) not in beside] or dets
         positioned = True
+    if each and phrase.position:
+        # "the people on the left" took the one most to the left, under a group of three, and
+        # said "Removed the people on the left": every one on that side, or, if none is, the one
+        # nearest it (said as one)
+        side = [d for d in dets if on_side(d.box, phrase.position, w, h)]
+        dets, each, positioned = (side or dets), bool(side), True
     if each:  # each one the words leave ("the people in the background": the far ones), surest first
         boxes = [tuple(int(v) for v in d.box) for d in sorted(dets, key=lambda d: -d.score)]
         wanted = next((n for t, n in _NUMBER_WORDS.items() if re.search(rf"\b{t}\b", text)), None)

@@ -40,6 +40,25 @@ def place_phrase(where: str) -> str:
     return f"at the {where}"
 
 
+SIDE = 0.4  # "the people on the left": those whose centre is in the picture's left 40% (right, top, bottom alike)
+
+
+def on_side(box, position: str, w: int, h: int) -> bool:
+    """Whether the box's centre is on the side ``position`` names, every word of it ("top left":
+    both): in the outer :data:`SIDE` of the picture that way, or, for "centre" ("middle"), away
+    from the outer 30% of either side.
+
+    >>> on_side((0, 0, 30, 10), "left", 100, 100), on_side((40, 0, 60, 10), "left", 100, 100)
+    (True, False)
+    """
+    cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
+    sides = {"left": cx < SIDE, "right": cx > 1 - SIDE, "top": cy < SIDE, "bottom": cy > 1 - SIDE}
+    middle = 0.3 < cx < 0.7
+    words = position.split()
+    return bool(words) and all(sides.get(word, middle if word in ("centre", "middle", "center") else False)
+                               for word in words)
+
+
 def position_score(box, position: str, w: int, h: int) -> float:
     """Higher the better the box's centre matches "left", "top right", "centre" (or "middle")...
     (0..-2): which of several things "the one on the left" is.
