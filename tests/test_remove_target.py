@@ -485,3 +485,47 @@ def test_a_piece_of_the_object_whose_colour_the_neighbour_shares_goes_with_the_o
     hole = objects.removal_mask(img, [horse], keep=[foal])
     assert hole[70:86, 160:176].all()  # the blaze goes with the horse
     assert not hole[95:180, 95:145].any()  # the foal stays
+
+
+def test_the_people_on_one_side_are_every_one_on_that_side(monkeypatch):
+    """"remove the people on the left" on a palace square took the one most to the left, under a
+    group of three, and said "Removed the people on the left": a plural with a side was read as one.
+    It is every one whose centre is on that side (the left 40%), the others left and said."""
+    from agent.perception.models import Detection
+    from tests.conftest import fake_detector
+
+    w = 1000
+    boxes = [(20, 600, 40, 700), (60, 600, 80, 700), (130, 610, 150, 700), (330, 600, 350, 700),
+             (480, 600, 500, 700), (900, 600, 920, 700)]
+    fake_detector(monkeypatch, [Detection("person", 0.8, b) for b in boxes])
+    img = np.zeros((800, w, 3), np.uint8)
+    [found] = objects.match_objects(img, "the people on the left")
+    assert found.plural and sorted(found.boxes) == boxes[:4] and sorted(found.others) == boxes[4:]
+    [found] = objects.match_objects(img, "the people on the right")
+    assert found.plural and found.boxes == [boxes[5]]
+    # none on that side: the one nearest it, said as one
+    fake_detector(monkeypatch, [Detection("person", 0.8, b) for b in boxes[4:5]])
+    [found] = objects.match_objects(img, "the people on the left")
+    assert not found.plural and found.boxes == [boxes[4]]
+
+
+def test_two_groups_removed_on_one_side_are_said_once_and_both_boxed(tmp_path, grass, monkeypatch):
+    """"remove the people on the left", "what did you change?": "people at the bottom left were
+    removed. People at the bottom left were removed." Two groups, one sentence: said once, both
+    boxed."""
+    from agent.dialogue.assistant import build_manager
+    from agent.explain import chat
+    from agent.explain.types import Explanation, Finding
+
+    doc = Document.create(Store(tmp_path / "e.db"), grass.copy(), title="t")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert manager.handle("make it brighter").ok
+    said = "People at the bottom left were removed."
+    groups = [Finding("object_removed", {"object": "person", "count": 3}, b, b, said)
+              for b in ([10, 300, 60, 400], [100, 310, 150, 400])]
+    h, w = grass.shape[:2]
+    monkeypatch.setattr(chat, "explain_images", lambda before, after: Explanation(
+        groups, f"{said} {said}", (w, h), (w, h), [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
+    result = manager.handle("what did you change?")
+    assert result.reply.lower().count(said.lower()) == 1, result.reply
+    assert [o["box"] for o in result.data["overlays"] if o["target"] == "before"] == [g.before_box for g in groups]

@@ -338,12 +338,16 @@ def _overlays(exp: Explanation, indices: list[int]) -> list[dict]:
 
 
 def _sentence_pieces(exp: Explanation, idx: list[int], sentences: list[str] | None = None) -> list:
-    pieces = []
+    pieces, said = [], set()
     for n, i in enumerate(idx):
         f = exp.findings[i]
-        if n:
+        text = sentences[n] if sentences else f.sentence
+        if text.lower() in said:  # two groups removed at the bottom left: said once, both boxed
+            continue
+        said.add(text.lower())
+        if pieces:
             pieces.append((" ", None))
-        pieces.append((sentences[n] if sentences else f.sentence, _color(exp, f)))
+        pieces.append((text, _color(exp, f)))
     return pieces
 
 

@@ -526,7 +526,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         kind, sent = unnamed_difference(before, after)
         findings = [Finding(kind, {"exact": False, "residual": round(sigma, 2)},
                             full_b, full_a, sent)]
-    text = " ".join(fd.sentence for fd in findings)
+    text = " ".join(dict.fromkeys(fd.sentence for fd in findings))  # two groups removed at the bottom left: said once
     return Explanation(findings, text, bsize, asize, [[float(v) for v in row] for row in M[:2]],
                        unchanged_fraction)
 
