@@ -30,7 +30,7 @@ from agent.perception.models import (
     detect_objects,
     to_rgb8,
 )
-from agent.perception.places import on_side, position_score
+from agent.perception.places import box_place, on_side, place_phrase, position_score
 from agent.perception.things import (  # SPLIT
     COLOR_WORDS,
     ObjectNotFound,
@@ -254,8 +254,15 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
     if each and phrase.position:
         # "the people on the left" took the one most to the left, under a group of three, and
         # said "Removed the people on the left": every one on that side, or, if none is, the one
-        # nearest it (said as one)
+        # nearest it (said as one) when it is on that half, else none (the nearest pointed at)
         side = [d for d in dets if on_side(d.box, phrase.position, w, h)]
+        if not side:
+            nearest = tuple(int(v) for v in max(dets, key=lambda d: position_score(d.box, phrase.position, w, h)).box)
+            if _other_side(nearest, phrase.position, w, h):
+                raise ObjectNotFound(
+                    f"I see no {plural(phrase.label)} {place_phrase(phrase.position)}; the nearest "
+                    f"{phrase.label} is {place_phrase(box_place(nearest, (w, h)))} (its box is on the picture)",
+                    seen=[(phrase.label, nearest)])
         dets, each, positioned = (side or dets), bool(side), True
     if each:  # each one the words leave ("the people in the background": the far ones), surest first
         boxes = [tuple(int(v) for v in d.box) for d in sorted(dets, key=lambda d: -d.score)]
@@ -300,7 +307,6 @@ def _only_one_elsewhere(rgb: np.ndarray, best: Box, position: str, word: str) ->
     """Raises :class:`ObjectNotFound` for "the swan on the right" where the one swan found is on the
     left: it was removed, and the reply said "Removed the swan on the right". What the detector
     finds on the side asked about is pointed at too (the other swan, a "bird" to the naming)."""
-    from agent.perception.places import box_place, place_phrase
 
     h, w = rgb.shape[:2]
     there = [(d.label, tuple(int(v) for v in d.box)) for d in detect(rgb, min_score=SECOND_LOOK)

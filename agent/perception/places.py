@@ -40,13 +40,11 @@ def place_phrase(where: str) -> str:
     return f"at the {where}"
 
 
-SIDE = 0.4  # "the people on the left": those whose centre is in the picture's left 40% (right, top, bottom alike)
-
-
 def on_side(box, position: str, w: int, h: int) -> bool:
     """Whether the box's centre is on the side ``position`` names, every word of it ("top left":
-    both): in the outer :data:`SIDE` of the picture that way, or, for "centre" ("middle"), away
-    from the outer 30% of either side.
+    both), as :func:`place` says it ("the people on the left" are those it says are on the left:
+    in the outer :data:`SIDE` of the picture that way), or, for "centre" ("middle"), away from the
+    outer 30% of either side.
 
     >>> on_side((0, 0, 30, 10), "left", 100, 100), on_side((40, 0, 60, 10), "left", 100, 100)
     (True, False)
