@@ -491,7 +491,8 @@ def test_the_people_on_one_side_are_every_one_on_that_side(monkeypatch):
     """"remove the people on the left" on a palace square took the one most to the left, under a
     group of three, and said "Removed the people on the left": a plural with a side was read as one.
     It is every one whose centre is on that side (as the places are said: the left 37%), the others
-    left and said; none on that half is said, and the nearest one pointed at."""
+    left and said; the nearest one on that half is taken (and counted in the reply), and none on that
+    half is said, the nearest one pointed at."""
     from agent.perception.models import Detection
     from tests.conftest import fake_detector
 
@@ -504,10 +505,10 @@ def test_the_people_on_one_side_are_every_one_on_that_side(monkeypatch):
     assert found.plural and sorted(found.boxes) == boxes[:4] and sorted(found.others) == boxes[4:]
     [found] = objects.match_objects(img, "the people on the right")
     assert found.plural and found.boxes == [boxes[5]]
-    # none on that side: the one nearest it, said as one, when it is on that half; else none
-    fake_detector(monkeypatch, [Detection("person", 0.8, b) for b in boxes[4:5]])
+    # none on that side: the one nearest it, counted, when it is on that half; else none
+    fake_detector(monkeypatch, [Detection("person", 0.8, b) for b in boxes[4:]])
     [found] = objects.match_objects(img, "the people on the left")
-    assert not found.plural and found.boxes == [boxes[4]]
+    assert found.plural and found.boxes == [boxes[4]] and found.others == [boxes[5]]
     fake_detector(monkeypatch, [Detection("person", 0.8, b) for b in boxes[5:]])
     with pytest.raises(objects.ObjectNotFound, match="no people on the left; the nearest person is"):
         objects.match_objects(img, "the people on the left")

@@ -254,16 +254,18 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
     if each and phrase.position:
         # "the people on the left" took the one most to the left, under a group of three, and
         # said "Removed the people on the left": every one on that side, or, if none is, the one
-        # nearest it (said as one) when it is on that half, else none (the nearest pointed at)
+        # nearest it when it is on that half (the reply counts it: "removed 1 person"), else none
+        # (the nearest pointed at)
         side = [d for d in dets if on_side(d.box, phrase.position, w, h)]
         if not side:
-            nearest = tuple(int(v) for v in max(dets, key=lambda d: position_score(d.box, phrase.position, w, h)).box)
+            side = [max(dets, key=lambda d: position_score(d.box, phrase.position, w, h))]
+            nearest = tuple(int(v) for v in side[0].box)
             if _other_side(nearest, phrase.position, w, h):
                 raise ObjectNotFound(
                     f"I see no {plural(phrase.label)} {place_phrase(phrase.position)}; the nearest "
                     f"{phrase.label} is {place_phrase(box_place(nearest, (w, h)))} (its box is on the picture)",
                     seen=[(phrase.label, nearest)])
-        dets, each, positioned = (side or dets), bool(side), True
+        dets, positioned = side, True
     if each:  # each one the words leave ("the people in the background": the far ones), surest first
         boxes = [tuple(int(v) for v in d.box) for d in sorted(dets, key=lambda d: -d.score)]
         wanted = next((n for t, n in _NUMBER_WORDS.items() if re.search(rf"\b{t}\b", text)), None)
