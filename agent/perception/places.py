@@ -41,20 +41,17 @@ def place_phrase(where: str) -> str:
 
 
 def on_side(box, position: str, w: int, h: int) -> bool:
-    """Whether the box's centre is on the side ``position`` names, every word of it ("top left":
-    both), as :func:`place` says it ("the people on the left" are those it says are on the left:
-    in the outer :data:`SIDE` of the picture that way), or, for "centre" ("middle"), away from the
-    outer 30% of either side.
+    """Whether the box is on the side ``position`` names, every word of it ("top left": both), as
+    :func:`box_place` says where it is: "the people on the left" are those a reply would call on
+    the left; "centre" ("middle") is neither left nor right.
 
     >>> on_side((0, 0, 30, 10), "left", 100, 100), on_side((40, 0, 60, 10), "left", 100, 100)
     (True, False)
     """
-    cx, cy = (box[0] + box[2]) / 2 / w, (box[1] + box[3]) / 2 / h
-    sides = {"left": cx < SIDE, "right": cx > 1 - SIDE, "top": cy < SIDE, "bottom": cy > 1 - SIDE}
-    middle = 0.3 < cx < 0.7
+    there = box_place(box, (w, h)).split()
     words = position.split()
-    return bool(words) and all(sides.get(word, middle if word in ("centre", "middle", "center") else False)
-                               for word in words)
+    return bool(words) and all(("left" not in there and "right" not in there) if word in ("centre", "middle", "center")
+                               else word in there for word in words)
 
 
 def position_score(box, position: str, w: int, h: int) -> float:
