@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 
 from agent.explain.engine import explain_images
-from agent.explain.types import LOCAL_KINDS, Explanation, Finding
+from agent.explain.types import LOCAL_KINDS, Explanation, Finding, told
 from agent.grammar.commands import Command
 
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324")
@@ -292,7 +292,7 @@ def _follow_order(exp: Explanation, commands: list[str]) -> None:
     _, params, sentence = brightness_finding(b.params["amount"] / c.params["slope"])
     b.params.update(params)
     b.sentence = sentence
-    exp.text = " ".join(f.sentence for f in exp.findings)
+    exp.text = told(exp.findings)
 
 
 def _per_finding(exp: Explanation, idx: list[int], sentence) -> list:

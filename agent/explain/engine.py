@@ -89,7 +89,7 @@ from agent.explain.regional import (
 )
 from agent.explain.reshoot import camera_motion, motion_sentence, new_content, real_change, tolerant_diff
 from agent.explain.tone import clip_to_piles, fit_tone, tone_changes
-from agent.explain.types import KINDS, Explanation, Finding
+from agent.explain.types import KINDS, Explanation, Finding, told
 from agent.explain.words import local_sentence, rotation_sentence, unnamed_difference, where_phrase
 from agent.perception.models import box_iou
 
@@ -526,7 +526,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         kind, sent = unnamed_difference(before, after)
         findings = [Finding(kind, {"exact": False, "residual": round(sigma, 2)},
                             full_b, full_a, sent)]
-    text = " ".join(dict.fromkeys(fd.sentence for fd in findings))  # two groups removed at the bottom left: said once
+    text = told(findings)
     return Explanation(findings, text, bsize, asize, [[float(v) for v in row] for row in M[:2]],
                        unchanged_fraction)
 

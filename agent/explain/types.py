@@ -80,3 +80,8 @@ def jsonable(v):
         return v.item()
     return v
 
+
+def told(findings: list[Finding]) -> str:
+    """The findings' sentences as one text, each said once (two groups removed at the bottom left
+    are one sentence, and both boxes)."""
+    return " ".join(dict.fromkeys(f.sentence for f in findings))
