@@ -296,3 +296,36 @@ def test_a_light_thing_brightened_on_a_dark_ground_is_a_thing_not_the_highlights
                          name_objects=False)
     assert [f.kind for f in exp.findings] == ["region_changed"], exp.text
     assert "highlights" not in exp.text and exp.text.startswith("The part in the middle got brighter"), exp.text
+
+
+def test_a_thing_brightened_inside_a_darkened_background_is_said_apart(landscape):
+    """"make the background darker" then "make the giraffe on the right brighter", and "compare with
+    the original": the two changes touch, one part changed by the regional fit's measure, and it
+    said only "the background got darker". The piece that went the other way is a change of its
+    own, said where it is. (The giraffe on the left, kept out of the background and left as it
+    was, makes the darkened background a regional edit's part.)"""
+    h, w = landscape.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    thing = (((xx - 235) / 30.0) ** 2 + ((yy - 140) / 60.0) ** 2) < 1
+    kept = (((xx - 80) / 30.0) ** 2 + ((yy - 140) / 60.0) ** 2) < 1
+    rng = np.random.default_rng(4)
+    fur = cv2.GaussianBlur(rng.normal(0, 14, (h, w, 3)), (0, 0), 1.5) + (150, 120, 80)
+    img = np.where((thing | kept)[..., None], fur, landscape).clip(0, 255).astype(np.uint8)
+    soft = cv2.GaussianBlur((~(thing | kept)).astype(np.float32), (0, 0), 1.0)
+    dark = apply_in_region(img, soft, lambda im: ops.adjust_brightness(im, amount=-20))
+    after = apply_in_region(dark, cv2.GaussianBlur(thing.astype(np.float32), (0, 0), 1.0),
+                            lambda im: ops.adjust_brightness(im, amount=20))
+    exp = explain_images(img, after, name_objects=False)
+    said = sorted((f.params["lightness_change"] > 0, f.after_box) for f in _local(exp))
+    assert len(said) == 2, exp.text
+    (darker, box_d), (brighter, box_b) = said
+    assert not darker and brighter, exp.text
+    assert box_d[2] - box_d[0] > 0.9 * w and box_b[0] >= 190 and box_b[2] <= 280, exp.text
+    assert "got brighter" in exp.text and "got darker" in exp.text, exp.text
+
+
+def test_more_contrast_over_a_part_is_not_split_into_its_darker_and_lighter_tones(landscape):
+    """A contrast change moves a part's dark tones down and its light ones up: one change."""
+    after = apply_in_region(landscape, region_mask(landscape, "sky"), lambda im: ops.adjust_contrast(im, amount=40))
+    exp = explain_images(landscape, after, name_objects=False)
+    assert len(_local(exp)) == 1 and "contrast" in exp.text, exp.text

@@ -80,6 +80,7 @@ from agent.explain.regional import (
     kept_colour,
     name_background,
     name_sky,
+    other_way,
     regional_part,
     sky_of,
     sky_part,
@@ -481,8 +482,14 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     n_w, lab_w = cv2.connectedComponents(weak_px, connectivity=8)
     seeds = np.unique(lab_w[strong])
     changed = np.isin(lab_w, seeds[seeds > 0]) if len(seeds) else strong
+    other = None  # a piece of the part that went the other way: a change of its own ("... and brighten the giraffe")
     if part is not None:  # changed by a few levels all over it, under the threshold of a local change
+        other = other_way(wf, af, part)
+        if other is not None:
+            part = part & ~other
         changed |= part & region_mask
+        if other is not None:
+            changed &= ~cv2.dilate(other.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     unchanged_fraction = 1 - float(changed.sum()) / max(1, int(region_mask.sum()))
     if weak and unchanged_fraction < 0.5:
         return _unrelated(bsize, asize)
@@ -490,6 +497,9 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     local = _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
                            min_area=0.0025 if exact or pure_shift else 0.004, piles_of=valid if tone_on else None,
                            valid=valid, aligned=aligned, part=part)
+    if other is not None:
+        local += _local_changes(other & region_mask, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
+                                min_area=0.002, valid=valid, aligned=aligned)
     if reshoot:
         pred_small = np.clip(a * wf + b.astype(np.float32)[None, None, :], 0, 255).astype(np.uint8)
         local = [fd for fd in local

@@ -58,6 +58,38 @@ def regional_part(wf: np.ndarray, af: np.ndarray, valid: np.ndarray, cmodel, a: 
     return None
 
 
+OTHER_WAY = 0.002  # a piece of a regional edit's part that went the other way, this share of the picture or more ...
+OTHER_WAY_LEVELS = 6.0  # ... by this many levels (median grey) or more, is a change of its own
+
+
+def other_way(wf: np.ndarray, af: np.ndarray, part: np.ndarray) -> np.ndarray | None:
+    """The pieces of a regional edit's ``part`` that got brighter where most of it got darker (or
+    the other way round), when they are a place of their own: a few solid pieces (:func:`solid`),
+    each :data:`OTHER_WAY` of the picture or more, moved :data:`OTHER_WAY_LEVELS` or more, and
+    the part is no contrast change (:func:`contrast_change`: its dark tones go down and its light
+    ones up all over it). "make the background darker" then "make the giraffe on the right
+    brighter" changed one connected part, and the original against the last version said only
+    "the background got darker". Else None."""
+    if part.sum() < 100:
+        return None
+    d = cv2.GaussianBlur(grey_of(np.clip(af, 0, 255).astype(np.uint8)).astype(np.float32)
+                         - grey_of(np.clip(wf, 0, 255).astype(np.uint8)).astype(np.float32), (5, 5), 0)
+    sign = 1.0 if float(np.median(d[part])) >= 0 else -1.0
+    other = (part & (sign * d < -2)).astype(np.uint8)
+    other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(other, 8)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= OTHER_WAY * part.size]
+    if not keep:
+        return None
+    piece = np.isin(lab, keep)
+    if piece.sum() > 0.5 * part.sum() or not solid(piece, pieces=3) \
+            or float(np.median(np.abs(d[piece]))) < OTHER_WAY_LEVELS:
+        return None
+    if contrast_change(wf[part], af[part]) is not None:
+        return None
+    return piece
+
+
 def kept_colour(wf: np.ndarray, same: np.ndarray) -> bool:
     """Whether the part of a picture left unchanged (``same``) has colour (its median channel spread
     :data:`PART_KEPT_CHROMA` levels or more): a saturation or hue change would have moved it."""
