@@ -622,3 +622,32 @@ def test_the_people_in_the_background_are_the_far_ones_and_the_rest_are_said(mon
     with pytest.raises(objects.ObjectNotFound, match="which people are in the background"):
         fake_detector(monkeypatch, [Detection("person", 0.8, b) for b in far])
         objects.match_objects(img, "the people in the background")
+
+
+def test_the_left_one_and_the_other_one_are_things_talked_about(monkeypatch, manager):
+    """"how many giraffes are there?" ("I count 2 giraffes"), then "make the left one brighter"
+    brightened the whole picture and "now the other one" was refused. "the left one" is the giraffe
+    on the left; "the other one", of two counted, the one on the other side; "the right one" after an
+    edit of the giraffe on the left is the giraffe on the right. With no thing talked about, "the left
+    one" is asked, not made of the whole picture."""
+    from agent.describe import questions
+    from agent.perception import things
+    from agent.perception.models import Detection
+
+    h, w = manager.document.pixels().shape[:2]
+    left, right = Detection("giraffe", 0.9, (2, 2, w // 3, h - 2)), Detection("giraffe", 0.9, (2 * w // 3, 2, w - 2, h - 2))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [left, right])
+    questions.register(manager)
+    assert not manager.read("make the left one brighter")[0]  # nothing talked about yet: asked
+    assert manager.read("make the left one brighter")[1].startswith("Which one do you mean?")
+    assert manager.handle("how many giraffes are there?").reply.startswith("I count 2 giraffes")
+    assert manager.context.topic == "the giraffes" and manager.context.topic_count == 2
+    first = manager.read("make the left one brighter")[0]
+    assert [c.format() for c in first] == ["adjust_attr brightness 20 in the giraffe on the left"]
+    manager.document.apply(first[0].format(), manager.document.pixels())  # (its pixels do not matter here)
+    assert [c.format() for c in manager.read("now the other one")[0]] == ["adjust_attr brightness 20 in the giraffe on the right"]
+    manager.context.topic = None  # the last edit's thing is enough for a place
+    assert [c.format() for c in manager.read("make the right one darker")[0]] == [
+        "adjust_attr brightness -20 in the giraffe on the right"]
+    assert [c.format() for c in manager.read("the one on the right")[0]] == ["adjust_attr brightness 20 in the giraffe on the right"]
+    assert not manager.read("rotate the left one")[0]  # no part of a picture is rotated: asked, not the whole

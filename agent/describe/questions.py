@@ -450,8 +450,10 @@ def register(manager) -> None:
         text, data, proposal = answer_question(manager.document.pixels(), question)
         if proposal:
             manager.context.proposal = proposal  # "yes" runs it, "only the first one" part of it
-        if question.kind in ("colour", "colour_is", "where", "present") and data.get("overlays"):
+        if question.kind in ("colour", "colour_is", "where", "present", "count") and data.get("overlays"):
             manager.context.topic = f"the {question.about}"  # "make it brighter" next: that thing
+            # "how many giraffes?", then "make the left one brighter", "now the other one"
+            manager.context.topic_count = len(data["overlays"]) if question.kind == "count" else None
         return TurnResult(manager.typed() or command.format(), text, command, data=data)
 
     manager.handlers["describe"] = handle

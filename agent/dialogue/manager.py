@@ -57,6 +57,7 @@ from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
 from agent.language.followups import Recent, revision_reply
 from agent.language.search_steps import read_switch, search_step
+from agent.perception.vocabulary import singular
 from editor.document import Document, Version
 from editor.models import ModelMissingError
 
@@ -128,6 +129,7 @@ class TurnContext:
     # What the last turn's question found ("the horse" after "where is the horse?"): the next
     # request's "it" ("make it brighter") is that thing, not the whole photo
     topic: str | None = None
+    topic_count: int | None = None  # how many of it the question found, when it counted them
     explain: dict | None = None  # the last comparison (agent.explain.chat), for "where?" and "how much?"
     explain_cache: dict = field(default_factory=dict)  # (before id, after id) -> Explanation
     # The head before and after the last turn that made versions ("brighten it and add contrast"
@@ -405,9 +407,9 @@ class DialogueManager:
             self.context.proposal = None
         said = next((line.split(":", 1)[1].strip() for line in reversed(self.history[:-1])
                      if line.startswith("assistant_text:")), "")
-        topic = self.context.topic
+        topic, topic_count = self.context.topic, self.context.topic_count
         if commit:
-            self.context.topic = None  # this turn's question, if it asks one, sets it again
+            self.context.topic = self.context.topic_count = None  # this turn's question, if it asks one, sets it again
 
         def read(words: str) -> requests.Reading:
             return requests.read(words, model=self._model_command, state=last, proposal=proposal,
@@ -416,17 +418,30 @@ class DialogueManager:
                                  searching=self.context.last_search is not None)
 
         reading = None
-        about = _about_topic(utterance, topic) if topic and self.selection() is None else None
+        about = None
+        if self.selection() is None:
+            region = getattr(self.recent().last, "region", "") or ""
+            thing = re.match(r"(the [a-z]+(?: [a-z]+)?) (?:on|at|in) the ", region)
+            if not topic and thing and _ONE.search(utterance.lower()):
+                topic = thing.group(1)  # "make the right one darker" after an edit of the giraffe on the left
+            about = _about_topic(utterance, topic, last_region=region, count=topic_count) if topic else None
         if about is not None:  # "make it brighter" after "where is the horse?": the horse
             reading = read(about)
-            noun = topic.split()[-1]
+            noun = singular(topic.split()[-1])
             # a question's words are not in its command line ("describe"): looked for in the question
             if not reading.commands or not all(noun in c.format() or noun in getattr(c, "question", "")
                                                for c in reading.commands):
                 reading = None
             elif commit:
-                self.context.topic = topic  # still what "it" is: "make it brighter", then "where is it?"
+                # still what "it" is: "make it brighter", then "where is it?"
+                self.context.topic, self.context.topic_count = topic, topic_count
         reading = reading or read(utterance)
+        one = _ONE.search(utterance.lower())
+        if reading.commands and one and any(c.edits_image and not re.search(
+                r"\b(?:left|right|top|bottom|middle|centre|center)\b", c.format()) for c in reading.commands):
+            # "make the left one brighter" with no thing talked about: not the whole picture
+            return [], ("Which one do you mean? Say what it is and where, for example “make the dog on "
+                        "the left brighter”, or draw around it with the trace tool (T).")
         if reading.proposal and commit:
             self.context.proposal = reading.proposal
         if commit:
@@ -697,10 +712,51 @@ _IT = re.compile(r"\b(?:it|them|him|he|she)\b|\bher\b(?=\s*$|\s+(?:\w+er|more|le
 _AGREEING = re.compile(r"\b(?:do|go for|apply|undo|redo|keep|leave) it\b")
 
 
-def _about_topic(utterance: str, topic: str) -> str | None:
+# "the left one", "the one on the right", "the top left one": one of the things talked about, by its place
+_SIDE = r"(?:(?:far |top |bottom |upper |lower )?(?:left|right)|top|bottom|middle|centre|center)"
+_ONE = re.compile(rf"\bthe (?:one (?P<place>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)"
+                  rf"(?: (?:left|right))?)|(?P<side>{_SIDE}) one)\b")
+_OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
+_OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
+
+
+def _place_phrase(side: str) -> str:
+    """"left" -> "on the left", "top left" -> "at the top left", "middle" -> "in the middle"."""
+    side = side.replace("upper", "top").replace("lower", "bottom")
+    if side in ("left", "right", "far left", "far right"):
+        return f"on the {side}"
+    return f"in the {side}" if side in ("middle", "centre", "center") else f"at the {side}"
+
+
+def _about_topic(utterance: str, topic: str, *, last_region: str = "", count: int | None = None) -> str | None:
     """``utterance`` with its first "it" or "them" read as ``topic`` ("make it brighter" -> "make the
-    horse brighter"), or None when it has neither or only agrees or undoes ("yes do it", "undo it")."""
+    horse brighter"), or None when it has neither or only agrees or undoes ("yes do it", "undo it").
+
+    "the left one" ("the one on the right") is the thing of the topic there: after "how many giraffes
+    are there?", "make the left one brighter" -> "make the giraffe on the left brighter" (it was the
+    whole picture brightened). "the other one", when the question counted two and the last edit was
+    made in one of them by its side, is the one on the other side; else the follow-ups ask which.
+
+    >>> _about_topic("make the left one brighter", "the giraffes")
+    'make the giraffe on the left brighter'
+    >>> _about_topic("now the other one", "the giraffes", last_region="the giraffe on the left", count=2)
+    'now the one on the right'
+    >>> _about_topic("now the other one", "the giraffes", last_region="the giraffe on the left", count=3) is None
+    True
+    """
     words = utterance.strip().lower()
+    noun = singular(topic.split()[-1])
+    one = _ONE.search(words)
+    if one:
+        place = one.group("place") or _place_phrase(one.group("side"))
+        return words[:one.start()] + f"the {noun} {place}" + words[one.end():]
+    other = _OTHER_ONE.search(words)
+    if other:
+        done = re.fullmatch(rf"the {re.escape(noun)} on the (left|right)|the {re.escape(noun)} at the (top|bottom)", last_region)
+        if count != 2 or not done:
+            return None
+        side = _OPPOSITE[done.group(1) or done.group(2)]  # (said as "the one there": a follow-up reads it)
+        return words[:other.start()] + f"the one {_place_phrase(side)}" + words[other.end():]
     if not _IT.search(words) or _AGREEING.search(words):
         return None
     return _IT.sub(topic, words, count=1)

@@ -438,11 +438,15 @@ def _same_for(c: str, recent: Recent) -> FollowUp | None:
 # "and the one on the right too", "do the same for the other bison", "and the sky as well": the last
 # regional edit again, somewhere else (it was refused, or read by the model as "rotate 20° clockwise")
 _PLACE_WORDS = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"
+_SIDE_ONE = r"(?:far |top |bottom )?(?:left|right)|top|bottom|middle"
 _ELSEWHERE = re.compile(
     r"(?:(?:and|also|now|then|ok|okay)[,\s]+)*(?:(?:do|apply|make|try)\s+)?"
     r"(?:(?:the )?same(?: thing)?\s+(?:for|to|with|on)\s+|(?:it|that|this)\s+(?:for|to|with|on)\s+|(?:for|to|on)\s+)?"
     rf"(?P<where>the (?:one|other one|other|others) {_PLACE_WORDS}|the other(?: one| [a-z]+)?|the [a-z]+(?: [a-z]+)? {_PLACE_WORDS}"
-    r"|the [a-z]+)(?P<too>(?:\s+(?:too|as well|also))+)?")
+    rf"|the (?P<side>(?:{_SIDE_ONE})) one|the [a-z]+)(?P<too>(?:\s+(?:too|as well|also))+)?")
+# "the other one", "the one on the right", "the left one" refer back whatever leads in or follows ("now
+# the other one": the lead-in words are off before the rules read it); "the dog" alone may be anything
+_ANAPHORIC = re.compile(rf"the (?:other(?: one)?|one {_PLACE_WORDS}|(?:{_SIDE_ONE}) one)")
 
 
 def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
@@ -455,9 +459,13 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     region = getattr(last, "region", "") if last is not None else ""
     if not m or not region or region.startswith(("everything", "selection")):
         return None
-    if not (m.group("too") or re.match(r"(?:and|also|now|then|ok|okay)\b|(?:do |apply )?(?:the )?same\b", c)):
+    if not (m.group("too") or re.match(r"(?:and|also|now|then|ok|okay)\b|(?:do |apply )?(?:the )?same\b", c)
+            or _ANAPHORIC.fullmatch(m.group("where"))):
         return None
     where = m.group("where")
+    if m.group("side"):  # "the left one": the one on the left
+        side = m.group("side")
+        where = f"the one {'on' if side.endswith(('left', 'right')) else 'in' if side == 'middle' else 'at'} the {side}"
     place = re.search(r"(?:on|at|in) the (?:far )?(left|right|top|bottom|middle|centre|center)(?: (left|right))?$", region)
     thing = region[:place.start()].strip() if place else region
     if not thing.startswith("the ") or thing == where:
@@ -680,6 +688,12 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("and the one on the right too", "adjust_attr brightness -20 in the bison on the left",
          "adjust_attr brightness -20 in the bison on the right"),
         ("the other one too", "adjust_attr brightness -20 in the bison on the left", "reply"),
+        ("now the other one", "adjust_attr brightness -20 in the bison on the left", "reply"),
+        ("now the right one", "adjust_attr brightness 20 in the giraffe on the left",
+         "adjust_attr brightness 20 in the giraffe on the right"),
+        ("the one on the right", "adjust_attr brightness 20 in the giraffe on the left",
+         "adjust_attr brightness 20 in the giraffe on the right"),
+        ("now the giraffe on the right", "adjust_attr brightness 20 in the giraffe on the left", "none"),
         ("do the same for the sky", "adjust_attr saturation 30 in the dog", "adjust_attr saturation 30 in sky"),
         ("and the dog as well", "adjust_color blue 0.2 in the cat", "adjust_color blue 0.2 in the dog"),
         ("and the dog too", "adjust_attr brightness 20", "none"))),
