@@ -43,6 +43,14 @@ SYNONYMS.update({w: "person" for w in [
     "individual", "figure",
 ]})
 SYNONYMS.update({w: "bird" for w in ["seagull", "gull", "duck", "pigeon", "goose", "geese", "eagle", "hawk", "crow"]})
+# The young of a kind the detector knows: that kind (and the smaller one of them, agent.edits.objects)
+YOUNG: dict[str, str] = {"foal": "horse", "foals": "horse", "colt": "horse", "filly": "horse", "calf": "cow",
+                         "calves": "cow", "lamb": "sheep", "lambs": "sheep", "cub": "bear", "cubs": "bear",
+                         "chick": "bird", "chicks": "bird", "duckling": "bird", "ducklings": "bird",
+                         "gosling": "bird", "goslings": "bird", "puppy": "dog", "puppies": "dog", "kitten": "cat",
+                         "kittens": "cat", "child": "person", "kid": "person", "baby": "person", "babies": "person",
+                         "children": "person", "kids": "person", "toddler": "person", "infant": "person"}
+SYNONYMS.update({w: label for w, label in YOUNG.items() if w not in ("children", "kids", "kittens")})
 SYNONYMS.update({"pony": "horse", "yacht": "boat", "kayak": "boat", "canoe": "boat", "stool": "chair",
                  "seat": "chair", "van": "car", "vehicle": "car", "luggage": "suitcase", "fridge": "refrigerator",
                  "hydrant": "fire hydrant", "racket": "tennis racket", "glove": "baseball glove",
