@@ -651,3 +651,20 @@ def test_the_left_one_and_the_other_one_are_things_talked_about(monkeypatch, man
         "adjust_attr brightness -20 in the giraffe on the right"]
     assert [c.format() for c in manager.read("the one on the right")[0]] == ["adjust_attr brightness 20 in the giraffe on the right"]
     assert not manager.read("rotate the left one")[0]  # no part of a picture is rotated: asked, not the whole
+    manager.context.topic, manager.context.topic_count = "the giraffes", 2
+    assert [c.format() for c in manager.read("make the small one brighter")[0]] == [
+        "adjust_attr brightness 20 in the small giraffe"]  # (its size says which, not how much)
+    manager.context.topic, manager.context.topic_count = "the giraffe in the middle", None
+    assert not manager.read("make the big one brighter")[0]  # one described: big among what? asked
+
+
+def test_a_size_or_grey_before_a_thing_says_which_not_how_much():
+    """"make the small giraffe brighter" brightened it by 10 ("small": a small amount); "make the
+    little dog brighter" could not find "the dog" ("little" ended the thing's words)."""
+    from agent.language.reader import read
+
+    said = {u: [c.format() for c in read(u, photo_open=True).commands] for u in (
+        "make the small giraffe brighter", "make the little dog brighter", "make the big dog a little brighter")}
+    assert said == {"make the small giraffe brighter": ["adjust_attr brightness 20 in the small giraffe"],
+                    "make the little dog brighter": ["adjust_attr brightness 20 in the little dog"],
+                    "make the big dog a little brighter": ["adjust_attr brightness 10 in the big dog"]}

@@ -427,7 +427,7 @@ class DialogueManager:
             about = _about_topic(utterance, topic, last_region=region, count=topic_count) if topic else None
         if about is not None:  # "make it brighter" after "where is the horse?": the horse
             reading = read(about)
-            noun = singular(topic.split()[-1])
+            noun = topic_noun(topic)
             # a question's words are not in its command line ("describe"): looked for in the question
             if not reading.commands or not all(noun in c.format() or noun in getattr(c, "question", "")
                                                for c in reading.commands):
@@ -435,9 +435,10 @@ class DialogueManager:
             elif commit:
                 # still what "it" is: "make it brighter", then "where is it?"
                 self.context.topic, self.context.topic_count = topic, topic_count
+        resolved = reading is not None  # "the left one" read as the thing talked about
         reading = reading or read(utterance)
         one = _ONE.search(utterance.lower())
-        if reading.commands and one and any(c.edits_image and not re.search(
+        if reading.commands and one and not resolved and any(c.edits_image and not re.search(
                 r"\b(?:left|right|top|bottom|middle|centre|center)\b", c.format()) for c in reading.commands):
             # "make the left one brighter" with no thing talked about: not the whole picture
             return [], ("Which one do you mean? Say what it is and where, for example “make the dog on "
@@ -715,7 +716,7 @@ _AGREEING = re.compile(r"\b(?:do|go for|apply|undo|redo|keep|leave) it\b")
 # "the left one", "the one on the right", "the top left one": one of the things talked about, by its place
 _SIDE = r"(?:(?:far |top |bottom |upper |lower )?(?:left|right)|top|bottom|middle|centre|center)"
 _ONE = re.compile(rf"\bthe (?:one (?P<place>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)"
-                  rf"(?: (?:left|right))?)|(?P<side>{_SIDE}) one)\b")
+                  rf"(?: (?:left|right))?)|(?P<side>{_SIDE}) one|(?P<size>(?:big|large|small|little|tiny)(?:g?er|g?est)?) one)\b")
 _OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
 _OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
 
@@ -726,6 +727,13 @@ def _place_phrase(side: str) -> str:
     if side in ("left", "right", "far left", "far right"):
         return f"on the {side}"
     return f"in the {side}" if side in ("middle", "centre", "center") else f"at the {side}"
+
+
+def topic_noun(topic: str) -> str:
+    """The noun of a thing talked about, singular: "the giraffes" -> "giraffe", "the giraffe in the
+    middle" -> "giraffe", "the person on the left" -> "person"."""
+    head = re.sub(r"\s+(?:on|at|in|by|near|next to|beside)\s+the\s+.*$", "", topic.strip())
+    return singular(head.split()[-1])
 
 
 def _about_topic(utterance: str, topic: str, *, last_region: str = "", count: int | None = None) -> str | None:
@@ -743,10 +751,16 @@ def _about_topic(utterance: str, topic: str, *, last_region: str = "", count: in
     'now the one on the right'
     >>> _about_topic("now the other one", "the giraffes", last_region="the giraffe on the left", count=3) is None
     True
+    >>> _about_topic("make the big one brighter", "the giraffes", count=2)
+    'make the big giraffe brighter'
     """
     words = utterance.strip().lower()
-    noun = singular(topic.split()[-1])
+    noun = topic_noun(topic)
     one = _ONE.search(words)
+    if one and one.group("size"):  # "the big one" of the giraffes counted (the objects' finder reads its size)
+        if (count or 0) < 2:
+            return None  # of the things described ("a wallaby, and an animal"), not of the one kind: asked
+        return words[:one.start()] + f"the {one.group('size')} {noun}" + words[one.end():]
     if one:
         place = one.group("place") or _place_phrase(one.group("side"))
         return words[:one.start()] + f"the {noun} {place}" + words[one.end():]

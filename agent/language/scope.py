@@ -286,9 +286,10 @@ def _object_phrase_at(c: str, start: int) -> str | None:
     in_pp = 0  # words read of a phrase after the noun ("on the right", "in the red shirt")
     for i, tok in enumerate(tokens):
         word = tok[:-2] if tok.endswith("'s") else tok[:-1] if tok.endswith("s'") else tok
-        # "grey" before the noun says which one ("make the grey horse darker"), after it what to make it
-        which_grey = not head and word in ("grey", "gray") and i + 1 < len(tokens) and tokens[i + 1] in things
-        if (_OBJECT_STOP.match(tok) and not which_grey) or _COMPARATIVE.match(tok):
+        # "grey" or "little" before the noun says which one ("make the grey horse darker", "the little
+        # dog"); after it, what to make it or how much
+        which = not head and word in ("grey", "gray", "little") and i + 1 < len(tokens) and tokens[i + 1] in things
+        if (_OBJECT_STOP.match(tok) and not which) or _COMPARATIVE.match(tok):
             break
         if not head:
             if word in _MODIFIERS or word in colours:

@@ -77,7 +77,21 @@ VERY_SMALL = re.compile(r"\bvery (?:little|slight(?:ly)?|small|subtle|subtly|lig
                         r"\btin(?:y|iest)\b|\bhint of\b|\bbarely\b|\bjust a touch\b|\bminimal(?:ly)?\b")
 
 
+_THING_SIZE = re.compile(r"\b(?:the|a|an|this|that|these|those|my|his|her|their|its|your)\s+(?:very\s+)?"
+                         r"(?:small(?:er|est)?|little|tiny|tinier|tiniest|big(?:ger|gest)?|large(?:r|st)?|huge)\s+([a-z]+)")
+
+
 def size_of(clause: str) -> str:
+    """"small", "large" or "normal": how much the size words of ``clause`` ask for; a size that says
+    which thing ("make the small giraffe brighter", "the big dog") is not how much.
+
+    >>> size_of("make the small giraffe brighter"), size_of("make it a little brighter"), size_of("brighten the dog a lot")
+    ('normal', 'small', 'large')
+    """
+    from agent.perception.things import thing_words  # loads no model
+
+    things = thing_words()
+    clause = _THING_SIZE.sub(lambda m: m.group(0) if m.group(1) not in things else f"the {m.group(1)}", clause)
     if VERY_SMALL.search(clause):
         return "small"
     if LARGE.search(re.sub(r"\b(?:too|so) much\b", "too", clause)):  # "a little too much": a little
