@@ -41,7 +41,7 @@ def _check_mask(mask: np.ndarray, image: np.ndarray) -> np.ndarray:
     raise ValueError(f"mask must be bool, uint8 or float, got {mask.dtype}")
 
 
-def _masked_blur(image: np.ndarray, keep: np.ndarray, sigma: float) -> np.ndarray:
+def masked_blur(image: np.ndarray, keep: np.ndarray, sigma: float) -> np.ndarray:
     """A Gaussian blur of the pixels where ``keep`` is 1, normalised by the blurred ``keep``, so the
     subject does not bleed into the blurred background. Run on a copy shrunk so sigma is ~4 px
     (the result is smooth, so nothing is lost) and resized back."""
@@ -107,7 +107,7 @@ def replace_background(image: np.ndarray, *, mask: np.ndarray, mode: str, streng
         return out
     if mode == "blur":
         src = image
-        bg = _masked_blur(src[:, :, :3] if src.ndim == 3 else src, 1 - m_f,
+        bg = masked_blur(src[:, :, :3] if src.ndim == 3 else src, 1 - m_f,
                           max(image.shape[:2]) * BLUR_FRACTION * strength)
     else:
         src = np.repeat(image[:, :, None], 3, axis=2) if image.ndim == 2 else image

@@ -525,3 +525,19 @@ def test_follow_ups_name_the_new_kinds(manager):
     assert "sharpened" in r.reply and "contrast" not in r.reply
     assert "did not change" in manager.handle("explain how much brighter").reply
     assert "sharpness +" in manager.handle("explain how much sharper").reply
+
+
+def test_a_thing_removed_by_name_and_place_is_said_as_the_request_said_it(manager, photo, monkeypatch):
+    """"remove the giraffe on the left" (the left one of two, its box in the middle of the picture),
+    then "what did you change?": "I ran “Remove the giraffe on the left”. Compared with the previous
+    version, the giraffe in the middle was removed"."""
+    from agent.perception import models
+    from agent.perception.models import Detection
+
+    m = np.zeros(photo.shape[:2], np.uint8)
+    cv2.ellipse(m, ((95, 95), (70, 60), 0), 255, -1)
+    manager.document.apply("remove the giraffe on the left", cv2.inpaint(photo, m, 5, cv2.INPAINT_TELEA))
+    monkeypatch.setattr(models, "detect_objects",
+                        lambda img, min_score=0.45: [Detection("giraffe", 0.9, (5, 5, img.shape[1] - 5, img.shape[0] - 5))])
+    r = manager.handle("what did you change?")
+    assert r.reply.endswith("the giraffe on the left was removed."), r.reply

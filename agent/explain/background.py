@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from editor.regions import BACKGROUND_COLORS, BLUR_FRACTION
+from editor.regions import BACKGROUND_COLORS, BLUR_FRACTION, masked_blur
 
 # A part made plain white whose every pixel (but 5%) had all its channels at this level or above was
 # brightened until it clipped, not replaced: "brighten the sky", then "more", on a pale sky above
@@ -174,30 +174,88 @@ def _blend_t(pred: np.ndarray, af: np.ndarray, colour: str) -> np.ndarray:
     return ((af - pred) * v).sum(axis=2) / np.maximum((v * v).sum(axis=2), 1.0)
 
 
-def matte_edge(pred: np.ndarray, af: np.ndarray, colour: str | None) -> np.ndarray:
+def matte_edge(pred: np.ndarray, af: np.ndarray, colour: str | None, sigma: float | None = None,
+               background: np.ndarray | None = None) -> np.ndarray:
     """Pixels of the after picture that are a blend of ``pred`` and the new background (the soft
     edge of the subject's mask): ``af = (1 - t)*pred + t*C`` for some ``t`` in [0, 1], ``C`` the
-    background colour or, with ``colour`` None, the blurred background (``pred`` blurred as
-    ``background blur`` does; only where the blur differs from ``pred`` enough to tell)."""
+    background colour or, with ``colour`` None, the blurred background: ``pred`` blurred as
+    ``background blur`` does, at the usual sigma or at ``sigma`` (:func:`blur_sigma`: "less" and
+    "more" blur), or of the ``background``'s pixels alone at that sigma, as the editor blurs (the
+    subject does not bleed into it, so beside the subject the blur differs from the whole
+    picture's); only where the blur differs from ``pred`` enough to tell."""
     if colour is None:
         h, w = pred.shape[:2]
-        v = cv2.GaussianBlur(pred, (0, 0), max(h, w) * BLUR_FRACTION) - pred
-        telling = np.abs(v).max(axis=2) > 8
-    else:
-        v = np.array(BACKGROUND_COLORS[colour], np.float32) - pred
-        telling = True
+        usual = max(h, w) * BLUR_FRACTION
+        edge = _blend_of(pred, af, cv2.GaussianBlur(pred, (0, 0), usual) - pred)
+        if sigma and sigma != usual:
+            edge |= _blend_of(pred, af, cv2.GaussianBlur(pred, (0, 0), sigma) - pred)
+        if background is not None and background.any():  # (where the background found is short of the editor's)
+            edge |= _blend_of(pred, af, masked_blur(pred, background.astype(np.float32), sigma or usual) - pred)
+        return edge
+    v = np.array(BACKGROUND_COLORS[colour], np.float32) - pred
+    return _blend_of(pred, af, v, telling=False)
+
+
+def _blend_of(pred: np.ndarray, af: np.ndarray, v: np.ndarray, telling: bool = True) -> np.ndarray:
+    """Where ``af = pred + t*v`` for some ``t`` in [0, 1] (to 14 levels), and, with ``telling``,
+    ``v`` is large enough (8 levels) to tell."""
+    tell = np.abs(v).max(axis=2) > 8 if telling else True
     n2 = np.maximum((v * v).sum(axis=2), 1.0)
     t = ((af - pred) * v).sum(axis=2) / n2
     off = np.abs(af - pred - np.clip(t, 0, 1)[..., None] * v).max(axis=2)
-    return (t > -0.05) & (t < 1.05) & (off < 14) & telling
+    return (t > -0.05) & (t < 1.05) & (off < 14) & tell
 
 
-def blurred_subject_box(pred: np.ndarray, af: np.ndarray, valid: np.ndarray, blurred: np.ndarray) -> list[int] | None:
+def blurred_there(pred: np.ndarray, af: np.ndarray, box: list[int], sigma: float, background: np.ndarray) -> bool:
+    """Whether the after picture in ``box`` (small copy) is the before picture blurred as the
+    background was (at ``sigma``, of the whole picture or of the ``background`` alone): its median
+    difference from that blur under half its difference from the before. A bright reflection in a
+    black background, blurred twice as much as usual, spread into a grey blob the blurred part's
+    edges left out, and it was said as "an object was added"."""
+    x1, y1, x2, y2 = (int(v) for v in box)
+    if x2 - x1 < 2 or y2 - y1 < 2:
+        return False
+    m = 2 * int(np.ceil(3 * sigma))  # the blur's reach around the box
+    h, w = pred.shape[:2]
+    X1, Y1, X2, Y2 = max(0, x1 - m), max(0, y1 - m), min(w, x2 + m), min(h, y2 + m)
+    p, a = pred[Y1:Y2, X1:X2], af[Y1:Y2, X1:X2]
+    inner = (slice(y1 - Y1, y2 - Y1), slice(x1 - X1, x2 - X1))
+    none = float(np.median(np.abs(a - p)[inner].max(axis=2)))
+    if none < 4:
+        return False
+    plain = np.abs(a - cv2.GaussianBlur(p, (0, 0), sigma))[inner].max(axis=2)
+    bg = background[Y1:Y2, X1:X2].copy()
+    bg[inner] = True  # (a piece the blurred part left out is the background the editor blurred)
+    alone = np.abs(a - masked_blur(p, bg.astype(np.float32), sigma))[inner].max(axis=2)
+    return float(np.median(np.minimum(plain, alone))) < 0.5 * none
+
+
+BLUR_STRENGTHS = (0.25, 0.5, 1.0, 2.0, 4.0)  # background blurs of BLUR_RANGE, each way from the usual
+
+
+def blur_sigma(pred: np.ndarray, af: np.ndarray, blurred: np.ndarray) -> float:
+    """The sigma (pixels of the small copy) of the background blur that best makes ``af`` of
+    ``pred`` over the ``blurred`` part, of the strengths "less" and "more" give
+    (:data:`BLUR_STRENGTHS`). The soft edge around the subject is a blend toward that blur: at the
+    usual sigma, a blur made "less" (x 0.5) left a strip of blurred grass beside a dog's head that
+    was said as "the grey object at the top right was removed"."""
+    h, w = pred.shape[:2]
+    base = max(h, w) * BLUR_FRACTION
+    if blurred.sum() < 100:
+        return base
+    sel = blurred[::2, ::2]
+    err = {k: float(np.median(np.abs(cv2.GaussianBlur(pred, (0, 0), base * k) - af).max(axis=2)[::2, ::2][sel]))
+           for k in BLUR_STRENGTHS}
+    return base * min(err, key=err.get)
+
+
+def blurred_subject_box(pred: np.ndarray, af: np.ndarray, valid: np.ndarray, blurred: np.ndarray,
+                        sigma: float | None = None) -> list[int] | None:
     """Small-copy box of the subject a background blur kept: the pixels the blur would have changed
     visibly but that are unchanged. Flat parts of the background (a black wall, the sky), which the
     blur leaves as they were, are no part of it, as they are of :func:`kept_box`'s rest."""
     h, w = pred.shape[:2]
-    telling = np.abs(cv2.GaussianBlur(pred, (0, 0), max(h, w) * BLUR_FRACTION) - pred).max(axis=2) > 8
+    telling = np.abs(cv2.GaussianBlur(pred, (0, 0), sigma or max(h, w) * BLUR_FRACTION) - pred).max(axis=2) > 8
     same = cv2.blur(np.abs(af - pred).max(axis=2), (5, 5)) < 3
     away = ~cv2.dilate(blurred.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     kept = valid & telling & same & away

@@ -253,7 +253,9 @@ def _compare(manager, before_id: str, label: str) -> dict:
     key = (before_id, head)
     if key not in cache:
         exp = explain_images(doc.pixels(before_id), doc.pixels(head))
-        _follow_order(exp, _commands_between(doc, before_id, head))
+        commands = _commands_between(doc, before_id, head)
+        _follow_order(exp, commands)
+        _follow_names(exp, commands)
         cache[key] = exp
         while len(cache) > 8:
             cache.pop(next(iter(cache)))
@@ -292,6 +294,22 @@ def _follow_order(exp: Explanation, commands: list[str]) -> None:
     _, params, sentence = brightness_finding(b.params["amount"] / c.params["slope"])
     b.params.update(params)
     b.sentence = sentence
+    exp.text = told(exp.findings)
+
+
+def _follow_names(exp: Explanation, commands: list[str]) -> None:
+    """A thing removed by its name and place is said as the request said it: "remove the giraffe on
+    the left" (the left one of two, its box in the middle of the picture) was explained as "the
+    giraffe in the middle was removed". Only for one removal among the commands compared and one
+    thing of that kind found removed; where the picture's parts are, the boxes show."""
+    removals = [c[len("remove "):].strip() for c in commands if c.startswith("remove ")]
+    if len(removals) != 1 or not re.fullmatch(r"the [a-z]+ (?:on|at|in) the [a-z ]+", removals[0]):
+        return
+    noun = removals[0].split()[1]
+    gone = [f for f in exp.findings if f.kind == "object_removed" and f.params.get("object")]
+    if len(gone) != 1 or gone[0].params["object"] != noun or gone[0].params.get("count", 1) > 1:
+        return
+    gone[0].sentence = f"{removals[0][0].upper()}{removals[0][1:]} was removed."
     exp.text = told(exp.findings)
 
 

@@ -412,6 +412,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     if detail is not None:
         tone.append(Finding(detail[0], detail[1], [0, 0, wb, hb], [0, 0, wa, ha], detail[2]))
     findings += tone
+    blur_sd = None  # a background blur's sigma, once one is found
     if has_bg:
         shown = (a_alpha >= 128) if a_alpha is not None else (chanmax(a_rgb) > 6)
         keep = (valid & shown).astype(np.uint8)
@@ -443,7 +444,9 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
             if no_tone:  # the blur lowered the contrast the tone fit saw: no tone change of its own
                 findings, a, b = [fd for fd in findings if fd not in tone], 1.0, np.zeros(3)
             bg_mask = blurred
-            sb = _bg.blurred_subject_box(np.clip(a * wf + b.astype(np.float32), 0, 255), af, valid, blurred)
+            blur_pred = np.clip(a * wf + b.astype(np.float32), 0, 255)
+            blur_sd = _bg.blur_sigma(blur_pred, af, blurred)  # "less" blur: the soft edge blends toward a weaker one
+            sb = _bg.blurred_subject_box(blur_pred, af, valid, blurred, blur_sd)
             ab = box_to_full(sb, Sa) if sb else None
             findings.append(Finding("background_blurred", {"blurred_fraction": round(float(blurred.mean()), 3)},
                                     map_box(ab, Minv, bsize) if ab else None, ab,
@@ -471,7 +474,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         # The matte's soft edge only darkens (colour times alpha): not a change of its own.
         region_mask &= chanmax(af - pred) > 6
     elif bg_colour or "background_blurred" in [fd.kind for fd in findings]:  # ... or blends toward
-        region_mask &= ~matte_edge(pred, af, bg_colour)  # the new background (a colour, the blur)
+        region_mask &= ~matte_edge(pred, af, bg_colour, blur_sd, None if bg_colour else bg_mask)  # the new background (a colour, the blur)
     rs = res[region_mask]
     noise = 1.4826 * float(np.median(rs)) if rs.size else 0.0
     thr = max(28.0, 6 * noise)
@@ -497,6 +500,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     local = _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
                            min_area=0.0025 if exact or pure_shift else 0.004, piles_of=valid if tone_on else None,
                            valid=valid, aligned=aligned, part=part)
+    if blur_sd is not None:  # a blurred background's own pieces its found part left out
+        local = [fd for fd in local if not _bg.blurred_there(blur_pred, af, box_to_small(fd.after_box, Sa), blur_sd, bg_mask)]
     if other is not None:
         local += _local_changes(other & region_mask, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
                                 min_area=0.002, valid=valid, aligned=aligned)
@@ -505,7 +510,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         local = [fd for fd in local
                  if real_change(fd.kind, box_to_small(fd.after_box, Sa), pred_small, a_rgb)]
     if (not local and not tone and part is None and (exact or pure_shift) and not weak and not reshoot
-            and not has_bg and detail is None):
+            and not has_bg and detail is None and blur_sd is None):  # (what a blurred background left is its own)
         # Nothing said yet: a change too slight for a local change's threshold, in a few pieces
         # under PART_BIG of the picture ("darken the horse" by 10: its body and legs), where the
         # rest kept colours a saturation or hue change would have moved, is said where it is
