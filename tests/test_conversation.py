@@ -668,3 +668,28 @@ def test_a_size_or_grey_before_a_thing_says_which_not_how_much():
     assert said == {"make the small giraffe brighter": ["adjust_attr brightness 20 in the small giraffe"],
                     "make the little dog brighter": ["adjust_attr brightness 20 in the little dog"],
                     "make the big dog a little brighter": ["adjust_attr brightness 10 in the big dog"]}
+
+
+def test_which_one_is_the_biggest_is_answered_and_it_is_then_that_one(monkeypatch, manager):
+    """"how many horses are there?", "which one is the biggest?" was refused ("I can't answer that":
+    a sentence starting "which" was taken for a statement). It is the one whose box is largest
+    (tallest: highest), boxed, and "make it brighter" then brightens that one."""
+    from agent.describe import questions
+    from agent.language.questions import Question, read_question
+    from agent.perception import things
+    from agent.perception.models import Detection
+
+    assert read_question("which one is the biggest?") == Question("size", "one", "biggest")
+    assert read_question("which horse is taller?") == Question("size", "horse", "tallest")
+    h, w = manager.document.pixels().shape[:2]
+    wide = Detection("horse", 0.9, (2, h // 2, w // 2, h - 2))  # the largest box
+    tall = Detection("horse", 0.8, (w // 2 + 2, 2, w // 2 + 12, h - 2))  # the highest
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [wide, tall])
+    questions.register(manager)
+    assert manager.handle("how many horses are there?").reply.startswith("I count 2 horses")
+    r = manager.handle("which one is the biggest?")
+    assert r.ok and r.reply.startswith("The horse") and "biggest of the 2" in r.reply, r.reply
+    assert r.data["overlays"][0]["box"] == list(wide.box)
+    assert [c.format() for c in manager.read("make it brighter")[0]] == ["adjust_attr brightness 20 in the biggest horse"]
+    r = manager.handle("which horse is the tallest?")
+    assert r.data["overlays"][0]["box"] == list(tall.box), r.reply

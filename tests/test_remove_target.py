@@ -590,3 +590,12 @@ def test_a_thing_asked_for_by_its_colour_is_the_one_described_so(monkeypatch):
     with pytest.raises(objects.ObjectNotFound) as e:
         objects.match_objects(img, "the brown horse")
     assert "none looks brown" in str(e.value) and len(e.value.seen) == 3
+
+
+def test_the_tallest_is_the_highest_box_and_the_biggest_the_largest(monkeypatch):
+    """"which horse is the tallest?" answers by height; "make it brighter" ("the tallest horse") took
+    the largest box, another horse."""
+    _fake_scene(monkeypatch, HORSES, [("horse", "horse", 0.9)] * 3)
+    img = np.zeros((664, 1024, 3), np.uint8)
+    assert objects.match_objects(img, "the tallest horse")[0].boxes == [HORSES[1][2]]
+    assert objects.match_objects(img, "the biggest horse")[0].boxes == [HORSES[0][2]]

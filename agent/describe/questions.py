@@ -119,6 +119,23 @@ def _whole_photo_is(pixels: np.ndarray, label: str) -> bool:
     return word is not None and (word == label or agrees(word, label))
 
 
+def _by_size(pixels: np.ndarray, found: list, said: str, size: str) -> tuple[str, dict, list]:
+    """"which horse is the biggest?": the one whose box is largest (tallest: highest), where it is,
+    boxed; with one or none found, said so. The boxes' sizes are what is measured: a thing farther
+    off looks smaller, and the answer says it is the one that looks so."""
+    if not found:
+        return f"I don't see any {_plural(said, 2)}.", {}, []
+    if len(found) == 1:
+        return f"I see only one {said}, {where_words(found[0].box, pixels.shape)}.", {"overlays": [_box(found[0], said)]}, []
+    def measure(d):
+        w, h = d.box[2] - d.box[0], d.box[3] - d.box[1]
+        return h if size in ("tallest", "shortest") else w * h
+    pick = (max if size in ("biggest", "tallest") else min)(found, key=measure)
+    where = where_words(pick.box, pixels.shape)
+    return (f"The {said} {where} looks the {size} of the {len(found)} I see (its box is on the picture).",
+            {"overlays": [_box(pick, said)]}, [])
+
+
 def _box(d, label: str) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in d.box], "color": BOX_COLOR, "label": label}
 
@@ -168,6 +185,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
                 return (f"{yes} photo as a whole looks like {_a(said)} to me, but I can't find where it is in "
                         "it.", {}, [])
             return f"The photo as a whole looks like {_a(said)} to me, but I can't find it to tell its colour.", {}, []
+    if question.kind == "size":
+        return _by_size(pixels, found, said, question.value)
     if question.kind == "count":
         boxes = [_box(d, said) for d in found]
         if not found:
@@ -450,7 +469,9 @@ def register(manager) -> None:
         text, data, proposal = answer_question(manager.document.pixels(), question)
         if proposal:
             manager.context.proposal = proposal  # "yes" runs it, "only the first one" part of it
-        if question.kind in ("colour", "colour_is", "where", "present", "count") and data.get("overlays"):
+        if question.kind == "size" and len(data.get("overlays", [])) == 1:
+            manager.context.topic = f"the {question.value} {question.about}"  # "make it brighter": the biggest horse
+        elif question.kind in ("colour", "colour_is", "where", "present", "count") and data.get("overlays"):
             manager.context.topic = f"the {question.about}"  # "make it brighter" next: that thing
             # "how many giraffes?", then "make the left one brighter", "now the other one"
             manager.context.topic_count = len(data["overlays"]) if question.kind == "count" else None

@@ -756,6 +756,9 @@ def _about_topic(utterance: str, topic: str, *, last_region: str = "", count: in
     """
     words = utterance.strip().lower()
     noun = topic_noun(topic)
+    which = re.match(r"(which )(?:one|of (?:them|these|those))\b", words)
+    if which:  # "which one is the biggest?": of the giraffes talked about
+        return f"which {noun}" + words[which.end():]
     one = _ONE.search(words)
     if one and one.group("size"):  # "the big one" of the giraffes counted (the objects' finder reads its size)
         if (count or 0) < 2:

@@ -17,7 +17,7 @@ from agent.language.words import clean_text, strip_polite
 
 @dataclass(frozen=True)
 class Question:
-    kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | critique
+    kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | critique | size
     about: str = ""  # the thing ("cup"), or the quality ("dark")
     value: str = ""  # the colour a colour_is question asks about ("is the cup red?": "red")
 
@@ -89,6 +89,12 @@ _WHAT_AT = re.compile(r"^what(?:'s|s| is| are| do you see| can you see)? (?:ther
                       r"(?P<x>left|right|top|bottom|middle|centre|center)(?: (?P<y>left|right))?(?: (?:side|corner|"
                       r"of the (?:picture|photo|image)))?$")
 _WHERE = re.compile(rf"^where(?:'s| is| are| was| were) {_THE}(?P<x>{_THING}){_IN_IT}$")
+# "which one is the biggest?", "which horse is bigger?", "which of them is the smallest?"
+SIZE_WORDS = {"biggest": "biggest", "bigger": "biggest", "largest": "biggest", "larger": "biggest",
+              "smallest": "smallest", "smaller": "smallest", "tallest": "tallest", "taller": "tallest",
+              "shortest": "shortest", "shorter": "shortest"}
+_WHICH_SIZE = re.compile(rf"^which (?:one|of (?:them|these|those)|(?P<x>{_THING}))(?: of (?:them|these|those|the \w+))? "
+                         rf"(?:is|looks|seems) (?:the )?(?P<s>{'|'.join(SIZE_WORDS)})(?: one)?{_IN_IT}$")
 _NO_APOSTROPHE = re.compile(r"\b(is|does|do|are|was|were|did|has|have)nt\b")
 _MEASURE = re.compile(
     rf"^(?:is|does|do|are|was|isn't|doesn't|don't|aren't|wasn't) (?:it|this|that|the (?:photo|picture|image|pic|colors?|horizon|exposure|light)|"
@@ -155,6 +161,9 @@ def read_question(text: str) -> Question | None:
     hue = _HOW_COLOUR.fullmatch(c)
     if hue and hue.group("x") not in ("it", "this", "that", "everything"):
         return Question("colour", hue.group("x").strip())
+    size = _WHICH_SIZE.fullmatch(c)
+    if size:  # (about "one": the things talked about, which the dialogue puts in)
+        return Question("size", (size.group("x") or "one").strip(), SIZE_WORDS[size.group("s")])
     facing = _FACING.fullmatch(c)
     if facing:
         return Question("where", (facing.group("x") or facing.group("y")).strip(), "facing")

@@ -268,6 +268,8 @@ _MODIFIERS = {"the", "a", "an", "his", "her", "their", "my", "our", "these", "th
               "all", "both", "each", "every", "one", "of", "two", "three", "four", "five", "left", "right", "top",
               "bottom", "middle", "center", "centre", "upper", "lower", "front", "back", "big", "small", "little",
               "large", "tall", "short", "old", "older", "young", "younger", "first", "second", "third", "other",
+              "bigger", "biggest", "smaller", "smallest", "larger", "largest", "taller", "tallest", "shorter",
+              "shortest", "littlest", "tiny", "huge",
               "leftmost", "rightmost", "nearest", "closest", "far", "farthest", "main"}
 
 
