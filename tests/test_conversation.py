@@ -693,3 +693,13 @@ def test_which_one_is_the_biggest_is_answered_and_it_is_then_that_one(monkeypatc
     assert [c.format() for c in manager.read("make it brighter")[0]] == ["adjust_attr brightness 20 in the biggest horse"]
     r = manager.handle("which horse is the tallest?")
     assert r.data["overlays"][0]["box"] == list(tall.box), r.reply
+
+
+def test_not_that_one_undoes_the_wrong_thing_and_asks_which(manager):
+    """"remove the horse in the middle", "not that one": refused, the horse left removed. It is
+    undone and which one is asked."""
+    root = manager.document.head.id
+    manager.document.apply("remove the horse in the middle", manager.document.pixels())
+    r = manager.handle("not that one")
+    assert r.ok and manager.document.head.id == root
+    assert "Which horse did you mean?" in r.reply and "remove the horse on the left" in r.reply, r.reply

@@ -92,6 +92,7 @@ class FollowUp:
     commands: list[Command] = field(default_factory=list)
     revise: bool = False  # commands[0] replaces the last edit, made again from the version it was applied to
     reply: str | None = None  # nothing to run: say this instead
+    note: str = ""  # said after what runs ("which one did you mean?")
     proposal: list[Command] = field(default_factory=list)  # what "yes" runs after the reply's question
 
 
@@ -653,6 +654,28 @@ def _going_back(c: str, recent: Recent) -> FollowUp | None:
     return None
 
 
+# "not that one", "wrong one", "that's the wrong horse", "no, I meant another one": the thing was the wrong one
+_THING_WORD = r"(?!(?:way|direction|side|colou?r|amount|edit|thing|tone|part)\b)[a-z]+"  # "wrong direction": the other way
+_WRONG_ONE = re.compile(rf"(?:not (?:that|this|the) (?:one|{_THING_WORD})|(?:that|this|it)(?:'s| is| was) (?:not the one|"
+                        rf"the wrong (?:one|{_THING_WORD}))|(?:the )?wrong (?:one|{_THING_WORD})|i meant (?:another|a "
+                        rf"different) (?:one|{_THING_WORD})|a different one)")  # ("another one" may be one more: not undone)
+
+
+def _wrong_one(c: str, recent: Recent) -> FollowUp | None:
+    """'not that one' after 'remove the horse in the middle' (or an edit of the horse in the middle):
+    the wrong thing was done; it is undone and which one is asked. It was refused, the horse left
+    removed."""
+    last = recent.last
+    where = last.words if isinstance(last, Remove) else getattr(last, "region", "") if last is not None else ""
+    if not where.startswith("the ") or not _WRONG_ONE.fullmatch(c):
+        return None
+    thing = re.sub(r"\s+(?:on|at|in|by|near|next to|beside)\s+the\s+.*$", "", where)
+    side = "right" if where.endswith("on the left") else "left"  # (not where the wrong one was)
+    example = f"{'remove' if isinstance(last, Remove) else '...'} {thing} on the {side}"
+    return FollowUp([Undo()], note=f"Which {thing.removeprefix('the ')} did you mean? Ask again with where it is, "
+                                   f"for example “{example}”, or draw around it with the trace tool (T).")
+
+
 @dataclass(frozen=True)
 class FollowUpRule:
     """One named rule of :func:`read_follow_up`, with examples that run as tests: (words, the last
@@ -665,6 +688,11 @@ class FollowUpRule:
 
 
 FOLLOW_UPS: tuple[FollowUpRule, ...] = (
+    FollowUpRule("wrong_one", _wrong_one, (
+        ("not that one", "remove the horse in the middle", "undo"),
+        ("no, the wrong one", "adjust_attr brightness 20 in the giraffe on the left", "undo"),
+        ("that's the wrong horse", "remove the horse", "undo"),
+        ("not that one", "adjust_attr brightness 20", "none"), ("another one", "remove the horse", "none"))),
     FollowUpRule("going_back", _going_back, (
         ("undo the last two edits", "", "undo 2"), ("go back to the original", "", "original"),
         ("put it back the way it was", "", "original"), ("the previous one was better", "", "undo"),
@@ -683,6 +711,8 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
     FollowUpRule("opposite", _opposite, (
         ("no, the other way", "adjust_attr brightness 20", "revise adjust_attr brightness -20"),
         ("wrong direction", "rotate 270", "revise rotate 90"),
+        ("wrong direction", "adjust_attr brightness 20 in the giraffe on the left",
+         "revise adjust_attr brightness -20 in the giraffe on the left"),
         ("the other way", "grayscale", "reply"))),
     FollowUpRule("elsewhere", _elsewhere, (
         ("and the one on the right too", "adjust_attr brightness -20 in the bison on the left",

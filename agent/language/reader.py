@@ -245,7 +245,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     if later is not None:
         if later.reply is not None:
             return Reading(reply=later.reply, proposal=later.proposal)
-        return Reading(commands=later.commands, revise=later.revise)
+        return Reading(commands=later.commands, revise=later.revise, notes=[later.note] if later.note else [])
     split = split_follow_up(utterance, recent or Recent())  # "too much, and make it warmer"
     if split is not None:
         rest = read(split[1], model=model, photo_open=photo_open, selection=selection)
