@@ -67,7 +67,7 @@ import numpy as np
 
 from editor.jit import lazy_njit
 from editor.ops import check_image, check_range, full_scale
-from editor.sky import sky_mask
+from editor.sky import clouds_mask, sky_mask
 
 __all__ = [
     "CENTER_FULL",
@@ -114,7 +114,7 @@ _SIDES = ("left", "right", "top", "bottom")
 _HALVES = tuple(f"{s} half" for s in _SIDES)
 _CORNERS = ("top left", "top right", "bottom left", "bottom right")
 GEOMETRIC_NAMES = _SIDES + _HALVES + _CORNERS + ("center",)
-REGION_NAMES: tuple[str, ...] = GEOMETRIC_NAMES + tuple(TONES) + ("sky",)
+REGION_NAMES: tuple[str, ...] = GEOMETRIC_NAMES + tuple(TONES) + ("sky", "clouds")
 _HALF = 0.5 + 1e-9  # round half up; the 1e-9 as in editor.ops, for ties float lands just below
 
 
@@ -715,7 +715,7 @@ _ALIASES = {
     "upper half": "top half", "lower half": "bottom half",
     "shadow": "shadows", "highlight": "highlights", "midtone": "midtones", "mid tones": "midtones",
     "dark areas": "shadows", "darks": "shadows", "lights": "highlights", "bright areas": "highlights",
-    "skies": "sky", "the sky": "sky",
+    "skies": "sky", "the sky": "sky", "cloud": "clouds", "the clouds": "clouds",
 }
 
 
@@ -757,4 +757,4 @@ def region_mask(image: np.ndarray, name: str) -> np.ndarray:
         return geometric_mask(image.shape, s)
     if s in TONES:
         return tonal_mask(image, s)
-    return sky_mask(image)
+    return clouds_mask(image) if s == "clouds" else sky_mask(image)

@@ -13,7 +13,7 @@ import numpy as np
 
 from editor.ops import check_image, full_scale
 
-__all__ = ["sky_mask"]
+__all__ = ["clouds_mask", "sky_mask"]
 
 # --- finding it --------------------------------------------------------------------------------------
 
@@ -293,3 +293,78 @@ def sky_mask(image: np.ndarray) -> np.ndarray:
     return out
 
 
+
+
+# --- the clouds in it ----------------------------------------------------------------------------
+
+CLOUD_SIDE = 320  # the clouds are found on a copy this size on its long side
+CLOUD_BELOW_BLUE = 0.1  # a cloud's saturation is this far under the blue sky's of its row (its 75th percentile) ...
+CLOUD_BLEND = 0.1  # ... fully cloud this much further under, blended between
+CLOUD_LIGHT = 0.45  # ... and its value (max / full scale) from this up (a grey storm cloud still is)
+CLOUD_WHITE = (0.2, 0.6)  # white beside the sky and above its horizon (saturation under, value over) is sky too
+CLOUD_MIN = 0.005  # clouds covering less than this share of the picture are none
+CLOUD_TEXTURE = 0.04  # a cloud's mean luma gradient (per pixel of the copy) is under this (blended from half of it)
+
+
+def clouds_mask(image: np.ndarray) -> np.ndarray:
+    """The clouds of a photo's sky as a soft mask (all zeros when it shows none), on a copy
+    :data:`CLOUD_SIDE` pixels on its long side, upsampled:
+
+    1. the sky (:func:`sky_mask`), with the white regions beside it that begin above its horizon
+       (bright white cloud tops the sky's own texture test leaves out, :data:`CLOUD_WHITE`);
+    2. in it, what is greyer than the blue sky of its own row (its saturation :data:`CLOUD_BELOW_BLUE`
+       under the row's 75th percentile, fully from :data:`CLOUD_BLEND` further) and not dark
+       (:data:`CLOUD_LIGHT`). A row's own blue is the reference, so the pale haze along a horizon,
+       greyer than the sky above it but as grey as the rest of its row, is no cloud. An overcast
+       sky, grey in every row, shows none;
+    3. soft: its mean gradient under :data:`CLOUD_TEXTURE` (not the lattice of a tower against the sky).
+
+    "make the clouds darker" was refused (Easel could not find clouds on its own).
+
+    >>> img = np.zeros((60, 80, 3), np.uint8); img[:40] = (70, 130, 230); img[5:20, 10:40] = 240
+    >>> img[40:] = (60, 110, 40); m = clouds_mask(img)
+    >>> bool(m[12, 25] > 0.9), bool(m[30, 60] < 0.1), bool(m[50, 40] == 0)
+    (True, True, True)
+    """
+    check_image(image)
+    h, w = image.shape[:2]
+    sky_full = sky_mask(image)
+    if not sky_full.any():
+        return sky_full
+    rgb = image if image.ndim == 3 else image[:, :, None]
+    rgb = rgb[:, :, :3] if rgb.shape[2] >= 3 else np.repeat(rgb, 3, axis=2)
+    f = min(1.0, CLOUD_SIDE / max(h, w))
+    size = (max(8, round(w * f)), max(8, round(h * f)))
+    small = cv2.resize(np.ascontiguousarray(rgb), size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    small /= np.float32(full_scale(image))
+    sky = cv2.resize(sky_full, size, interpolation=cv2.INTER_AREA) > 0.5
+    hi, lo = small.max(axis=2), small.min(axis=2)
+    sat = (hi - lo) / np.maximum(hi, 1e-3)
+    # 1. white cloud tops beside the sky, above its horizon (the lowest sky pixel of the column)
+    rows = np.arange(size[1])[:, None]
+    horizon = np.where(sky.any(axis=0), size[1] - 1 - np.argmax(sky[::-1], axis=0), -1)
+    white = (sat < CLOUD_WHITE[0]) & (hi > CLOUD_WHITE[1]) & (rows < horizon[None, :]) & ~sky
+    n, lab = cv2.connectedComponents(white.astype(np.uint8), connectivity=8)
+    near = cv2.dilate(sky.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    touching = np.unique(lab[near & white])
+    region = sky | np.isin(lab, touching[touching > 0])
+    # 2. greyer than its row's blue
+    ref = np.full(size[1], np.nan, np.float32)
+    for y in range(size[1]):
+        if sky[y].sum() >= 3:
+            ref[y] = np.percentile(sat[y][sky[y]], 75)
+    if np.isnan(ref).all():
+        return np.zeros((h, w), np.float32)
+    ref = np.where(np.isnan(ref), np.nanpercentile(ref, 75), ref)[:, None]
+    grey = np.clip((ref - CLOUD_BELOW_BLUE - sat) / CLOUD_BLEND, 0.0, 1.0)
+    light = np.clip((hi - CLOUD_LIGHT) / 0.1, 0.0, 1.0)
+    # soft, as clouds are: not the lattice of a tower seen against the sky (its grey pixels are greyer than blue)
+    luma = small.mean(axis=2)
+    texture = cv2.blur(np.hypot(cv2.Sobel(luma, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(luma, cv2.CV_32F, 0, 1, ksize=3)) / 8,
+                       (5, 5))
+    smooth = np.clip((CLOUD_TEXTURE - texture) / (0.5 * CLOUD_TEXTURE), 0.0, 1.0)
+    m = (region * grey * light * smooth).astype(np.float32)
+    m = cv2.GaussianBlur(m, (0, 0), 1.0)
+    if float(m.mean()) < CLOUD_MIN:
+        return np.zeros((h, w), np.float32)
+    return np.clip(cv2.resize(m, (w, h), interpolation=cv2.INTER_LINEAR), 0.0, 1.0)

@@ -329,3 +329,20 @@ def test_more_contrast_over_a_part_is_not_split_into_its_darker_and_lighter_tone
     after = apply_in_region(landscape, region_mask(landscape, "sky"), lambda im: ops.adjust_contrast(im, amount=40))
     exp = explain_images(landscape, after, name_objects=False)
     assert len(_local(exp)) == 1 and "contrast" in exp.text, exp.text
+
+
+def test_the_clouds_darkened_are_said_as_the_clouds(landscape):
+    """"make the clouds darker" was refused (Easel could not find clouds); once done, a darkened
+    cloud beside the rest was "the skyblue object on the left was removed" and the rest "the part on
+    the right got darker". The clouds are the sky's grey to white part, and their change is said as
+    theirs."""
+    from agent.language.reader import read
+
+    assert [c.format() for c in read("make the clouds darker", photo_open=True).commands] == [
+        "adjust_attr brightness -20 in clouds"]
+    clouds = region_mask(landscape, "clouds")
+    assert clouds.max() > 0.9 and clouds[200:].max() == 0  # the cloud, not the ground
+    after = apply_in_region(landscape, clouds, lambda im: ops.adjust_brightness(im, amount=-20))
+    exp = explain_images(landscape, after, name_objects=False)
+    assert [f.kind for f in exp.findings] == ["region_changed"], exp.text
+    assert exp.text.startswith("The clouds got darker"), exp.text

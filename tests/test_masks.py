@@ -464,3 +464,25 @@ def test_refining_the_same_drawing_gives_the_same_region_whatever_ran_before():
     for i in range(3):
         cv2.randu(np.zeros((10 + i, 10)), 0, 1)  # something else used the generator meanwhile
         assert np.array_equal(masks.refine_to_edges(img, rough), first)
+
+
+def test_the_clouds_are_the_sky_greyer_than_its_rows_blue_not_a_hazy_horizon():
+    """"make the clouds darker" was refused: Easel found no clouds. They are the sky's part greyer
+    than the blue of its own row, soft: a white cloud is, a pale haze along the horizon (greyer
+    than the sky above it, as grey as the rest of its row) is not, nor is a dark lattice."""
+    from editor.masks import region_mask
+
+    h, w = 240, 320
+    yy = np.linspace(0, 1, 160)[:, None, None]
+    sky = (np.array([60, 120, 235]) * (1 - yy) + np.array([200, 215, 235]) * yy) * np.ones((1, w, 1))  # haze below
+    img = np.zeros((h, w, 3), np.float32)
+    img[:160] = sky
+    img[160:] = (70, 110, 45) + np.random.default_rng(1).normal(0, 20, (80, w, 3))
+    hazy = np.clip(img, 0, 255).astype(np.uint8)
+    assert region_mask(hazy, "clouds").max() == 0
+    cloudy = hazy.copy()
+    yy, xx = np.mgrid[0:h, 0:w]
+    cloud = (((xx - 100) / 50.0) ** 2 + ((yy - 50) / 20.0) ** 2) < 1
+    cloudy[cloud] = (245, 245, 248)
+    m = region_mask(cloudy, "clouds")
+    assert m[50, 100] > 0.9 and m[50, 250] < 0.1 and m[200].max() == 0

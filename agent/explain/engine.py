@@ -76,9 +76,11 @@ from agent.explain.fill import filled_or_pasted
 from agent.explain.objects import find_content, inside, name_findings
 from agent.explain.regional import (
     PART_BIG,
+    clouds_of,
     contrast_change,
     kept_colour,
     name_background,
+    name_clouds,
     name_sky,
     other_way,
     regional_part,
@@ -527,6 +529,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
     if any(fd.kind in ("region_changed", "object_recolored") and (not fd.params.get("object") or fd.params.get("in_part"))
            for fd in local):
         name_sky(local, sky if sky is not None else sky_of(warped), Sa, part)
+    if local and any(fd.params.get("colour_map_r2", 0.0) >= 0.7 and not fd.params.get("region") for fd in local):
+        local = name_clouds(local, clouds_of(warped), Sa, wf, af)  # "make the clouds darker"
     if part is not None:
         name_background(local, part, Sa)
         # the sky said as one: a piece of it cut off by a tower is not "the part at the top right"

@@ -319,3 +319,46 @@ def name_sky(local: list[Finding], sky: np.ndarray, Sa: np.ndarray, part: np.nda
         if (box & sbox).sum() >= SKY_PART * (box | sbox).sum():
             fd.params["region"] = "sky"
             fd.params.pop("object", None)
+
+
+CLOUDS_BOX = 0.7  # a change whose changed pixels are this share clouds (of the before picture) ...
+CLOUDS_MAP = 0.7  # ... and that one colour mapping explains this well (the clouds' own pixels, toned), is theirs
+
+
+def clouds_of(small: np.ndarray) -> np.ndarray:
+    """The clouds of a small copy of the before picture, as a bool mask (:func:`editor.sky.clouds_mask`,
+    its soft edge and thin clouds included: an edit of the clouds changes them too)."""
+    from editor.sky import clouds_mask
+
+    return clouds_mask(small) > 0.2
+
+
+def name_clouds(local: list[Finding], clouds: np.ndarray, Sa: np.ndarray, wf: np.ndarray, af: np.ndarray) -> list[Finding]:
+    """Say "the clouds" for a change of the clouds' tone or colour ("make the clouds darker"), as one
+    finding, the largest: a darkened cloud beside the rest was "the skyblue object on the left was
+    removed", and the others "the part on the right got darker". A change whose changed pixels (by
+    3 levels, in its box; ``wf`` and ``af`` the small copies before and after) are
+    :data:`CLOUDS_BOX` clouds and that one colour mapping explains (:data:`CLOUDS_MAP`) is theirs;
+    once one is, the other changes of the clouds (a piece "moved", "added") are its pieces."""
+    if not clouds.any():
+        return local
+    moved = chanmax(np.abs(af - wf)) > 3
+
+    def cloudy(fd: Finding) -> bool:
+        x1, y1, x2, y2 = box_to_small(fd.after_box or fd.before_box, Sa)
+        inside = moved[y1:y2, x1:x2]
+        return x2 > x1 and y2 > y1 and bool(inside.any()) and float(clouds[y1:y2, x1:x2][inside].mean()) >= CLOUDS_BOX
+
+    kinds = ("region_changed", "object_recolored", "object_removed", "object_added", "object_moved")
+    theirs = [fd for fd in local if fd.kind in kinds and not fd.params.get("region") and cloudy(fd)]
+    toned = [fd for fd in theirs if fd.kind != "object_moved" and fd.params.get("colour_map_r2", 0.0) >= CLOUDS_MAP]
+    if not toned:
+        return local
+    keep = max(toned, key=lambda fd: fd.params.get("area_fraction", 0.0))
+    dl = keep.params.get("lightness_change", 0.0)
+    if keep.kind != "object_recolored" or (dl >= 12 and keep.params.get("chroma_change", 0.0) < dl):
+        keep.kind = "region_changed"  # brightened more than tinted (a blue-grey cloud whitens): "got brighter"
+    keep.params["region"] = "clouds"
+    for k in ("object", "object_score", "object_box", "added_score", "fill_score"):
+        keep.params.pop(k, None)
+    return [fd for fd in local if fd is keep or fd not in theirs]

@@ -228,6 +228,7 @@ _KEEPING = re.compile(r"\S.*?\s(?:but |and |while |yet )?(?:keep(?:ing)?|leav(?:
 # without one, the edit says nothing is selected and asks for a drawing)
 _POINTING = re.compile(r"\b(?:this|that) (?:area|part|spot|region|bit|patch|section)\b|\b(?:here|there)$")
 _SKY = re.compile(r"\b(?:the )?sk(?:y|ies)\b")
+_CLOUDS = re.compile(r"\b(?:the )?clouds?\b")
 _TONES = [
     (re.compile(r"\b(?:the )?(?:shadows?|dark(?:er)? (?:areas|parts|tones|spots|regions)|darks|blacks|"
                 r"low ?lights)\b"), "shadows"),
@@ -332,6 +333,7 @@ def _named(c: str) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     for m in _SKY.finditer(c):
         found.append((m.start(), "sky"))
+    found += [(m.start(), "clouds") for m in _CLOUDS.finditer(c)]  # ("the clouds in the sky": the clouds, the earlier)
     for pattern, tone in _TONES:
         found += [(m.start(), tone) for m in pattern.finditer(c)]
     for m in _GEOMETRY.finditer(c):
