@@ -104,7 +104,7 @@ def revised_as_asked(how: str, old: str, new: str) -> tuple[bool, bool]:
         return False, False
     if a[0] != b[0]:
         if how == "opposite" and a[0].startswith("tint ") and b[0].startswith("tint "):
-            from agent.language.followups import OPPOSITE_TINT
+            from agent.language.revisions import OPPOSITE_TINT
 
             return OPPOSITE_TINT.get(a[0][5:]) == b[0][5:], False
         return False, False

@@ -55,7 +55,9 @@ from agent.grammar.commands import (
 )
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
-from agent.language.followups import Recent, revision_reply
+from agent.language.followup_words import without_place
+from agent.language.followups import Recent
+from agent.language.revisions import revision_reply
 from agent.language.search_steps import read_switch, search_step
 from agent.perception.vocabulary import singular
 from editor.document import Document, Version
@@ -732,8 +734,7 @@ def _place_phrase(side: str) -> str:
 def topic_noun(topic: str) -> str:
     """The noun of a thing talked about, singular: "the giraffes" -> "giraffe", "the giraffe in the
     middle" -> "giraffe", "the person on the left" -> "person"."""
-    head = re.sub(r"\s+(?:on|at|in|by|near|next to|beside)\s+the\s+.*$", "", topic.strip())
-    return singular(head.split()[-1])
+    return singular(without_place(topic).split()[-1])
 
 
 def _about_topic(utterance: str, topic: str, *, last_region: str = "", count: int | None = None) -> str | None:

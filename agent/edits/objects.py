@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from agent.edits.text_removal import find_text, text_mask
+from agent.edits.which_one import NEAR_COLOURS, colours_of, some_of_colour, the_young
 from agent.language.scope import names_text
 from agent.perception.models import (
     COCO_LABELS,
@@ -239,7 +240,7 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
     size = "small" if _SMALL.search(head) else "big" if _BIG.search(head) else None
     young = next((t for t in re.findall(r"[a-z]+", words.lower()) if t in YOUNG), None)
     if young and size is None and not each and len(dets) > 1:
-        dets = _the_young(dets, young, phrase, text)
+        dets = the_young(dets, young, phrase)
         positioned = positioned or len(dets) == 1
     if size is not None and len(dets) > 1:
         tall = re.search(r"\b(?:tallest|shortest)\b", head)  # by height, as "which one is the tallest?" answers
@@ -281,9 +282,9 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
                      tuple(dict.fromkeys(classes[b] for b in boxes)))
 
     extreme = bool(phrase.position and _EXTREME.search(head))
-    colours = _colours_of(rgb, dets, phrase.label) if phrase.colour in COLOR_WORDS and len(dets) > 1 else {}
+    colours = colours_of(rgb, dets, phrase.label) if phrase.colour in COLOR_WORDS and len(dets) > 1 else {}
     if colours:
-        _some_of_colour(phrase.colour.replace("gray", "grey"), phrase.label, dets, colours)
+        some_of_colour(phrase.colour.replace("gray", "grey"), phrase.label, dets, colours)
 
     def score(d) -> float:
         s = d.score * (0.01 if extreme else 1.0)
@@ -291,7 +292,7 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
             s += 2 * position_score(d.box, phrase.position, w, h)
         if phrase.colour and phrase.colour in COLOR_WORDS:
             want, got = phrase.colour.replace("gray", "grey"), colours.get(id(d))
-            s += 0.5 if got == want else 0.25 if got in _NEAR_COLOURS.get(want, ()) else 0.0
+            s += 0.5 if got == want else 0.25 if got in NEAR_COLOURS.get(want, ()) else 0.0
         if beside is not None:  # nearest the other thing, in units of the image's diagonal
             cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
             s -= 4 * min(math.hypot(cx - (b[0] + b[2]) / 2, cy - (b[1] + b[3]) / 2) for b in beside) / math.hypot(w, h)
@@ -304,62 +305,6 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         _further_found(best, phrase.position, phrase.label, every, w, h)
         _none_further(rgb, best, phrase.position, phrase.label, every)
     return Match([best], [b for b in every if b != best], phrase.label, False, weak, positioned, (classes[best],))
-
-
-def _colours_of(rgb: np.ndarray, dets: list[Detection], label: str) -> dict[int, str | None]:
-    """Each detection's colour as the caption says it (:func:`agent.perception.naming.object_colour`:
-    its mask's, a person's clothes'), so "the grey horse" is the one described "a grey horse". The
-    box's mean colour took in the sky around a black horse and called it "grey"."""
-    from agent.perception.colour_terms import photo_light
-    from agent.perception.naming import object_colour
-
-    light = photo_light(rgb)
-    return {id(d): object_colour(rgb, tuple(int(v) for v in d.box), label, light=light) for d in dets}
-
-
-# Colours near enough to each other that one may be named the other (a tan dog "orange" or "brown"); a
-# thing asked for by a colour none of several is, nor a near one, is asked about, not guessed.
-_NEAR_COLOURS = {"brown": {"orange", "beige", "red"}, "black": {"grey"}, "grey": {"white", "black", "skyblue"},
-                 "white": {"grey", "beige"}, "beige": {"brown", "white", "yellow"}, "orange": {"brown", "red", "yellow"},
-                 "red": {"orange", "pink", "brown"}, "pink": {"red", "purple"}, "purple": {"pink", "blue"},
-                 "blue": {"purple", "skyblue"}, "skyblue": {"blue", "grey"}, "yellow": {"orange", "beige"}, "green": set()}
-
-
-def _some_of_colour(colour: str, label: str, dets: list[Detection], colours: dict[int, str | None]) -> None:
-    """Raise :class:`ObjectNotFound` when none of several ``dets`` is ``colour`` or near it: "the brown
-    horse" among a black, a black and a grey one (the brown foal a "cow" to the detector) took the
-    surest, a black one."""
-    said = [colours.get(id(d)) for d in dets]
-    if any(c is None or c == colour or c in _NEAR_COLOURS.get(colour, ()) for c in said):
-        return
-    seen = list(dict.fromkeys(c for c in said if c))
-    raise ObjectNotFound(
-        f"I see {len(dets)} {plural(label)} but none looks {colour} to me (" +
-        (", ".join(seen[:-1]) + " and " + seen[-1] if len(seen) > 1 else seen[0]) +
-        f"); say which one, for example “the {label} on the left”",
-        seen=[(label, tuple(int(v) for v in d.box)) for d in dets])
-
-
-YOUNG_SHARE = 0.5  # the young of a kind ("the foal") is a box under this share of the largest one's area
-
-
-def _the_young(dets: list[Detection], young: str, phrase, text: str) -> list[Detection]:
-    """Those of several ``dets`` of a kind that ``young`` ("foal", "calf", "child") may name: the ones
-    clearly smaller than the largest (:data:`YOUNG_SHARE`), when it is one, or when the words also
-    say where or what colour ("the foal on the right": placed among them); else it is asked. "remove
-    the foal" among three grown horses (the foals a "cow" to the detector, and missed) removed the
-    black horse on the right, the caption having called it "an animal"; "the foal on the right" was
-    then the grown horse most to the right."""
-    area = {id(d): (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) for d in dets}
-    small = [d for d in dets if area[id(d)] <= YOUNG_SHARE * max(area.values())]
-    if len(small) == 1 or (small and (phrase.position or phrase.colour)):
-        return small
-    kind = phrase.label
-    raise ObjectNotFound(
-        f"I see {len(dets)} {plural(kind)} and can't tell which one is the {young}" +
-        (" (none of them looks smaller than the others)" if not small else "") +
-        f"; say which one, for example “the {kind} on the left”",
-        seen=[(kind, tuple(int(v) for v in d.box)) for d in dets])
 
 
 def _other_side(box: Box, position: str, w: int, h: int) -> bool:

@@ -89,3 +89,9 @@ def size_of(c: str) -> str:
     if _SIZE_SMALL.search(c) or SIZE_AFTER.search(c):  # "tone it down a bit"
         return "small"
     return "normal"
+
+
+def without_place(thing: str) -> str:
+    """A thing's words without the place that says which one: "the giraffe in the middle" -> "the
+    giraffe", "the person next to the car" -> "the person"."""
+    return re.sub(r"\s+(?:on|at|in|by|near|next to|beside)\s+the\s+.*$", "", thing.strip())

@@ -53,10 +53,8 @@ from dataclasses import dataclass, field
 
 from agent.grammar.commands import (
     ATTR_RANGES,
-    BLUR_RANGE,
     AdjustAttr,
     AdjustColor,
-    Background,
     Command,
     Flip,
     Remove,
@@ -65,10 +63,11 @@ from agent.grammar.commands import (
     parse_command,
 )
 from agent.grammar.lexicon import COLOUR_WORD
-from agent.grammar.regions import region_phrase
 from agent.language.followup_words import SIZE_AFTER as _SIZE_AFTER
 from agent.language.followup_words import size_of as _size
 from agent.language.followup_words import tidy as _tidy
+from agent.language.followup_words import without_place
+from agent.language.revisions import LESS, MORE, reversed_edit, scaled, shown, signed_degrees
 
 
 @dataclass(frozen=True)
@@ -94,110 +93,6 @@ class FollowUp:
     reply: str | None = None  # nothing to run: say this instead
     note: str = ""  # said after what runs ("which one did you mean?")
     proposal: list[Command] = field(default_factory=list)  # what "yes" runs after the reply's question
-
-
-# -- amounts -----------------------------------------------------------------------------------
-
-LESS = {"small": 0.75, "normal": 0.5, "large": 0.25}
-MORE = {"small": 1.25, "normal": 1.5, "large": 2.0}
-# The colour a tint turns to when the person says "the other way": its opposite across the grey axis.
-OPPOSITE_TINT = {"red": "skyblue", "skyblue": "red", "orange": "blue", "blue": "orange", "yellow": "purple",
-                 "purple": "yellow", "green": "pink", "pink": "green", "brown": "skyblue"}
-_ATTR_NAMES = {"brightness": "Brightness", "contrast": "Contrast", "saturation": "Saturation",
-               "sharpness": "Sharpness", "warmth": "Warmth", "hue": "Hue"}
-
-
-def _signed_degrees(rotate: Rotate) -> float:
-    deg = rotate.degrees % 360
-    return deg if deg <= 180 else deg - 360
-
-
-def scaled(command: Command, factor: float) -> Command | None:
-    """``command`` with its amount times ``factor``, clamped and rounded; None if it has no amount.
-
-    >>> scaled(AdjustAttr("contrast", 40), 0.25).format(), scaled(AdjustAttr("saturation", -30), 1.5).format()
-    ('adjust_attr contrast 10', 'adjust_attr saturation -45')
-    >>> scaled(AdjustColor("blue", 0.2), 0.5).format(), scaled(Rotate(10), 0.5).format()
-    ('adjust_color blue 0.1', 'rotate 5')
-    >>> scaled(Background("blur"), 1.5).format(), scaled(Background("white"), 1.5)
-    ('background blur 1.5', None)
-    """
-    if isinstance(command, AdjustAttr):
-        top = ATTR_RANGES[command.attr]
-        sign = 1 if command.amount >= 0 else -1
-        new = max(1, min(top, round(abs(command.amount) * factor)))
-        return dataclasses.replace(command, amount=float(sign * new), text=None)
-    if isinstance(command, AdjustColor):
-        new = min(1.0, max(0.01, round(command.intensity * factor, 2)))
-        return dataclasses.replace(command, intensity=new, text=None)
-    if isinstance(command, Rotate):
-        signed = _signed_degrees(command)
-        sign = 1 if signed >= 0 else -1
-        new = max(0.1, min(180.0, round(abs(signed) * factor, 1)))
-        return dataclasses.replace(command, degrees=(sign * new) % 360, text=None)
-    if isinstance(command, Background) and command.mode == "blur":  # "more" after "blur the background"
-        lo, hi = BLUR_RANGE
-        return dataclasses.replace(command, strength=min(hi, max(lo, round(command.strength * factor, 2))))
-    return None
-
-
-def reversed_edit(command: Command) -> Command | None:
-    """The same edit the other way: the amount negated, a tint toward the opposite colour, a
-    rotation the other way round, a flip about the other axis; None for edits without a direction.
-
-    >>> reversed_edit(AdjustAttr("brightness", 20)).format(), reversed_edit(Rotate(270)).format()
-    ('adjust_attr brightness -20', 'rotate 90')
-    """
-    if isinstance(command, AdjustAttr):
-        return dataclasses.replace(command, amount=-command.amount, text=None)
-    if isinstance(command, AdjustColor):
-        return dataclasses.replace(command, color=OPPOSITE_TINT[command.color], text=None)
-    if isinstance(command, Rotate):
-        return dataclasses.replace(command, degrees=(-_signed_degrees(command)) % 360, text=None)
-    if isinstance(command, Flip):
-        return Flip("vertical" if command.axis == "horizontal" else "horizontal")
-    return None
-
-
-def _shown(command: Command) -> str:
-    if isinstance(command, AdjustAttr):
-        unit = "°" if command.attr == "hue" else ""
-        return f"{command.amount:+g}{unit}"
-    if isinstance(command, AdjustColor):
-        return f"{command.color} at {round(command.intensity * 100, 1):g}%"
-    if isinstance(command, Rotate):
-        signed = _signed_degrees(command)
-        return f"{abs(signed):g}° {'counter-clockwise' if signed >= 0 else 'clockwise'}"
-    return command.label()
-
-
-def _where_done(command: Command) -> str:
-    region = getattr(command, "region", "")
-    return region_phrase(region) if region else "the whole picture"
-
-
-def revision_reply(old: Command, new: Command) -> str:
-    """What the assistant says after a revision: the new amount and the one it replaces, or the
-    new part and the one it replaces.
-
-    >>> revision_reply(AdjustAttr("contrast", 40), AdjustAttr("contrast", 20))
-    'Contrast now +20 instead of +40.'
-    >>> revision_reply(AdjustAttr("brightness", 20), AdjustAttr("brightness", 20, region="the dog"))
-    'Brightened the dog by 20 points, instead of the whole picture.'
-    >>> revision_reply(AdjustAttr("brightness", 20, region="selection"), AdjustAttr("brightness", 20, region="left"))
-    'Brightened the left side by 20 points, instead of your selection.'
-    """
-    if getattr(new, "region", "") != getattr(old, "region", ""):  # "no, only the giraffe"
-        return f"{new.reply().rstrip('.')}, instead of {_where_done(old)}."
-    if isinstance(new, AdjustAttr) and isinstance(old, AdjustAttr) and new.attr == old.attr:
-        return f"{_ATTR_NAMES[new.attr]} now {_shown(new)} instead of {_shown(old)}."
-    if isinstance(new, AdjustColor):
-        return f"Tint now {_shown(new)} instead of {_shown(old)}."
-    if isinstance(new, Rotate):
-        return f"Rotation now {_shown(new)} instead of {_shown(old)}."
-    if isinstance(new, Background) and isinstance(old, Background) and new.mode == old.mode == "blur":
-        return f"Background blur now {new.strength:g} times the usual instead of {old.strength:g}."
-    return f"{new.reply().rstrip('.')} instead ({old.label()} taken back)."
 
 
 _SUBJECT = r"(?:(?:that'?s|that is|it'?s|it is|this is|thats|its|that was|it was|now it'?s|it looks|looks|" \
@@ -294,7 +189,7 @@ def _key(command: Command) -> tuple[str, int] | None:
     if isinstance(command, AdjustColor):
         return f"tint {command.color}", 1
     if isinstance(command, Rotate):
-        return "rotate", (1 if _signed_degrees(command) >= 0 else -1)
+        return "rotate", (1 if signed_degrees(command) >= 0 else -1)
     return None
 
 
@@ -316,7 +211,7 @@ def _revise(last: Command, factor: float) -> FollowUp:
         return _no_amount(last)
     if new == last:
         edge = "most" if factor > 1 else "least"
-        return FollowUp(reply=f"It is already at the {edge} I can do: {_shown(last)}. Say 'undo' to take it back.")
+        return FollowUp(reply=f"It is already at the {edge} I can do: {shown(last)}. Say 'undo' to take it back.")
     return FollowUp([new], revise=True)
 
 
@@ -669,7 +564,7 @@ def _wrong_one(c: str, recent: Recent) -> FollowUp | None:
     where = last.words if isinstance(last, Remove) else getattr(last, "region", "") if last is not None else ""
     if not where.startswith("the ") or not _WRONG_ONE.fullmatch(c):
         return None
-    thing = re.sub(r"\s+(?:on|at|in|by|near|next to|beside)\s+the\s+.*$", "", where)
+    thing = without_place(where)
     side = "right" if where.endswith("on the left") else "left"  # (not where the wrong one was)
     example = f"{'remove' if isinstance(last, Remove) else '...'} {thing} on the {side}"
     return FollowUp([Undo()], note=f"Which {thing.removeprefix('the ')} did you mean? Ask again with where it is, "

@@ -1,0 +1,67 @@
+"""Which one of several things of a kind the words mean, by what they are or look like: "the foal"
+(the young of a kind, the clearly smaller one) and "the grey horse" (by the colour the caption gives
+it); asked when none is (:func:`agent.edits.objects.match_objects` places them among the rest)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agent.perception.models import Detection
+from agent.perception.things import ObjectNotFound
+from agent.perception.vocabulary import plural
+
+
+def colours_of(rgb: np.ndarray, dets: list[Detection], label: str) -> dict[int, str | None]:
+    """Each detection's colour as the caption says it (:func:`agent.perception.naming.object_colour`:
+    its mask's, a person's clothes'), so "the grey horse" is the one described "a grey horse". The
+    box's mean colour took in the sky around a black horse and called it "grey"."""
+    from agent.perception.colour_terms import photo_light
+    from agent.perception.naming import object_colour
+
+    light = photo_light(rgb)
+    return {id(d): object_colour(rgb, tuple(int(v) for v in d.box), label, light=light) for d in dets}
+
+
+# Colours near enough to each other that one may be named the other (a tan dog "orange" or "brown"); a
+# thing asked for by a colour none of several is, nor a near one, is asked about, not guessed.
+NEAR_COLOURS = {"brown": {"orange", "beige", "red"}, "black": {"grey"}, "grey": {"white", "black", "skyblue"},
+                 "white": {"grey", "beige"}, "beige": {"brown", "white", "yellow"}, "orange": {"brown", "red", "yellow"},
+                 "red": {"orange", "pink", "brown"}, "pink": {"red", "purple"}, "purple": {"pink", "blue"},
+                 "blue": {"purple", "skyblue"}, "skyblue": {"blue", "grey"}, "yellow": {"orange", "beige"}, "green": set()}
+
+
+def some_of_colour(colour: str, label: str, dets: list[Detection], colours: dict[int, str | None]) -> None:
+    """Raise :class:`ObjectNotFound` when none of several ``dets`` is ``colour`` or near it: "the brown
+    horse" among a black, a black and a grey one (the brown foal a "cow" to the detector) took the
+    surest, a black one."""
+    said = [colours.get(id(d)) for d in dets]
+    if any(c is None or c == colour or c in NEAR_COLOURS.get(colour, ()) for c in said):
+        return
+    seen = list(dict.fromkeys(c for c in said if c))
+    raise ObjectNotFound(
+        f"I see {len(dets)} {plural(label)} but none looks {colour} to me (" +
+        (", ".join(seen[:-1]) + " and " + seen[-1] if len(seen) > 1 else seen[0]) +
+        f"); say which one, for example “the {label} on the left”",
+        seen=[(label, tuple(int(v) for v in d.box)) for d in dets])
+
+
+YOUNG_SHARE = 0.5  # the young of a kind ("the foal") is a box under this share of the largest one's area
+
+
+def the_young(dets: list[Detection], young: str, phrase) -> list[Detection]:
+    """Those of several ``dets`` of a kind that ``young`` ("foal", "calf", "child") may name: the ones
+    clearly smaller than the largest (:data:`YOUNG_SHARE`), when it is one, or when the words also
+    say where or what colour ("the foal on the right": placed among them); else it is asked. "remove
+    the foal" among three grown horses (the foals a "cow" to the detector, and missed) removed the
+    black horse on the right, the caption having called it "an animal"; "the foal on the right" was
+    then the grown horse most to the right."""
+    area = {id(d): (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) for d in dets}
+    small = [d for d in dets if area[id(d)] <= YOUNG_SHARE * max(area.values())]
+    if len(small) == 1 or (small and (phrase.position or phrase.colour)):
+        return small
+    kind = phrase.label
+    raise ObjectNotFound(
+        f"I see {len(dets)} {plural(kind)} and can't tell which one is the {young}" +
+        (" (none of them looks smaller than the others)" if not small else "") +
+        f"; say which one, for example “the {kind} on the left”",
+        seen=[(kind, tuple(int(v) for v in d.box)) for d in dets])

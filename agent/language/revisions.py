@@ -1,0 +1,123 @@
+"""Revisions of an edit: its amount scaled ("too much": x 0.5, "more": x 1.5), the same edit the other
+way, and the reply that says what changed (:mod:`agent.language.followups` reads the words that
+ask for them)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from agent.grammar.commands import (
+    ATTR_RANGES,
+    BLUR_RANGE,
+    AdjustAttr,
+    AdjustColor,
+    Background,
+    Command,
+    Flip,
+    Rotate,
+)
+from agent.grammar.regions import region_phrase
+
+# -- amounts -----------------------------------------------------------------------------------
+
+LESS = {"small": 0.75, "normal": 0.5, "large": 0.25}
+MORE = {"small": 1.25, "normal": 1.5, "large": 2.0}
+# The colour a tint turns to when the person says "the other way": its opposite across the grey axis.
+OPPOSITE_TINT = {"red": "skyblue", "skyblue": "red", "orange": "blue", "blue": "orange", "yellow": "purple",
+                 "purple": "yellow", "green": "pink", "pink": "green", "brown": "skyblue"}
+_ATTR_NAMES = {"brightness": "Brightness", "contrast": "Contrast", "saturation": "Saturation",
+               "sharpness": "Sharpness", "warmth": "Warmth", "hue": "Hue"}
+
+
+def signed_degrees(rotate: Rotate) -> float:
+    """A rotation's degrees counter-clockwise, in (-180, 180]: 270 is -90 (90 clockwise)."""
+    deg = rotate.degrees % 360
+    return deg if deg <= 180 else deg - 360
+
+
+def scaled(command: Command, factor: float) -> Command | None:
+    """``command`` with its amount times ``factor``, clamped and rounded; None if it has no amount.
+
+    >>> scaled(AdjustAttr("contrast", 40), 0.25).format(), scaled(AdjustAttr("saturation", -30), 1.5).format()
+    ('adjust_attr contrast 10', 'adjust_attr saturation -45')
+    >>> scaled(AdjustColor("blue", 0.2), 0.5).format(), scaled(Rotate(10), 0.5).format()
+    ('adjust_color blue 0.1', 'rotate 5')
+    >>> scaled(Background("blur"), 1.5).format(), scaled(Background("white"), 1.5)
+    ('background blur 1.5', None)
+    """
+    if isinstance(command, AdjustAttr):
+        top = ATTR_RANGES[command.attr]
+        sign = 1 if command.amount >= 0 else -1
+        new = max(1, min(top, round(abs(command.amount) * factor)))
+        return dataclasses.replace(command, amount=float(sign * new), text=None)
+    if isinstance(command, AdjustColor):
+        new = min(1.0, max(0.01, round(command.intensity * factor, 2)))
+        return dataclasses.replace(command, intensity=new, text=None)
+    if isinstance(command, Rotate):
+        signed = signed_degrees(command)
+        sign = 1 if signed >= 0 else -1
+        new = max(0.1, min(180.0, round(abs(signed) * factor, 1)))
+        return dataclasses.replace(command, degrees=(sign * new) % 360, text=None)
+    if isinstance(command, Background) and command.mode == "blur":  # "more" after "blur the background"
+        lo, hi = BLUR_RANGE
+        return dataclasses.replace(command, strength=min(hi, max(lo, round(command.strength * factor, 2))))
+    return None
+
+
+def reversed_edit(command: Command) -> Command | None:
+    """The same edit the other way: the amount negated, a tint toward the opposite colour, a
+    rotation the other way round, a flip about the other axis; None for edits without a direction.
+
+    >>> reversed_edit(AdjustAttr("brightness", 20)).format(), reversed_edit(Rotate(270)).format()
+    ('adjust_attr brightness -20', 'rotate 90')
+    """
+    if isinstance(command, AdjustAttr):
+        return dataclasses.replace(command, amount=-command.amount, text=None)
+    if isinstance(command, AdjustColor):
+        return dataclasses.replace(command, color=OPPOSITE_TINT[command.color], text=None)
+    if isinstance(command, Rotate):
+        return dataclasses.replace(command, degrees=(-signed_degrees(command)) % 360, text=None)
+    if isinstance(command, Flip):
+        return Flip("vertical" if command.axis == "horizontal" else "horizontal")
+    return None
+
+
+def shown(command: Command) -> str:
+    if isinstance(command, AdjustAttr):
+        unit = "°" if command.attr == "hue" else ""
+        return f"{command.amount:+g}{unit}"
+    if isinstance(command, AdjustColor):
+        return f"{command.color} at {round(command.intensity * 100, 1):g}%"
+    if isinstance(command, Rotate):
+        signed = signed_degrees(command)
+        return f"{abs(signed):g}° {'counter-clockwise' if signed >= 0 else 'clockwise'}"
+    return command.label()
+
+
+def _where_done(command: Command) -> str:
+    region = getattr(command, "region", "")
+    return region_phrase(region) if region else "the whole picture"
+
+
+def revision_reply(old: Command, new: Command) -> str:
+    """What the assistant says after a revision: the new amount and the one it replaces, or the
+    new part and the one it replaces.
+
+    >>> revision_reply(AdjustAttr("contrast", 40), AdjustAttr("contrast", 20))
+    'Contrast now +20 instead of +40.'
+    >>> revision_reply(AdjustAttr("brightness", 20), AdjustAttr("brightness", 20, region="the dog"))
+    'Brightened the dog by 20 points, instead of the whole picture.'
+    >>> revision_reply(AdjustAttr("brightness", 20, region="selection"), AdjustAttr("brightness", 20, region="left"))
+    'Brightened the left side by 20 points, instead of your selection.'
+    """
+    if getattr(new, "region", "") != getattr(old, "region", ""):  # "no, only the giraffe"
+        return f"{new.reply().rstrip('.')}, instead of {_where_done(old)}."
+    if isinstance(new, AdjustAttr) and isinstance(old, AdjustAttr) and new.attr == old.attr:
+        return f"{_ATTR_NAMES[new.attr]} now {shown(new)} instead of {shown(old)}."
+    if isinstance(new, AdjustColor):
+        return f"Tint now {shown(new)} instead of {shown(old)}."
+    if isinstance(new, Rotate):
+        return f"Rotation now {shown(new)} instead of {shown(old)}."
+    if isinstance(new, Background) and isinstance(old, Background) and new.mode == old.mode == "blur":
+        return f"Background blur now {new.strength:g} times the usual instead of {old.strength:g}."
+    return f"{new.reply().rstrip('.')} instead ({old.label()} taken back)."
