@@ -33,6 +33,9 @@ name                                mask
 ``shadows``, ``midtones``,          luminance ranges, pixel by pixel, of ``L = Y/M`` (Rec. 601
 ``highlights``                      luma over full scale); see :data:`TONES`.
 ``sky``                             :func:`sky_mask`: colour, brightness, texture and position.
+``clouds``                          :func:`editor.sky.clouds_mask`: the sky's grey, soft part.
+``greenery``                        :func:`editor.greenery.greenery_mask`: plants by colour and
+                                    texture ("grass", "trees", "plants" name it too).
 ==================================  ==========================================================
 
 Tonal curves, with ``s(a, b)`` the smoothstep rising from 0 at ``L = a`` to 1 at ``L = b``
@@ -65,6 +68,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from editor.greenery import greenery_mask
 from editor.jit import lazy_njit
 from editor.ops import check_image, check_range, full_scale
 from editor.sky import clouds_mask, sky_mask
@@ -75,6 +79,7 @@ __all__ = [
     "DRAWN_FEATHER",
     "HALF_FEATHER",
     "OBJECT_FEATHER",
+    "FOUND_NAMES",
     "REGION_NAMES",
     "SIDE_FULL",
     "SIDE_ZERO",
@@ -114,7 +119,7 @@ _SIDES = ("left", "right", "top", "bottom")
 _HALVES = tuple(f"{s} half" for s in _SIDES)
 _CORNERS = ("top left", "top right", "bottom left", "bottom right")
 GEOMETRIC_NAMES = _SIDES + _HALVES + _CORNERS + ("center",)
-REGION_NAMES: tuple[str, ...] = GEOMETRIC_NAMES + tuple(TONES) + ("sky", "clouds")
+REGION_NAMES: tuple[str, ...] = GEOMETRIC_NAMES + tuple(TONES) + ("sky", "clouds", "greenery")
 _HALF = 0.5 + 1e-9  # round half up; the 1e-9 as in editor.ops, for ties float lands just below
 
 
@@ -707,6 +712,9 @@ def refine_to_edges(image: np.ndarray, rough: np.ndarray, *, reach: float = 0.0)
 
 # --- names ----------------------------------------------------------------------------------------
 
+FOUND_NAMES = ("sky", "clouds", "greenery")  # regions found in the picture, which may be kept to one half
+# "greenery on the left": the found part in that half ("darken the trees on the left" darkened every tree)
+_PLACED = re.compile(r"(.+?) (?:on|at|in|to) (?:the )?(left|right|top|bottom)(?: half| side)?")
 _ALIASES = {
     "centre": "center", "middle": "center", "the middle": "center",
     "upper left": "top left", "upper right": "top right", "lower left": "bottom left",
@@ -716,6 +724,7 @@ _ALIASES = {
     "shadow": "shadows", "highlight": "highlights", "midtone": "midtones", "mid tones": "midtones",
     "dark areas": "shadows", "darks": "shadows", "lights": "highlights", "bright areas": "highlights",
     "skies": "sky", "the sky": "sky", "cloud": "clouds", "the clouds": "clouds",
+    "grass": "greenery", "trees": "greenery", "plants": "greenery", "vegetation": "greenery", "foliage": "greenery",
 }
 
 
@@ -732,6 +741,10 @@ def canonical_region_name(name: str) -> str:
     s = _ALIASES.get(s, s)
     if s in REGION_NAMES:
         return s
+    placed = _PLACED.fullmatch(s)
+    if placed and _ALIASES.get(placed.group(1), placed.group(1)) in FOUND_NAMES:
+        side = placed.group(2)
+        return f"{_ALIASES.get(placed.group(1), placed.group(1))} {'at' if side in ('top', 'bottom') else 'on'} the {side}"
     if s == "selection":
         raise ValueError("'selection' is the region the user drew; the caller resolves it, not region_mask")
     raise ValueError(f"unknown region {name!r}; known: {', '.join(REGION_NAMES)}")
@@ -740,10 +753,13 @@ def canonical_region_name(name: str) -> str:
 def region_mask(image: np.ndarray, name: str) -> np.ndarray:
     """The mask of a word-named region of ``image`` (float32 ``(H, W)`` in [0, 1]).
 
-    ``name`` is one of :data:`REGION_NAMES` (or a variant :func:`canonical_region_name` accepts):
+    ``name`` is one of :data:`REGION_NAMES` (or a variant :func:`canonical_region_name` accepts, or
+    one of :data:`FOUND_NAMES` kept to a half: "greenery on the left" is the greenery times the
+    left half's mask):
     sides, halves, corners and the centre (:func:`geometric_mask`), ``shadows``/``midtones``/
-    ``highlights`` (:func:`tonal_mask`) and ``sky`` (:func:`sky_mask`; it may be all zeros, when
-    the photo shows no sky: the caller should then say so rather than edit nothing).
+    ``highlights`` (:func:`tonal_mask`), ``sky`` (:func:`sky_mask`), ``clouds`` and ``greenery``;
+    the last three may be all zeros, when the photo shows none: the caller should then say so
+    rather than edit nothing.
 
     Examples
     --------
@@ -757,4 +773,9 @@ def region_mask(image: np.ndarray, name: str) -> np.ndarray:
         return geometric_mask(image.shape, s)
     if s in TONES:
         return tonal_mask(image, s)
+    placed = _PLACED.fullmatch(s)
+    if placed:  # a found part kept to one half, the half's feathered edge included
+        return region_mask(image, placed.group(1)) * geometric_mask(image.shape, f"{placed.group(2)} half")
+    if s == "greenery":
+        return greenery_mask(image)
     return clouds_mask(image) if s == "clouds" else sky_mask(image)

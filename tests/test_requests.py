@@ -309,8 +309,8 @@ def test_what_a_request_is_about_decides_the_edit(request_, expected):
         # a part of the picture Easel cannot find on its own: not a whole-picture edit, a request to point
         ("brighten face a little", "can't find the face on my own"),
         ("hair darker please", "“make this darker”"),
-        ("add a green tint to the lawn", "can't find the lawn on my own"),
-        ("make grass greener", "can't find the grass on my own"),
+        ("add a green tint to the river", "can't find the river on my own"),  # (the lawn, the grass: editor.greenery)
+        ("make sand yellower", "can't find the sand on my own"),
         ("make the sea more blue", "can't find the sea on my own"),
         # a removal names what goes before where it is
         ("remove the reflection of the lamp", "can't remove haze, glare or reflections"),

@@ -126,7 +126,7 @@ def region_phrase(region: str) -> str:
     if kind == "named":
         name = canonical_region_name(words)
         text = _NAMED_PHRASES.get(name) or (f"the {name} corner" if " " in name and "half" not in name
-                                             else f"the {name}")
+                                             and " the " not in name else f"the {name}")
     elif kind in _NAMED_PHRASES:
         text = _NAMED_PHRASES[kind]
     else:
@@ -174,7 +174,11 @@ def region_meaning() -> str:
         "none below 0.1 or above 0.9; highlights none below 0.4, full above 0.8); `sky` found from colour, "
         "texture and position, edge about 2 px on a 1280-px copy; `clouds` the sky's part greyer than the blue "
         "of its own row (saturation 0.1 under the row's 75th percentile), soft and not dark, none under 0.5% of "
-        "the picture; `subject`/`background` the cutout's soft "
+        "the picture; `greenery` (also `grass`, `trees`, `plants`, `foliage`, `vegetation`) growing plants by colour "
+        "(CIELAB hue from yellow-green to green-cyan, not pale: not dry grass, not a white wall in green light) and "
+        "texture (not a green wall), none under 0.5% of the picture; `sky`, `clouds` and `greenery` may end with "
+        "`on the left`, `on the right`, `at the top` or `at the bottom`: the part found times that half's mask; "
+        "`subject`/`background` the cutout's soft "
         "alpha and its inverse; object words (`the dog`, `the man on the right`, `the cars`) each found "
         f"by the detector, masked to its edge and feathered {OBJECT_FEATHER:g}*D; `selection` the stroke or "
         "box drawn in the window, snapped to the edges it encloses (GrabCut) or, where that fails, "

@@ -229,6 +229,12 @@ _KEEPING = re.compile(r"\S.*?\s(?:but |and |while |yet )?(?:keep(?:ing)?|leav(?:
 _POINTING = re.compile(r"\b(?:this|that) (?:area|part|spot|region|bit|patch|section)\b|\b(?:here|there)$")
 _SKY = re.compile(r"\b(?:the )?sk(?:y|ies)\b")
 _CLOUDS = re.compile(r"\b(?:the )?clouds?\b")
+# A found part kept to a half: "on the left", "at the top", "in the left half"
+_PLACE_AFTER = re.compile(r"(?:on|at|in|to|towards) (?:the )?(left|right|top|bottom)(?:[- ]hand)?(?: (?:half|side|part|edge))?\b")
+# Plants, one region (editor.greenery): "plant" alone is a potted plant the detector finds, "the leaves"
+# needs its article ("it leaves a mark"), "field" is also a depth of field
+_GREENERY = re.compile(r"\b(?:(?:the )?(?:grass|lawns?|meadows?|trees|foliage|plants|vegetation|bushes|shrubs|hedges?|"
+                       r"greenery|forest|woods)|the leaves)\b")
 _TONES = [
     (re.compile(r"\b(?:the )?(?:shadows?|dark(?:er)? (?:areas|parts|tones|spots|regions)|darks|blacks|"
                 r"low ?lights)\b"), "shadows"),
@@ -334,6 +340,11 @@ def _named(c: str) -> list[tuple[int, str]]:
     for m in _SKY.finditer(c):
         found.append((m.start(), "sky"))
     found += [(m.start(), "clouds") for m in _CLOUDS.finditer(c)]  # ("the clouds in the sky": the clouds, the earlier)
+    found += [(m.start(), "greenery") for m in _GREENERY.finditer(c)]
+    for i, (at, name) in enumerate(found):  # "the trees on the left": those in the left half
+        placed = _PLACE_AFTER.match(c, at + len(re.match(r"[a-z ]*?(?=\b(?:on|at|in|to)\b|$)", c[at:]).group(0)))
+        if placed:
+            found[i] = (at, f"{name} {'at' if placed.group(1) in ('top', 'bottom') else 'on'} the {placed.group(1)}")
     for pattern, tone in _TONES:
         found += [(m.start(), tone) for m in pattern.finditer(c)]
     for m in _GEOMETRY.finditer(c):

@@ -1,0 +1,96 @@
+"""The grass, the trees, the plants: a region Easel finds on its own (editor.greenery).
+
+Found on real photos (gcompris' horses, Neuschwanstein): "make the grass greener" and "make the trees
+darker" were refused (Easel could not find them), and "make the grass a lot less green", a request
+from GIER, brightened and balanced the whole picture. How well the region fits real photos is in
+bench/greenery.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.dialogue.manager import DialogueManager
+from agent.language.reader import read
+from editor.document import Document
+from editor.masks import region_mask
+from editor.store import Store
+
+
+def _photo() -> np.ndarray:
+    """A sky over a lawn (textured green), with a flat grey post and a textured lemon-yellow patch
+    standing on the lawn, and a flat green wall on its own above it."""
+    rng = np.random.default_rng(3)
+    img = np.zeros((240, 320, 3), np.float32)
+    img[:100] = (110, 165, 235)
+    img[100:] = np.array((70, 125, 45)) + rng.normal(0, 22, (140, 320, 3))
+    img[10:80, 20:100] = (60, 150, 70)  # a painted wall, against the sky
+    img[120:200, 140:180] = (128, 128, 128)  # a grey post
+    img[120:200, 220:300] = np.array((245, 225, 30)) + rng.normal(0, 10, (80, 80, 3))  # lemons
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_the_grass_is_the_textured_green_not_a_green_wall_the_sky_or_lemons():
+    img = _photo()
+    m = region_mask(img, "grass")
+    assert np.array_equal(m, region_mask(img, "greenery")) and np.array_equal(m, region_mask(img, "the trees"))
+    lawn = m[210:, :].mean()
+    assert lawn > 0.9, lawn
+    assert m[:90, 110:].max() == 0  # the sky
+    assert m[15:75, 25:95].max() < 0.1  # the wall: green, but flat
+    assert m[130:190, 230:290].max() < 0.1  # the lemons: yellow, not olive
+    assert m[130:190, 145:175].max() < 0.1  # the post
+
+
+def test_a_photo_without_plants_has_no_greenery():
+    from skimage import data
+
+    for img in (data.astronaut(), data.coffee(), data.chelsea()):
+        assert region_mask(img, "greenery").max() == 0
+
+
+def _read(words: str):
+    return [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]
+
+
+@pytest.mark.parametrize("words, want", [
+    ("make the grass greener", "adjust_color green 0.2 in greenery"),  # "I can't find the grass on my own"
+    ("make the trees a lot darker", "adjust_attr brightness -40 in greenery"),
+    ("brighten the lawn", "adjust_attr brightness 20 in greenery"),
+    ("the grass is too yellow", "adjust_attr warmth -25 in greenery"),
+])
+def test_plants_are_read_where_they_were_said(words, want):
+    assert _read(words) == [want]
+
+
+def test_a_plant_alone_is_still_a_thing_to_find_and_depth_of_field_is_no_field():
+    assert _read("brighten the plant") == ["adjust_attr brightness 20 in the plant"]
+
+
+def test_greener_grass_changes_the_lawn_and_nothing_else(tmp_path):
+    img = _photo()
+    doc = Document.create(Store(tmp_path / "easel.db"), img, title="lawn.png")
+    result = DialogueManager(doc).handle("make the grass greener")
+    assert result.ok and [v.command for v in doc.lineage()[1:]] == ["adjust_color green 0.2 in greenery"], result.reply
+    out = doc.pixels().astype(int)
+    changed = np.abs(out - img.astype(int)).sum(axis=2)
+    assert changed[:90, 110:].max() == 0 and changed[130:190, 145:175].max() == 0  # the sky and the post untouched
+    assert changed[15:75, 25:95].max() == 0  # the wall
+    assert (out[210:, :, 1] - out[210:, :, 0]).mean() > (img[210:, :, 1].astype(int) - img[210:, :, 0]).mean()
+
+
+def test_a_found_part_on_one_side_is_kept_to_that_half():
+    """"darken the trees on the left" darkened every tree (and "brighten the sky on the right" the
+    whole sky): the part found is kept to the half named."""
+    from agent.grammar.regions import region_phrase
+    from editor.masks import geometric_mask
+
+    assert _read("darken the trees on the left") == ["adjust_attr brightness -20 in greenery on the left"]
+    assert _read("brighten the sky on the right") == ["adjust_attr brightness 20 in sky on the right"]
+    assert _read("make the grass at the bottom greener") == ["adjust_color green 0.2 in greenery at the bottom"]
+    img = _photo()
+    m = region_mask(img, "greenery on the left")
+    assert np.allclose(m, region_mask(img, "greenery") * geometric_mask(img.shape, "left half"))
+    assert m[220, 20] > 0.9 and m[220, 300] == 0
+    assert region_phrase("greenery on the left") == "the greenery on the left"
