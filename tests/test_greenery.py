@@ -59,8 +59,18 @@ def _read(words: str):
     ("make the trees a lot darker", "adjust_attr brightness -40 in greenery"),
     ("brighten the lawn", "adjust_attr brightness 20 in greenery"),
     ("the grass is too yellow", "adjust_attr warmth -25 in greenery"),
+    # less of a colour: ran the whole picture's automatic enhance, which made the horses yellower
+    ("make the grass a lot less green", "adjust_attr saturation -60 in greenery"),  # green is the grass's own
+    ("make the sky less yellow", "adjust_attr warmth -25 in sky"),
+    ("make it less yellow", "adjust_attr warmth -25"),
+    ("make it less blue", "adjust_attr warmth 25"),
+    ("reduce the redness in the sky", "adjust_attr saturation -30 in sky"),
+    # a cast named as such is still the white balance
+    ("remove the yellow cast", "auto_enhance"),
+    ("reduce the redness", "auto_enhance"),
+    ("make it less green", "auto_enhance"),
 ])
-def test_plants_are_read_where_they_were_said(words, want):
+def test_plants_and_less_of_a_colour_are_read_where_they_were_said(words, want):
     assert _read(words) == [want]
 
 

@@ -77,7 +77,7 @@ _TONES = re.compile(r"(?:the |its |my )?(whites|white|highlights|lights|blacks|b
 # Where a colour is the part's own: "the sky is too blue" asks for a less saturated sky, not a warmer one
 NATURAL_COLOUR = {"sky": "blue", "sea": "blue", "water": "blue", "lake": "blue", "grass": "green",
                   "trees": "green", "tree": "green", "leaves": "green", "plants": "green", "forest": "green",
-                  "lawn": "green", "foliage": "green"}
+                  "lawn": "green", "foliage": "green", "greenery": "green"}
 _NOT_SUBJECT = re.compile(r"\b(?:what|why|how|is it|are they|do|does|did|can|could|would|should|will|not|n't|never|"
                           r"make|turn|get|want|need|like|wish|keep|leave|if|when|whether|than|because|on purpose|"
                           r"intentional\w*|supposed|meant)\b")
@@ -103,7 +103,7 @@ class Complaint:
         return not self.subject or bool(_WHOLE.fullmatch(self.subject))
 
 
-def _colour_mend(colour: str, subject: str) -> tuple[str | None, int]:
+def colour_mend(colour: str, subject: str) -> tuple[str | None, int]:
     """The edit that mends "too <colour>": less saturation where the colour is the part's own ("the
     sky is too blue"); warmer for blue, cooler for yellow and orange; elsewhere, in a part, less
     saturation ("the face is too red"); over the whole picture, a colour cast (``None``)."""
@@ -140,7 +140,7 @@ def complaint(clause: str) -> Complaint | None:
             attr, sign = _NOUNS[word]
             return Complaint(subject, attr, sign)
         colour = COLOUR_WORD[word]
-        attr, sign = _colour_mend(colour, subject)
+        attr, sign = colour_mend(colour, subject)
         return Complaint(subject, attr, sign, colour)
     m = _SAID.fullmatch(c)
     if not m:
@@ -159,7 +159,7 @@ def complaint(clause: str) -> Complaint | None:
         if not degree:
             return None  # "the sky is blue", "the car looks red": what it is, not what is wrong
         colour = COLOUR_WORD[word]
-        attr, sign = _colour_mend(colour, subject)
+        attr, sign = colour_mend(colour, subject)
         return Complaint(subject, attr, sign, colour, sure, degree)
     tone = _TONES.fullmatch(subject)
     if tone and re.fullmatch(r"gr[ae]y|washed[- ]out|faded|flat|dull|pale|muddy", word):
