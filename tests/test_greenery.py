@@ -90,6 +90,38 @@ def test_greener_grass_changes_the_lawn_and_nothing_else(tmp_path):
     assert (out[210:, :, 1] - out[210:, :, 0]).mean() > (img[210:, :, 1].astype(int) - img[210:, :, 0]).mean()
 
 
+def test_the_greenery_darkened_or_dulled_is_said_as_the_greenery_not_a_background_removed():
+    """"make the trees a lot darker" (brightness -40 in the greenery) on Neuschwanstein was "the
+    background was removed (now black); only the main subject is left": the dark forest clipped to
+    black. Less of the grass's green was "the greenery became bluer"."""
+    from agent.explain import explain_images
+    from editor import adjust, ops
+    from editor.masks import apply_in_region
+
+    img = _photo()
+    img[100:] = (img[100:].astype(int) * 0.8).astype(np.uint8)  # a lawn in shade: it clips at -40
+    green = region_mask(img, "greenery")
+    darker = apply_in_region(img, green, lambda im: ops.adjust_brightness(im, amount=-40))
+    exp = explain_images(img, darker, name_objects=False)
+    assert exp.text.startswith("The greenery got darker"), exp.text
+    assert not any(f.kind.startswith("background") or f.kind == "object_removed" for f in exp.findings), exp.text
+    duller = apply_in_region(img, green, lambda im: adjust.adjust_saturation(im, amount=-60))
+    exp = explain_images(img, duller, name_objects=False)
+    assert exp.text.startswith("The greenery became duller"), exp.text
+
+
+def test_a_background_taken_away_to_black_is_still_said_so():
+    """The look for a part darkened until it clipped leaves a cutout alone: under its black the sky
+    and the wall were lighter than anything else was darkened."""
+    from agent.explain import explain_images
+
+    img = _photo()
+    cut = img.copy()
+    cut[:100] = 0
+    exp = explain_images(img, cut, name_objects=False)
+    assert exp.findings[0].kind == "background_removed", exp.text
+
+
 def test_a_found_part_on_one_side_is_kept_to_that_half():
     """"darken the trees on the left" darkened every tree (and "brighten the sky on the right" the
     whole sky): the part found is kept to the half named."""

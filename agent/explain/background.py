@@ -67,6 +67,21 @@ def clipped_brighter(before: np.ndarray, after: np.ndarray) -> bool:
     return bool(k >= 10 and (np.abs(d - k) <= max(8.0, 0.25 * k)).mean() >= 0.8)
 
 
+def darkened_to_black(before: np.ndarray, after: np.ndarray, black: np.ndarray, valid: np.ndarray) -> bool:
+    """Whether the black part ``black`` of the after picture (small copies, float) is a part darkened
+    until it clipped rather than a background taken away: what changed elsewhere went darker, never
+    lighter, and under the black the before picture was no lighter than the most anything was
+    darkened (its 5th percentile, on each pixel's brightest channel): a cutout blacks out the bright
+    sky too. "make the trees a lot darker" (brightness -40 in the greenery) on Neuschwanstein was "the
+    background was removed (now black); only the main subject is left"."""
+    d = after.max(axis=2) - before.max(axis=2)
+    moved = valid & ~black & (np.abs(d) > 3)
+    if moved.sum() < 20 or float((d[moved] > 0).mean()) > 0.05:
+        return False
+    k = float(np.percentile(d[moved], 5))
+    return k <= -10 and float(np.percentile(before[black].max(axis=1), 95)) <= -k + 12
+
+
 def blurred_background(pred: np.ndarray, af: np.ndarray, valid: np.ndarray) -> np.ndarray | None:
     """The part of the after picture (small copy, float32) that is ``pred`` strongly blurred, when it
     is a large part and the rest is unchanged; None otherwise."""

@@ -64,6 +64,7 @@ from agent.explain.align import (  # noqa: F401  (small_copy is also used by age
 from agent.explain.background import (
     blur_explains,
     clipped_brighter,
+    darkened_to_black,
     kept_box,
     matte_edge,
     replaced_background,
@@ -78,9 +79,10 @@ from agent.explain.regional import (
     PART_BIG,
     clouds_of,
     contrast_change,
+    greenery_of,
     kept_colour,
     name_background,
-    name_clouds,
+    name_region,
     name_sky,
     other_way,
     regional_part,
@@ -359,7 +361,7 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.01 * bg_mask.size]
         bg_mask = np.isin(lab, big) if big else np.zeros_like(bg_mask)
         bg_frac = float(bg_mask.sum()) / max(1, int(valid.sum()))
-    has_bg = bg_frac > 0.05
+    has_bg = bg_frac > 0.05 and (a_alpha is not None or not darkened_to_black(wf, af, bg_mask, valid))
     bg_colour = None  # a background replaced by a plain colour other than black
     if not has_bg and a_alpha is None and not reshoot:
         pred1 = np.clip(cmodel.apply(wf) if cmodel else a * wf + b.astype(np.float32), 0, 255)  # clipped white is no background
@@ -530,7 +532,9 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
            for fd in local):
         name_sky(local, sky if sky is not None else sky_of(warped), Sa, part)
     if local and any(fd.params.get("colour_map_r2", 0.0) >= 0.7 and not fd.params.get("region") for fd in local):
-        local = name_clouds(local, clouds_of(warped), Sa, wf, af)  # "make the clouds darker"
+        local = name_region(local, clouds_of(warped), "clouds", Sa, wf, af)  # "make the clouds darker"
+    if local and any(fd.params.get("colour_map_r2", 0.0) >= 0.7 and not fd.params.get("region") for fd in local):
+        local = name_region(local, greenery_of(warped), "greenery", Sa, wf, af)  # "make the trees darker"
     if part is not None:
         name_background(local, part, Sa)
         # the sky said as one: a piece of it cut off by a tower is not "the part at the top right"
@@ -687,6 +691,10 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
         sat_a = float(np.linalg.norm(alab[y1:y2, x1:x2][sub][:, 1:] - 128, axis=1).mean())
         if in_part and sat_b >= 4 and sat_a < 0.35 * sat_b:
             info["grayscale"] = True
+        if sat_b >= 4:  # duller or more colourful: the shift runs along the part's own colour ("less green grass")
+            own = plab[y1:y2, x1:x2][sub][:, 1:].mean(axis=0) - 128
+            along = float(np.dot(shift, own) / max(1e-6, float(np.linalg.norm(shift) * np.linalg.norm(own))))
+            info["saturation_ratio"], info["shift_along_colour"] = round(sat_a / sat_b, 2), round(along, 2)
         if r2 > 0.85 or flat:  # one colour mapping explains the change: same thing, new colour
             if dchroma < (15 if flat else 8) and dl < 12 and not info.get("grayscale") and "contrast" not in info:
                 continue  # what is left of the global model's error, not a change of its own

@@ -321,8 +321,8 @@ def name_sky(local: list[Finding], sky: np.ndarray, Sa: np.ndarray, part: np.nda
             fd.params.pop("object", None)
 
 
-CLOUDS_BOX = 0.7  # a change whose changed pixels are this share clouds (of the before picture) ...
-CLOUDS_MAP = 0.7  # ... and that one colour mapping explains this well (the clouds' own pixels, toned), is theirs
+PART_BOX = 0.7  # a change whose changed pixels are this share of a found part (the clouds, the greenery; of the before picture) ...
+PART_MAP = 0.7  # ... and that one colour mapping explains this well (the part's own pixels, toned), is the part's
 
 
 def clouds_of(small: np.ndarray) -> np.ndarray:
@@ -333,32 +333,43 @@ def clouds_of(small: np.ndarray) -> np.ndarray:
     return clouds_mask(small) > 0.2
 
 
-def name_clouds(local: list[Finding], clouds: np.ndarray, Sa: np.ndarray, wf: np.ndarray, af: np.ndarray) -> list[Finding]:
-    """Say "the clouds" for a change of the clouds' tone or colour ("make the clouds darker"), as one
+def greenery_of(small: np.ndarray) -> np.ndarray:
+    """The greenery (grass, trees) of a small copy of the before picture, as a bool mask
+    (:func:`editor.greenery.greenery_mask`, its soft edge included)."""
+    from editor.greenery import greenery_mask
+
+    return greenery_mask(small) > 0.2
+
+
+def name_region(local: list[Finding], found: np.ndarray, name: str, Sa: np.ndarray, wf: np.ndarray,
+                af: np.ndarray) -> list[Finding]:
+    """Say the region ``name`` (``found`` in the small before picture: "clouds", "greenery") for a
+    change of its tone or colour ("make the clouds darker", "make the trees darker"), as one
     finding, the largest: a darkened cloud beside the rest was "the skyblue object on the left was
-    removed", and the others "the part on the right got darker". A change whose changed pixels (by
-    3 levels, in its box; ``wf`` and ``af`` the small copies before and after) are
-    :data:`CLOUDS_BOX` clouds and that one colour mapping explains (:data:`CLOUDS_MAP`) is theirs;
-    once one is, the other changes of the clouds (a piece "moved", "added") are its pieces."""
-    if not clouds.any():
+    removed", and the others "the part on the right got darker"; trees darkened by 40 were "the
+    grey object on the left was removed". A change whose changed pixels (by 3 levels, in its box;
+    ``wf`` and ``af`` the small copies before and after) are :data:`PART_BOX` the region's and that
+    one colour mapping explains (:data:`PART_MAP`) is the region's; once one is, the other changes
+    of the region (a piece "moved", "added", "removed") are its pieces."""
+    if not found.any():
         return local
     moved = chanmax(np.abs(af - wf)) > 3
 
-    def cloudy(fd: Finding) -> bool:
+    def within(fd: Finding) -> bool:
         x1, y1, x2, y2 = box_to_small(fd.after_box or fd.before_box, Sa)
         inside = moved[y1:y2, x1:x2]
-        return x2 > x1 and y2 > y1 and bool(inside.any()) and float(clouds[y1:y2, x1:x2][inside].mean()) >= CLOUDS_BOX
+        return x2 > x1 and y2 > y1 and bool(inside.any()) and float(found[y1:y2, x1:x2][inside].mean()) >= PART_BOX
 
     kinds = ("region_changed", "object_recolored", "object_removed", "object_added", "object_moved")
-    theirs = [fd for fd in local if fd.kind in kinds and not fd.params.get("region") and cloudy(fd)]
-    toned = [fd for fd in theirs if fd.kind != "object_moved" and fd.params.get("colour_map_r2", 0.0) >= CLOUDS_MAP]
+    theirs = [fd for fd in local if fd.kind in kinds and not fd.params.get("region") and within(fd)]
+    toned = [fd for fd in theirs if fd.kind != "object_moved" and fd.params.get("colour_map_r2", 0.0) >= PART_MAP]
     if not toned:
         return local
     keep = max(toned, key=lambda fd: fd.params.get("area_fraction", 0.0))
     dl = keep.params.get("lightness_change", 0.0)
     if keep.kind != "object_recolored" or (dl >= 12 and keep.params.get("chroma_change", 0.0) < dl):
-        keep.kind = "region_changed"  # brightened more than tinted (a blue-grey cloud whitens): "got brighter"
-    keep.params["region"] = "clouds"
+        keep.kind = "region_changed"  # lightened more than tinted (a blue-grey cloud whitens): "got brighter"
+    keep.params["region"] = name
     for k in ("object", "object_score", "object_box", "added_score", "fill_score"):
         keep.params.pop(k, None)
     return [fd for fd in local if fd is keep or fd not in theirs]

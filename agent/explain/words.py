@@ -37,6 +37,10 @@ LIGHTER = 12.0
 SAME_THING = 0.5  # a changed part is the thing found in it when their boxes overlap this much (IoU)
 
 
+DULLER = 0.75  # a recoloured part whose mean chroma is at most this share of before's is "duller" ...
+ALONG = 0.7  # ... when the shift runs back along its own colour: cosine at most minus this
+
+
 def shift_word(shift) -> str:
     """"bluer", "warmer", "greener", "redder" for a mean (a*, b*) shift of OpenCV's 8-bit Lab, the
     larger of the two axes, when it is at least 4; else ""."""
@@ -87,6 +91,10 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
         where = "" if region else " " + where_phrase(fd.after_box, asize)
         if fd.params.get("grayscale"):
             fd.sentence = f"{what}{where} was made black and white."
+        elif fd.params.get("saturation_ratio", 1.0) <= DULLER and fd.params.get("shift_along_colour", 0.0) <= -ALONG:
+            # "make the grass less green": its own colour weaker, not "bluer" nor "from brown to black" (a
+            # tint toward its own colour, as a bluer sky, is said as the tint)
+            fd.sentence = f"{what}{where} became duller (colourfulness {(fd.params['saturation_ratio'] - 1) * 100:+.0f}%)."
         elif fr and to and fr != to:
             fd.sentence = f"{what}{where} changed colour from {fr} to {to}."
         elif shift_word(fd.params.get("chroma_shift")):  # a tint: the same colour name, shifted
