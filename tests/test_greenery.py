@@ -131,6 +131,9 @@ def test_a_found_part_on_one_side_is_kept_to_that_half():
     assert _read("darken the trees on the left") == ["adjust_attr brightness -20 in greenery on the left"]
     assert _read("brighten the sky on the right") == ["adjust_attr brightness 20 in sky on the right"]
     assert _read("make the grass at the bottom greener") == ["adjust_color green 0.2 in greenery at the bottom"]
+    # a digit or a bracket between them crashed the reading of the place (AttributeError)
+    assert _read("make the sky 20% brighter on the left") == ["adjust_attr brightness 20 in sky on the left"]
+    assert _read("make the grass (on the left) greener") == ["adjust_color green 0.2 in greenery"]
     img = _photo()
     m = region_mask(img, "greenery on the left")
     assert np.allclose(m, region_mask(img, "greenery") * geometric_mask(img.shape, "left half"))

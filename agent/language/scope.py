@@ -342,7 +342,9 @@ def _named(c: str) -> list[tuple[int, str]]:
     found += [(m.start(), "clouds") for m in _CLOUDS.finditer(c)]  # ("the clouds in the sky": the clouds, the earlier)
     found += [(m.start(), "greenery") for m in _GREENERY.finditer(c)]
     for i, (at, name) in enumerate(found):  # "the trees on the left": those in the left half
-        placed = _PLACE_AFTER.match(c, at + len(re.match(r"[a-z ]*?(?=\b(?:on|at|in|to)\b|$)", c[at:]).group(0)))
+        words = re.match(r"[^,;.!?()]*", c[at:]).group(0)  # up to the clause's next punctuation
+        first = re.search(r"\b(?:on|at|in|to|towards)\b", words)
+        placed = _PLACE_AFTER.match(words, first.start()) if first else None
         if placed:
             found[i] = (at, f"{name} {'at' if placed.group(1) in ('top', 'bottom') else 'on'} the {placed.group(1)}")
     for pattern, tone in _TONES:
