@@ -122,8 +122,9 @@ def tint(c: str) -> RuleResult:
     if not m:
         return None
     colour = COLOUR_WORD[m.group(1)]
-    if re.search(r"\b(?:with|against|from|than|like|beside|near|next to)\s+(?:the |a |an |its |their )?$", c[:m.start()]):
-        return None  # "make the plants contrast more with the red rocks": the colour of another thing, no tint
+    if re.search(r"\b(?:with|against|from|than|like|beside|near|next to)\s+(?:the |a |an |its |their )?$", c[:m.start()]) \
+            and not re.match(r"\s+(?:tones?|tint|cast|filter|hue|glow|look|feel|wash|overlay|shade|effect)\b", c[m.end():]):
+        return None  # "contrast more with the red rocks": the colour of another thing ("with a sepia tone" is a tint)
     thing = re.match(r"\s+([a-z]+)", c[m.end():])
     if thing and thing.group(1) != "light" and (thing.group(1) in detectable() | PARTS) and not re.search(
             r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|glow|look|feel|overlay|wash)\b", c):
@@ -145,6 +146,29 @@ def tint(c: str) -> RuleResult:
     if n is not None and 0 < n <= 100:
         intensity = n / 100 if n > 1 else n
     return [AdjustColor(colour, round(intensity, 2))]
+
+
+# whiter than it is, not white ("make the horse white" recolours, which an edit of light cannot do)
+_WHITER = re.compile(r"\b(?:whiter|more white|whiten(?:ed)?)\b")
+_GREYER = re.compile(r"\b(?:gr[ae]yer|more gr[ae]y)\b")
+
+
+def whiter(c: str) -> RuleResult:
+    """'make the sky whiter' -> adjust_attr saturation -30 in sky, adjust_attr brightness 10 in sky
+    (less colour, a little lighter: white is both); 'make the clouds greyer' -> saturation -30 in
+    clouds. They were refused ("I don't know how to do that"). "black and white" is the grayscale
+    rule's, "the background white" the background rule's, both earlier; "make the horse white" is no
+    more or less of anything and is left to the others."""
+    white = _WHITER.search(c)
+    if not white and not _GREYER.search(c) or re.search(r"\bblack (?:and|&) white\b|\bwhite balance\b", c):
+        return None
+    region = region_or_ask(c, {"white", "whiter", "whiten", "grey", "gray", "greyer", "grayer"},
+                           example="make this whiter" if white else "make this greyer")
+    commands = [AdjustAttr("saturation", -amount_of(c, "saturation"), region=region)]
+    if white:
+        commands.append(AdjustAttr("brightness", DEFAULT_AMOUNTS["brightness"][0] * {"small": 0.5, "normal": 1, "large": 2}[
+            size_of(c)], region=region))
+    return commands
 
 
 _SOFT_COLOURS = re.compile(r"\bsoft(?:en|er)? (?:the |all |its )?colors?\b|\bcolors? soft(?:er)?\b")

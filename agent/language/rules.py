@@ -559,6 +559,11 @@ RULES: tuple[RequestRule, ...] = (
         worth="off: right +5, wrong +2, refused -6"),
     RequestRule("hue", light_rules.hue, (("shift the hue by 30 degrees", "adjust_attr hue 30"),),
         worth="off: right +0, wrong +0, refused +0"),
+    RequestRule("whiter", light_rules.whiter, (
+        ("make the sky whiter", "adjust_attr saturation -30 in sky; adjust_attr brightness 10 in sky"),
+        ("make the clouds greyer", "adjust_attr saturation -30 in clouds"), ("make the snow whiter", "refuse"),
+        ("make the horse white", "none")),
+        worth="off: right +0, wrong +0, refused +0 (one GIER reading differs: \"make the sky more white\"; 2026-11-28)"),
     RequestRule("tint", light_rules.tint, (
         ("add a yellow tone", "adjust_color yellow 0.2"), ("make it bluer", "adjust_color blue 0.2"),
         ("remove the blue tint", "auto_enhance"),
