@@ -68,6 +68,7 @@ from agent.language.followup_words import size_of as _size
 from agent.language.followup_words import tidy as _tidy
 from agent.language.followup_words import without_place
 from agent.language.revisions import LESS, MORE, reversed_edit, scaled, shown, signed_degrees
+from editor.masks import FOUND_NAMES, canonical_region_name
 
 
 @dataclass(frozen=True)
@@ -345,6 +346,19 @@ _ELSEWHERE = re.compile(
 _ANAPHORIC = re.compile(rf"the (?:other(?: one)?|one {_PLACE_WORDS}|(?:{_SIDE_ONE}) one)")
 
 
+def _found_to_found(region: str, where: str) -> bool:
+    """Whether the last edit was in a part found by name (the sky, the greenery) and ``where`` names
+    another: "now the sky" after "make the grass greener" (the lead-in "now" is off by now) was
+    refused. A bare thing ("the dog") stays what it was."""
+    from agent.language.scope import Unfindable, region_of
+
+    try:
+        new = region_of(where) or ""
+    except Unfindable:
+        return False
+    return region.split(" ")[0] in FOUND_NAMES and new.split(" ")[0] in FOUND_NAMES and new != region
+
+
 def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     """'and the one on the right too' after 'make the bison on the left darker' -> the same edit in
     the bison on the right; 'and the sky as well' -> in the sky; 'the other one too' asks which. Only
@@ -356,7 +370,7 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     if not m or not region or region.startswith(("everything", "selection")):
         return None
     if not (m.group("too") or re.match(r"(?:and|also|now|then|ok|okay)\b|(?:do |apply )?(?:the )?same\b", c)
-            or _ANAPHORIC.fullmatch(m.group("where"))):
+            or _ANAPHORIC.fullmatch(m.group("where")) or _found_to_found(region, m.group("where"))):
         return None
     where = m.group("where")
     if m.group("side"):  # "the left one": the one on the left
@@ -364,8 +378,14 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
         where = f"the one {'on' if side.endswith(('left', 'right')) else 'in' if side == 'middle' else 'at'} the {side}"
     place = re.search(r"(?:on|at|in) the (?:far )?(left|right|top|bottom|middle|centre|center)(?: (left|right))?$", region)
     thing = region[:place.start()].strip() if place else region
-    if not thing.startswith("the ") or thing == where:
+    if thing == where:
         return None
+    if not thing.startswith("the "):  # a part found by name: "now the sky" after the grass, "and the left" after
+        side = re.fullmatch(r"the (left|right|top|bottom)(?: side| half)?", where)  # the greenery on the right
+        if side and place and thing in FOUND_NAMES:
+            return FollowUp([dataclasses.replace(last, region=canonical_region_name(f"{thing} on the {side.group(1)}"))])
+        if where.startswith(("the one ", "the other", "the others")):
+            return None
     if where.startswith(("the one ", "the other one ", "the other ", "the others ")) and re.search(_PLACE_WORDS, where):
         new = f"{thing} {re.search(_PLACE_WORDS, where).group(0)}"  # "the one on the right": the same kind there
     elif re.fullmatch(r"the other(?: one)?", where) or where == f"the other {thing.removeprefix('the ')}":
@@ -610,6 +630,13 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
          "revise adjust_attr brightness -20 in the giraffe on the left"),
         ("the other way", "grayscale", "reply"))),
     FollowUpRule("elsewhere", _elsewhere, (
+        # a part found by name: "same for the left" was read by the model as "rotate 20", "now the sky" refused
+        ("same for the left", "adjust_attr brightness 20 in greenery on the right",
+         "adjust_attr brightness 20 in greenery on the left"),
+        ("now the sky", "adjust_color green 0.2 in greenery", "adjust_color green 0.2 in sky"),
+        ("and the sky too", "adjust_attr brightness 20 in greenery", "adjust_attr brightness 20 in sky"),
+        ("same for the right", "adjust_attr brightness -20 in left", "adjust_attr brightness -20 in right"),
+        ("the dog", "adjust_color green 0.2 in greenery", "none"),
         ("and the one on the right too", "adjust_attr brightness -20 in the bison on the left",
          "adjust_attr brightness -20 in the bison on the right"),
         ("the other one too", "adjust_attr brightness -20 in the bison on the left", "reply"),
