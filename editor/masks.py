@@ -725,6 +725,8 @@ _ALIASES = {
     "dark areas": "shadows", "darks": "shadows", "lights": "highlights", "bright areas": "highlights",
     "skies": "sky", "the sky": "sky", "cloud": "clouds", "the clouds": "clouds",
     "grass": "greenery", "trees": "greenery", "plants": "greenery", "vegetation": "greenery", "foliage": "greenery",
+    "tree": "greenery", "lawn": "greenery", "lawns": "greenery", "leaves": "greenery", "bushes": "greenery",
+    "shrubs": "greenery", "hedge": "greenery", "hedges": "greenery", "forest": "greenery", "woods": "greenery",
 }
 
 

@@ -139,3 +139,26 @@ def test_a_found_part_on_one_side_is_kept_to_that_half():
     assert np.allclose(m, region_mask(img, "greenery") * geometric_mask(img.shape, "left half"))
     assert m[220, 20] > 0.9 and m[220, 300] == 0
     assert region_phrase("greenery on the left") == "the greenery on the left"
+
+
+def test_questions_about_the_grass_are_answered_from_the_region_the_edits_use():
+    """"is there any grass?", "where are the trees?" were answered "I can only look for people,
+    animals, vehicles and everyday objects ... “grass” is not one of them"."""
+    from skimage import data
+
+    from agent.describe.questions import answer_question
+    from agent.language.questions import read_question
+
+    img = _photo()
+    text, shown, _ = answer_question(img, read_question("is there any grass?"))
+    assert text.startswith("Yes, the plants (grass or trees) show at the bottom"), text
+    x1, y1, x2, y2 = shown["overlays"][0]["box"]
+    assert y1 >= 95 and y2 == 240 and x2 - x1 >= 300
+    text, _, _ = answer_question(img, read_question("where are the trees?"))
+    assert text.startswith("The plants (grass or trees) are at the bottom"), text
+    text, _, _ = answer_question(img, read_question("is the grass green?"))
+    assert text.startswith("Yes, the plants (grass or trees) are"), text
+    text, _, _ = answer_question(img, read_question("how bright is the grass?"))
+    assert text.startswith("The mean brightness of the plants (grass or trees) is"), text
+    text, _, _ = answer_question(data.astronaut(), read_question("is there any grass?"))
+    assert text == "I don't see any plants (grass or trees) in this picture.", text

@@ -165,8 +165,9 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         return _part_measured(pixels, question.about, question.value)
     if question.kind == "what_at":
         return _what_at(pixels, question.about)
-    if question.about in ("sky", "skies"):
-        return _sky_answer(pixels, question.kind, question.value)
+    found = found_part(question.about)
+    if found is not None:
+        return _found_answer(pixels, found, question.kind, question.value)
     thing = _thing(question.about)
     if thing is None:
         return _not_a_thing(question.about), {}, []
@@ -244,57 +245,94 @@ _SAME_COLOUR = {"light blue": {"blue"}, "skyblue": {"blue"}, "navy": {"blue"}, "
 
 def same_colour(asked: str, seen: str) -> bool:
     """Whether the colour asked about ("is the sky blue?") is the one seen ("light blue": yes)."""
-    return asked == seen or seen in _SAME_COLOUR.get(asked, ()) or asked in _SAME_COLOUR.get(seen, ())
+    return asked == seen or seen in _SAME_COLOUR.get(asked, ()) or asked in _SAME_COLOUR.get(seen, ()) \
+        or seen.endswith(f" {asked}")  # "dark green", "yellowish green": green
 
 
-def _sky(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def found_part(about: str) -> str | None:
+    """The region found by name that a question's words mean ("sky", "clouds", "greenery" for "the
+    grass", "the trees"), or None for a thing the detector looks for."""
+    from editor.masks import FOUND_NAMES, canonical_region_name
+
+    try:
+        name = canonical_region_name(about)
+    except ValueError:
+        return None
+    return name if name in FOUND_NAMES else None
+
+
+def _found_region(pixels: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """The picture on a copy :data:`SKY_SIDE` pixels on its long side (enough to say it: 0.4 s on 12
-    megapixels at full size, 0.08 s so), its sky mask there (:func:`editor.sky.sky_mask`, as "brighten
-    the sky" uses) and the mask's box in the full picture's pixels."""
+    megapixels at full size, 0.08 s so), the region's mask there (:func:`editor.masks.region_mask`,
+    as "brighten the sky" and "make the grass greener" use) and the mask's box in the full picture's
+    pixels."""
     from agent.perception.colour_terms import fit_side
     from agent.perception.models import to_rgb8
-    from editor.sky import sky_mask
+    from editor.masks import region_mask
 
     full = to_rgb8(pixels)
     h, w = full.shape[:2]
     rgb = fit_side(full, SKY_SIDE)
-    sky = sky_mask(rgb) >= 0.5
-    if not sky.any():
-        return rgb, sky, [0, 0, 0, 0]
-    ys, xs = np.nonzero(sky)
-    sx, sy = w / sky.shape[1], h / sky.shape[0]
-    return rgb, sky, [int(xs.min() * sx), int(ys.min() * sy), min(w, int(np.ceil((xs.max() + 1) * sx))),
-                      min(h, int(np.ceil((ys.max() + 1) * sy)))]
+    mask = region_mask(rgb, name) >= 0.5
+    if not mask.any():
+        return rgb, mask, [0, 0, 0, 0]
+    ys, xs = np.nonzero(mask)
+    sx, sy = w / mask.shape[1], h / mask.shape[0]
+    return rgb, mask, [int(xs.min() * sx), int(ys.min() * sy), min(w, int(np.ceil((xs.max() + 1) * sx))),
+                       min(h, int(np.ceil((ys.max() + 1) * sy)))]
 
 
-def _sky_overlay(box: list[int]) -> dict:
-    return {"overlays": [{"kind": "box", "target": "current", "box": box, "color": BOX_COLOR, "label": "sky"}]}
+def _found_overlay(box: list[int], label: str) -> dict:
+    return {"overlays": [{"kind": "box", "target": "current", "box": box, "color": BOX_COLOR, "label": label}]}
 
 
-def _sky_answer(pixels: np.ndarray, kind: str, asked: str = "") -> tuple[str, dict, list[Command]]:
-    """The sky, from the sky mask "brighten the sky" uses (:func:`editor.sky.sky_mask`): whether and
-    where it shows, with its box and share of the picture, and its colour (the basic colour term of
-    its pixels after the photo's white balance, as a region is named)."""
+# how a found part is said: the sky and the clouds by name, the greenery by what it may be
+_SAID = {"sky": "the sky", "clouds": "the clouds", "greenery": "the plants (grass or trees)"}
+
+
+def _green_word(pixels: np.ndarray) -> str:
+    """The colour of the greenery's pixels (N x 3, 8-bit): green by how it was found (CIELAB hue from
+    93 degrees, :mod:`editor.greenery`), said "yellowish green" for an olive lawn (median hue under
+    105) and "dark green" for a forest in shade (median L* under 30). The basic colour terms put an
+    olive lawn's pixels at "yellow", and "is the grass green?" was answered "No"."""
+    import cv2
+
+    lab = cv2.cvtColor(pixels.reshape(-1, 1, 3).astype(np.float32) / 255, cv2.COLOR_RGB2Lab).reshape(-1, 3)
+    hue = float(np.median(np.degrees(np.arctan2(lab[:, 2], lab[:, 1])) % 360))
+    if float(np.median(lab[:, 0])) < 30:
+        return "dark green"
+    return "yellowish green" if hue < 105 else "green"
+
+
+def _found_answer(pixels: np.ndarray, name: str, kind: str, asked: str = "") -> tuple[str, dict, list[Command]]:
+    """A part found by name (the sky, the clouds, the greenery), from the mask the edits use: whether
+    and where it shows, with its box and share of the picture, and its colour (the basic colour term
+    of its pixels after the photo's white balance, as a region is named). "is there any grass?" and
+    "where are the trees?" were "I can only look for people, animals, vehicles..."."""
     from agent.perception.colour_terms import colour_term, white_balance_gains
 
-    rgb, sky, box = _sky(pixels)
-    share = float(sky.mean())
+    rgb, mask, box = _found_region(pixels, name)
+    share = float(mask.mean())
+    said = _SAID[name]
     if share < SKY_SHOWN:
-        return "I don't see any sky in this picture.", {}, []
-    overlays = _sky_overlay(box)
-    # a sky is at the top (the mask holds to the top edge): how far down it comes says where it is
-    rows = np.nonzero(sky.mean(axis=1) >= 0.3)[0]
-    down = (rows.max() + 1) / sky.shape[0] if len(rows) else box[3] / sky.shape[0]
-    shown = f"at the top, down to {100 * down:.0f}% of the picture's height ({100 * share:.0f}% of its area)"
+        return f"I don't see any {'plants (grass or trees)' if name == 'greenery' else name} in this picture.", {}, []
+    overlays = _found_overlay(box, name)
+    if name == "sky":  # a sky is at the top (the mask holds to the top edge): how far down it comes says where
+        rows = np.nonzero(mask.mean(axis=1) >= 0.3)[0]
+        down = (rows.max() + 1) / mask.shape[0] if len(rows) else box[3] / mask.shape[0]
+        shown = f"at the top, down to {100 * down:.0f}% of the picture's height ({100 * share:.0f}% of its area)"
+    else:
+        shown = f"{where_words(box, pixels.shape)} ({100 * share:.0f}% of the picture)"
+    are, it = ("is", "It is") if name == "sky" else ("are", "They are")
     if kind in ("colour", "colour_is"):
-        word = colour_term(rgb[sky], white_balance_gains(rgb))
+        word = _green_word(rgb[mask]) if name == "greenery" else colour_term(rgb[mask], white_balance_gains(rgb))
         if kind == "colour_is":
             yes = "Yes" if same_colour(asked, word) else "No"
-            return f"{yes}, the sky is {word}{', I would say' if yes == 'No' else ''}. It is {shown}.", overlays, []
-        return f"The sky is {word}. It is {shown}.", overlays, []
+            return f"{yes}, {said} {are} {word}{', I would say' if yes == 'No' else ''}. {it} {shown}.", overlays, []
+        return f"{said[0].upper()}{said[1:]} {are} {word}. {it} {shown}.", overlays, []
     if kind == "where":
-        return f"The sky is {shown}; its box is on the picture.", overlays, []
-    return f"Yes, the sky shows {shown}.", overlays, []
+        return f"{said[0].upper()}{said[1:]} {are} {shown}; the box is on the picture.", overlays, []
+    return f"Yes, {said} {'show' if name != 'sky' else 'shows'} {shown}.", overlays, []
 
 
 def _part(pixels: np.ndarray, about: str) -> tuple[np.ndarray | None, str, dict]:
@@ -303,11 +341,12 @@ def _part(pixels: np.ndarray, about: str) -> tuple[np.ndarray | None, str, dict]
     from agent.perception.models import to_rgb8
 
     rgb = to_rgb8(pixels)
-    if about in ("sky", "skies"):
-        small, sky, box = _sky(rgb)
-        if sky.mean() < SKY_SHOWN:
-            return None, "I don't see any sky in this picture.", {}
-        return small[sky], "the sky", _sky_overlay(box)
+    found = found_part(about)
+    if found is not None:
+        small, mask, box = _found_region(rgb, found)
+        if mask.mean() < SKY_SHOWN:
+            return None, _found_answer(rgb, found, "exists")[0], {}
+        return small[mask], _SAID[found], _found_overlay(box, found)
     thing = _thing(about)
     if thing is None:
         return None, _not_a_thing(about), {}
