@@ -162,3 +162,16 @@ def test_questions_about_the_grass_are_answered_from_the_region_the_edits_use():
     assert text.startswith("The mean brightness of the plants (grass or trees) is"), text
     text, _, _ = answer_question(data.astronaut(), read_question("is there any grass?"))
     assert text == "I don't see any plants (grass or trees) in this picture.", text
+
+
+def test_a_description_says_plants_where_it_said_a_green_area_or_the_ground():
+    """Without a trace, describe read a photo's thirds: trees over gravel were "a green area", and
+    Neuschwanstein's dark forest at the bottom "the ground"."""
+    from agent.describe.words import describe_regions
+
+    rng = np.random.default_rng(2)
+    img = np.zeros((240, 320, 3), np.float32)
+    img[:160] = np.array((50, 110, 40)) + rng.normal(0, 25, (160, 320, 3))  # trees
+    img[160:] = np.array((120, 118, 115)) + rng.normal(0, 12, (80, 320, 3))  # gravel
+    text = describe_regions(np.clip(img, 0, 255).astype(np.uint8)).text
+    assert text == "In this picture I can see green plants at the top and the middle. At the bottom I can see the ground.", text

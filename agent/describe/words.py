@@ -104,10 +104,12 @@ def _object_color(rgb: np.ndarray, box) -> str:
 
 SKY_SHARE = 0.5  # an area at least this share of the photo's sky mask (editor.sky) is "the sky"
 SKY_COLOURS = ("skyblue", "blue", "white", "grey")
+GREENERY_SHARE = 0.5  # an area at least this share greenery (editor.greenery) is plants
 REGION_SIDE = 1024  # describe_regions reads a photo's thirds on a copy this size on its long side
 
 
-def describe_region(rgb: np.ndarray, box, sky: np.ndarray | None = None) -> tuple[str, str]:
+def describe_region(rgb: np.ndarray, box, sky: np.ndarray | None = None,
+                    greenery: np.ndarray | None = None) -> tuple[str, str]:
     """A name for an area with no detected object: ``(noun phrase, short label)``.
 
     Sky: smooth and blue, white or grey in the upper part of the image, going up to the top edge
@@ -117,7 +119,10 @@ def describe_region(rgb: np.ndarray, box, sky: np.ndarray | None = None) -> tupl
     (:func:`_ground_like`); otherwise "a <colour> area", with the basic colour term of its pixels.
     ``sky``, the photo's sky mask (:func:`editor.sky.sky_mask`) when the caller has it, also makes
     an area of a sky's colour above the bottom third "the sky" when it is :data:`SKY_SHARE` sky (a
-    sky with clouds or a tower in it; a dark lattice tower against the sky is not).
+    sky with clouds or a tower in it; a dark lattice tower against the sky is not). ``greenery``, the
+    photo's greenery mask (:func:`editor.greenery.greenery_mask`) when the caller has it, makes an
+    area that is :data:`GREENERY_SHARE` plants and not the grass "green plants" ("a green area" and,
+    for a dark forest at the bottom, "the ground" were said).
     """
     h, w = rgb.shape[:2]
     x1, y1, x2, y2 = box
@@ -141,6 +146,8 @@ def describe_region(rgb: np.ndarray, box, sky: np.ndarray | None = None) -> tupl
         return "the sky", "sky"
     if (cy > 0.55 or low) and colour == "green":
         return "the grass", "grass"
+    if greenery is not None and float(greenery[y1:y2, x1:x2].mean()) >= GREENERY_SHARE:
+        return "green plants", "plants"
     # not a texture that goes on alike to every edge (planks, a close-up): ground has a horizon
     if (low and colour in ("brown", "beige", "grey") and not fills_the_picture(rgb, (x1, y1, x2, y2))
             and _ground_like(rgb, (x1, y1, x2, y2))):
@@ -469,6 +476,7 @@ def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
     shows (``thing``), then its top, middle and bottom thirds as regions, neighbours with one
     name said once ("In this picture I can see the sky at the top. At the bottom I can see the grass.")."""
     from agent.perception.colour_terms import fit_side
+    from editor.greenery import greenery_mask
     from editor.sky import sky_mask
 
     h, w = rgb.shape[:2]
@@ -477,9 +485,11 @@ def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
     small = fit_side(rgb, REGION_SIDE)
     sh = small.shape[0]
     sky = sky_mask(small)
+    greenery = greenery_mask(small)
     bands = []
     for k, where in enumerate(("at the top", "in the middle", "at the bottom")):
-        noun, label = describe_region(small, (0, k * sh // 3, small.shape[1], max(k * sh // 3 + 1, (k + 1) * sh // 3)), sky)
+        noun, label = describe_region(small, (0, k * sh // 3, small.shape[1], max(k * sh // 3 + 1, (k + 1) * sh // 3)),
+                                      sky, greenery)
         box = (0, k * h // 3, w, max(k * h // 3 + 1, (k + 1) * h // 3))
         if bands and bands[-1]["label"] == label:
             b = bands[-1]
