@@ -175,3 +175,17 @@ def test_a_description_says_plants_where_it_said_a_green_area_or_the_ground():
     img[160:] = np.array((120, 118, 115)) + rng.normal(0, 12, (80, 320, 3))  # gravel
     text = describe_regions(np.clip(img, 0, 255).astype(np.uint8)).text
     assert text == "In this picture I can see green plants at the top and the middle. At the bottom I can see the ground.", text
+
+
+def test_a_change_of_the_greenery_in_one_half_is_said_to_be_there():
+    """"make the trees on the left darker", then "what did you change?": "the greenery got darker"
+    did not say where."""
+    from agent.explain import explain_images
+    from editor import ops
+    from editor.masks import apply_in_region
+
+    img = _photo()
+    left = region_mask(img, "greenery on the left")
+    exp = explain_images(img, apply_in_region(img, left, lambda im: ops.adjust_brightness(im, amount=-20)),
+                         name_objects=False)
+    assert exp.text.startswith("The greenery on the left got darker"), exp.text

@@ -341,6 +341,23 @@ def greenery_of(small: np.ndarray) -> np.ndarray:
     return greenery_mask(small) > 0.2
 
 
+HALF_SHARE = 0.9  # a region's change with this share of its changed pixels in one half is said to be there
+
+
+def _one_half(changed: np.ndarray, found: np.ndarray) -> str:
+    """" on the left" or " on the right" when the changed pixels of a region lie in that half
+    (:data:`HALF_SHARE`: "make the trees on the left darker") and the region itself does not (clouds
+    only on the left are "the clouds"), else ""."""
+    def left_share(m: np.ndarray) -> float:
+        xs = np.nonzero(m)[1]
+        return float((xs < m.shape[1] / 2).mean()) if len(xs) else 0.5
+
+    left, whole = left_share(changed), left_share(found)
+    if left >= HALF_SHARE and whole < HALF_SHARE:
+        return " on the left"
+    return " on the right" if left <= 1 - HALF_SHARE and whole > 1 - HALF_SHARE else ""
+
+
 def name_region(local: list[Finding], found: np.ndarray, name: str, Sa: np.ndarray, wf: np.ndarray,
                 af: np.ndarray) -> list[Finding]:
     """Say the region ``name`` (``found`` in the small before picture: "clouds", "greenery") for a
@@ -369,7 +386,7 @@ def name_region(local: list[Finding], found: np.ndarray, name: str, Sa: np.ndarr
     dl = keep.params.get("lightness_change", 0.0)
     if keep.kind != "object_recolored" or (dl >= 12 and keep.params.get("chroma_change", 0.0) < dl):
         keep.kind = "region_changed"  # lightened more than tinted (a blue-grey cloud whitens): "got brighter"
-    keep.params["region"] = name
+    keep.params["region"] = name + _one_half(moved & found, found)
     for k in ("object", "object_score", "object_box", "added_score", "fill_score"):
         keep.params.pop(k, None)
     return [fd for fd in local if fd is keep or fd not in theirs]
