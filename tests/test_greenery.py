@@ -189,3 +189,16 @@ def test_a_change_of_the_greenery_in_one_half_is_said_to_be_there():
     exp = explain_images(img, apply_in_region(img, left, lambda im: ops.adjust_brightness(im, amount=-20)),
                          name_objects=False)
     assert exp.text.startswith("The greenery on the left got darker"), exp.text
+
+
+def test_it_after_a_question_about_the_grass_is_the_grass(tmp_path):
+    """"where is the grass?", then "make it greener" tinted the whole picture: the topic was the
+    grass, and the edit's line ("in greenery") did not hold the word."""
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+
+    doc = Document.create(Store(tmp_path / "easel.db"), _photo(), title="lawn.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert manager.handle("where is the grass?").ok
+    result = manager.handle("make it greener")
+    assert [v.command for v in doc.lineage()[1:]] == ["adjust_color green 0.2 in greenery"], result.reply

@@ -431,7 +431,7 @@ class DialogueManager:
             reading = read(about)
             noun = topic_noun(topic)
             # a question's words are not in its command line ("describe"): looked for in the question
-            if not reading.commands or not all(noun in c.format() or noun in getattr(c, "question", "")
+            if not reading.commands or not all(_names(noun, c.format()) or noun in getattr(c, "question", "")
                                                for c in reading.commands):
                 reading = None
             elif commit:
@@ -729,6 +729,20 @@ def _place_phrase(side: str) -> str:
     if side in ("left", "right", "far left", "far right"):
         return f"on the {side}"
     return f"in the {side}" if side in ("middle", "centre", "center") else f"at the {side}"
+
+
+def _names(noun: str, line: str) -> bool:
+    """Whether a command line is about ``noun``: its words, or the region found by name it means ("in
+    greenery" for the grass: "where is the grass?", then "make it greener" tinted the whole picture)."""
+    from editor.masks import FOUND_NAMES, canonical_region_name
+
+    if noun in line:
+        return True
+    try:
+        found = canonical_region_name(noun)
+    except ValueError:
+        return False
+    return found in FOUND_NAMES and re.search(rf"\bin {found}\b", line) is not None
 
 
 def topic_noun(topic: str) -> str:
