@@ -380,9 +380,9 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     thing = region[:place.start()].strip() if place else region
     if thing == where:
         return None
-    if not thing.startswith("the "):  # a part found by name: "now the sky" after the grass, "and the left" after
-        side = re.fullmatch(r"the (left|right|top|bottom)(?: side| half)?", where)  # the greenery on the right
-        if side and place and thing in FOUND_NAMES:
+    if not thing.startswith("the "):  # a part found by name ("now the sky" after the grass), or a side
+        side = re.fullmatch(r"the (left|right|top|bottom)(?: side| half)?", where)
+        if side and place and thing in FOUND_NAMES:  # "same for the left" after the greenery on the right
             return FollowUp([dataclasses.replace(last, region=canonical_region_name(f"{thing} on the {side.group(1)}"))])
         if where.startswith(("the one ", "the other", "the others")):
             return None

@@ -83,7 +83,7 @@ _LESS_COLOUR = re.compile(rf"\b(?:less|reduce|decrease|lower|tone down|minimi[sz
 
 
 def _less_colour(c: str) -> RuleResult:
-    """'make the grass a lot less green' -> adjust_attr saturation -50 in greenery (green is the
+    """'make the grass a lot less green' -> adjust_attr saturation -60 in greenery (green is the
     grass's own colour, so: less of it); 'make it less yellow' -> warmth -25; 'make the sky less
     yellow' -> warmth -25 in sky: the mend of "too <colour>" (:func:`colour_mend`), where it was said.
     None over the whole picture for a colour warmth cannot take away ("less green": a cast, which white
@@ -160,7 +160,7 @@ def whiter(c: str) -> RuleResult:
     rule's, "the background white" the background rule's, both earlier; "make the horse white" is no
     more or less of anything and is left to the others."""
     white = _WHITER.search(c)
-    if not white and not _GREYER.search(c) or re.search(r"\bblack (?:and|&) white\b|\bwhite balance\b", c):
+    if (not white and not _GREYER.search(c)) or re.search(r"\bblack (?:and|&) white\b|\bwhite balance\b", c):
         return None
     region = region_or_ask(c, {"white", "whiter", "whiten", "grey", "gray", "greyer", "grayer"},
                            example="make this whiter" if white else "make this greyer")

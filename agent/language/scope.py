@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from agent.grammar.commands import BACKGROUND_COLOURS
+from editor.masks import canonical_region_name
 
 # Parts of a picture (and things in it) that people ask to edit on their own.
 PARTS = {
@@ -346,7 +347,7 @@ def _named(c: str) -> list[tuple[int, str]]:
         first = re.search(r"\b(?:on|at|in|to|towards)\b", words)
         placed = _PLACE_AFTER.match(words, first.start()) if first else None
         if placed:
-            found[i] = (at, f"{name} {'at' if placed.group(1) in ('top', 'bottom') else 'on'} the {placed.group(1)}")
+            found[i] = (at, canonical_region_name(f"{name} on the {placed.group(1)}"))
     for pattern, tone in _TONES:
         found += [(m.start(), tone) for m in pattern.finditer(c)]
     for m in _GEOMETRY.finditer(c):
