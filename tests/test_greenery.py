@@ -202,3 +202,17 @@ def test_it_after_a_question_about_the_grass_is_the_grass(tmp_path):
     assert manager.handle("where is the grass?").ok
     result = manager.handle("make it greener")
     assert [v.command for v in doc.lineage()[1:]] == ["adjust_color green 0.2 in greenery"], result.reply
+
+
+def test_a_clause_that_goes_on_keeps_the_part_of_the_one_before():
+    """"make the sky less blue and more purple" tinted the whole picture purple, and "make the water
+    less green and more blue" (GIER) made the whole picture bluer while asking to point at the
+    water."""
+    assert _read("make the sky less blue and more purple") == ["adjust_attr saturation -30 in sky",
+                                                               "adjust_color purple 0.2 in sky"]
+    assert _read("make the grass greener and more saturated") == ["adjust_color green 0.2 in greenery",
+                                                                  "adjust_attr saturation 30 in greenery"]
+    reading = read("make the water less green and more blue", model=lambda *a, **k: None, photo_open=True)
+    assert reading.commands == [] and "can't find the water" in reading.reply
+    assert _read("make it less yellow and more blue") == ["adjust_attr warmth -25", "adjust_color blue 0.2"]
+    assert _read("remove the dog and more contrast") == ["remove the dog", "adjust_attr contrast 20"]

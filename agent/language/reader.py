@@ -275,9 +275,11 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     # The model reads each clause as typed (lower-cased): the rules' spelling fixes ("grey" -> "gray")
     # must not change the words of a search.
     clauses = split_clauses(re.sub(r"\bblack\s*,\s*(and|&)\s*white\b", r"black \1 white", " ".join(utterance.lower().split())))
+    before = ""  # the previous clause's part: "" none, else its region, or _REFUSED when it was a part not found
     for typed in clauses:
         clause = clean_text(typed)
         bare = strip_polite(clause)
+        elliptic = bool(_ELLIPTIC.match(bare))  # "make the sky less blue and more purple": "more purple" there
         questioned = bool(_ASKS_ABOUT.match(bare)) and not _ASKS_FOR.search(clause)  # its edit is proposed, not run
         why_so = _WHY_SO.fullmatch(bare)  # "why is it so dark?": the complaint "it is too dark"
         if why_so:
@@ -312,6 +314,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
                 reading.proposal = refusal.proposal
             reading.chat = reading.chat or refusal.asks  # "Should I brighten it?": asked back, not a failure
             reading.notes.append(str(refusal))
+            before = _REFUSED
             continue
         if commands is None and reading.commands and isinstance(reading.commands[-1], AdjustAttr):
             commands = _same_attribute(bare, reading.commands[-1].attr)
@@ -339,6 +342,11 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             reading.notes.append(f"I read that as a question, so I changed nothing: should I do "
                                  f"“{', '.join(c.label() for c in edits)}”? Say yes and I will.")
             continue
+        if elliptic and before and all(isinstance(c, REGIONAL) and not c.region for c in commands):
+            if before == _REFUSED:
+                continue  # "make the water less green and more blue": not the whole picture bluer
+            commands = [with_region(c, before) for c in commands]
+        before = next((c.region for c in reversed(commands) if isinstance(c, REGIONAL) and c.region), "")
         if not ASKS_SEARCH.search(clause):
             unasked += [c for c in commands if isinstance(c, Search)]
         for command in commands:
@@ -366,6 +374,11 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         reading.reply = " ".join(dict.fromkeys(reading.notes)) or (unknown[0] if len(unknown) == 1 else
                                                                    _not_understood(text))
     return reading
+
+
+# A clause that goes on with the one before it, its part left unsaid: "... and more purple", "... but less green"
+_ELLIPTIC = re.compile(r"(?:and |but |then )?(?:(?:a (?:bit|little|lot|touch)|slightly|much|way|somewhat) )?(?:more|less)\b")
+_REFUSED = "\0refused"  # the previous clause named a part Easel could not find
 
 
 _PRAISE = (r"(?:thanks|thank you|thx|ty|cheers|great|perfect|nice|cool|awesome|good|good job|great job|well done|"
