@@ -216,3 +216,15 @@ def test_a_clause_that_goes_on_keeps_the_part_of_the_one_before():
     assert reading.commands == [] and "can't find the water" in reading.reply
     assert _read("make it less yellow and more blue") == ["adjust_attr warmth -25", "adjust_color blue 0.2"]
     assert _read("remove the dog and more contrast") == ["remove the dog", "adjust_attr contrast 20"]
+    # the clause before named two parts (read as the background alone): nothing is carried
+    assert _read("darken the background but make the man lighter and sharper") == [
+        "adjust_attr brightness -20 in background", "adjust_attr sharpness 40"]
+
+
+@pytest.mark.parametrize("words", ["make the sky clear", "make the water look clearer", "make the sky clearer"])
+def test_a_clearer_sky_or_water_is_not_a_sharpening(words):
+    """"make the sky clear" sharpened the sky, and GIER's "make the water look clearer" the whole
+    picture: clouds, haze and murky water are not a blur."""
+    reading = read(words, model=lambda *a, **k: None, photo_open=True)
+    assert reading.commands == [] and "can't clear clouds, haze or murky water" in reading.reply, reading.reply
+    assert _read("make the sky sharper") == ["adjust_attr sharpness 40 in sky"]

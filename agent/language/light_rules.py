@@ -180,6 +180,9 @@ _MAKE_BLUR = re.compile(r"\b(?:make|put|turn|throw|render|want|like|add|increase
                         r"out of focus|fuzzy|soft(?:er)?)\b")
 
 
+_HAZY_PARTS = r"\b(?:sky|skies|clouds?|air|haze|water|sea|lake|river|ocean|pool)\b"
+
+
 def attributes(c: str) -> RuleResult:
     """'brighten it a bit' -> adjust_attr brightness 10; 'more contrast' -> contrast 20; 'sharpen it' ->
     sharpness 40; 'make it warmer' -> warmth 25; 'increase the saturation' -> saturation 30."""
@@ -199,6 +202,11 @@ def attributes(c: str) -> RuleResult:
     if len(found) > 1 and "contrast" in found and re.search(r"\bpop\b", c) and "saturation" in found:
         found.remove("contrast")
     attr = found[0]
+    if attr == "sharpness" and re.search(r"\bclear(?:er)?\b", c) and re.search(_HAZY_PARTS, c) \
+            and not re.search(r"\b(?:sharp\w*|crisp\w*|focus\w*|blur\w*|detail\w*)\b", c):
+        # "make the sky clear" was "sharpen the sky": clouds, haze and murky water are not a blur
+        raise Refusal("I can't clear clouds, haze or murky water away: sharpening would only add grain. I can make "
+                      "it bluer (“make the sky bluer”), darker or brighter, or give it more contrast.")
     sign = direction_of(c, attr)
     n = explicit_number(c, "percent")
     if n is not None and n < 0:

@@ -280,6 +280,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         clause = clean_text(typed)
         bare = strip_polite(clause)
         elliptic = bool(_ELLIPTIC.match(bare))  # "make the sky less blue and more purple": "more purple" there
+        carried, before = before, ""  # only the clause right before counts
         questioned = bool(_ASKS_ABOUT.match(bare)) and not _ASKS_FOR.search(clause)  # its edit is proposed, not run
         why_so = _WHY_SO.fullmatch(bare)  # "why is it so dark?": the complaint "it is too dark"
         if why_so:
@@ -342,11 +343,14 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             reading.notes.append(f"I read that as a question, so I changed nothing: should I do "
                                  f"“{', '.join(c.label() for c in edits)}”? Say yes and I will.")
             continue
-        if elliptic and before and all(isinstance(c, REGIONAL) and not c.region for c in commands):
-            if before == _REFUSED:
+        if elliptic and carried and all(isinstance(c, REGIONAL) and not c.region for c in commands):
+            if carried == _REFUSED:
                 continue  # "make the water less green and more blue": not the whole picture bluer
-            commands = [with_region(c, before) for c in commands]
-        before = next((c.region for c in reversed(commands) if isinstance(c, REGIONAL) and c.region), "")
+            commands = [with_region(c, carried) for c in commands]
+        # carried from a clause of one part only: "darken the background but make the man lighter", read as
+        # the background alone, then "and sharper" is not the background's
+        if not re.search(r"\b(?:and|but|then|while|whereas)\b|,", bare):
+            before = next((c.region for c in reversed(commands) if isinstance(c, REGIONAL) and c.region), "")
         if not ASKS_SEARCH.search(clause):
             unasked += [c for c in commands if isinstance(c, Search)]
         for command in commands:
@@ -377,7 +381,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
 
 
 # A clause that goes on with the one before it, its part left unsaid: "... and more purple", "... but less green"
-_ELLIPTIC = re.compile(r"(?:and |but |then )?(?:(?:a (?:bit|little|lot|touch)|slightly|much|way|somewhat) )?(?:more|less)\b")
+_ELLIPTIC = re.compile(r"(?:and |but |then )?(?:(?:a (?:bit|little|lot|touch)|slightly|much|way|somewhat) )?"
+                       r"(?:(?:more|less)\b|[a-z]+er$)")  # "... and more purple", "... and a bit darker"
 _REFUSED = "\0refused"  # the previous clause named a part Easel could not find
 
 
