@@ -352,6 +352,8 @@ def _found_to_found(region: str, where: str) -> bool:
     refused. A bare thing ("the dog") stays what it was."""
     from agent.language.scope import Unfindable, region_of
 
+    if not re.fullmatch(rf"the [a-z]+(?: {_PLACE_WORDS})?", where):
+        return False  # "the sky darker at the top" asks for an edit of its own
     try:
         new = region_of(where) or ""
     except Unfindable:
@@ -370,7 +372,7 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     if not m or not region or region.startswith(("everything", "selection")):
         return None
     if not (m.group("too") or re.match(r"(?:and|also|now|then|ok|okay)\b|(?:do |apply )?(?:the )?same\b", c)
-            or _ANAPHORIC.fullmatch(m.group("where")) or _found_to_found(region, m.group("where"))):
+            or _ANAPHORIC.fullmatch(m.group("where")) or (c == m.group("where") and _found_to_found(region, c))):
         return None
     where = m.group("where")
     if m.group("side"):  # "the left one": the one on the left
@@ -637,6 +639,9 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("and the sky too", "adjust_attr brightness 20 in greenery", "adjust_attr brightness 20 in sky"),
         ("same for the right", "adjust_attr brightness -20 in left", "adjust_attr brightness -20 in right"),
         ("the dog", "adjust_color green 0.2 in greenery", "none"),
+        ("make the sky darker at the top", "adjust_attr brightness 10 in clouds", "none"),  # (it brightened the sky)
+        ("the sky darker", "adjust_attr brightness 10 in clouds", "none"),
+        ("the sky at the top", "adjust_attr brightness 10 in clouds", "adjust_attr brightness 10 in sky at the top"),
         ("and the one on the right too", "adjust_attr brightness -20 in the bison on the left",
          "adjust_attr brightness -20 in the bison on the right"),
         ("the other one too", "adjust_attr brightness -20 in the bison on the left", "reply"),
