@@ -216,6 +216,9 @@ def test_a_clause_that_goes_on_keeps_the_part_of_the_one_before():
     assert reading.commands == [] and "can't find the water" in reading.reply
     assert _read("make it less yellow and more blue") == ["adjust_attr warmth -25", "adjust_color blue 0.2"]
     assert _read("remove the dog and more contrast") == ["remove the dog", "adjust_attr contrast 20"]
+    # a whole-picture edit proposed before it ("the photo is dark": should I brighten it?) drops nothing
+    reading = read("the photo is dark, and more contrast", model=lambda *a, **k: None, photo_open=True)
+    assert [c.format() for c in reading.commands] == ["adjust_attr contrast 20"] and reading.proposal
     # the clause before named two parts (read as the background alone): nothing is carried
     assert _read("darken the background but make the man lighter and sharper") == [
         "adjust_attr brightness -20 in background", "adjust_attr sharpness 40"]

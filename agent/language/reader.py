@@ -315,7 +315,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
                 reading.proposal = refusal.proposal
             reading.chat = reading.chat or refusal.asks  # "Should I brighten it?": asked back, not a failure
             reading.notes.append(str(refusal))
-            before = _REFUSED
+            before = "" if refusal.proposal else _REFUSED  # ("the photo is dark": a whole-picture edit proposed)
             continue
         if commands is None and reading.commands and isinstance(reading.commands[-1], AdjustAttr):
             commands = _same_attribute(bare, reading.commands[-1].attr)
