@@ -231,3 +231,15 @@ def test_a_clearer_sky_or_water_is_not_a_sharpening(words):
     reading = read(words, model=lambda *a, **k: None, photo_open=True)
     assert reading.commands == [] and "can't clear clouds, haze or murky water" in reading.reply, reading.reply
     assert _read("make the sky sharper") == ["adjust_attr sharpness 40 in sky"]
+
+
+@pytest.mark.parametrize("words, want", [
+    # GIER: "light" was read as brightness before "contrast": the plants were brightened
+    ("make the plants contrast more with the red light/rocks.", "adjust_attr contrast 20 in greenery"),
+    ("make the light warmer", "adjust_attr warmth 25"),  # brightened
+    ("make the light softer", "adjust_attr contrast -20"),  # (a blur, once "the light" was no brightness)
+    ("make the light brighter", "adjust_attr brightness 20"),
+    ("more light", "adjust_attr brightness 20"),
+])
+def test_the_light_as_a_thing_is_not_the_brightness(words, want):
+    assert _read(words) == [want]

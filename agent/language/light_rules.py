@@ -201,6 +201,13 @@ def attributes(c: str) -> RuleResult:
         found.remove("sharpness")  # "soften colors": gentler colours, not a blur
     if len(found) > 1 and "contrast" in found and re.search(r"\bpop\b", c) and "saturation" in found:
         found.remove("contrast")
+    if len(found) > 1 and "brightness" in found and re.search(rf"\b(?:{COLOR_RE}|the) lights?\b", c) \
+            and not re.search(r"\b(?:bright\w*|dark\w*|light(?:en|er)\b|exposure)", c):
+        # "more contrast with the red light", "make the light warmer": the light is a thing, not the brightness
+        found.remove("brightness")
+        if found == ["sharpness"] and re.search(r"\bsoft(?:er|en)?\b", c):
+            found = ["contrast"]  # "make the light softer": gentler light, less contrast (not a blur)
+            c = re.sub(r"\bsoft(?:er|en)?\b", "less contrast", c)
     attr = found[0]
     if attr == "sharpness" and re.search(r"\bclear(?:er)?\b", c) and re.search(_HAZY_PARTS, c) \
             and not re.search(r"\b(?:sharp\w*|crisp\w*|focus\w*|blur\w*|detail\w*)\b", c):
