@@ -49,7 +49,7 @@ def _pieces(where: np.ndarray, grad: np.ndarray, light: np.ndarray, min_area: fl
     return keep[pid].astype(np.float32)
 
 
-def greenery_mask(image: np.ndarray) -> np.ndarray:
+def greenery_mask(image: np.ndarray, *, sky: np.ndarray | None = None) -> np.ndarray:
     """Where the photo shows growing plants, as a float32 ``(H, W)`` mask in [0, 1] (all zeros when it
     shows none):
 
@@ -62,7 +62,8 @@ def greenery_mask(image: np.ndarray) -> np.ndarray:
        half as large, :data:`GREEN_TEXTURE`), or out of focus with light that varies across it
        (:data:`GREEN_SPREAD`). A flat green wall or backdrop on its own is not; one standing on a
        lawn joins the lawn's piece and is taken with it;
-    3. not sky, and not pieces under :data:`GREEN_PIECE` of the picture; less than :data:`GREEN_MIN`
+    3. not sky (``sky``: the photo's sky mask at its size, when the caller has it; else it is found),
+       and not pieces under :data:`GREEN_PIECE` of the picture; less than :data:`GREEN_MIN`
        in all is none;
     4. the dark gaps between leaves inside the found greenery are filled (:data:`GREEN_GAP_DARK`),
        and the mask softened by a pixel of the colour copy.
@@ -100,9 +101,9 @@ def greenery_mask(image: np.ndarray) -> np.ndarray:
     not_lemon = 1.0 - (1.0 - _ramp(hue, o0, o1)) * _ramp(chroma, c0, c1)
     vivid = np.minimum(_ramp(chroma, *GREEN_CHROMA), _ramp(chroma / np.maximum(light, 1.0), *GREEN_PALE))
     colour = (hue_w * not_lemon * vivid * _ramp(light, *GREEN_LIGHT)).astype(np.float32)
-    sky = cv2.resize(sky_mask(image), size, interpolation=cv2.INTER_AREA) if colour.max() > 0 else None
-    if sky is not None:
-        colour *= 1.0 - sky
+    if colour.max() > 0:
+        colour *= 1.0 - cv2.resize((sky_mask(image) if sky is None else sky).astype(np.float32), size,
+                                   interpolation=cv2.INTER_AREA)
     core = colour > 0.5
     if core.mean() < GREEN_MIN:
         return none

@@ -295,13 +295,14 @@ def _green_word(pixels: np.ndarray) -> str:
     93 degrees, :mod:`editor.greenery`), said "yellowish green" for an olive lawn (median hue under
     105) and "dark green" for a forest in shade (median L* under 30). The basic colour terms put an
     olive lawn's pixels at "yellow", and "is the grass green?" was answered "No"."""
-    import cv2
+    from agent.perception.colour_terms import to_lab
+    from editor.greenery import GREEN_OLIVE
 
-    lab = cv2.cvtColor(pixels.reshape(-1, 1, 3).astype(np.float32) / 255, cv2.COLOR_RGB2Lab).reshape(-1, 3)
+    lab = to_lab(pixels)
     hue = float(np.median(np.degrees(np.arctan2(lab[:, 2], lab[:, 1])) % 360))
     if float(np.median(lab[:, 0])) < 30:
         return "dark green"
-    return "yellowish green" if hue < 105 else "green"
+    return "yellowish green" if hue < GREEN_OLIVE[0] else "green"
 
 
 def _found_answer(pixels: np.ndarray, name: str, kind: str, asked: str = "") -> tuple[str, dict, list[Command]]:

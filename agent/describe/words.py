@@ -485,7 +485,7 @@ def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
     small = fit_side(rgb, REGION_SIDE)
     sh = small.shape[0]
     sky = sky_mask(small)
-    greenery = greenery_mask(small)
+    greenery = greenery_mask(small, sky=sky)
     bands = []
     for k, where in enumerate(("at the top", "in the middle", "at the bottom")):
         noun, label = describe_region(small, (0, k * sh // 3, small.shape[1], max(k * sh // 3 + 1, (k + 1) * sh // 3)),

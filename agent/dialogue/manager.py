@@ -734,15 +734,10 @@ def _place_phrase(side: str) -> str:
 def _names(noun: str, line: str) -> bool:
     """Whether a command line is about ``noun``: its words, or the region found by name it means ("in
     greenery" for the grass: "where is the grass?", then "make it greener" tinted the whole picture)."""
-    from editor.masks import FOUND_NAMES, canonical_region_name
+    from agent.describe.questions import found_part
 
-    if noun in line:
-        return True
-    try:
-        found = canonical_region_name(noun)
-    except ValueError:
-        return False
-    return found in FOUND_NAMES and re.search(rf"\bin {found}\b", line) is not None
+    found = found_part(noun)
+    return noun in line or (found is not None and re.search(rf"\bin {found}\b", line) is not None)
 
 
 def topic_noun(topic: str) -> str:

@@ -77,9 +77,8 @@ from agent.explain.fill import filled_or_pasted
 from agent.explain.objects import find_content, inside, name_findings
 from agent.explain.regional import (
     PART_BIG,
-    clouds_of,
     contrast_change,
-    greenery_of,
+    found_in,
     kept_colour,
     name_background,
     name_region,
@@ -532,9 +531,9 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
            for fd in local):
         name_sky(local, sky if sky is not None else sky_of(warped), Sa, part)
     if local and any(fd.params.get("colour_map_r2", 0.0) >= 0.7 and not fd.params.get("region") for fd in local):
-        local = name_region(local, clouds_of(warped), "clouds", Sa, wf, af)  # "make the clouds darker"
+        local = name_region(local, found_in(warped, "clouds"), "clouds", Sa, wf, af)  # "make the clouds darker"
     if local and any(fd.params.get("colour_map_r2", 0.0) >= 0.7 and not fd.params.get("region") for fd in local):
-        local = name_region(local, greenery_of(warped), "greenery", Sa, wf, af)  # "make the trees darker"
+        local = name_region(local, found_in(warped, "greenery"), "greenery", Sa, wf, af)  # "make the trees darker"
     if part is not None:
         name_background(local, part, Sa)
         # the sky said as one: a piece of it cut off by a tower is not "the part at the top right"

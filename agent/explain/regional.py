@@ -325,20 +325,13 @@ PART_BOX = 0.7  # a change whose changed pixels are this share of a found part (
 PART_MAP = 0.7  # ... and that one colour mapping explains this well (the part's own pixels, toned), is the part's
 
 
-def clouds_of(small: np.ndarray) -> np.ndarray:
-    """The clouds of a small copy of the before picture, as a bool mask (:func:`editor.sky.clouds_mask`,
-    its soft edge and thin clouds included: an edit of the clouds changes them too)."""
-    from editor.sky import clouds_mask
+def found_in(small: np.ndarray, name: str) -> np.ndarray:
+    """A region found by name ("clouds", "greenery": :func:`editor.masks.region_mask`, the masks the
+    edits use) in a small copy of the before picture, as a bool mask, its soft edge and thin parts
+    included: an edit of the part changes them too."""
+    from editor.masks import region_mask
 
-    return clouds_mask(small) > 0.2
-
-
-def greenery_of(small: np.ndarray) -> np.ndarray:
-    """The greenery (grass, trees) of a small copy of the before picture, as a bool mask
-    (:func:`editor.greenery.greenery_mask`, its soft edge included)."""
-    from editor.greenery import greenery_mask
-
-    return greenery_mask(small) > 0.2
+    return region_mask(small, name) > 0.2
 
 
 HALF_SHARE = 0.9  # a region's change with this share of its changed pixels in one half is said to be there
