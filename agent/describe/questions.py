@@ -136,6 +136,48 @@ def _by_size(pixels: np.ndarray, found: list, said: str, size: str) -> tuple[str
             {"overlays": [_box(pick, said)]}, [])
 
 
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _listed(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]]:
+    """"what animals are in the picture?": the things of ``kind`` ("animal", "vehicle", "person" or
+    "thing" for all) the detector finds surely, as describe names them, left to right, boxed."""
+    from agent.perception.naming import COCO_KINDS, name_objects
+    from agent.perception.things import detect
+    from agent.perception.vocabulary import animal_words
+
+    animals = animal_words(one_word=False)
+    dets = detect(pixels, min_score=SURE)
+    named = [(d, n) for d, n in zip(dets, name_objects(pixels, dets))
+             if kind == "thing" or kind == ("person" if n.noun == "person" else COCO_KINDS.get(n.noun) or (
+                 "animal" if n.noun == "animal" or n.said in animals else None))]
+    group = {"animal": "animals", "vehicle": "vehicles", "person": "people", "thing": "things"}[kind]
+    if not named:
+        return f"I don't see any {group}.", {}, []
+    named.sort(key=lambda dn: dn[0].box[0] + dn[0].box[2])
+    said: dict[str, list] = {}
+    for d, n in named:
+        said.setdefault(n.said or n.noun, []).append(d)
+    parts = []
+    for word, found in said.items():
+        places = list(dict.fromkeys(where_words(d.box, pixels.shape) for d in found))
+        if len(found) == 1:
+            parts.append(f"{_a(word)} {places[0]}")
+            continue
+        many = f"{_NUMBERS[len(found)] if len(found) < len(_NUMBERS) else len(found)} {_plural(word, len(found))}"
+        if len(places) == 1:
+            parts.append(f"{many} {places[0]}")
+        elif len(found) == 2:
+            parts.append(f"{many}, one {places[0]} and one {places[1]}")
+        else:
+            parts.append(f"{many} ({', '.join(places[:-1])} and {places[-1]})")
+    if any("," in p for p in parts):  # "two people, one on the left and one on the right; a dog ..."
+        text = "I see " + "; ".join(parts) + "."
+    else:
+        text = "I see " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + "."
+    return text, {"overlays": [_box(d, n.said or n.noun) for d, n in named]}, []
+
+
 def _box(d, label: str) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in d.box], "color": BOX_COLOR, "label": label}
 
@@ -165,6 +207,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         return _part_measured(pixels, question.about, question.value)
     if question.kind == "what_at":
         return _what_at(pixels, question.about)
+    if question.kind == "list":
+        return _listed(pixels, question.about)
     found = found_part(question.about)
     if found is not None:
         return _found_answer(pixels, found, question.kind, question.value)

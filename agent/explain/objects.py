@@ -56,6 +56,7 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
     except ImportError:  # pragma: no cover
         return
     read: dict[int, list] = {}  # each image's lines of text, read once and only when asked for
+    seen: dict[int, list] = {}  # ... and its things, found once and only when asked for
     for n, fd in enumerate(findings):
         use_after = fd.kind in ("object_added", "object_moved", "object_recolored", "region_changed")
         img = after if use_after else before
@@ -113,6 +114,33 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
                         fd.params["object_box"] = [int(crop[0] + d.box[0]), int(crop[1] + d.box[1]),
                                                    int(crop[0] + d.box[2]), int(crop[1] + d.box[3])]
                 break
+        if fd.kind in ("object_removed", "object_added") and "object" not in fd.params:
+            noun = named_whole(seen, img, box)
+            if noun is not None:
+                fd.params["object"] = noun
+
+
+# A thing found in the whole picture is the one a removal or an addition took when its box and the
+# change's overlap this much (IoU)
+WHOLE_SAME = 0.5
+
+
+def named_whole(seen: dict, img: np.ndarray, box: Box) -> str | None:
+    """What describe calls the thing of the whole picture ``img`` whose box is the change's ``box``
+    (:data:`WHOLE_SAME`), or None. The detector shown the patch around a change alone can miss
+    what it finds in the whole picture: a jaguar removed was "the grey object" (no detection in
+    its patch, a "bird" at 0.98 in the photo, a jaguar once named). ``seen`` keeps each image's
+    detections and names, found once."""
+    from agent.perception.naming import name_objects
+    from agent.perception.things import detect
+
+    if id(img) not in seen:
+        dets = detect(img, min_score=0.45)
+        seen[id(img)] = list(zip(dets, name_objects(img, dets)))
+    best = max(seen[id(img)], key=lambda dn: box_iou(dn[0].box, box), default=None)
+    if best is None or box_iou(best[0].box, box) < WHOLE_SAME or best[1].noun == "object":
+        return None
+    return best[1].said or best[1].noun
 
 
 CUT_SAME = 0.7  # a detection reaching the patch's edge is still the thing changed when its box and the change's overlap this much (IoU)

@@ -17,7 +17,7 @@ from agent.language.words import clean_text, strip_polite
 
 @dataclass(frozen=True)
 class Question:
-    kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | critique | size
+    kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | critique | size | list
     about: str = ""  # the thing ("cup"), or the quality ("dark")
     value: str = ""  # the colour a colour_is question asks about ("is the cup red?": "red")
 
@@ -95,6 +95,14 @@ SIZE_WORDS = {"biggest": "biggest", "bigger": "biggest", "largest": "biggest", "
               "shortest": "shortest", "shorter": "shortest"}
 _WHICH_SIZE = re.compile(rf"^which (?:one|of (?:them|these|those)|(?P<x>{_THING}))(?: of (?:them|these|those|the \w+))? "
                          rf"(?:is|looks|seems) (?:the )?(?P<s>{'|'.join(SIZE_WORDS)})(?: one)?{_IN_IT}$")
+# "what animals are in the picture?", "which vehicles do you see?": the things of a kind, listed (it was
+# refused, and after "what changed?" read as a question about the change)
+LIST_KINDS = {"animal": "animal", "creature": "animal", "vehicle": "vehicle", "thing": "thing", "object": "thing",
+              "people": "person", "person": "person"}
+_LIST = re.compile(r"^(?:what|which) (?:(?:kinds?|sorts?|types?) of )?(?P<x>animals?|creatures?|vehicles?|things|objects|"
+                   r"people|persons) (?:are|is|do you see|can you see|can you find|can you spot|do you recognise|"
+                   r"do you recognize)(?: there)?(?: (?:in|on) (?:it|the (?:photo|picture|image|pic)|this (?:photo|"
+                   r"picture|image|pic)))?(?: now)?$")
 _NO_APOSTROPHE = re.compile(r"\b(is|does|do|are|was|were|did|has|have)nt\b")
 _MEASURE = re.compile(
     rf"^(?:is|does|do|are|was|isn't|doesn't|don't|aren't|wasn't) (?:it|this|that|the (?:photo|picture|image|pic|colors?|horizon|exposure|light)|"
@@ -141,6 +149,8 @@ def read_question(text: str) -> Question | None:
     Question(kind='colour', about='sky', value='')
     >>> read_question("what is the person on the left wearing?")
     Question(kind='colour', about='person on the left', value='')
+    >>> read_question("what animals are in the picture?"), read_question("which vehicles can you see").about
+    (Question(kind='list', about='animal', value=''), 'vehicle')
     """
     c = strip_polite(clean_text(text).strip(" ?!.")).strip(" ?!.")
     c = re.sub(r"^(?:and|so|ok|okay|hmm|also|now|then|but)[\s,]+", "", c)
@@ -161,6 +171,9 @@ def read_question(text: str) -> Question | None:
     hue = _HOW_COLOUR.fullmatch(c)
     if hue and hue.group("x") not in ("it", "this", "that", "everything"):
         return Question("colour", hue.group("x").strip())
+    listed = _LIST.fullmatch(c)
+    if listed:
+        return Question("list", LIST_KINDS[listed.group("x").rstrip("s") if listed.group("x") != "people" else "people"])
     size = _WHICH_SIZE.fullmatch(c)
     if size:  # (about "one": the things talked about, which the dialogue puts in)
         return Question("size", (size.group("x") or "one").strip(), SIZE_WORDS[size.group("s")])

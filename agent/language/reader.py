@@ -54,6 +54,7 @@ from agent.language.rules import (  # noqa: F401 - RULES, RULE_NAMES, use_rules,
     RULES,
     SEARCH_REQUEST,
     Refusal,
+    describes_picture,
     detectable,
     is_plain_command,
     keep_rest,
@@ -138,7 +139,7 @@ _ASKS_FOR = re.compile(
     r"\b(?:possible|possibly|any ?chance|a chance|any ?way|a way|anyone|anybody|someone|somebody|please)\b"
     r"|^(?:are|were|would|will|could|should) you\b|^why not\b")
 # Questions about what is in the picture, answered from it even right after "what changed?"
-_ABOUT_THE_PICTURE = {"colour", "colour_is", "present", "count", "where", "what_at", "measure_part", "critique"}
+_ABOUT_THE_PICTURE = {"colour", "colour_is", "present", "count", "where", "what_at", "measure_part", "critique", "list"}
 _AS_MEANT = re.compile(r"\b(?:on purpose|intentional(?:ly)?|deliberate(?:ly)?|(?:but|and) i (?:like|love) it|"
                        r"i (?:like|love|want) it (?:that way|like that|this way)|(?:it'?s|is|looks) fine (?:as it is|like that))\b")
 _PRAISED = re.compile(r"(?:really |very |such |what (?:a )?)?(?:nice|great|good|lovely|beautiful|amazing|gorgeous|cool|"
@@ -229,7 +230,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     # "is it too bright now?" judges the picture as it is ("how bright is it?" may ask how much brighter)
     judged = about_picture is not None and about_picture.kind == "measure" and about_picture.value != "amount"
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)) and not (
-            about_picture is not None and (about_picture.kind in _ABOUT_THE_PICTURE or judged)):
+            about_picture is not None and (about_picture.kind in _ABOUT_THE_PICTURE or judged)
+            or describes_picture(bare)):  # "what do you see?" after "what changed?" was about the change
         return Reading(commands=[Explain(bare)])
     if (_AS_MEANT.search(bare) and not _EDIT_WORDS.search(bare)) or _PRAISED.fullmatch(bare):
         # "it's dark on purpose", "a bit dark but I like it", "nice contrast": they were run as

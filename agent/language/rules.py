@@ -444,6 +444,25 @@ JUDGED_REPLY = ("That is yours to judge. 'what changed?' says what I did and by 
                 "what I would still change.")
 
 
+# "describe it", "what is in this picture?", "what do you see?": a description of the picture
+DESCRIBE = re.compile(r"^(?:describe|caption)\b|\bwhat(?:'s| is| do you see)(?: in)? (?:this|the|my) "
+                      r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|^what(?: is|'s) (?:this|that|it)\??$"
+                      r"|^who(?:'s| is| are)(?: in)? (?:this|that|the|my) (?:picture|photo|image|pic)\b"
+                      r"|^what (?:kind of |sort of |type of )?(?:animal|bird|dog|cat|flower|plant|tree|building|place|thing|"
+                      r"object|breed)s? (?:is|are) (?:this|that|it|these|those|there)\b"
+                      r"|^what(?: is|'s| are) (?:this|that|these|those|the) (?:animal|bird|creature|thing|object|flower|"
+                      r"plant|building|fish|insect)s?(?: (?:on|at|in) the (?:left|right|top|bottom|middle|centre|center)"
+                      r"(?: (?:left|right))?)?$")
+# ... of which "what is it?" after "what changed?" asks what the changed thing is
+_WHAT_IS_IT = re.compile(r"^what(?: is|'s) (?:this|that|it)\??$")
+
+
+def describes_picture(c: str) -> bool:
+    """Whether ``c`` asks for a description of the picture itself ("what do you see?"), which a
+    conversation about a change does not turn into a question about the change."""
+    return bool(DESCRIBE.search(c)) and not _WHAT_IS_IT.match(c)
+
+
 def _describe_explain(c: str) -> RuleResult:
     """'what changed?' -> explain; 'describe it', 'what is in this picture?' -> describe."""
     if re.search(r"\bwhat(?:'s| has| have| did)? (?:you )?(?:changed?|different|differs?)\b|\bdifferences?\b|"
@@ -454,15 +473,7 @@ def _describe_explain(c: str) -> RuleResult:
         return [Explain(c)]  # "how much brighter is it now?" was read as "brighten it by 40"
     if JUDGED.fullmatch(c):
         raise Refusal(JUDGED_REPLY, asks=True)
-    if re.search(r"^(?:describe|caption)\b|\bwhat(?:'s| is| do you see)(?: in)? (?:this|the|my) "
-                 r"(?:picture|photo|image|pic)\b|\bwhat do you see\b|^what(?: is|'s) (?:this|that|it)\??$"
-                 r"|^who(?:'s| is| are)(?: in)? (?:this|that|the|my) (?:picture|photo|image|pic)\b"
-                 r"|^what (?:kind of |sort of |type of )?(?:animal|bird|dog|cat|flower|plant|tree|building|place|thing|"
-                 r"object|breed)s? (?:is|are) (?:this|that|it|these|those|there)\b"
-                 r"|^what(?: is|'s| are) (?:this|that|these|those|the) (?:animal|bird|creature|thing|object|flower|"
-                 r"plant|building|fish|insect)s?(?: (?:on|at|in) the (?:left|right|top|bottom|middle|centre|center)"
-                 r"(?: (?:left|right))?)?$",
-                 c):
+    if DESCRIBE.search(c):
         return [Describe()]
     return None
 

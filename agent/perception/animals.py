@@ -52,3 +52,34 @@ def classifier_knows(label: str) -> bool:
     support a "dog" or a "laptop", never a "kite")."""
     _, labels = classifier_and_labels()
     return any(agrees(w, label) for w in everyday_words(labels) if w is not None)
+
+
+# A detection left as "an animal" takes the species another detection of the photo was named by,
+# when that species is also its own first word with this much: two jaguars side by side were a
+# "jaguar" (0.65) and, at 0.53 for "jaguar" and 0.34 for "leopard" (under the 0.55 a species needs
+# on its own), "an animal": "I count 1 jaguar" (bench/animals.py's jaguar photo).
+SAME_SPECIES = 0.4
+
+
+def same_species(named: list[tuple[str, str, str]], words: list[dict[str, float]]) -> dict[int, str]:
+    """Which detections left as a kind or an object take a species named for another one in the
+    same photo: ``named`` holds each detection's ``(noun, said, source)`` as
+    :func:`agent.perception.naming.name_objects` decided it, ``words`` its crop's word
+    probabilities. Index -> species. A thing of the same species beside a surely named one is the
+    likelier reading of a first word that falls short of the bar alone; the other's species must
+    be the classifier's (or both models'), not the detector's coarse label.
+
+    >>> same_species([("jaguar", "jaguar", "classifier"), ("animal", "animal", "both")],
+    ...              [{"jaguar": 0.65}, {"jaguar": 0.53, "leopard": 0.34}])
+    {1: 'jaguar'}
+    >>> same_species([("jaguar", "jaguar", "classifier"), ("animal", "animal", "both")],
+    ...              [{"jaguar": 0.65}, {"leopard": 0.5, "jaguar": 0.3}])
+    {}
+    """
+    sure = {said for _, said, source in named if source in ("classifier", "both") and said in SPECIES}
+    out = {}
+    for k, ((noun, _, _), w) in enumerate(zip(named, words)):
+        best, p = max(w.items(), key=lambda kv: kv[1], default=("", 0.0))
+        if noun in ("animal", "object") and best in sure and p >= SAME_SPECIES:
+            out[k] = best
+    return out

@@ -58,7 +58,7 @@ import numpy as np
 
 from agent.perception.animals import COCO_ANIMALS as _COCO_ANIMALS
 from agent.perception.animals import SPECIES as _SPECIES
-from agent.perception.animals import classifier_knows, disputed, flat_fill
+from agent.perception.animals import classifier_knows, disputed, flat_fill, same_species
 from agent.perception.colour_terms import colour_term, photo_light
 from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
 from agent.perception.region_evidence import goes_on_to_an_edge
@@ -493,7 +493,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
     probs = classify_crops(rgb, [d.box for d in dets], square=True)
     _, labels = classifier_and_labels()
     gains, white = photo_light(rgb)
-    out = []
+    out, seen_words = [], []
     for k, d in enumerate(dets):
         words = word_probs(probs[k])
         seen = words
@@ -552,16 +552,27 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
             x1, y1, x2, y2 = d.box
             region = rgb[y1:y2, x1:x2]
             colour = colour_word(region[mask] if mask.any() else region, gains, white=white)
-            if noun == "object":
-                phrase = f"{shape_word(d.box)}{colour} object"
-            elif noun == "cup" and words.get("coffee", 0.0) >= NAME_CONFIDENCE:
-                phrase = "cup of coffee"  # what is in it is what people see, not a colour
-            elif said in _PATTERNED:
-                phrase = said  # its pattern is its colour: not "a brown zebra", "a grey giraffe"
-            else:
-                phrase = f"{colour} {_SAID.get(said, said)}"
+            phrase = _thing_phrase(noun, said, colour, words, d.box)
         out.append(Named(noun, phrase, colour, source, float(conf), _SAID.get(said, said)))
+        seen_words.append(seen)
+    # two of a species side by side: one named surely, the other short of the bar alone
+    named = [(n.noun if d.label in _COCO_ANIMALS else "", n.said, n.source) for n, d in zip(out, dets)]
+    for k, species in same_species(named, seen_words).items():
+        n, word = out[k], coco_label(species)
+        out[k] = Named(word, _thing_phrase(word, species, n.colour, seen_words[k], dets[k].box), n.colour,
+                       "classifier", round(seen_words[k][species], 4), _SAID.get(species, species))
     return out
+
+
+def _thing_phrase(noun: str, said: str, colour: str | None, words: dict[str, float], box) -> str:
+    """The noun phrase of a thing that is not a person, without an article."""
+    if noun == "object":
+        return f"{shape_word(box)}{colour} object"
+    if noun == "cup" and words.get("coffee", 0.0) >= NAME_CONFIDENCE:
+        return "cup of coffee"  # what is in it is what people see, not a colour
+    if said in _PATTERNED:
+        return said  # its pattern is its colour: not "a brown zebra", "a grey giraffe"
+    return f"{colour} {_SAID.get(said, said)}"
 
 
 def _closer_look(rgb: np.ndarray, box: tuple[int, int, int, int]) -> str | None:

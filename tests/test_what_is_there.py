@@ -1,0 +1,92 @@
+"""What is in the picture, asked in a conversation: things of a kind listed, two of a species
+named alike, and a thing removed named as describe names it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.language.reader import read
+
+
+def test_a_second_animal_short_of_the_bar_takes_the_species_of_one_named_surely():
+    """Two jaguars side by side were a "jaguar" (0.65) and "an animal" (jaguar 0.53, leopard 0.34):
+    "how many jaguars are there?" said 1."""
+    from agent.perception.animals import same_species
+
+    named = [("jaguar", "jaguar", "classifier"), ("animal", "animal", "both"), ("animal", "animal", "both")]
+    words = [{"jaguar": 0.65}, {"jaguar": 0.53, "leopard": 0.34}, {"leopard": 0.5, "jaguar": 0.3}]
+    assert same_species(named, words) == {1: "jaguar"}  # the third's first word is another species
+    # a species said by the detector alone, or no species said, gives none
+    assert same_species([("bear", "bear", "detector"), ("animal", "animal", "both")],
+                        [{"bear": 0.2}, {"jaguar": 0.5}]) == {}
+    # a thing named surely keeps its own name
+    assert same_species([("jaguar", "jaguar", "classifier"), ("cat", "cat", "both")],
+                        [{"jaguar": 0.7}, {"jaguar": 0.45, "cat": 0.4}]) == {}
+
+
+@pytest.mark.parametrize("words", ["what animals are in the picture?", "which animals do you see",
+                                   "what kind of animals are there?", "what things can you see in this photo?",
+                                   "what vehicles are there", "what people are in the picture?"])
+def test_things_of_a_kind_asked_for_are_listed_not_refused(words):
+    from agent.language.questions import read_question
+
+    assert read_question(words).kind == "list", words
+    assert [c.name for c in read(words, model=lambda *a, **k: None, photo_open=True).commands] == ["describe"]
+
+
+def test_the_list_names_each_kind_with_its_count_and_places(monkeypatch):
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    img = np.full((300, 600, 3), 120, np.uint8)
+    dets = [Detection("person", 0.9, (10, 60, 60, 240)), Detection("dog", 0.8, (270, 120, 330, 180)),
+            Detection("person", 0.9, (540, 60, 590, 240)), Detection("car", 0.7, (420, 120, 520, 180))]
+    said = {"person": naming.Named("person", "person in red", "red", "detector", 0.9, "person"),
+            "dog": naming.Named("dog", "brown dog", "brown", "both", 0.8, "dog"),
+            "car": naming.Named("car", "red car", "red", "both", 0.7, "car")}
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, **_: [said[d.label] for d in ds])
+
+    def ask(words):
+        return questions.answer_question(img, read_question(words))
+
+    text, data, plan = ask("what animals are in the picture?")
+    assert text == "I see a dog in the middle." and not plan
+    assert [o["box"] for o in data["overlays"]] == [[270, 120, 330, 180]]
+    assert ask("what people are there?")[0] == "I see two people, one on the left and one on the right."
+    assert ask("which vehicles can you see?")[0] == "I see a car on the right."
+    text, data, _ = ask("what things are in the picture?")
+    assert text == "I see two people, one on the left and one on the right; a dog in the middle; a car on the right."
+    assert len(data["overlays"]) == 4
+    dets.clear()
+    assert ask("what animals are in the picture?")[0] == "I don't see any animals."
+
+
+@pytest.mark.parametrize("words", ["what do you see?", "what is in the picture?", "what animals are in the picture?",
+                                   "describe it"])
+def test_what_is_in_the_picture_after_what_changed_describes_the_picture(words):
+    """After "what changed?" they were read as questions about the change: "Compared with the
+    previous version, the grey object at the bottom left was removed." three times over."""
+    reading = read(words, model=lambda *a, **k: None, photo_open=True, state="explain")
+    assert [c.name for c in reading.commands] == ["describe"], words
+    # "what is it?" there still asks what the changed thing is
+    assert [c.name for c in read("what is it?", model=lambda *a, **k: None, photo_open=True,
+                                 state="explain").commands] == ["explain"]
+
+
+def test_a_thing_the_patch_alone_hides_is_named_from_the_whole_picture():
+    """A jaguar removed was "the grey object" in the explanation: the detector found nothing in the
+    patch around the change, and a "bird" at 0.98 in the whole photo, which describe names."""
+    from skimage import data
+
+    from agent.explain.objects import named_whole
+    from agent.perception.things import detect
+
+    cat = data.chelsea()
+    box = next(d.box for d in detect(cat) if d.label == "cat")
+    grown = (box[0] - 6, box[1] + 4, box[2] + 5, box[3] - 3)
+    assert named_whole({}, cat, grown) == "cat"
+    assert named_whole({}, cat, (0, 0, 40, 40)) is None  # no thing there
