@@ -90,3 +90,31 @@ def test_a_thing_the_patch_alone_hides_is_named_from_the_whole_picture():
     grown = (box[0] - 6, box[1] + 4, box[2] + 5, box[3] - 3)
     assert named_whole({}, cat, grown) == "cat"
     assert named_whole({}, cat, (0, 0, 40, 40)) is None  # no thing there
+
+
+def test_a_species_said_of_a_thing_described_by_its_kind_is_that_thing(monkeypatch):
+    """"make the owl sharper" on a photo of an owl that describe calls "a brown bird" was refused
+    ("I couldn't find an owl in the picture; I can see a bird"), and "what colour is the owl?" got
+    "I don't see an owl": an owl is of the detector's class "bird"."""
+    from agent.describe import questions
+    from agent.edits import objects
+    from agent.language.questions import read_question
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    img = np.full((300, 400, 3), 120, np.uint8)
+    bird = Detection("bird", 0.9, (250, 60, 380, 280))
+    for module in (objects, things):
+        monkeypatch.setattr(module, "detect", lambda rgb, min_score=0.3: [bird])
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, **_: [naming.Named("bird", "brown bird", "brown", "both", 0.9, "bird")])
+    assert objects.find_objects(img, "the owl") == [bird.box]
+    assert questions.answer_question(img, read_question("where is the owl?"))[0].startswith("The owl is on the right")
+    with pytest.raises(objects.ObjectNotFound):  # a cat is no bird
+        objects.find_objects(img, "the cat")
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, **_: [naming.Named("cow", "brown cow", "brown", "both", 0.97, "cow")])
+    for module in (objects, things):
+        monkeypatch.setattr(module, "detect", lambda rgb, min_score=0.3: [Detection("cow", 0.99, bird.box)])
+    with pytest.raises(objects.ObjectNotFound):  # a bison is no cow, though COCO's "cow" takes both
+        objects.find_objects(img, "the bison")

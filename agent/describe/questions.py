@@ -96,11 +96,15 @@ def _found(pixels: np.ndarray, label: str, place: str = "", *, every: bool = Fal
     else:
         from agent.perception.naming import COCO_KINDS, name_objects
         from agent.perception.vocabulary import animal_words
+        from agent.perception.wordnet import first_is_a
 
         animals = animal_words()
-        found = [Detection(label, d.score, d.box) for d, n in zip(dets, name_objects(pixels, dets))
+        named = list(zip(dets, name_objects(pixels, dets)))
+        found = [Detection(label, d.score, d.box) for d, n in named
                  if label in (n.said, n.noun, COCO_KINDS.get(n.noun) or ("animal" if (n.said or n.noun) in animals
                                                                         else None))]
+        # "the owl" where describe says "a bird", which an owl is (WordNet), as the edits take it
+        found = found or [Detection(label, d.score, d.box) for d, n in named if first_is_a(label, d.label)]
     if place:  # nearest the place first, as the edits choose "the one on the left"
         from agent.perception.places import position_score
 

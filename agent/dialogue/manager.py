@@ -59,6 +59,7 @@ from agent.language.followup_words import without_place
 from agent.language.followups import Recent
 from agent.language.revisions import revision_reply
 from agent.language.search_steps import read_switch, search_step
+from agent.perception.names_kept import names_from
 from agent.perception.vocabulary import singular
 from editor.document import Document, Version
 from editor.models import ModelMissingError
@@ -262,7 +263,7 @@ class DialogueManager:
         lines = len(self.history)
         self._revise = False
         self.context.confirmed = self.context.chat = False
-        with store.transaction() if store is not None else contextlib.nullcontext():
+        with store.transaction() if store is not None else contextlib.nullcontext(), names_from(self._opened):
             self.history.append(f"user_text: {utterance}")
             commands, reply = understand()
             if not commands:
@@ -282,6 +283,10 @@ class DialogueManager:
         if result.ok and any(uses_selection(c) for c in result.commands):
             self.context.selection = None  # "brighten this" used the drawing; the next "this" needs another
         return result
+
+    def _opened(self) -> np.ndarray | None:
+        """The photo as opened, whose things keep their names on its edits (agent.perception.names_kept)."""
+        return self.document.pixels(self.document.root.id) if self.document is not None else None
 
     def _note_edit(self, head_before: str | None, result: TurnResult) -> None:
         if self.document is None or self.document.head.id == head_before:

@@ -178,6 +178,7 @@ def _named_dets(rgb: np.ndarray, word: str) -> tuple[list[Detection], bool, dict
     from agent.perception.naming import COCO_KINDS, name_objects
     from agent.perception.things import animal_noun
     from agent.perception.vocabulary import animal_words
+    from agent.perception.wordnet import first_is_a
 
     dets = detect(rgb, min_score=SECOND_LOOK)
     names = name_objects(rgb, dets)
@@ -189,7 +190,9 @@ def _named_dets(rgb: np.ndarray, word: str) -> tuple[list[Detection], bool, dict
         box = tuple(int(v) for v in d.box)
         if word in (said, n.noun) or word == kind:
             hits.append((Detection(word, max(d.score, n.confidence), box), d, n))
-        elif animal and said == "animal":  # "the gorilla" where the caption, unsure which, says "an animal"
+        elif animal and (said == "animal" or first_is_a(word, d.label)):
+            # "the gorilla" where the caption, unsure which, says "an animal"; "the owl" where it says
+            # "a bird", which an owl is by WordNet (it was refused: "I can see a bird"; a bison is no cow)
             loose.append((Detection(word, max(d.score, n.confidence), box), d, n))
         elif n.noun != "object" and d.score >= MIN_SCORE:
             seen.append((said, box))

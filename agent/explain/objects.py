@@ -118,6 +118,45 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
             noun = named_whole(seen, img, box)
             if noun is not None:
                 fd.params["object"] = noun
+        if fd.params.get("object") and fd.params["object"] != "text":
+            fd.params["object"] = kept(img, fd.params.get("object_box") or box, fd.params["object"])
+    one_thing_once(findings)
+
+
+def kept(img: np.ndarray, box: Box, noun: str) -> str:
+    """``noun``, or the name the photo as opened gave the thing at ``box`` when the dialogue keeps
+    names through edits (:mod:`agent.perception.names_kept`): a panda brightened, then removed, was
+    "the bear" removed."""
+    from agent.perception.names_kept import kept_name, reference_things
+    from agent.perception.naming import Named, things_named
+
+    was = kept_name(box, Named(noun, noun, None, "detector", 1.0, noun), reference_things(img, things_named))
+    return noun if was is None else (was.said or was.noun)
+
+
+def one_thing_once(findings: list[Finding]) -> None:
+    """One removal or addition of a thing said once. A panda removed was three changes (its black
+    and its white parts, lighter and darker, and a piece at its ear), said "The panda in the middle
+    was removed. The bear at the bottom was removed. The grey object at the top left was removed."
+    A later one of the same kind whose box lies within an earlier one's (:data:`PIECE_INSIDE`) goes
+    when it names nothing or the same thing (or a word that agrees with it: a bear, for a panda)."""
+    from agent.perception.things import inside_share
+    from agent.perception.vocabulary import agrees
+
+    keep: list[Finding] = []
+    for fd in findings:
+        box, said = fd.before_box if fd.kind == "object_removed" else fd.after_box, fd.params.get("object")
+        whole = next((k for k in keep if k.kind == fd.kind and fd.kind in ("object_removed", "object_added")
+                      and box and inside_share(box, k.before_box if fd.kind == "object_removed" else k.after_box)
+                      >= PIECE_INSIDE and (not said or said == k.params.get("object")
+                                           or agrees(said, k.params.get("object") or "")
+                                           or agrees(k.params.get("object") or "", said))), None)
+        if whole is None:
+            keep.append(fd)
+    findings[:] = keep
+
+
+PIECE_INSIDE = 0.9  # a change this much within another's box of the same kind is a piece of that one
 
 
 # A thing found in the whole picture is the one a removal or an addition took when its box and the

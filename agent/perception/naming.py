@@ -14,8 +14,7 @@ detection's crop is classified; the probabilities are summed per everyday word
   does not know replaces its label ("tiger" for a "zebra");
 - where the detector's label gets no support, the detector is not sure (< :data:`DETECTOR_SURE`)
   and the classifier names another thing with probability >= :data:`OVERRIDE_CONFIDENCE`, the
-  classifier's word is taken (a rocket the
-  detector calls an "airplane");
+  classifier's word is taken (a rocket the detector calls an "airplane");
 - a detector label the classifier does not support is kept only when the detector is sure
   (score >= :data:`DETECTOR_CONFIDENCE`), else the thing is "an object", described by its colour;
 - a classifier's word, for a detection or a dwell, is taken only when it holds in another view of
@@ -30,7 +29,9 @@ detection's crop is classified; the probabilities are summed per everyday word
   detector shown the box alone does not undo that kind;
 - both models agreeing on a finer word of the detector's animal ("bison" for a "cow", "chicken"
   for a "bird") say the finer word; a fine class does not win over a label ImageNet has no class
-  for (a giraffe's head is a "jaguar" to the classifier).
+  for (a giraffe's head is a "jaguar" to the classifier);
+- two of a species side by side are named alike (:func:`agent.perception.animals.same_species`),
+  and a thing keeps the name the photo as opened gave it (:mod:`agent.perception.names_kept`).
 
 ``bench/trace.py --animals N`` measures these on real photos of animals (bench/animals.py).
 
@@ -61,7 +62,8 @@ from agent.perception.animals import SPECIES as _SPECIES
 from agent.perception.animals import classifier_knows, disputed, flat_fill, same_species
 from agent.perception.colour_terms import colour_term, photo_light
 from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
-from agent.perception.region_evidence import goes_on_to_an_edge
+from agent.perception.names_kept import kept_name, reference_things
+from agent.perception.region_evidence import contrast_with_surroundings, crop_box, goes_on_to_an_edge
 from agent.perception.vocabulary import agrees, class_kinds, coco_label, everyday_words
 
 _COCO_VEHICLES = {"bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat"}
@@ -153,15 +155,6 @@ class Named:
     source: str
     confidence: float
     said: str = ""
-
-
-def crop_box(box: tuple[int, int, int, int], shape: tuple[int, ...], pad: float = 0.08):
-    """``box`` grown by ``pad`` of its size on each side, clipped to the image."""
-    h, w = shape[:2]
-    x1, y1, x2, y2 = box
-    px, py = (x2 - x1) * pad, (y2 - y1) * pad
-    return (max(0, int(x1 - px)), max(0, int(y1 - py)), min(w, int(np.ceil(x2 + px))),
-            min(h, int(np.ceil(y2 + py))))
 
 
 def square_box(box: tuple[int, int, int, int], shape: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -481,11 +474,6 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
 
     A word for another thing in view (another of ``dets`` or of ``context``, things found
     before) does not rename a detection (:func:`neighbour_words`).
-
-    >>> from skimage import data
-    >>> from agent.perception.models import detect_objects
-    >>> [n.phrase for n in name_objects(data.chelsea(), detect_objects(data.chelsea())[:1])]  # doctest: +SKIP
-    ['brown cat']
     """
     rgb = to_rgb8(pixels)
     if not dets:
@@ -557,11 +545,22 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         seen_words.append(seen)
     # two of a species side by side: one named surely, the other short of the bar alone
     named = [(n.noun if d.label in _COCO_ANIMALS else "", n.said, n.source) for n, d in zip(out, dets)]
-    for k, species in same_species(named, seen_words).items():
-        n, word = out[k], coco_label(species)
-        out[k] = Named(word, _thing_phrase(word, species, n.colour, seen_words[k], dets[k].box), n.colour,
-                       "classifier", round(seen_words[k][species], 4), _SAID.get(species, species))
+    renamed = {k: Named(coco_label(w), "", None, "classifier", round(seen_words[k][w], 4), _SAID.get(w, w))
+               for k, w in same_species(named, seen_words).items()}
+    things = reference_things(rgb, things_named)  # what the photo as opened called it
+    renamed.update({k: kept for k, d in enumerate(dets) if (kept := kept_name(d.box, out[k], things))})
+    for k, r in renamed.items():
+        phrase = _thing_phrase(r.noun, r.said, out[k].colour, seen_words[k], dets[k].box)
+        out[k] = Named(r.noun, phrase, out[k].colour, r.source, r.confidence, r.said)
     return out
+
+
+def things_named(rgb: np.ndarray) -> list:
+    """Each thing the detector finds in ``rgb``, with its :class:`Named`."""
+    from agent.perception.things import detect
+
+    dets = detect(rgb)
+    return list(zip(dets, name_objects(rgb, dets)))
 
 
 def _thing_phrase(noun: str, said: str, colour: str | None, words: dict[str, float], box) -> str:
@@ -748,32 +747,6 @@ def first_word_as_is(rgb: np.ndarray, box: tuple[int, int, int, int]) -> str:
     "motorbike" at 0.40-0.82, as it is a "shovel" or a "window shade"; bench/trace.py --photos)."""
     words = word_probs(classify_crops(rgb, [crop_box(box, rgb.shape, pad=0.25)])[0])
     return max(words.items(), key=lambda kv: kv[1], default=("", 0.0))[0]
-
-
-def contrast_with_surroundings(rgb: np.ndarray, box: tuple[int, int, int, int]) -> float:
-    """How far the colours inside ``box`` are from those around it (half the box's size away on
-    each side): the distance in Lab between their mean colours plus the difference of their
-    brightness spreads, for the side that differs least. A dwell on a thing the detector missed stands out from what is around
-    it; a dwell on grass or sky does not."""
-    h, w = rgb.shape[:2]
-    x1, y1, x2, y2 = box
-    gx1, gy1, gx2, gy2 = crop_box(box, rgb.shape, pad=0.5)
-    f = min(1.0, 128 / max(1, gx2 - gx1, gy2 - gy1))
-    crop = cv2.resize(rgb[gy1:gy2, gx1:gx2], (max(2, round((gx2 - gx1) * f)), max(2, round((gy2 - gy1) * f))),
-                      interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(crop, cv2.COLOR_RGB2LAB).astype(np.float32)
-    inner = np.zeros(lab.shape[:2], bool)
-    inner[int((y1 - gy1) * f): int(np.ceil((y2 - gy1) * f)), int((x1 - gx1) * f): int(np.ceil((x2 - gx1) * f))] = True
-    if inner.all() or not inner.any():
-        return 0.0
-    a = lab[inner]
-    ys, xs = np.nonzero(inner)
-    # each side of the ring on its own, and the least different counts: a dwell on the ground just
-    # below the horizon differs from the sky above it but not from the ground beside it
-    sides = [lab[: ys.min()], lab[ys.max() + 1:], lab[:, : xs.min()], lab[:, xs.max() + 1:]]
-    diffs = [float(np.linalg.norm(a.mean(0) - b.reshape(-1, 3).mean(0)) + abs(a[:, 0].std() - b[..., 0].std()))
-             for b in sides if b.size >= 3 * 16]
-    return min(diffs, default=0.0)
 
 
 def whole_image_thing(pixels: np.ndarray) -> str | None:

@@ -9,7 +9,7 @@ the distance to the nearest edge (:func:`edge_distances`) is at most 10 for 16 o
 sky, the meadow, the leaves, the planks, a floor, table tops) and for no thing the detector misses
 but a blurred guardrail (8.4) and a thin tower (7.0, already a region by its low contrast); the
 cat, a person and a motorcycle (7.8-10.9) are found by the detector. Of those 16, only 2 (the sky
-over the dunes, a floor) stood out by :func:`agent.perception.naming.contrast_with_surroundings`; on the
+over the dunes, a floor) stood out by :func:`contrast_with_surroundings`; on the
 traces of bench/trace.py --photos2 the test turned more region dwells from "an object" into an
 area (a band of sea, a road, leaves behind raindrops). The same distances tell the sky (up to the
 top edge, something else below) from planks that fill a photo, and ground under a horizon from
@@ -83,3 +83,38 @@ def fills_the_picture(rgb: np.ndarray, box: tuple[int, int, int, int], far: floa
     fills the photo (planks, a close-up of leaves), not ground under a horizon."""
     d = [v for v in edge_distances(rgb, box).values() if v is not None]
     return len(d) >= 2 and max(d) <= far
+
+
+def crop_box(box: tuple[int, int, int, int], shape: tuple[int, ...], pad: float = 0.08):
+    """``box`` grown by ``pad`` of its size on each side, clipped to the image."""
+    h, w = shape[:2]
+    x1, y1, x2, y2 = box
+    px, py = (x2 - x1) * pad, (y2 - y1) * pad
+    return (max(0, int(x1 - px)), max(0, int(y1 - py)), min(w, int(np.ceil(x2 + px))),
+            min(h, int(np.ceil(y2 + py))))
+
+
+def contrast_with_surroundings(rgb: np.ndarray, box: tuple[int, int, int, int]) -> float:
+    """How far the colours inside ``box`` are from those around it (half the box's size away on
+    each side): the distance in Lab between their mean colours plus the difference of their
+    brightness spreads, for the side that differs least. A dwell on a thing the detector missed stands out from what is around
+    it; a dwell on grass or sky does not."""
+    h, w = rgb.shape[:2]
+    x1, y1, x2, y2 = box
+    gx1, gy1, gx2, gy2 = crop_box(box, rgb.shape, pad=0.5)
+    f = min(1.0, 128 / max(1, gx2 - gx1, gy2 - gy1))
+    crop = cv2.resize(rgb[gy1:gy2, gx1:gx2], (max(2, round((gx2 - gx1) * f)), max(2, round((gy2 - gy1) * f))),
+                      interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(crop, cv2.COLOR_RGB2LAB).astype(np.float32)
+    inner = np.zeros(lab.shape[:2], bool)
+    inner[int((y1 - gy1) * f): int(np.ceil((y2 - gy1) * f)), int((x1 - gx1) * f): int(np.ceil((x2 - gx1) * f))] = True
+    if inner.all() or not inner.any():
+        return 0.0
+    a = lab[inner]
+    ys, xs = np.nonzero(inner)
+    # each side of the ring on its own, and the least different counts: a dwell on the ground just
+    # below the horizon differs from the sky above it but not from the ground beside it
+    sides = [lab[: ys.min()], lab[ys.max() + 1:], lab[:, : xs.min()], lab[:, xs.max() + 1:]]
+    diffs = [float(np.linalg.norm(a.mean(0) - b.reshape(-1, 3).mean(0)) + abs(a[:, 0].std() - b[..., 0].std()))
+             for b in sides if b.size >= 3 * 16]
+    return min(diffs, default=0.0)

@@ -1,0 +1,83 @@
+"""Names kept through edits: a thing named on the photo as it was opened keeps its name on the
+edits made of it.
+
+The models name what the pixels show, and an edit can move them: a panda named surely on the
+photo (the classifier's "panda" at 0.90, the detector's "bear") was, brightened by 25 and its
+background darkened, a "cow" to the detector and a "panda" at only 0.13 to the classifier, so
+"what colour is the panda?" got "I don't see a panda" and "remove the panda" "I couldn't find a
+panda; I can see a bear". Brightening a panda does not make it something else.
+
+The dialogue names the photo it was opened with as the reference of a turn (:func:`names_from`);
+:func:`agent.perception.naming.name_objects` then gives each thing it finds the name the
+reference's thing at the same place (boxes overlapping :data:`SAME_PLACE`) had, when that one was
+named (not "an object") and neither is a person (whose clothing an edit may change, and who is
+named by it). The colour is the current pixels' ("make the car red" makes a red car). A reference
+of another size (rotated, cropped) or the same pixels is no reference. Pure functions of the
+pixels otherwise: a script that calls the perception without the dialogue gets what the pixels
+show.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import hashlib
+import threading
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+# A thing found now and one of the reference are the same thing when their boxes overlap this much
+# (IoU): an edit moves a box by a few pixels (the panda's, brightened, 0.97), a removal takes it.
+SAME_PLACE = 0.6
+_REFERENCE: contextvars.ContextVar[Callable[[], np.ndarray | None] | None] = contextvars.ContextVar(
+    "easel_names_reference", default=None)
+_named: dict[str, list] = {}  # the reference's things and names, by its pixels' digest (a few kept)
+_lock = threading.Lock()
+_KEPT = 4
+
+
+@contextlib.contextmanager
+def names_from(reference: Callable[[], np.ndarray | None] | None) -> Iterator[None]:
+    """Within the block, things found are named as on ``reference()`` (called once, when a thing
+    is first named; None or a picture of another size: no reference)."""
+    token = _REFERENCE.set(reference)
+    try:
+        yield
+    finally:
+        _REFERENCE.reset(token)
+
+
+def reference_things(rgb: np.ndarray, name_all: Callable[[np.ndarray], list]) -> list:
+    """The reference's ``(detection, Named)`` pairs, found by ``name_all`` (once a reference: see
+    :func:`agent.perception.naming.things_named`), when there is one for ``rgb`` (same size, other
+    pixels), else []."""
+    load = _REFERENCE.get()
+    ref = load() if load is not None else None
+    if ref is None or ref.shape[:2] != rgb.shape[:2] or np.array_equal(ref, rgb):
+        return []
+    key = hashlib.sha256(np.ascontiguousarray(ref).data).hexdigest()
+    with _lock:
+        if key in _named:
+            return _named[key]
+    with names_from(None):  # the reference is named by its own pixels
+        pairs = name_all(ref)
+    with _lock:
+        if len(_named) >= _KEPT:
+            _named.pop(next(iter(_named)))
+        _named[key] = pairs
+    return pairs
+
+
+def kept_name(box, named, things: list):
+    """The reference's Named for the thing at ``box`` now named ``named``, when it should be kept
+    (see the module docstring), else None."""
+    from agent.perception.models import box_iou
+
+    if named.noun == "person" or not things:
+        return None
+    d, n = max(things, key=lambda dn: box_iou(dn[0].box, box))
+    if box_iou(d.box, box) < SAME_PLACE or n.noun in ("object", "person") or (n.said or n.noun) == (
+            named.said or named.noun):
+        return None
+    return n
