@@ -296,3 +296,24 @@ def test_how_blue_is_the_sky_is_a_question_not_a_tint():
     assert [c.name for c in reading.commands] == ["describe"]
     assert reading.commands[0].question == "how blue is the sky"
 
+
+
+def test_stand_out_is_contrast_on_the_thing_and_vividness_for_the_colours():
+    """"make the cat stand out more" was refused ("I don't know how to do that"), as "make the
+    tower stand out" was, which Easel cannot find on its own and now asks to be pointed at; "make
+    the colours stand out" is GIER's "make the colours pop"."""
+    said = {words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]
+            for words in ("make the cat stand out more", "make the colours stand out", "make it stand out")}
+    assert said == {"make the cat stand out more": ["adjust_attr contrast 20 in the cat"],
+                    "make the colours stand out": ["adjust_attr saturation 30"],
+                    "make it stand out": ["adjust_attr contrast 20"]}
+
+
+def test_more_or_less_blur_after_a_background_blur_changes_that_blur():
+    """"less blur" after "blur the background" sharpened the whole picture by 40."""
+    blurred = Recent.of("background blur")
+    said = {words: [c.format() for c in read_follow_up(words, blurred).commands]
+            for words in ("less blur", "more blur", "less blurry", "not blurry enough", "too blurry")}
+    assert said == {"less blur": ["background blur 0.5"], "more blur": ["background blur 1.5"],
+                    "less blurry": ["background blur 0.5"], "not blurry enough": ["background blur 1.5"],
+                    "too blurry": ["background blur 0.5"]}

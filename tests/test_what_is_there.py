@@ -88,7 +88,7 @@ def test_a_thing_the_patch_alone_hides_is_named_from_the_whole_picture():
     cat = data.chelsea()
     box = next(d.box for d in detect(cat) if d.label == "cat")
     grown = (box[0] - 6, box[1] + 4, box[2] + 5, box[3] - 3)
-    assert named_whole({}, cat, grown) == "cat"
+    assert named_whole({}, cat, grown) == ("cat", list(box))
     assert named_whole({}, cat, (0, 0, 40, 40)) is None  # no thing there
 
 

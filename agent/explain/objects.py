@@ -114,10 +114,14 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
                         fd.params["object_box"] = [int(crop[0] + d.box[0]), int(crop[1] + d.box[1]),
                                                    int(crop[0] + d.box[2]), int(crop[1] + d.box[3])]
                 break
-        if fd.kind in ("object_removed", "object_added") and "object" not in fd.params:
-            noun = named_whole(seen, img, box)
-            if noun is not None:
-                fd.params["object"] = noun
+        if "object" not in fd.params and fd.kind in ("object_removed", "object_added", "region_changed",
+                                                      "object_recolored"):
+            # (a change of a thing's tone must be the thing's whole box: "darken the left side"
+            # over half a gorilla is not the gorilla changed)
+            toned = fd.kind in ("region_changed", "object_recolored")
+            found = named_whole(seen, img, box, WHOLE_TONED if toned else WHOLE_SAME)
+            if found is not None:
+                fd.params["object"], fd.params["object_box"] = found
         if fd.params.get("object") and fd.params["object"] != "text":
             fd.params["object"] = kept(img, fd.params.get("object_box") or box, fd.params["object"])
     one_thing_once(findings)
@@ -160,13 +164,14 @@ PIECE_INSIDE = 0.9  # a change this much within another's box of the same kind i
 
 
 # A thing found in the whole picture is the one a removal or an addition took when its box and the
-# change's overlap this much (IoU)
+# change's overlap this much (IoU), the one whose tone changed when they overlap WHOLE_TONED
 WHOLE_SAME = 0.5
+WHOLE_TONED = 0.7
 
 
-def named_whole(seen: dict, img: np.ndarray, box: Box) -> str | None:
+def named_whole(seen: dict, img: np.ndarray, box: Box, same: float = WHOLE_SAME) -> tuple[str, list[int]] | None:
     """What describe calls the thing of the whole picture ``img`` whose box is the change's ``box``
-    (:data:`WHOLE_SAME`), or None. The detector shown the patch around a change alone can miss
+    (their IoU ``same`` or more), and the thing's box; or None. The detector shown the patch around a change alone can miss
     what it finds in the whole picture: a jaguar removed was "the grey object" (no detection in
     its patch, a "bird" at 0.98 in the photo, a jaguar once named). ``seen`` keeps each image's
     detections and names, found once."""
@@ -177,9 +182,9 @@ def named_whole(seen: dict, img: np.ndarray, box: Box) -> str | None:
         dets = detect(img, min_score=0.45)
         seen[id(img)] = list(zip(dets, name_objects(img, dets)))
     best = max(seen[id(img)], key=lambda dn: box_iou(dn[0].box, box), default=None)
-    if best is None or box_iou(best[0].box, box) < WHOLE_SAME or best[1].noun == "object":
+    if best is None or box_iou(best[0].box, box) < same or best[1].noun == "object":
         return None
-    return best[1].said or best[1].noun
+    return best[1].said or best[1].noun, [int(v) for v in best[0].box]
 
 
 CUT_SAME = 0.7  # a detection reaching the patch's edge is still the thing changed when its box and the change's overlap this much (IoU)

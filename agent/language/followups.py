@@ -55,6 +55,7 @@ from agent.grammar.commands import (
     ATTR_RANGES,
     AdjustAttr,
     AdjustColor,
+    Background,
     Command,
     Flip,
     Remove,
@@ -191,6 +192,8 @@ def _key(command: Command) -> tuple[str, int] | None:
         return f"tint {command.color}", 1
     if isinstance(command, Rotate):
         return "rotate", (1 if signed_degrees(command) >= 0 else -1)
+    if isinstance(command, Background) and command.mode == "blur":
+        return "sharpness", -1  # "less blur" after "blur the background" sharpened the whole picture
     return None
 
 
@@ -673,6 +676,9 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("a bit less", "adjust_attr brightness 20", "revise adjust_attr brightness 15"),
         ("more", "background blur", "revise background blur 1.5"),
         ("a bit less", "background blur 2 behind the dog", "revise background blur 1.5 behind the dog"),
+        ("less blur", "background blur", "revise background blur 0.5"),
+        ("too blurry", "background blur 2", "revise background blur"),  # (1: the usual)
+        ("more blur", "background blur", "revise background blur 1.5"),
         ("not so blue", "adjust_color blue 0.2", "revise adjust_color blue 0.1"),
         ("more", "adjust_attr saturation -30", "revise adjust_attr saturation -45"),
         ("make it stronger", "adjust_color pink 0.2", "revise adjust_color pink 0.3"),

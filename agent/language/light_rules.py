@@ -199,8 +199,8 @@ def attributes(c: str) -> RuleResult:
         found.remove("sharpness")
     if "saturation" in found and "sharpness" in found and _SOFT_COLOURS.search(c):
         found.remove("sharpness")  # "soften colors": gentler colours, not a blur
-    if len(found) > 1 and "contrast" in found and re.search(r"\bpop\b", c) and "saturation" in found:
-        found.remove("contrast")
+    if len(found) > 1 and "contrast" in found and re.search(r"\bpop\b|\bstand(?:s|ing)? out\b", c) and "saturation" in found:
+        found.remove("contrast")  # "make the colours pop", "... stand out": more vivid
     if len(found) > 1 and "brightness" in found and re.search(rf"\b(?:{COLOR_RE}|the) lights?\b", c) \
             and not re.search(r"\b(?:bright\w*|dark\w*|light(?:en|er)\b|exposure)", c):
         # "more contrast with the red light", "make the light warmer": the light is a thing, not the brightness

@@ -205,11 +205,12 @@ ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
         r"darken|darker|dim|dimmer|too bright|overexposed|over-exposed|blown out|less bright|too light|"
         r"less light|brightness down|deepen|deeper|crush|recover|tame|tone down|dark\b",
     ),
-    "contrast": (r"contrast|punch(?:y|ier)?|pop|dramatic|drama", r"punch|pop|more contrast|dramatic|drama",
+    "contrast": (r"contrast|punch(?:y|ier)?|pop|stand(?:s|ing)? out|dramatic|drama",
+                 r"punch|pop|stand(?:s|ing)? out|more contrast|dramatic|drama",
                  r"less contrast|too much contrast|flat"),
     "saturation": (
         r"saturat\w*|vibran\w*|vivid|colorful|color intensity|intensity of (?:the )?colors?|muted|dull|"
-        r"washed[- ]out|colors? pop|richer colors?|enhance (?:the )?colors?|more colors?|boost (?:the )?colors?|"
+        r"washed[- ]out|colors? (?:\w+ )?(?:pop|stand out)|richer colors?|enhance (?:the )?colors?|more colors?|boost (?:the )?colors?|"
         r"add (?:some |more )?colors?|(?:increase|boost|intensify|brighten) (?:the )?colors?|desaturat\w*|mute\w*|"
         r"tone down (?:the )?colors?|colors? (?:are|is) too (?:strong|intense|bright|vivid)|"
         r"soft(?:en|er)? (?:the |all |its )?colors?|colors? soft(?:er)?|colors? (?:less|more) (?:intense|strong)",
