@@ -368,3 +368,74 @@ def clouds_mask(image: np.ndarray) -> np.ndarray:
     if float(m.mean()) < CLOUD_MIN:
         return np.zeros((h, w), np.float32)
     return np.clip(cv2.resize(m, (w, h), interpolation=cv2.INTER_LINEAR), 0.0, 1.0)
+
+
+CLEAR_SIDE = 512  # the clear sky is interpolated on a copy this size on its long side (a sky is smooth)
+CLEAR_MIN = 0.15  # a sky needs this share of clear blue (not cloud) to be filled from
+CLEAR_CLOUD = 0.05  # a pixel whose cloud mask is over this is cloud ...
+CLEAR_RIM = 0.012  # ... and so is what lies this share of the copy's long side around it (the clouds' soft rims)
+CLEAR_AROUND = 0.9  # a cloud is removed only when this share of what borders it is sky
+
+
+def clear_sky(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo with its clouds taken out of the sky, and the share of the sky they covered (0 and
+    the photo unchanged when :func:`clouds_mask` finds none). "remove the clouds" asked for a drawing.
+
+    The clouds (their mask over :data:`CLEAR_CLOUD`, grown by :data:`CLEAR_RIM`) are filled by a
+    membrane through the clear sky around them (the smooth surface through its colours: a sky's
+    gradient from the horizon up carries on), on a copy :data:`CLEAR_SIDE` pixels on its long
+    side, blended in with a soft edge at full resolution. Only clouds with sky all around them
+    (:data:`CLEAR_AROUND`) are taken: white against the land may be a sunlit rock or a wall. What is not sky (a tower, trees) is no
+    source, so its colours do not bleed in, and is left as it is. Raises ``ValueError`` when too
+    little clear sky is left to fill from (an overcast sky: under :data:`CLEAR_MIN` of it).
+
+    >>> img = np.zeros((60, 80, 3), np.uint8); img[:40] = (70, 130, 230); img[5:20, 10:40] = 240
+    >>> img[40:] = (60, 110, 40); out, share = clear_sky(img)
+    >>> sky_left = np.abs(out[:40].astype(int) - (70, 130, 230)).max(axis=2)
+    >>> out[12, 25].tolist(), float(sky_left.mean()) < 1, bool((out[40:] == img[40:]).all()), round(share, 2)
+    ([70, 130, 230], True, True, 0.16)
+    """
+    from editor.fill_settle import membrane
+
+    check_image(image)
+    clouds = clouds_mask(image)
+    if not clouds.any():
+        return image.copy(), 0.0
+    h, w = image.shape[:2]
+    f = min(1.0, CLEAR_SIDE / max(h, w))
+    size = (max(8, round(w * f)), max(8, round(h * f)))
+    small_clouds = cv2.resize(clouds, size, interpolation=cv2.INTER_AREA)
+    sky = cv2.resize((sky_mask(image) > 0.5).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST) > 0
+    r = max(2, round(CLEAR_RIM * max(size)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    found = cv2.dilate((small_clouds > CLEAR_CLOUD).astype(np.uint8), disc) > 0
+    known = sky & ~cv2.dilate(found.astype(np.uint8), disc).astype(bool)  # clear sky, off the rims
+    # a cloud is taken only where sky is all around it: white that touches land is left (Mount
+    # Rushmore's sunlit granite beside a clear sky was "clouds", and filled with blue)
+    cloud = np.zeros_like(found)
+    n, pieces = cv2.connectedComponents(found.astype(np.uint8), connectivity=8)
+    ring_disc = np.ones((3, 3), np.uint8)
+    for k in range(1, n):
+        piece = pieces == k
+        ring = cv2.dilate(piece.astype(np.uint8), ring_disc).astype(bool) & ~piece
+        inside = ring[1:-1, 1:-1]  # (the picture's edge is no land)
+        if not inside.any() or float((sky | found)[1:-1, 1:-1][inside].mean()) >= CLEAR_AROUND:
+            cloud |= piece
+    sky |= cloud
+    share = float(cloud.sum()) / max(1, int(sky.sum()))
+    if not cloud.any():
+        return image.copy(), 0.0
+    if known.sum() < CLEAR_MIN * sky.sum():
+        raise ValueError(f"the sky is {share:.0%} clouds: there is too little clear sky to fill them from")
+    rgb = image if image.ndim == 3 else image[:, :, None]
+    small = cv2.resize(np.ascontiguousarray(rgb), size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    small = small.reshape(size[1], size[0], -1)
+    mean = small[known].mean(axis=0)
+    filled = membrane(small - mean, known, ~known, fade=1e4) + mean  # (pure Laplace: no fading)
+    filled = cv2.resize(filled, (w, h), interpolation=cv2.INTER_CUBIC).reshape(h, w, -1)
+    # fully replaced over the clouds and their rims, fading out over the rims' width
+    alpha = np.clip(2.0 * cv2.GaussianBlur(cloud.astype(np.float32), (0, 0), r / 2), 0.0, 1.0) * (sky & ~known)
+    alpha = np.clip(cv2.resize(alpha, (w, h), interpolation=cv2.INTER_LINEAR), 0.0, 1.0)[:, :, None]
+    out = rgb.astype(np.float32) * (1.0 - alpha) + filled * alpha
+    out = np.clip(np.rint(out), 0, full_scale(image)).astype(image.dtype)
+    return (out if image.ndim == 3 else out[:, :, 0]), share

@@ -16,6 +16,7 @@ import numpy as np
 from agent.edits import objects, text_removal
 from agent.edits.regions import RegionNotFound, not_found_sentence, which_one
 from agent.language.followups import REMOVED_ONE_OF
+from agent.language.rules import CLOUDS
 from agent.language.scope import names_text
 from agent.perception.models import box_iou
 from agent.perception.things import ObjectNotFound, detect
@@ -69,6 +70,22 @@ def _remove_text(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict]
 SHORT_OF_BOX = 0.25
 
 
+def _remove_clouds(pixels: np.ndarray) -> tuple[np.ndarray, list[dict], str]:
+    """The clouds taken out of the sky (:func:`editor.sky.clear_sky`), or why not."""
+    from editor.sky import clear_sky
+
+    try:
+        out, share = clear_sky(pixels)
+    except ValueError as exc:
+        raise RegionNotFound(f"I can't remove these clouds: {exc} (an overcast sky has no blue to put there)",
+                             []) from None
+    if share == 0.0:
+        raise RegionNotFound("I don't see clouds against a blue sky in this picture", [])
+    return out, [], (f"They covered {share:.0%} of the sky, which I filled from the clear sky around them. Clouds "
+                     "low over the horizon, which look like haze to me, may be left: draw around them and say "
+                     "“remove this”.")
+
+
 def _short_of_box(hole: np.ndarray, boxes: list) -> str:
     """Where the hole stops short of one of ``boxes`` (:data:`SHORT_OF_BOX`): "below", "above", "to the
     left of", "to the right of"; "" when it reaches every side of each."""
@@ -89,6 +106,8 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
     """The picture with what ``words`` name removed, the boxes to show, and a sentence for the
     reply ("" when the command's own reply says it all). Raises ``RegionNotFound`` when nothing
     was removed: not found, a weak guess (its box shown), or no outline."""
+    if CLOUDS.fullmatch(words.strip()):
+        return _remove_clouds(pixels)
     if names_text(words):
         return _remove_text(pixels, words)
     try:

@@ -56,7 +56,7 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
     except ImportError:  # pragma: no cover
         return
     read: dict[int, list] = {}  # each image's lines of text, read once and only when asked for
-    seen: dict[int, list] = {}  # ... and its things, found once and only when asked for
+    seen: dict = {}  # ... and its things (and clouds), found once and only when asked for
     for n, fd in enumerate(findings):
         use_after = fd.kind in ("object_added", "object_moved", "object_recolored", "region_changed")
         img = after if use_after else before
@@ -114,6 +114,8 @@ def name_findings(findings: list[Finding], before: np.ndarray, after: np.ndarray
                         fd.params["object_box"] = [int(crop[0] + d.box[0]), int(crop[1] + d.box[1]),
                                                    int(crop[0] + d.box[2]), int(crop[1] + d.box[3])]
                 break
+        if "object" not in fd.params and fd.kind == "object_removed" and clouds_gone(seen, before, after, box):
+            fd.params["object"], fd.params["count"] = "cloud", 2  # "Clouds at the top were removed."
         if "object" not in fd.params and fd.kind in ("object_removed", "object_added", "region_changed",
                                                       "object_recolored"):
             # (a change of a thing's tone must be the thing's whole box: "darken the left side"
@@ -167,6 +169,27 @@ PIECE_INSIDE = 0.9  # a change this much within another's box of the same kind i
 # change's overlap this much (IoU), the one whose tone changed when they overlap WHOLE_TONED
 WHOLE_SAME = 0.5
 WHOLE_TONED = 0.7
+
+
+CLOUDS_GONE = 0.6  # a removal whose changed pixels were this much clouds took clouds
+
+
+def clouds_gone(seen: dict, before: np.ndarray, after: np.ndarray, box: Box) -> bool:
+    """Whether the change at ``box`` took clouds: :data:`CLOUDS_GONE` of the pixels that changed
+    there (by more than 20 levels) were in :func:`editor.sky.clouds_mask` of the picture before
+    ("remove the clouds" was "the skyblue object at the top was removed"). ``seen`` keeps the mask,
+    found once."""
+    from editor.sky import clouds_mask
+
+    if before.shape != after.shape:
+        return False
+    key = ("clouds", id(before))
+    if key not in seen:
+        seen[key] = clouds_mask(before)
+    x1, y1, x2, y2 = (max(0, int(v)) for v in box)
+    changed = np.abs(before[y1:y2, x1:x2].astype(np.int16) - after[y1:y2, x1:x2]).reshape(y2 - y1, x2 - x1, -1).max(
+        axis=2) > 20
+    return bool(changed.any()) and float((seen[key][y1:y2, x1:x2][changed] > 0.05).mean()) >= CLOUDS_GONE
 
 
 def named_whole(seen: dict, img: np.ndarray, box: Box, same: float = WHOLE_SAME) -> tuple[str, list[int]] | None:

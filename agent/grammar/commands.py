@@ -503,7 +503,9 @@ class Remove(Command):
                "the smaller ones, \"next to the Y\" the nearest to a Y; \"the text\", \"the caption\", \"the "
                "watermark\": the OCR model's lines), mask each inside its box (u2netp, else GrabCut) leaving out the "
                "other objects the detector sees, dilate, and fill the holes with a multi-scale exemplar fill "
-               "(patches of the hole's surroundings, seamed in); pixels outside the dilated masks are unchanged")
+               "(patches of the hole's surroundings, seamed in); pixels outside the dilated masks are unchanged; "
+               "\"the clouds\": the clouds with blue sky all around them, filled by a membrane through the clear "
+               "sky (none when the sky is overcast)")
     edits_image = True
 
     def __post_init__(self) -> None:
@@ -518,6 +520,8 @@ class Remove(Command):
         return f"remove {self.words}"
 
     def reply(self) -> str:
+        if self.words == "the clouds":
+            return "Removed the clouds."
         return f"Removed {'your selection' if is_selection(self.words) else self.words} and filled in the background."
 
     def label(self) -> str:

@@ -305,6 +305,11 @@ def _removed(c: str) -> tuple[re.Match | None, str]:
     return m, (next(g for g in m.groups() if g) if m else "")
 
 
+# "remove the clouds", "get rid of all the clouds in the sky": the clouds found in the sky
+CLOUDS = re.compile(r"(?:all )?(?:of )?(?:the |those |these |some of the )?(?:white |grey |gray |dark )?clouds?"
+                    r"(?: (?:in|from) the sky)?")
+
+
 def _remove(c: str) -> RuleResult:
     """'remove the person on the left' -> remove the person on the left; 'edit the priest out' -> remove the priest."""
     m, what = _removed(c)
@@ -319,6 +324,8 @@ def _remove(c: str) -> RuleResult:
         return [Remove("selection")]  # "remove this" with a drawn selection
     if names_text(what):
         return [Remove(what)]  # "remove the watermark": the OCR model's lines, not a thing the detector knows
+    if CLOUDS.fullmatch(what):
+        return [Remove("the clouds")]  # the sky's clouds (editor.sky.clear_sky): it asked for a drawing
     if re.search(r"\bshadows?\b", removal_head(what)) and not attribute_words(c[:m.start()]):
         # "remove the shadows" (but "brighten it to remove the shadows" is a brightening)
         raise Refusal("I can't remove a shadow as a thing. I can lift the shadows: brighten the dark areas "
