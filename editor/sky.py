@@ -408,8 +408,12 @@ def clear_sky(image: np.ndarray) -> tuple[np.ndarray, float]:
     sky = cv2.resize((sky_mask(image) > 0.5).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST) > 0
     r = max(2, round(CLEAR_RIM * max(size)))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    open_sky = sky.copy()
     found = cv2.dilate((small_clouds > CLEAR_CLOUD).astype(np.uint8), disc) > 0
-    known = sky & ~cv2.dilate(found.astype(np.uint8), disc).astype(bool)  # clear sky, off the rims
+    # clear sky, off the clouds' rims and off the sky's own edge (a roof's edge beside it, taken for sky
+    # on the copy, put a dark smudge above Neuschwanstein's roof)
+    inner = cv2.erode(sky.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    known = inner & ~cv2.dilate(found.astype(np.uint8), disc).astype(bool)
     # a cloud is taken only where sky is all around it: white that touches land is left (Mount
     # Rushmore's sunlit granite beside a clear sky was "clouds", and filled with blue)
     cloud = np.zeros_like(found)
@@ -434,7 +438,9 @@ def clear_sky(image: np.ndarray) -> tuple[np.ndarray, float]:
     filled = membrane(small - mean, known, ~known, fade=1e4) + mean  # (pure Laplace: no fading)
     filled = cv2.resize(filled, (w, h), interpolation=cv2.INTER_CUBIC).reshape(h, w, -1)
     # fully replaced over the clouds and their rims, fading out over the rims' width
-    alpha = np.clip(2.0 * cv2.GaussianBlur(cloud.astype(np.float32), (0, 0), r / 2), 0.0, 1.0) * (sky & ~known)
+    # (never over what is neither sky nor a cloud's own pixels: a wisp just above a roof took the roof's edge)
+    alpha = np.clip(2.0 * cv2.GaussianBlur(cloud.astype(np.float32), (0, 0), r / 2), 0.0, 1.0) * (
+        (open_sky | (small_clouds > CLEAR_CLOUD)) & ~known)
     alpha = np.clip(cv2.resize(alpha, (w, h), interpolation=cv2.INTER_LINEAR), 0.0, 1.0)[:, :, None]
     out = rgb.astype(np.float32) * (1.0 - alpha) + filled * alpha
     out = np.clip(np.rint(out), 0, full_scale(image)).astype(image.dtype)
