@@ -194,10 +194,10 @@ def clouds_gone(seen: dict, before: np.ndarray, after: np.ndarray, box: Box) -> 
 
 def named_whole(seen: dict, img: np.ndarray, box: Box, same: float = WHOLE_SAME) -> tuple[str, list[int]] | None:
     """What describe calls the thing of the whole picture ``img`` whose box is the change's ``box``
-    (their IoU ``same`` or more), and the thing's box; or None. The detector shown the patch around a change alone can miss
-    what it finds in the whole picture: a jaguar removed was "the grey object" (no detection in
-    its patch, a "bird" at 0.98 in the photo, a jaguar once named). ``seen`` keeps each image's
-    detections and names, found once."""
+    (their IoU ``same`` or more), and the thing's box; or None. The detector shown the patch
+    around a change alone can miss what it finds in the whole picture: a jaguar removed was "the
+    grey object" (no detection in its patch, a "bird" at 0.98 in the photo, a jaguar once named).
+    ``seen`` keeps each image's detections and names, found once."""
     from agent.perception.naming import name_objects
     from agent.perception.things import detect
 
