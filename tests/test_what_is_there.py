@@ -118,3 +118,26 @@ def test_a_species_said_of_a_thing_described_by_its_kind_is_that_thing(monkeypat
         monkeypatch.setattr(module, "detect", lambda rgb, min_score=0.3: [Detection("cow", 0.99, bird.box)])
     with pytest.raises(objects.ObjectNotFound):  # a bison is no cow, though COCO's "cow" takes both
         objects.find_objects(img, "the bison")
+
+
+def test_a_kangaroo_is_the_wallaby_describe_sees(monkeypatch):
+    """"how many kangaroos are there?" on a photo describe calls "a wallaby on the left" said "I don't
+    see any kangaroos", and "make the kangaroo warmer" asked to be pointed at (no such word for the
+    edits, though removals took any animal's name)."""
+    from agent.describe import questions
+    from agent.edits import objects
+    from agent.language.questions import read_question
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    assert [c.format() for c in read("make the kangaroo warmer", model=lambda *a, **k: None,
+                                     photo_open=True).commands] == ["adjust_attr warmth 25 in the kangaroo"]
+    img = np.full((300, 400, 3), 120, np.uint8)
+    roo = Detection("dog", 0.9, (20, 30, 180, 280))
+    for module in (objects, things):
+        monkeypatch.setattr(module, "detect", lambda rgb, min_score=0.3: [roo])
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, **_: [naming.Named("wallaby", "beige wallaby", "beige", "classifier", 0.8,
+                                                           "wallaby")])
+    assert objects.find_objects(img, "the kangaroo") == [roo.box]
+    assert questions.answer_question(img, read_question("how many kangaroos are there?"))[0] == "I count 1 kangaroo."

@@ -102,7 +102,8 @@ def _found(pixels: np.ndarray, label: str, place: str = "", *, every: bool = Fal
         named = list(zip(dets, name_objects(pixels, dets)))
         found = [Detection(label, d.score, d.box) for d, n in named
                  if label in (n.said, n.noun, COCO_KINDS.get(n.noun) or ("animal" if (n.said or n.noun) in animals
-                                                                        else None))]
+                                                                        else None))
+                 or (n.said in animals and n.said != label and first_is_a(n.said, label))]  # a wallaby is a kangaroo
         # "the owl" where describe says "a bird", which an owl is (WordNet), as the edits take it
         found = found or [Detection(label, d.score, d.box) for d, n in named if first_is_a(label, d.label)]
     if place:  # nearest the place first, as the edits choose "the one on the left"

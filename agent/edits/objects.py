@@ -188,7 +188,8 @@ def _named_dets(rgb: np.ndarray, word: str) -> tuple[list[Detection], bool, dict
         said = n.said or n.noun
         kind = COCO_KINDS.get(n.noun) or ("animal" if said in animal_words() else None)
         box = tuple(int(v) for v in d.box)
-        if word in (said, n.noun) or word == kind:
+        if word in (said, n.noun) or word == kind or (animal and said != word and first_is_a(said, word)):
+            # (a "wallaby" is a kangaroo: "make the kangaroo brighter")
             hits.append((Detection(word, max(d.score, n.confidence), box), d, n))
         elif animal and (said == "animal" or first_is_a(word, d.label)):
             # "the gorilla" where the caption, unsure which, says "an animal"; "the owl" where it says

@@ -286,7 +286,7 @@ def _object_phrase_at(c: str, start: int) -> str | None:
     on the right" of "the man on the right darker"), when their noun is a thing the detector finds
     ("the contrast on the boy" is not: its noun is the contrast)."""
     from agent.grammar.lexicon import COLOUR_WORD, THING_COLOURS
-    from agent.perception.things import names_object, thing_words  # loads no model
+    from agent.perception.things import animal_noun, names_object, thing_words  # loads no model
 
     colours = set(COLOUR_WORD) | set(THING_COLOURS)
     things = thing_words()
@@ -305,7 +305,7 @@ def _object_phrase_at(c: str, start: int) -> str | None:
             if word in _MODIFIERS or word in colours:
                 words.append(word)
                 continue
-            if word not in things:
+            if word not in things and animal_noun(word) is None:  # (any animal's name: "the kangaroo")
                 return None  # "the contrast on the boy", "this picture of my dog": not a thing's noun
             words.append(word)
             head = True
