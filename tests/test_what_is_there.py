@@ -61,6 +61,10 @@ def test_the_list_names_each_kind_with_its_count_and_places(monkeypatch):
     text, data, _ = ask("what things are in the picture?")
     assert text == "I see two people, one on the left and one on the right; a dog in the middle; a car on the right."
     assert len(data["overlays"]) == 4
+    # a person the closer look finds counts, as it does for "how many people are there?"
+    small = Detection("person", 0.6, (300, 20, 310, 50))
+    monkeypatch.setattr(things, "look_closer", lambda rgb, found, **_: list(found) + [small])
+    assert ask("what people are there?")[0] == "I see three people (on the left, at the top and on the right)."
     dets.clear()
     assert ask("what animals are in the picture?")[0] == "I don't see any animals."
 

@@ -146,13 +146,15 @@ _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight"
 
 def _listed(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]]:
     """"what animals are in the picture?": the things of ``kind`` ("animal", "vehicle", "person" or
-    "thing" for all) the detector finds surely, as describe names them, left to right, boxed."""
+    "thing" for all) the detector finds surely (with a closer look, as counts are), as describe
+    names them, left to right, boxed."""
     from agent.perception.naming import COCO_KINDS, name_objects
-    from agent.perception.things import detect
+    from agent.perception.things import detect, look_closer
     from agent.perception.vocabulary import animal_words
 
     animals = animal_words(one_word=False)
-    dets = detect(pixels, min_score=SURE)
+    # looked at closer, as a count is ("how many people?" said 8 where this said "three people")
+    dets = look_closer(pixels, detect(pixels, min_score=SURE), min_score=SURE)
     named = [(d, n) for d, n in zip(dets, name_objects(pixels, dets))
              if kind == "thing" or kind == ("person" if n.noun == "person" else COCO_KINDS.get(n.noun) or (
                  "animal" if n.noun == "animal" or n.said in animals else None))]
