@@ -317,3 +317,14 @@ def test_more_or_less_blur_after_a_background_blur_changes_that_blur():
     assert said == {"less blur": ["background blur 0.5"], "more blur": ["background blur 1.5"],
                     "less blurry": ["background blur 0.5"], "not blurry enough": ["background blur 1.5"],
                     "too blurry": ["background blur 0.5"]}
+
+
+def test_the_background_sky_is_the_sky_not_a_new_background():
+    """GIER's "Background sky needs to be purple and forest greener." replaced the whole background
+    with plain purple; "make the background sky bluer" tinted the background."""
+    said = {words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]
+            for words in ("the background sky needs to be purple", "make the background sky bluer",
+                          "make the sky background brighter")}
+    assert said == {"the background sky needs to be purple": ["adjust_color purple 0.2 in sky"],
+                    "make the background sky bluer": ["adjust_color blue 0.2 in sky"],
+                    "make the sky background brighter": ["adjust_attr brightness 20 in sky"]}

@@ -55,6 +55,9 @@ def clean_text(text: str) -> str:
                "black_and_white", t)
     t = re.sub(r"\bphoto shop", "photoshop", t)
     t = re.sub(r"\b(?:un|de)[- ]?blur(?:r?ed|r?y)?\b", "sharpen", t)  # "unblur it", "de-blur this"
+    # "the background sky needs to be purple" (GIER) is the sky: it replaced the whole background
+    # with plain purple; "the sky background" too
+    t = re.sub(r"\b(?:background|backdrop) (skies|sky)\b|\b(skies|sky) (?:background|backdrop)\b", r"\1\2", t)
     t = re.sub(r"\s+", " ", t)
     return t
 
