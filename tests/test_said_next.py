@@ -328,3 +328,19 @@ def test_the_background_sky_is_the_sky_not_a_new_background():
     assert said == {"the background sky needs to be purple": ["adjust_color purple 0.2 in sky"],
                     "make the background sky bluer": ["adjust_color blue 0.2 in sky"],
                     "make the sky background brighter": ["adjust_attr brightness 20 in sky"]}
+
+
+def test_a_part_and_its_colour_after_and_is_an_edit_of_its_own():
+    """"make the sky darker and the forest greener" tinted the sky green (the second part was glued
+    to the first clause), and "make the sky purple and the forest greener" dropped the forest."""
+    said = {words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]
+            for words in ("make the sky darker and the forest greener", "make the forest greener and the sky purple",
+                          "make the sky bluer and the grass a bit greener", "remove the cat and the red dog")}
+    assert said == {
+        "make the sky darker and the forest greener": ["adjust_attr brightness -20 in sky",
+                                                       "adjust_color green 0.2 in greenery"],
+        "make the forest greener and the sky purple": ["adjust_color green 0.2 in greenery",
+                                                       "adjust_color purple 0.2 in sky"],
+        "make the sky bluer and the grass a bit greener": ["adjust_color blue 0.2 in sky",
+                                                           "adjust_color green 0.1 in greenery"],
+        "remove the cat and the red dog": ["remove the cat and the red dog"]}

@@ -175,6 +175,15 @@ STARTS = re.compile(
 )
 
 
+# "... and the forest greener", "... and the sky purple": a part and the colour it should get (more
+# of), the verb left out (it was glued to the clause before: "make the sky darker and the forest
+# greener" tinted the sky green). A part, not a verb: "lessen the orange" is a clause of its own
+_PART_TINTED = re.compile(r"(?:(?:the|its|his|her|their|my) [a-z]+(?: [a-z]+)?|sky|clouds|forest|grass|trees|plants|"
+                          r"lawn|leaves|water|sea|background|foreground) (?:(?:a bit|a little|much|way|"
+                          r"slightly|a lot) )?(?:greener|bluer|redder|yellower|pinker|purpler|oranger|browner|"
+                          r"(?:more |less )?(?:green|blue|red|yellow|pink|purple|orange))")
+
+
 def split_clauses(text: str) -> list[str]:
     """The requests one utterance makes, in order.
 
@@ -182,6 +191,8 @@ def split_clauses(text: str) -> list[str]:
     ['brighten it a bit', 'add some contrast']
     >>> split_clauses("remove the cat and the dog")
     ['remove the cat and the dog']
+    >>> split_clauses("make the sky darker and the forest greener")
+    ['make the sky darker', 'the forest greener']
     """
     parts = [p for p in SPLIT.split(text) if p and p.strip()]
     seps = [m.group(0) for m in SPLIT.finditer(text)]
@@ -189,7 +200,8 @@ def split_clauses(text: str) -> list[str]:
     for i, part in enumerate(parts):
         part = part.strip()
         glue = seps[i - 1].strip() if 0 < i <= len(seps) else ""
-        if clauses and not STARTS.match(strip_polite(part)) and not attribute_words(part):
+        if clauses and not STARTS.match(strip_polite(part)) and not attribute_words(part) \
+                and not _PART_TINTED.fullmatch(strip_polite(part)):
             clauses[-1] = f"{clauses[-1]} {glue or 'and'} {part}".replace(" , ", ", ")
         else:
             clauses.append(part)
