@@ -344,3 +344,12 @@ def test_a_part_and_its_colour_after_and_is_an_edit_of_its_own():
         "make the sky bluer and the grass a bit greener": ["adjust_color blue 0.2 in sky",
                                                            "adjust_color green 0.1 in greenery"],
         "remove the cat and the red dog": ["remove the cat and the red dog"]}
+
+
+def test_lessen_a_colour_is_less_of_it():
+    """GIER's "Make the image clearer. Lessen the orange and red hues" tinted the picture orange (and
+    dropped the sharpening): "lessen" was neither a verb that starts a clause nor a word for less."""
+    said = {words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]
+            for words in ("lessen the orange", "make it sharper and lessen the orange")}
+    assert said == {"lessen the orange": ["adjust_attr warmth -25"],
+                    "make it sharper and lessen the orange": ["adjust_attr sharpness 40", "adjust_attr warmth -25"]}

@@ -78,7 +78,7 @@ def hue_swap(c: str) -> RuleResult:
 
 # "make it less yellow", "make the grass a lot less green", "reduce the yellow in the sky": less of a colour
 # named as such (not "the blue cast", "the blue tint": a cast, which white balance mends)
-_LESS_COLOUR = re.compile(rf"\b(?:less|reduce|decrease|lower|tone down|minimi[sz]e|get rid of|remove)\b(?: (?:of )?(?:the|some|a (?:bit|little|lot) of))?"
+_LESS_COLOUR = re.compile(rf"\b(?:less|lessen|reduce|decrease|lower|tone down|minimi[sz]e|get rid of|remove)\b(?: (?:of )?(?:the|some|a (?:bit|little|lot) of))?"
                           rf" ({COLOR_RE})(?:ness)?\b(?! (?:colou?r\w*|tones?|tint|cast|hue|filter)\b)")
 
 
