@@ -353,3 +353,18 @@ def test_lessen_a_colour_is_less_of_it():
             for words in ("lessen the orange", "make it sharper and lessen the orange")}
     assert said == {"lessen the orange": ["adjust_attr warmth -25"],
                     "make it sharper and lessen the orange": ["adjust_attr sharpness 40", "adjust_attr warmth -25"]}
+
+
+def test_raising_a_colour_is_a_tint_and_bump_starts_a_request():
+    """GIER's "raise the yellow hues in the image" was refused, and "Darken and increase the
+    contrast. Bump up the blue." dropped the blue; "increase saturation of green" stays saturation."""
+    said = {words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]
+            for words in ("raise the yellow hues in the image", "increase the yellow",
+                          "darken and increase the contrast. bump up the blue.",
+                          "increase contrast, increase saturation of green")}
+    assert said == {"raise the yellow hues in the image": ["adjust_color yellow 0.2"],
+                    "increase the yellow": ["adjust_color yellow 0.2"],
+                    "darken and increase the contrast. bump up the blue.": [
+                        "adjust_attr brightness -20", "adjust_attr contrast 20", "adjust_color blue 0.2"],
+                    "increase contrast, increase saturation of green": ["adjust_attr contrast 20",
+                                                                        "adjust_attr saturation 30"]}

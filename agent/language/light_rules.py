@@ -136,10 +136,11 @@ def tint(c: str) -> RuleResult:
     if re.fullmatch(rf"(?:make|turn|change|color) (?:it |this |all |everything |the (?:whole )?(?:image|picture|photo) )?"
                     rf"(?:more |a bit |slightly |to |into )?(?:a )?({COLOR_RE})(?: colou?r| and white)?", c):
         return [AdjustColor(colour, DEFAULT_AMOUNTS["tint"][1])]
-    if not re.search(r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|light|glow|look|feel|overlay|wash|"
-                     r"more|bit|slightly|add|make it|make the (?:image|picture|photo)|turn it|give it|"
-                     r"redder|bluer|greener|yellower|pinker|\w+ish)\b", c):
-        return None
+    raised = re.search(r"\b(?:increase|raise|boost|bump up|intensify|bring out)\b", c) and not attribute_words(c)
+    if not raised and not re.search(r"\b(?:tint|tone|tones|toned|cast|filter|hues?|shade|light|glow|look|feel|"
+                                    r"overlay|wash|more|bit|slightly|add|make it|make the (?:image|picture|photo)|"
+                                    r"turn it|give it|redder|bluer|greener|yellower|pinker|\w+ish)\b", c):
+        return None  # ("raise the yellow hues", "increase the yellow": the colour; "increase saturation of green": not)
     small, normal, large = DEFAULT_AMOUNTS["tint"]
     intensity = {"small": small, "normal": normal, "large": large}[size_of(c)]
     n = explicit_number(c, "percent")
