@@ -368,3 +368,17 @@ def test_raising_a_colour_is_a_tint_and_bump_starts_a_request():
                         "adjust_attr brightness -20", "adjust_attr contrast 20", "adjust_color blue 0.2"],
                     "increase contrast, increase saturation of green": ["adjust_attr contrast 20",
                                                                         "adjust_attr saturation 30"]}
+
+
+def test_a_part_named_for_emphasis_leaves_the_whole_edit_and_blurry_is_blur():
+    """GIER's "Lighten up the image, especially around the face." was refused (the face is no part
+    Easel finds); with it read, "make the image a little bit blurry, especially around the eye"
+    sharpened: "a little bit" was one word too many for the words of a blur."""
+    said = {words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]
+            for words in ("lighten up the image, especially around the face.",
+                          "use a filter to make the image a little bit blurry, especially around the eye.",
+                          "brighten the face")}
+    assert said == {"lighten up the image, especially around the face.": ["adjust_attr brightness 20"],
+                    "use a filter to make the image a little bit blurry, especially around the eye.": [
+                        "adjust_attr sharpness -20"],
+                    "brighten the face": []}

@@ -34,6 +34,9 @@ def region_or_ask(c: str, own_words: set[str] | frozenset[str] = frozenset(), *,
         return region_of(c, own_words) or ""
     except Unfindable as exc:
         part = exc.part
+        if re.search(rf"\b(?:especially|particularly|mostly|mainly|above all)\b(?:\s+\w+){{0,3}}\s+(?:\w+'s )?"
+                     rf"{re.escape(part)}\b", c):
+            return ""  # "lighten up the image, especially around the face": the image, as asked first
         if not example:
             pointed = re.sub(rf"\b(?:(?:the|his|her|their|my|its|our|your|this|that) )?(?:\w+'s )?{re.escape(part)}\b",
                              "this", c, count=1)

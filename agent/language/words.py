@@ -241,7 +241,7 @@ ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
         r"fuzzy|hazy",
         r"sharpen|sharper|crisp|clarity|clearer|clear|defin(?:e|ed|ition)\b|detail|in focus|focus|fuzzy|blurr?y|hazy|less blur",
         r"blur(?!r?y)|soft|soften|softer|smooth|dreamy|out of focus|less sharp|too sharp|make (?:it |the \w+ )?"
-        r"(?:(?!less\b)\w+ ){0,2}blurr?(?:y|ier)",
+        r"(?:(?!less\b)\w+ ){0,3}blurr?(?:y|ier)",
     ),
     "warmth": (
         r"warm\w*|cooler|cooling|cool (?:it|down|the (?:colou?rs|tones?|image|picture|photo))|cool tones?|(?:less|not so|too) cool|"
