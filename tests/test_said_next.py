@@ -382,3 +382,23 @@ def test_a_part_named_for_emphasis_leaves_the_whole_edit_and_blurry_is_blur():
                     "use a filter to make the image a little bit blurry, especially around the eye.": [
                         "adjust_attr sharpness -20"],
                     "brighten the face": []}
+
+
+def test_two_things_joined_by_and_are_both_edited(monkeypatch):
+    """"turn the dog and the cat black and white" made the dog alone black and white."""
+    import numpy as np
+    from conftest import fake_detector
+
+    from agent.edits.run import execute
+    from agent.grammar.commands import parse_command
+    from agent.perception.models import Detection
+
+    said = [c.format() for c in read("turn the dog and the cat black and white", model=lambda *a, **k: None,
+                                     photo_open=True).commands]
+    assert said == ["grayscale in the dog and the cat"]
+    fake_detector(monkeypatch, [Detection("dog", 0.9, (10, 10, 40, 40)), Detection("cat", 0.9, (60, 10, 90, 40))])
+    img = np.zeros((60, 100, 3), np.uint8)
+    img[..., 0] = 200
+    out = execute(parse_command(said[0]), img)
+    assert out[25, 25, 1] > 30 and out[25, 75, 1] > 30  # both grey
+    assert (out[55, :] == img[55, :]).all()  # nothing else

@@ -299,6 +299,12 @@ def _object_phrase_at(c: str, start: int) -> str | None:
         # "grey" or "little" before the noun says which one ("make the grey horse darker", "the little
         # dog"); after it, what to make it or how much
         which = not head and word in ("grey", "gray", "little") and i + 1 < len(tokens) and tokens[i + 1] in things
+        both = (head and in_pp == 0 and tok == "and" and i + 2 < len(tokens) and tokens[i + 1] in _MODIFIERS
+                and (tokens[i + 2] in things or animal_noun(tokens[i + 2]) is not None))
+        if both:
+            words.append(tok)  # "the dog and the cat": both (it edited the dog alone)
+            head = False
+            continue
         if (_OBJECT_STOP.match(tok) and not which) or _COMPARATIVE.match(tok):
             break
         if not head:
