@@ -306,7 +306,7 @@ CLOUD_MIN = 0.005  # clouds covering less than this share of the picture are non
 CLOUD_TEXTURE = 0.04  # a cloud's mean luma gradient (per pixel of the copy) is under this (blended from half of it)
 
 
-def clouds_mask(image: np.ndarray) -> np.ndarray:
+def clouds_mask(image: np.ndarray, *, sky: np.ndarray | None = None) -> np.ndarray:
     """The clouds of a photo's sky as a soft mask (all zeros when it shows none), on a copy
     :data:`CLOUD_SIDE` pixels on its long side, upsampled:
 
@@ -328,7 +328,7 @@ def clouds_mask(image: np.ndarray) -> np.ndarray:
     """
     check_image(image)
     h, w = image.shape[:2]
-    sky_full = sky_mask(image)
+    sky_full = sky_mask(image) if sky is None else sky  # (``sky``: the photo's sky_mask, when the caller has it)
     if not sky_full.any():
         return sky_full
     rgb = image if image.ndim == 3 else image[:, :, None]
@@ -398,14 +398,15 @@ def clear_sky(image: np.ndarray) -> tuple[np.ndarray, float]:
     from editor.fill_settle import membrane
 
     check_image(image)
-    clouds = clouds_mask(image)
+    sky_full = sky_mask(image)
+    clouds = clouds_mask(image, sky=sky_full)
     if not clouds.any():
         return image.copy(), 0.0
     h, w = image.shape[:2]
     f = min(1.0, CLEAR_SIDE / max(h, w))
     size = (max(8, round(w * f)), max(8, round(h * f)))
     small_clouds = cv2.resize(clouds, size, interpolation=cv2.INTER_AREA)
-    sky = cv2.resize((sky_mask(image) > 0.5).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST) > 0
+    sky = cv2.resize((sky_full > 0.5).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST) > 0
     r = max(2, round(CLEAR_RIM * max(size)))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     open_sky = sky.copy()

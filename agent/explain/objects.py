@@ -198,12 +198,10 @@ def named_whole(seen: dict, img: np.ndarray, box: Box, same: float = WHOLE_SAME)
     around a change alone can miss what it finds in the whole picture: a jaguar removed was "the
     grey object" (no detection in its patch, a "bird" at 0.98 in the photo, a jaguar once named).
     ``seen`` keeps each image's detections and names, found once."""
-    from agent.perception.naming import name_objects
-    from agent.perception.things import detect
+    from agent.perception.naming import things_named
 
     if id(img) not in seen:
-        dets = detect(img, min_score=0.45)
-        seen[id(img)] = list(zip(dets, name_objects(img, dets)))
+        seen[id(img)] = things_named(img, min_score=0.45)
     best = max(seen[id(img)], key=lambda dn: box_iou(dn[0].box, box), default=None)
     if best is None or box_iou(best[0].box, box) < same or best[1].noun == "object":
         return None

@@ -30,18 +30,33 @@ import numpy as np
 # A thing found now and one of the reference are the same thing when their boxes overlap this much
 # (IoU): an edit moves a box by a few pixels (the panda's, brightened, 0.97), a removal takes it.
 SAME_PLACE = 0.6
-_REFERENCE: contextvars.ContextVar[Callable[[], np.ndarray | None] | None] = contextvars.ContextVar(
-    "easel_names_reference", default=None)
+_REFERENCE: contextvars.ContextVar[_Reference | None] = contextvars.ContextVar("easel_names_reference", default=None)
 _named: dict[str, list] = {}  # the reference's things and names, by its pixels' digest (a few kept)
 _lock = threading.Lock()
 _KEPT = 4
+
+
+class _Reference:
+    """The reference of one block: loaded and hashed once, when a thing is first named in it."""
+
+    def __init__(self, load: Callable[[], np.ndarray | None]):
+        self.load, self.loaded = load, False
+        self.pixels: np.ndarray | None = None
+        self.key = ""
+
+    def get(self) -> tuple[np.ndarray | None, str]:
+        if not self.loaded:
+            self.pixels, self.loaded = self.load(), True
+            if self.pixels is not None:
+                self.key = hashlib.sha256(np.ascontiguousarray(self.pixels).data).hexdigest()
+        return self.pixels, self.key
 
 
 @contextlib.contextmanager
 def names_from(reference: Callable[[], np.ndarray | None] | None) -> Iterator[None]:
     """Within the block, things found are named as on ``reference()`` (called once, when a thing
     is first named; None or a picture of another size: no reference)."""
-    token = _REFERENCE.set(reference)
+    token = _REFERENCE.set(_Reference(reference) if reference is not None else None)
     try:
         yield
     finally:
@@ -52,11 +67,10 @@ def reference_things(rgb: np.ndarray, name_all: Callable[[np.ndarray], list]) ->
     """The reference's ``(detection, Named)`` pairs, found by ``name_all`` (once a reference: see
     :func:`agent.perception.naming.things_named`), when there is one for ``rgb`` (same size, other
     pixels), else []."""
-    load = _REFERENCE.get()
-    ref = load() if load is not None else None
+    holder = _REFERENCE.get()
+    ref, key = holder.get() if holder is not None else (None, "")
     if ref is None or ref.shape[:2] != rgb.shape[:2] or np.array_equal(ref, rgb):
         return []
-    key = hashlib.sha256(np.ascontiguousarray(ref).data).hexdigest()
     with _lock:
         if key in _named:
             return _named[key]

@@ -555,11 +555,12 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
     return out
 
 
-def things_named(rgb: np.ndarray) -> list:
-    """Each thing the detector finds in ``rgb``, with its :class:`Named`."""
+def things_named(rgb: np.ndarray, min_score: float | None = None) -> list:
+    """Each thing the detector finds in ``rgb`` (from ``min_score``; its default when None), with
+    its :class:`Named`."""
     from agent.perception.things import detect
 
-    dets = detect(rgb)
+    dets = detect(rgb) if min_score is None else detect(rgb, min_score=min_score)
     return list(zip(dets, name_objects(rgb, dets)))
 
 
