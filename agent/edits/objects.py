@@ -13,6 +13,7 @@ No Qt: usable from scripts and the command line.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass
@@ -143,7 +144,18 @@ def match_objects(pixels: np.ndarray, words: str) -> list[Match]:
         raise ObjectNotFound("no object was named")
     parts = [p for p in re.split(r"\band\b|,|;", words) if p.strip()]
     rgb = to_rgb8(pixels)
-    return [_match_one(rgb, part) for part in parts or [words]]
+    found = [_match_one(rgb, part) for part in parts or [words]]
+    for i, m in enumerate(found):
+        if m.plural or m.positioned:
+            continue
+        # "the man and the woman": two people, not the surest one twice (it edited one person); the
+        # parts that said which one keep theirs ("the woman and the man on the right")
+        taken = {b for j, o in enumerate(found) if j != i and (j < i or o.plural or o.positioned) for b in o.boxes}
+        free = [b for b in m.others if b not in taken]
+        if taken.issuperset(m.boxes) and free:
+            found[i] = dataclasses.replace(m, boxes=free[:1], others=[b for b in [*m.boxes, *m.others] if b != free[0]])
+    chosen = {b for m in found for b in m.boxes}  # another part's choice is no "other" left unpicked
+    return [dataclasses.replace(m, others=[b for b in m.others if b not in chosen]) for m in found]
 
 
 def find_objects(pixels: np.ndarray, words: str) -> list[Box]:

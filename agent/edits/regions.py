@@ -42,8 +42,10 @@ import numpy as np
 from agent.edits import depth, objects
 from agent.grammar.commands import (
     BACKGROUND,
+    JOINED,
     SELECTION,
     SUBJECT,
+    joined_regions,
     region_kind,
     region_parts,
     region_phrase,
@@ -337,7 +339,12 @@ def resolve(region: str, pixels: np.ndarray, *, selection: np.ndarray | None = N
     phrase = region_phrase(words)
     overlays: list[dict] = []
     note = ""
-    if kind == "named":
+    if kind == JOINED:  # "the dog and sky": each part found on its own, one mask of both
+        found = [resolve(part, pixels, selection=selection, cutout=cutout) for part in joined_regions(words)]
+        mask = np.maximum.reduce([f.mask for f in found])
+        overlays = [o for f in found for o in f.overlays]
+        note = " ".join(f.note for f in found if f.note)
+    elif kind == "named":
         mask = masks.region_mask(pixels, words)
         if not mask.any():
             raise RegionNotFound(f"I couldn't find {phrase} in this picture")

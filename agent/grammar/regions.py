@@ -92,15 +92,38 @@ def region_parts(region: str) -> tuple[bool, str]:
     return (True, region[len(EXCEPT):]) if region.startswith(EXCEPT) else (False, region)
 
 
+JOINED = "joined"
+
+
+def joined_regions(words: str) -> list[str] | None:
+    """The parts of a region of several joined by "and" ("the dog and sky"), when one of them is
+    not a thing's words; None otherwise (things alone, "the dog and the cat", are one object region
+    the detector looks for part by part).
+
+    >>> joined_regions("the dog and sky"), joined_regions("the dog and the cat")
+    (['the dog', 'sky'], None)
+    """
+    parts = [p.strip() for p in re.split(r"\s+and\s+", words)]
+    if len(parts) < 2 or not all(parts):
+        return None
+    kinds = [_kind(p) for p in parts]
+    return parts if any(k != "object" for k in kinds) and SELECTION not in kinds else None
+
+
 def region_kind(words: str) -> str:
     """What the words of a region (without "everything except") name: ``"named"`` (a side, half,
     corner, the centre, a tonal range or the sky: :data:`editor.masks.REGION_NAMES`), ``"subject"``,
     ``"background"`` (the cutout mask and its inverse), ``"selection"`` (what the person drew) or
-    ``"object"`` (words the detector looks for: "the dog", "the man on the right").
+    ``"object"`` (words the detector looks for: "the dog", "the man on the right") or ``"joined"``
+    (several of these joined by "and", one of them not a thing's: :func:`joined_regions`).
 
-    >>> [region_kind(w) for w in ("sky", "the left side", "background", "selection", "the dog")]
-    ['named', 'named', 'background', 'selection', 'object']
+    >>> [region_kind(w) for w in ("sky", "the left side", "background", "selection", "the dog", "the dog and sky")]
+    ['named', 'named', 'background', 'selection', 'object', 'joined']
     """
+    return JOINED if joined_regions(words) else _kind(words)
+
+
+def _kind(words: str) -> str:
     if words in (SUBJECT, "the subject", "main subject", "the main subject", "foreground", "the foreground"):
         return SUBJECT
     if words in (BACKGROUND, "the background"):
@@ -127,6 +150,8 @@ def region_phrase(region: str) -> str:
         name = canonical_region_name(words)
         text = _NAMED_PHRASES.get(name) or (f"the {name} corner" if " " in name and "half" not in name
                                              and " the " not in name else f"the {name}")
+    elif kind == JOINED:
+        text = " and ".join(region_phrase(p) for p in joined_regions(words))
     elif kind in _NAMED_PHRASES:
         text = _NAMED_PHRASES[kind]
     else:
@@ -183,7 +208,9 @@ def region_meaning() -> str:
         f"by the detector, masked to its edge and feathered {OBJECT_FEATHER:g}*D; `selection` the stroke or "
         "box drawn in the window, snapped to the edges it encloses (GrabCut) or, where that fails, "
         f"feathered {DRAWN_FEATHER:g}*D, recorded as `selection <sha256>`: the hash of its mask, stored (8 bits) "
-        "beside the versions so the line replays to the same pixels; `everything except <region>` is 1 - m. "
+        "beside the versions so the line replays to the same pixels; `everything except <region>` is 1 - m; "
+        "regions joined by `and` (`the dog and sky`, one of them not an object's words) are the maximum of "
+        "their masks. "
         "A region that is not found "
         "(no sky, no such object) is said, never replaced by the whole picture (Easel extension)"
     )

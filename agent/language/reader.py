@@ -68,9 +68,11 @@ from agent.language.scope import (
     EXCEPT_REGION,
     PARTS,
     Unfindable,
+    joined_region,
     names_open_photo,
     negated,
     negated_quality,
+    only_a_part,
     region_of,
 )
 from agent.language.words import (
@@ -276,7 +278,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             return Reading(commands=[dataclasses.replace(r, crop=True) for r in rotations])
     # The model reads each clause as typed (lower-cased): the rules' spelling fixes ("grey" -> "gray")
     # must not change the words of a search.
-    clauses = split_clauses(re.sub(r"\bblack\s*,\s*(and|&)\s*white\b", r"black \1 white", " ".join(utterance.lower().split())))
+    typed_text = re.sub(r"\bblack\s*,\s*(and|&)\s*white\b", r"black \1 white", " ".join(utterance.lower().split()))
+    clauses = _finished(split_clauses(typed_text), typed_text)
     before = ""  # the previous clause's part: "" none, else its region, or _REFUSED when it was a part not found
     for typed in clauses:
         clause = clean_text(typed)
@@ -345,6 +348,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             reading.notes.append(f"I read that as a question, so I changed nothing: should I do "
                                  f"“{', '.join(c.label() for c in edits)}”? Say yes and I will.")
             continue
+        commands = _both_parts(clause, commands)
         if elliptic and carried and all(isinstance(c, REGIONAL) and not c.region for c in commands):
             if carried == _REFUSED:
                 continue  # "make the water less green and more blue": not the whole picture bluer
@@ -420,6 +424,29 @@ def _picked(c: str, proposal: list[Command]) -> list[Command] | None:
 _CONFIRM = re.compile(r"(?:yes|yeah|yep|yup|sure|ok|okay|definitely|absolutely|of course|certainly|please do|do it|"
                       r"go ahead|why not|sounds good|let's do it|that works|great|good|perfect|nice)\b[\s,!.]*"
                       r"(?:(?:please|definitely|sure|go ahead|do it|thanks)\b[\s,!.]*)*")
+
+
+def _finished(clauses: list[str], text: str) -> list[str]:
+    """The clauses, each "make the sky" joined to the "and the dog darker" that says what to make it
+    (split, it darkened the dog alone)."""
+    out: list[str] = []
+    for clause in clauses:
+        if out and only_a_part(strip_polite(clean_text(out[-1]))) and f"{out[-1]} and {clause}" in text:
+            out[-1] = f"{out[-1]} and {clause}"
+        else:
+            out.append(clause)
+    return out
+
+
+def _both_parts(clause: str, commands: list[Command]) -> list[Command]:
+    """An edit of both parts when the clause names two joined by "and" ("brighten the dog and the
+    sky", "make the sky and the dog darker"): the rules and the model give one region, and the other
+    was dropped without a word. One edit, so that "too much" and "undo" take both."""
+    out: list[Command] = []
+    for command in commands:
+        both = joined_region(clause, command.region) if isinstance(command, REGIONAL) and command.region else None
+        out.append(with_region(command, both) if both else command)
+    return out
 
 
 def _same_attribute(clause: str, attr: str) -> list[Command] | None:

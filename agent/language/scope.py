@@ -20,12 +20,14 @@ Easel can find or one it cannot, something to do or something not to do.
   cat black and white" apply to a part: :func:`region_of` says which, in the words of a command's
   region (``in sky``, ``in the dog``, ``in shadows``, ``in everything except the cat``), or raises
   :class:`Unfindable` for a part Easel cannot find on its own (a face, the sea), which the person
-  then points at.
+  then points at; "brighten the dog and the sky" names two, and :func:`joined_region` gives both.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterator
 
 from agent.grammar.commands import BACKGROUND_COLOURS
 from editor.masks import canonical_region_name
@@ -281,6 +283,10 @@ _MODIFIERS = {"the", "a", "an", "his", "her", "their", "my", "our", "these", "th
               "leftmost", "rightmost", "nearest", "closest", "far", "farthest", "main"}
 
 
+_PLACES = {"left", "right", "top", "bottom", "middle", "center", "centre", "front", "back"}
+_PLACE_NOUNS = {"side", "hand", "part", "edge", "corner", "half", "of", "end", "row", "left", "right"}
+
+
 def _object_phrase_at(c: str, start: int) -> str | None:
     """The object words starting at ``start`` ("the dog" of "the dog's fur more orange", "the man
     on the right" of "the man on the right darker"), when their noun is a thing the detector finds
@@ -328,8 +334,10 @@ def _object_phrase_at(c: str, start: int) -> str | None:
             break  # "the man on the right orange": the colour it should get
         words.append(word)
         in_pp += 1
-        if word not in _MODIFIERS and word not in colours and tok not in _PREPOSITIONS:
-            in_pp = 0  # the phrase's noun: another phrase may follow ("in the middle of the road")
+        if word not in _MODIFIERS and word not in colours and tok not in _PREPOSITIONS or (
+                word in _PLACES and (i + 1 == len(tokens) or tokens[i + 1] not in _PLACE_NOUNS)):
+            in_pp = 0  # the phrase's noun: another phrase may follow ("in the middle of the road"; "on the
+            # left" ends "the man on the left disappear")
         if word != tok or len(words) >= 10:
             break
     while words and (words[-1] in _PREPOSITIONS or words[-1] in ("the", "a", "an")):
@@ -340,22 +348,20 @@ def _object_phrase_at(c: str, start: int) -> str | None:
     return phrase
 
 
-def _named(c: str) -> list[tuple[int, str]]:
-    """(where in the clause, region) of the regions Easel finds by name: the sky, tonal ranges,
+def _named(c: str) -> list[tuple[int, int, str]]:
+    """(start, end, region) of the regions Easel finds by name in the clause: the sky, tonal ranges,
     sides, halves, corners, the centre, the background and the main subject."""
-    found: list[tuple[int, str]] = []
-    for m in _SKY.finditer(c):
-        found.append((m.start(), "sky"))
-    found += [(m.start(), "clouds") for m in _CLOUDS.finditer(c)]  # ("the clouds in the sky": the clouds, the earlier)
-    found += [(m.start(), "greenery") for m in _GREENERY.finditer(c)]
-    for i, (at, name) in enumerate(found):  # "the trees on the left": those in the left half
+    found: list[tuple[int, int, str]] = [(m.start(), m.end(), "sky") for m in _SKY.finditer(c)]
+    found += [(m.start(), m.end(), "clouds") for m in _CLOUDS.finditer(c)]  # ("the clouds in the sky": the clouds)
+    found += [(m.start(), m.end(), "greenery") for m in _GREENERY.finditer(c)]
+    for i, (at, _, name) in enumerate(found):  # "the trees on the left": those in the left half
         words = re.match(r"[^,;.!?()]*", c[at:]).group(0)  # up to the clause's next punctuation
         first = re.search(r"\b(?:on|at|in|to|towards)\b", words)
         placed = _PLACE_AFTER.match(words, first.start()) if first else None
         if placed:
-            found[i] = (at, canonical_region_name(f"{name} on the {placed.group(1)}"))
+            found[i] = (at, at + placed.end(), canonical_region_name(f"{name} on the {placed.group(1)}"))
     for pattern, tone in _TONES:
-        found += [(m.start(), tone) for m in pattern.finditer(c)]
+        found += [(m.start(), m.end(), tone) for m in pattern.finditer(c)]
     for m in _GEOMETRY.finditer(c):
         g = {k: v for k, v in m.groupdict().items() if v}
         if "corner_v" in g:
@@ -365,10 +371,53 @@ def _named(c: str) -> list[tuple[int, str]]:
         else:
             word = g.get("side") or g.get("bare") or g.get("at") or g.get("centre")
             name = _SIDE.get(word, word)
-        found.append((m.start(), name))
-    found += [(m.start(), "background") for m in _BACKGROUND.finditer(c)]
-    found += [(m.start(), "subject") for m in _SUBJECT.finditer(c)]
+        found.append((m.start(), m.end(), name))
+    found += [(m.start(), m.end(), "background") for m in _BACKGROUND.finditer(c)]
+    found += [(m.start(), m.end(), "subject") for m in _SUBJECT.finditer(c)]
     return found
+
+
+def _objects(c: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, phrase) of the things the clause names by a noun the detector finds, in order
+    ("the dog and the cat" is one phrase)."""
+    for m in _OBJECT_START.finditer(c):
+        if re.search(r"\b(?:this|that|my|our|his|her|their|your)\s+(?:\w+\s+)?(?:picture|photo|image|pic|shot|"
+                     r"photograph)s? of $", c[:m.start()]):
+            continue  # "this picture of my dog": the photo, not the dog
+        phrase = _object_phrase_at(c, m.start())
+        if phrase:
+            words = re.match(r"\s+".join(re.escape(w) + r"(?:'s|s')?" for w in phrase.split()), c[m.start():])
+            yield m.start(), m.start() + (words.end() if words else len(phrase)), phrase
+
+
+_JOINED = re.compile(r"\s*,?\s*(?:and|&|as well as|plus)\s+(?:also\s+)?")
+
+
+def only_a_part(clause: str) -> bool:
+    """"make the sky", "turn the dog": a verb and a part, nothing said yet of what to make it (the
+    next clause says it: "make the sky and the dog darker")."""
+    c = clause.strip()
+    verb = re.match(r"(?:make|turn|get|render) ", c)
+    return bool(verb) and any(start == verb.end() and end == len(c) for start, end, _ in _named(c) + list(_objects(c)))
+
+
+def joined_region(clause: str, region: str) -> str | None:
+    """Both parts, as one region's words, when the clause names two joined by "and" and ``region``
+    is one of them ("brighten the dog and the sky": ``the dog and sky``), else None. A thing
+    whose own phrase holds both ("the dog and the cat") is one region already.
+
+    >>> joined_region("brighten the dog and the sky", "the dog"), joined_region("make the sky and the dog darker", "the dog")
+    ('the dog and sky', 'sky and the dog')
+    >>> joined_region("make the sky darker and the dog brighter", "sky") is None
+    True
+    """
+    c = clause.strip()
+    spans = sorted(_named(c) + list(_objects(c)))
+    for _, a_end, a in spans:
+        for b_start, _, b in spans:
+            if b_start >= a_end and _JOINED.fullmatch(c[a_end:b_start]) and a != b and region in (a, b):
+                return f"{a} and {b}"
+    return None
 
 
 def region_of(clause: str, own_words: set[str] | frozenset[str] = frozenset()) -> str | None:
@@ -414,15 +463,8 @@ def region_of(clause: str, own_words: set[str] | frozenset[str] = frozenset()) -
         if inner is None:
             raise Unfindable(" ".join(rest.split()[:3]))
         return inner if inner.startswith(EXCEPT_REGION) else EXCEPT_REGION + inner
-    candidates = _named(c)
-    for m in _OBJECT_START.finditer(c):
-        if re.search(r"\b(?:this|that|my|our|his|her|their|your)\s+(?:\w+\s+)?(?:picture|photo|image|pic|shot|"
-                     r"photograph)s? of $", c[:m.start()]):
-            continue  # "this picture of my dog": the photo, not the dog
-        phrase = _object_phrase_at(c, m.start())
-        if phrase:
-            candidates.append((m.start(), phrase))
-            break
+    candidates = [(at, name) for at, _, name in _named(c)]
+    candidates += [(at, phrase) for at, _, phrase in itertools.islice(_objects(c), 1)]
     from agent.language.words import local_part  # words imports the grammar only
 
     part = local_part(c, set(own_words)) or bare_part(c)
