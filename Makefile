@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.easel-installed
 RAY_STAMP := $(VENV)/.easel-ray-installed
-MODELS := resources/models/u2netp.onnx
+MODELS := resources/models/u2netp.onnx resources/models/face_detection_full_range.tflite
 
 .PHONY: setup setup-ray run test lint bench clean
 

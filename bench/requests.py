@@ -54,6 +54,9 @@ KINDS: dict[str, set[str]] = {
     "crop": {"crop"},
     "rotate": {"rotate"},
     "flip": {"flip"},
+    # the pupils' red taken out and darkened: what GIER's experts did for red eyes with local saturation,
+    # lightness and hue edits
+    "red_eye": {"saturation", "lightness", "brightness", "hue"},
 }
 COVERED = set().union(*KINDS.values())
 # Words that name each GIER operation, for the label-noise split (a request naming none of its labels).

@@ -51,7 +51,7 @@ def test_a_fault_is_mended_by_the_opposite_edit_where_it_was_said(words, want):
     assert [c.format() for c in reading.commands] == [want], (reading.reply, reading.notes)
 
 
-@pytest.mark.parametrize("words", ["the water is too dark", "the face is too red"])
+@pytest.mark.parametrize("words", ["the water is too dark", "the lips are too red"])
 def test_a_part_easel_cannot_find_is_asked_for_with_the_mend_to_say(words):
     """The example said "make this are too dark"; it is now the edit that mends the fault."""
     reading = _read(words)

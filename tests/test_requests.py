@@ -307,7 +307,7 @@ def test_what_a_request_is_about_decides_the_edit(request_, expected):
     "request_, says",
     [
         # a part of the picture Easel cannot find on its own: not a whole-picture edit, a request to point
-        ("brighten face a little", "can't find the face on my own"),
+        ("brighten lips a little", "can't find the lips on my own"),  # (faces are found: agent.perception.faces)
         ("hair darker please", "“make this darker”"),
         ("add a green tint to the river", "can't find the river on my own"),  # (the lawn, the grass: editor.greenery)
         ("make sand yellower", "can't find the sand on my own"),

@@ -381,7 +381,7 @@ def test_a_part_named_for_emphasis_leaves_the_whole_edit_and_blurry_is_blur():
     assert said == {"lighten up the image, especially around the face.": ["adjust_attr brightness 20"],
                     "use a filter to make the image a little bit blurry, especially around the eye.": [
                         "adjust_attr sharpness -20"],
-                    "brighten the face": []}
+                    "brighten the face": ["adjust_attr brightness 20 in face"]}  # (faces are found since)
 
 
 def test_two_things_joined_by_and_are_both_edited(monkeypatch):

@@ -219,6 +219,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     found = found_part(question.about)
     if found is not None:
         return _found_answer(pixels, found, question.kind, question.value)
+    if re.fullmatch(r"(?:the |any |a |all (?:the )?)?faces?", question.about.strip()):
+        return _faces_answer(pixels, question.kind)
     thing = _thing(question.about)
     if thing is None:
         return _not_a_thing(question.about), {}, []
@@ -354,6 +356,27 @@ def _green_word(pixels: np.ndarray) -> str:
     if float(np.median(lab[:, 0])) < 30:
         return "dark green"
     return "yellowish green" if hue < GREEN_OLIVE[0] else "green"
+
+
+def _faces_answer(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]]:
+    """"how many faces are there?", "is there a face?", "where are the faces?": the face detector's
+    faces, counted and placed, their boxes drawn ("how many faces?" was "I can only look for ...")."""
+    from agent.perception.faces import find_faces
+
+    faces = sorted(find_faces(pixels), key=lambda f: f.box[0])
+    if not faces:
+        return "I don't see a face in this picture.", {}, []
+    overlays = {"overlays": [_box(f, "face") for f in faces]}
+    places = [where_words(f.box, pixels.shape) for f in faces]
+    placed = ", ".join(dict.fromkeys(places))
+    n = len(faces)
+    if kind == "count":
+        return f"I count {n} {_plural('face', n)} ({placed}); the boxes are on the picture.", overlays, []
+    if kind in ("present", "where"):
+        lead = "Yes, I see" if kind == "present" else "I see"
+        return f"{lead} {n if n > 1 else 'one'} {_plural('face', n)}, {placed}; the boxes are on the picture.", overlays, []
+    return (f"I see {n if n > 1 else 'one'} {_plural('face', n)} ({placed}), but I can't tell that about a face.",
+            overlays, [])
 
 
 def _found_answer(pixels: np.ndarray, name: str, kind: str, asked: str = "") -> tuple[str, dict, list[Command]]:

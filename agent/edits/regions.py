@@ -42,15 +42,17 @@ import numpy as np
 from agent.edits import depth, objects
 from agent.grammar.commands import (
     BACKGROUND,
+    FACE,
     JOINED,
     SELECTION,
     SUBJECT,
+    face_words,
     joined_regions,
     region_kind,
     region_parts,
     region_phrase,
 )
-from agent.perception.models import to_rgb8
+from agent.perception.models import detect_objects, to_rgb8
 from agent.perception.things import ObjectNotFound
 from agent.perception.vocabulary import counted
 from editor import masks, ops
@@ -251,6 +253,33 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
     return Resolved(_feathered(hard), phrase, overlays, ". ".join(notes) + ("." if notes else ""))
 
 
+def face_region(pixels: np.ndarray, words: str) -> Resolved:
+    """The mask of the faces ``words`` names ("face": the biggest, or the one placed; "faces": every
+    one); :class:`RegionNotFound` when the face detector sees none."""
+    from agent.perception import faces
+
+    part, every, where = face_words(words)
+    found = _cached((pixels_key(pixels), "faces"), lambda: faces.find_faces(pixels))
+    if not found:
+        raise RegionNotFound("I don't see a face in this picture" + (", so I can't tell skin from the rest"
+                                                                     if part == "skin" else ""))
+    chosen = found if every else [faces.pick(found, where)]
+    overlays = [_box_overlay(f.box, "face") for f in chosen]
+    overlays += [_box_overlay(f.box, "other face", OTHER_COLOR) for f in found if f not in chosen]
+    note = ""
+    if len(found) > 1 and not every and where is None:
+        note = (f"I see {len(found)} faces and changed the biggest (its box is on the picture); say “the face on "
+                "the left” or “the faces” if you meant another or all.")
+    if part == "skin":  # each one's skin within their silhouette (the object masks the edits of "the man" use)
+        people = [d for d in detect_objects(to_rgb8(pixels), min_score=faces.PERSON_SCORE) if d.label == "person"]
+        held = [faces.holder(f, people) for f in chosen]
+        key = pixels_key(pixels)
+        mask = faces.skin_mask(pixels, chosen, [_object_mask(pixels, p.box, key) if p else None for p in held])
+    else:
+        mask = faces.face_mask(pixels, chosen)
+    return Resolved(mask, region_phrase(words), overlays, note)
+
+
 FEATHER_STEP = 3.0  # a feather wider than twice this many pixels is computed on a copy 1/k the size
 
 
@@ -344,6 +373,9 @@ def resolve(region: str, pixels: np.ndarray, *, selection: np.ndarray | None = N
         mask = np.maximum.reduce([f.mask for f in found])
         overlays = [o for f in found for o in f.overlays]
         note = " ".join(f.note for f in found if f.note)
+    elif kind == FACE:
+        found = face_region(pixels, words)
+        mask, overlays, note = found.mask, found.overlays, found.note
     elif kind == "named":
         mask = masks.region_mask(pixels, words)
         if not mask.any():

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agent.edits import objects, regions, removal
+from agent.edits import objects, regions, removal, retouch
 from agent.grammar import commands as c
 from agent.perception.vocabulary import counted
 from editor import adjust, geometry, masks, ops
@@ -67,6 +67,7 @@ RUNNERS: dict[type, Callable[..., np.ndarray]] = {
     c.AutoEnhance: lambda cmd, px: adjust.auto_enhance(px),
     c.Remove: lambda cmd, px: objects.remove_objects(px, cmd.words),
     c.Background: lambda cmd, px: objects.background(px, cmd.mode, cmd.keep, cmd.strength),
+    c.RedEye: lambda cmd, px: retouch.red_eye(px)[0],
 }
 
 
@@ -170,6 +171,9 @@ def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None 
     if isinstance(command, c.Remove) and not region:  # says which one went, or why none did
         out, overlays, note = removal.remove(pixels, command.words)
         return Outcome(out, overlays, note)
+    if isinstance(command, c.RedEye):  # says how many, or raises: no face, no red eye
+        out, note = retouch.red_eye(pixels)
+        return Outcome(out, note=note)
     if not region:
         out = runner(command, pixels)
         return Outcome(out, note=enhance_note(pixels, out) if isinstance(command, c.AutoEnhance) else "")

@@ -185,11 +185,16 @@ def handle_explain(manager, command: Command):
             pieces += [(" ", None)] + _ANSWERS[follow](state, q)
     else:
         pieces = _ANSWERS[intent](state, q)
-    if _WHAT_DID_YOU_DO.search(q) or (exp.findings[0].kind == "unnamed" and intent.split("+")[-1] in (
+    run = _edits_run(manager.document, state)
+    if run and intent.startswith("overview") and exp.findings[0].kind == "identical" \
+            and not exp.findings[0].params.get("exact"):
+        # an edit of a few pixels (the red of two pupils) is no "nothing changed": said, and why unseen
+        pieces = run + [(f"It changed too few pixels for me to measure against {state['label']}.", None)]
+    elif _WHAT_DID_YOU_DO.search(q) or (exp.findings[0].kind == "unnamed" and intent.split("+")[-1] in (
             "overview", "how_much")):
         # the edits run are known: said first, then what the pixels show (where the pixels cannot
         # name the change, "a way I cannot name" is not all there is to say)
-        pieces = _edits_run(manager.document, state) + pieces
+        pieces = run + pieces
     reply = "".join(t for t, _ in pieces)
     shown = state["focus"]
     data = {

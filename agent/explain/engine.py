@@ -81,6 +81,7 @@ from agent.explain.regional import (
     found_in,
     kept_colour,
     name_background,
+    name_faces,
     name_region,
     name_sky,
     other_way,
@@ -534,6 +535,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         local = name_region(local, found_in(warped, "clouds"), "clouds", Sa, wf, af)  # "make the clouds darker"
     if local and any(fd.params.get("colour_map_r2", 0.0) >= 0.7 and not fd.params.get("region") for fd in local):
         local = name_region(local, found_in(warped, "greenery"), "greenery", Sa, wf, af)  # "make the trees darker"
+    if local and name_objects:
+        name_faces(local, before)  # "brighten the face"
     if part is not None:
         name_background(local, part, Sa)
         # the sky said as one: a piece of it cut off by a tower is not "the part at the top right"

@@ -383,3 +383,29 @@ def name_region(local: list[Finding], found: np.ndarray, name: str, Sa: np.ndarr
     for k in ("object", "object_score", "object_box", "added_score", "fill_score"):
         keep.params.pop(k, None)
     return [fd for fd in local if fd is keep or fd not in theirs]
+
+
+FACE_BOX = 0.3  # a tone or colour change whose box overlaps a face's this much (IoU) is the face's
+
+
+def name_faces(local: list[Finding], before: np.ndarray) -> None:
+    """Say "the face" (and where, when there are several) for a change of tone or colour over a face
+    the face detector finds in ``before`` (full size), as "brighten the face" made it: it was "the
+    part at the top right got brighter"."""
+    todo = [fd for fd in local if fd.kind in ("region_changed", "object_recolored") and not fd.params.get("region")]
+    if not todo:
+        return
+    from agent.perception.faces import find_faces
+    from agent.perception.models import box_iou
+    from agent.perception.places import box_place, place_phrase
+
+    faces = find_faces(before)
+    h, w = before.shape[:2]
+    for fd in todo:
+        box = fd.after_box or fd.before_box
+        best = max(faces, key=lambda f: box_iou(f.box, box), default=None)
+        if best is None or box_iou(best.box, box) < FACE_BOX:
+            continue
+        fd.params["region"] = "face" + (f" {place_phrase(box_place(best.box, (w, h)))}" if len(faces) > 1 else "")
+        for k in ("object", "object_score", "object_box", "added_score", "fill_score"):
+            fd.params.pop(k, None)

@@ -50,11 +50,13 @@ from agent.grammar.errors import CommandError, shown
 from agent.grammar.regions import (  # noqa: F401 - the region words are part of the grammar's interface
     BACKGROUND,
     EXCEPT,
+    FACE,
     JOINED,
     REGION_USAGE,
     SELECTION,
     SUBJECT,
     check_region,
+    face_words,
     in_region,
     is_selection,
     joined_regions,
@@ -621,6 +623,7 @@ class Describe(Command):
 
 # The file and the photos beside it (resize, remove_location, switch): registered after the rest.
 from agent.grammar.output import SHARE_SIDE, RemoveLocation, Resize, Switch  # noqa: E402,F401 - part of the grammar
+from agent.grammar.retouch import RedEye  # noqa: E402,F401 - part of the grammar
 
 COMMAND_NAMES = tuple(GRAMMAR)
 # The commands that may end with ``in <region>``.

@@ -36,6 +36,11 @@ EXCEPT = "everything except "
 REGION_USAGE = "[in <region>]"
 # Regions that are not a mask of editor.masks' names and not an object the detector looks for.
 SUBJECT, BACKGROUND, SELECTION = "subject", "background", "selection"
+# Faces, found by the face detector: "face" the biggest (or the one placed), "faces" every one; "skin"
+# the pixels of the people whose faces are found that are coloured as their faces are
+FACE = "face"
+_FACES = re.compile(r"(?:the |all (?:the )?|both )?(?P<n>faces?|skin)(?: (?:on|at) the (?P<at>left|right|top|bottom|"
+                    r"middle|center|centre))?")
 _REGION_WORDS = re.compile(r"^[a-z0-9][a-z0-9' :-]*$")
 _NAMED_PHRASES = {
     "left": "the left side", "right": "the right side", "top": "the top", "bottom": "the bottom",
@@ -114,7 +119,8 @@ def region_kind(words: str) -> str:
     """What the words of a region (without "everything except") name: ``"named"`` (a side, half,
     corner, the centre, a tonal range or the sky: :data:`editor.masks.REGION_NAMES`), ``"subject"``,
     ``"background"`` (the cutout mask and its inverse), ``"selection"`` (what the person drew) or
-    ``"object"`` (words the detector looks for: "the dog", "the man on the right") or ``"joined"``
+    ``"face"`` (the face detector's: "face", "faces", "face on the left"), ``"object"`` (words the
+    detector looks for: "the dog", "the man on the right") or ``"joined"``
     (several of these joined by "and", one of them not a thing's: :func:`joined_regions`).
 
     >>> [region_kind(w) for w in ("sky", "the left side", "background", "selection", "the dog", "the dog and sky")]
@@ -123,7 +129,23 @@ def region_kind(words: str) -> str:
     return JOINED if joined_regions(words) else _kind(words)
 
 
+def face_words(words: str) -> tuple[str, bool, str | None] | None:
+    """``(part, every one, where)`` for the words of a region of faces ("face", "faces", "skin"),
+    else None.
+
+    >>> face_words("faces"), face_words("face on the left"), face_words("skin"), face_words("the dog")
+    (('face', True, None), ('face', False, 'left'), ('skin', True, None), None)
+    """
+    m = _FACES.fullmatch(words)
+    if not m:
+        return None
+    part = "skin" if m.group("n") == "skin" else "face"
+    return part, m.group("n") != "face" and not (part == "skin" and m.group("at")), m.group("at")
+
+
 def _kind(words: str) -> str:
+    if face_words(words):
+        return FACE
     if words in (SUBJECT, "the subject", "main subject", "the main subject", "foreground", "the foreground"):
         return SUBJECT
     if words in (BACKGROUND, "the background"):
@@ -150,6 +172,10 @@ def region_phrase(region: str) -> str:
         name = canonical_region_name(words)
         text = _NAMED_PHRASES.get(name) or (f"the {name} corner" if " " in name and "half" not in name
                                              and " the " not in name else f"the {name}")
+    elif kind == FACE:
+        part, every, where = face_words(words)
+        text = ("the skin" if part == "skin" else "the faces" if every else "the face") + (
+            f" on the {where}" if where else "")
     elif kind == JOINED:
         text = " and ".join(region_phrase(p) for p in joined_regions(words))
     elif kind in _NAMED_PHRASES:
@@ -210,7 +236,10 @@ def region_meaning() -> str:
         f"feathered {DRAWN_FEATHER:g}*D, recorded as `selection <sha256>`: the hash of its mask, stored (8 bits) "
         "beside the versions so the line replays to the same pixels; `everything except <region>` is 1 - m; "
         "regions joined by `and` (`the dog and sky`, one of them not an object's words) are the maximum of "
-        "their masks. "
+        "their masks; `face`/`faces` (also `face on the left` ...) the face detector's faces (the biggest one, "
+        "the one placed, or every one), each an ellipse over its box grown to the forehead and chin, kept where "
+        "its colour is the face's own, feathered a tenth of its width; `skin` (also `skin on the left`) the "
+        "pixels of those people (their box, or around the face) coloured as their faces are. "
         "A region that is not found "
         "(no sky, no such object) is said, never replaced by the whole picture (Easel extension)"
     )

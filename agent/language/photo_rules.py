@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from agent.grammar.commands import SHARE_SIDE, RemoveLocation, Resize, Rotate
+from agent.grammar.commands import SHARE_SIDE, RedEye, RemoveLocation, Resize, Rotate
 
 _NUM = r"(\d+(?:\.\d+)?)"
 _DEG = rf"{_NUM}\s*(?:°|degrees?|deg)?"
@@ -137,3 +137,17 @@ def remove_location(c: str) -> list[RemoveLocation] | None:
     ['remove_location']
     """
     return [RemoveLocation()] if _LOCATION.search(c) else None
+
+
+_RED_EYE = re.compile(r"\bred[- ]?eyes?\b(?! (?:colou?r|make-?up|shadow|liner))|\beyes? (?:are|is|look|looks) red\b")
+
+
+def red_eye(c: str) -> list[RedEye] | None:
+    """'remove the red eye', 'fix the red eyes', 'red-eye removal' -> ``red_eye``.
+
+    >>> [r.format() for r in red_eye("please could you remove the red eye from this photo")]
+    ['red_eye']
+    >>> red_eye("make the eyes red") is None
+    True
+    """
+    return [RedEye()] if _RED_EYE.search(c) else None

@@ -113,7 +113,7 @@ HELP = ("I edit the open photo when you ask: light and colour (brighter, more co
         "black and white, a blue tint), sharpness, removing an object, a plain or blurred background, crop, "
         "rotate, flip, undo. I also find photos in your library, describe a picture and say what changed. "
         "Help > Commands lists every command.")
-_HELP = re.compile(r"^(?:what can you do|what do you do|help|what are (?:the|your) (?:commands|options)|"
+_HELP = re.compile(r"^(?:what can you do|what do you do|help(?: me| please)?(?=[?!. ]*$)|what are (?:the|your) (?:commands|options)|"
                    r"what (?:can|should) i (?:say|ask|type)|how does this work|commands|options)\b")
 _HELLO = re.compile(r"(?:hi|hello|hey|good (?:morning|afternoon|evening)|hi there|hello there)[!. ]*")
 _THANKS = re.compile(r"(?:thanks|thank you|thx|cheers|great|perfect|nice|cool|awesome|good job|great job|"

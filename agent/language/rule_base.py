@@ -30,6 +30,9 @@ def region_or_ask(c: str, own_words: set[str] | frozenset[str] = frozenset(), *,
     """Where the clause's edit applies (a command's region words, "" for the whole picture); a part
     Easel cannot find on its own gets a Refusal that asks the person to point at it, with ``example``
     as what to say then (else the clause with "this" for the part)."""
+    emphasis = re.search(r"\b(?:especially|particularly|mostly|mainly|above all)\b", c)
+    if emphasis and re.search(r"\b(?:the|this|my) (?:whole )?(?:image|photo|picture|pic|shot)\b", c[:emphasis.start()]):
+        return ""  # "lighten up the image, especially around the face": the image, as asked first
     try:
         return region_of(c, own_words) or ""
     except Unfindable as exc:

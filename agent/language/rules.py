@@ -92,8 +92,9 @@ def _unsupported(c: str) -> RuleResult:
          "or make the picture warmer."),
         (r"\b(?:younger|older|thinner|slimmer|fatter|skinnier|prettier|handsome|happier|smile|smiling|"
          r"open (?:his|her|their) eyes|makeup|make-up|hair ?(?:style|cut)|wrinkles?|blemish\w*|acne|pimples?|"
-         r"red[- ]eyes?|teeth|tattoo|beard|skin)\b",
-         "I can't retouch faces or bodies. I can adjust the light and colours of the whole picture."),
+         r"teeth|tattoo|beard|(?:smooth|soften|clear)\w* (?:the |his |her |their |my )?skin)\b",
+         "I can't retouch skin, teeth or eyes, or change how a face or a body looks. I can change the light and "
+         "colours of a face ('brighten the face'), of a part or of the whole picture."),
         (r"\b(?:resize|enlarge|upscale|upsize|larger|bigger|smaller|resolution|inches|\d+ ?x ?\d+|dpi|print|"
          r"stretch|shrink|scale)\b",
          "I resize in pixels: tell me the size, for example 'resize it to 1080 pixels wide', 'make it 50% "
@@ -530,6 +531,7 @@ RULES: tuple[RequestRule, ...] = (
         ("resize it to 1080 pixels wide", "resize width 1080"), ("make it 50% smaller", "resize 50%"),
         ("save it smaller", "resize long 2048"))),
     RequestRule("remove_location", photo_rules.remove_location, (("remove the location", "remove_location"),)),
+    RequestRule("red_eye", photo_rules.red_eye, (("remove the red eye", "red_eye"), ("fix the red eyes", "red_eye"))),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse")),
@@ -599,7 +601,7 @@ RULES: tuple[RequestRule, ...] = (
         ("make the background darker", "adjust_attr brightness -20 in background"),
         ("brighten the selection", "adjust_attr brightness 20 in selection"),
         ("brighten this area", "adjust_attr brightness 20 in selection"),
-        ("increase the contrast of the face", "refuse")),
+        ("increase the contrast of the hair", "refuse")),
         worth="off: right +40, wrong +14, refused -38"),
     RequestRule("enhance", light_rules.enhance, (
         ("make it look better", "auto_enhance"), ("fix the lighting", "auto_enhance"),

@@ -34,7 +34,7 @@ from editor.masks import canonical_region_name
 
 # Parts of a picture (and things in it) that people ask to edit on their own.
 PARTS = {
-    "face", "faces", "skin", "hair", "eyes", "eye", "teeth", "lips", "nose", "cheeks", "forehead", "neck",
+    "hair", "eyes", "eye", "teeth", "lips", "nose", "cheeks", "forehead", "neck",
     "arm", "arms", "hand", "hands", "legs", "body", "sky", "clouds", "cloud", "grass", "trees", "tree",
     "leaves", "greenery", "flowers", "flower", "water", "sea", "ocean", "lake", "river", "beach", "sand",
     "snow", "mountains", "mountain", "hills", "field", "road", "street", "wall", "walls", "floor", "ground",
@@ -119,8 +119,10 @@ def names_open_photo(clause: str) -> bool:
 
 
 _VERB = (r"make|brighten|darken|lighten|sharpen|blur|saturate|desaturate|warm|cool|color|tint|whiten|soften|"
-         r"enhance|smooth|clear|fix|increase|decrease|boost|reduce")
-_BARE = re.compile(rf"\b(?:{_VERB})(?: up)?\s+(?:\w+'s?\s+)?([a-z]+)\b|^(?:\w+'s?\s+)?([a-z]+)\s+(?:a bit |a little |much |"
+         r"enhance|smooth|clear|fix|increase|decrease|boost|reduce|change|turn|paint")
+# (a colour before the part says which it is now: "change black hair and dress to red")
+_BARE = re.compile(rf"\b(?:{_VERB})(?: up)?\s+(?:\w+'s?\s+)?(?:(?:black|white|gr[ae]y|brown|blond|red|dark|light)\s+)?"
+                   rf"([a-z]+)\b|^(?:\w+'s?\s+)?([a-z]+)\s+(?:a bit |a little |much |"
                    r"slightly |more |less |too )?(?:\w+er|more \w+|less \w+|(?:needs|should) to be)\b")
 
 
@@ -128,8 +130,8 @@ def bare_part(clause: str) -> str | None:
     """A part of the picture a clause names without a determiner ("brighten face", "hair darker",
     "lighten man's face"), or None.
 
-    >>> bare_part("brighten face"), bare_part("hair darker"), bare_part("brighten image")
-    ('face', 'hair', None)
+    >>> bare_part("brighten lips"), bare_part("hair darker"), bare_part("brighten image")
+    ('lips', 'hair', None)
     """
     for m in _BARE.finditer(clause):
         word = m.group(1) or m.group(2)
@@ -238,6 +240,13 @@ _PLACE_AFTER = re.compile(r"(?:on|at|in|to|towards) (?:the )?(left|right|top|bot
 # needs its article ("it leaves a mark"), "field" is also a depth of field
 _GREENERY = re.compile(r"\b(?:(?:the )?(?:grass|lawns?|meadows?|trees|foliage|plants|vegetation|bushes|shrubs|hedges?|"
                        r"greenery|forest|woods)|the leaves)\b")
+# Faces and skin (agent.perception.faces): after a determiner, a possessive or an edit's verb ("the face",
+# "her face", "the man's face", "brighten face", "his skin tone"), not a verb ("the house faces south")
+_FACE = re.compile(r"(?:\b(?:the|his|her|their|my|our|your|its|all the|all|both|[a-z]+'s|[a-z]+s')|^(?P<verb>brighten|lighten|"
+                   r"darken|sharpen|blur|soften|smooth|warm|cool|whiten|tint|colou?r)(?: up)?) (?P<n>faces?|skin)\b"
+                   r"(?: ?tones?)?"
+                   r"(?:(?: of (?:the |my |his |her |our |their |both |all )?[a-z]+(?: [a-z]+)?)?"
+                   r" (?:on|at) the (?P<at>left|right|top|bottom))?")
 _TONES = [
     (re.compile(r"\b(?:the )?(?:shadows?|dark(?:er)? (?:areas|parts|tones|spots|regions)|darks|blacks|"
                 r"low ?lights)\b"), "shadows"),
@@ -360,6 +369,11 @@ def _named(c: str) -> list[tuple[int, int, str]]:
         placed = _PLACE_AFTER.match(words, first.start()) if first else None
         if placed:
             found[i] = (at, at + placed.end(), canonical_region_name(f"{name} on the {placed.group(1)}"))
+    for m in _FACE.finditer(c):
+        plural = m.group("n") == "faces" or re.match(r"(?:their|our|both|all)\b", c[m.start():]) is not None
+        name = ("skin" if m.group("n") == "skin" else "faces" if plural else "face") + (
+            f" on the {m.group('at')}" if m.group("at") else "")
+        found.append((m.start("n") if m.group("verb") else m.start(), m.end(), name))  # (the verb is no part)
     for pattern, tone in _TONES:
         found += [(m.start(), m.end(), tone) for m in pattern.finditer(c)]
     for m in _GEOMETRY.finditer(c):
@@ -387,7 +401,10 @@ def _objects(c: str) -> Iterator[tuple[int, int, str]]:
         phrase = _object_phrase_at(c, m.start())
         if phrase:
             words = re.match(r"\s+".join(re.escape(w) + r"(?:'s|s')?" for w in phrase.split()), c[m.start():])
-            yield m.start(), m.start() + (words.end() if words else len(phrase)), phrase
+            end = m.start() + (words.end() if words else len(phrase))
+            if c[end - 2:end] in ("'s", "s'") and _FACE.match(c, end - len(phrase.split()[-1]) - 2):
+                continue  # "the man's face", "the man's skin": agent.perception.faces finds them
+            yield m.start(), end, phrase
 
 
 _JOINED = re.compile(r"\s*,?\s*(?:and|&|as well as|plus)\s+(?:also\s+)?")

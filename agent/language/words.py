@@ -166,7 +166,7 @@ SPLIT = re.compile(r"\s*(?:[;!]|\.(?!\d)|,|\band then\b|\band also\b|\bthen\b|\b
 # continuation ("remove the cat and the dog" is one removal, "increase contrast and brightness" two).
 STARTS = re.compile(
     r"^(?:make|increase|decrease|add|remove|rotate|turn|crop|flip|mirror|sharpen|blur|brighten|darken|lighten|"
-    r"boost|bump|reduce|raise|lower|lessen|change|convert|fix|enhance|improve|delete|erase|get rid|take|cut|isolate|put|set|"
+    r"boost|bump|reduce|raise|lower|lessen|whiten|change|convert|fix|enhance|improve|delete|erase|get rid|take|cut|isolate|put|set|"
     r"replace|zoom|straighten|give|adjust|tone|warm|cool|desaturate|saturate|undo|redo|search|find|show|"
     r"describe|explain|what|where|how|why|is|are|can|could|would|please|soften|correct|balance|clean|clear|"
     r"color|colorize|tint|bring|set|apply|paint|fill|black_and_white|restore|swap|move|resize|enlarge|"
