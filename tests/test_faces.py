@@ -157,3 +157,17 @@ def test_red_eyes_are_fixed_and_nothing_else():
         run(parse_command("red_eye"), clean)
     with pytest.raises(ValueError, match="don't see a face"):
         run(parse_command("red_eye"), _photo("resources/library/chelsea.jpg"))
+
+
+def test_a_headshot_is_the_face_with_room_for_hair_and_shoulders(two):
+    """"Crop the photo to be a headshot." (GIER) was "I can crop to something I can recognise ..."."""
+    from agent.edits.run import execute
+
+    assert [c.format() for c in read("Crop the photo to be a headshot.", model=lambda *a, **k: None).commands] == \
+        ["crop face"]
+    right = execute(parse_command("crop face on the right"), two)
+    (face,) = [f for f in find_faces(two) if f.box[0] > 512]
+    fw, fh = face.box[2] - face.box[0], face.box[3] - face.box[1]
+    assert right.shape[1] == pytest.approx(2 * fw, abs=3) and fh * 2 < right.shape[0] <= fh * 3.3
+    x, y = int(face.box[0] - 0.5 * fw), max(0, int(face.box[1] - fh))
+    assert np.array_equal(right, two[y:y + right.shape[0], x:x + right.shape[1]])  # that part, unchanged

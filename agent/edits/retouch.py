@@ -1,4 +1,4 @@
-"""Retouching people by name: "fix the red eyes" (red_eye).
+"""People's faces by name: "fix the red eyes" (red_eye), "crop it to a headshot" (crop face).
 
 The faces come from :mod:`agent.perception.faces` (their eye points), the pixels from
 :mod:`editor.retouch`. No face, or no red eye in the faces found, is said and changes nothing: a
@@ -28,3 +28,27 @@ def red_eye(pixels: np.ndarray) -> tuple[np.ndarray, str]:
         raise ValueError(f"I see {many} but no red eyes: nothing changed")
     faces_said = "1 face" if len(faces) == 1 else f"{len(faces)} faces"
     return out, f"{'1 eye was' if n == 1 else f'{n} eyes were'} red, in {faces_said}."
+
+
+def crop_face(pixels: np.ndarray, words: str = "face") -> np.ndarray:
+    """A headshot: the face ``words`` names (:func:`agent.perception.faces.pick`: the biggest, or the
+    one placed; "faces": all of them) with room for the hair (a face's height above its box), the
+    chin and shoulders (1.2 below) and half a width on each side, clipped to the picture.
+    ``ValueError`` when there is no face."""
+    from agent.grammar.commands import face_words
+    from agent.perception.faces import pick
+    from editor import ops
+
+    faces = find_faces(pixels)
+    if not faces:
+        raise ValueError("I don't see a face in this picture to crop to")
+    _, every, where = face_words(words)
+    chosen = faces if every else [pick(faces, where)]
+    x1, y1 = min(f.box[0] for f in chosen), min(f.box[1] for f in chosen)
+    x2, y2 = max(f.box[2] for f in chosen), max(f.box[3] for f in chosen)
+    fw, fh = x2 - x1, y2 - y1
+    if every:
+        fw, fh = (max(f.box[2] - f.box[0] for f in chosen), max(f.box[3] - f.box[1] for f in chosen))
+    h, w = pixels.shape[:2]
+    box = (max(0, int(x1 - 0.5 * fw)), max(0, int(y1 - fh)), min(w, int(x2 + 0.5 * fw)), min(h, int(y2 + 1.2 * fh)))
+    return ops.crop(pixels, box=box)

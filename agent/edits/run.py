@@ -41,6 +41,12 @@ def _attr(cmd: c.AdjustAttr, px: np.ndarray) -> np.ndarray:
 
 
 def _crop_to(cmd: c.CropTo, px: np.ndarray) -> np.ndarray:
+    if cmd.inset is not None:  # "zoom in a little": the same share off each side
+        h, w = px.shape[:2]
+        dx, dy = round(w * cmd.inset / 100), round(h * cmd.inset / 100)
+        return ops.crop(px, box=(dx, dy, w - dx, h - dy))
+    if c.face_words(cmd.target) is not None:
+        return retouch.crop_face(px, cmd.target)
     return objects.crop_aspect(px, cmd.aspect) if cmd.aspect else objects.crop_object(px, cmd.target)
 
 
@@ -162,7 +168,8 @@ def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None 
         return Outcome(objects.remove_region(pixels, selection))
     if isinstance(command, c.CropTo) and command.target in SELECTION_WORDS:
         return Outcome(RUNNERS[c.Crop](selection_box(selection), pixels))
-    if isinstance(command, c.CropTo) and not command.aspect:  # says which one, of several ("Cropped to the bison.")
+    if isinstance(command, c.CropTo) and not command.aspect and command.inset is None \
+            and c.face_words(command.target) is None:  # says which one, of several ("Cropped to the bison.")
         found = objects.match_objects(pixels, command.target)
         notes = [f"I see {counted(len(m.others) + 1, m.label)} and cropped to the one {regions.which_one(m.boxes[0], m.others)}"
                  "; say which if you meant another" for m in found if m.others and not m.plural and not m.positioned]

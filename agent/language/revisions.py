@@ -9,10 +9,12 @@ import dataclasses
 from agent.grammar.commands import (
     ATTR_RANGES,
     BLUR_RANGE,
+    MAX_INSET,
     AdjustAttr,
     AdjustColor,
     Background,
     Command,
+    CropTo,
     Flip,
     Rotate,
 )
@@ -58,6 +60,8 @@ def scaled(command: Command, factor: float) -> Command | None:
         sign = 1 if signed >= 0 else -1
         new = max(0.1, min(180.0, round(abs(signed) * factor, 1)))
         return dataclasses.replace(command, degrees=(sign * new) % 360, text=None)
+    if isinstance(command, CropTo) and command.inset is not None:  # "a bit more" after "zoom in a little"
+        return dataclasses.replace(command, target=f"in {max(1.0, min(MAX_INSET, round(command.inset * factor, 1))):g}%")
     if isinstance(command, Background) and command.mode == "blur":  # "more" after "blur the background"
         lo, hi = BLUR_RANGE
         return dataclasses.replace(command, strength=min(hi, max(lo, round(command.strength * factor, 2))))

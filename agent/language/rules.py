@@ -362,6 +362,31 @@ def _remove(c: str) -> RuleResult:
     return [Remove(what)]
 
 
+_ZOOM_IN = re.compile(r"\bzoom(?:ed)? in(?: (?:on |to )?(?:the |this |my )?(?:whole |entire )?(?:photo|picture|image|pic|shot))?"
+                      r"(?: (?:a|the) little bit| a (?:little|tiny|wee) bit| a (?:little|bit|touch|tad)| slightly| just a bit"
+                      r"| a lot| (?:much|way|a bit) more| more)?\s*$")
+_EACH_SIDE = re.compile(r"(\d+(?:\.\d+)?) ?(?:%|percent)(?: (?:off|from|of|on|at|around))? (?:each|every|all|both|the) "
+                        r"(?:four )?(?:sides?|edges?|borders?)|(?:each|every|all) (?:four )?(?:sides?|edges?|borders?)"
+                        r"(?: of the (?:photo|picture|image))? by (\d+(?:\.\d+)?) ?(?:%|percent)")
+
+
+def _inset(c: str) -> float | None:
+    """The share of each side "zoom in a little" (5), "zoom in" (10), "zoom in a lot" (20) and "crop
+    10% off each side" cut, about the centre; None when the words name no such crop ("zoom in on the
+    dog" crops to the dog). They were "Crop to what?"."""
+    m = _EACH_SIDE.search(c)
+    if m and re.search(r"\b(?:crop\w*|trim|cut|zoom)\b", c):
+        return min(float(m.group(1) or m.group(2)), 40.0)
+    m = _ZOOM_IN.search(c)
+    if m is None:
+        return None
+    said = m.group(0)
+    if re.search(r"\b(?:lot|much|way)\b", said):
+        return 20.0
+    little = r"\b(?:little|bit|tiny|wee|touch|tad|slightly)\b"
+    return 5.0 if re.search(little, said) or re.search(little + r"\s+zoom", c) else 10.0
+
+
 def _crop(c: str) -> RuleResult:
     """'crop it square' -> crop square; 'crop to the dog', 'zoom in on the girl' -> crop the dog / the girl."""
     if not re.search(r"\b(?:crop\w*|trim|zoom(?:ed)? in|close[- ]?up|reframe)\b|^make (?:it|the \w+) (?:square|4:3|16:9)$", c):
@@ -378,6 +403,13 @@ def _crop(c: str) -> RuleResult:
         aspect = {"1:1": "square", "instagram": "square", "4x3": "4:3", "16x9": "16:9", "widescreen": "16:9",
                   "wide": "16:9"}.get(word, word)
         return [CropTo(aspect)]
+    inset = _inset(c)
+    if inset is not None:
+        return [CropTo(f"in {inset:g}%")]
+    face = re.search(r"\bhead ?shot\b|\b(?:crop|zoom|close[- ]?up)\b.*?\b(?:the|his|her|my|their|our|your|only|just) "
+                     r"(faces?(?: (?:on|at) the (?:left|right|top|bottom))?)\b", c)
+    if face:
+        return [CropTo(face.group(1) or "face")]  # a headshot: agent.perception.faces' face
     if re.search(r"\b(?:remove|delete|erase)\s*/\s*crop\b|\bcrop\s*/\s*(?:remove|delete|erase)\b", c):
         raise Refusal("Remove it, or crop to it? Say 'remove the …' or 'crop to the …'.")
     if re.search(r"\bcrop (?:out|away|off)\b|\bcrop (?:\w+ ){1,6}?(?:out|away|off)(?: of| from)?\b", c):
@@ -570,7 +602,9 @@ RULES: tuple[RequestRule, ...] = (
         worth="off: right -351, wrong +195, refused +145"),
     RequestRule("crop", _crop, (
         ("crop it square", "crop square"), ("crop to the dog", "crop the dog"),
-        ("zoom in on the girl", "crop the girl"), ("crop to the selection", "crop selection")),
+        ("zoom in on the girl", "crop the girl"), ("crop to the selection", "crop selection"),
+        ("zoom in a little", "crop in 5%"), ("crop 10% off each side", "crop in 10%"),
+        ("crop it to a headshot", "crop face"), ("crop to the face on the left", "crop face on the left")),
         worth="off: right +10, wrong +3, refused -19"),
     RequestRule("rotate_flip", _rotate_flip, (
         ("rotate it 90 degrees clockwise", "rotate 270"), ("turn it upside down", "rotate 180"),

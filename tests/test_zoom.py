@@ -1,0 +1,44 @@
+""""zoom in a little", "crop 10% off each side": the same share off each side, about the centre.
+
+They were "Crop to what? Name a thing ('crop to the dog') or a shape".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.edits.run import execute
+from agent.grammar.commands import CommandError, parse_command
+from agent.language.reader import read
+
+
+def _said(words: str) -> list[str]:
+    return [c.format() for c in read(words, model=lambda *a, **k: None).commands]
+
+
+def test_zoom_in_reads_as_a_share_off_each_side():
+    assert _said("zoom in a little") == ["crop in 5%"]
+    assert _said("Please, zoom in photo, sharpen to make look more visible") == ["crop in 10%",
+                                                                                 "adjust_attr sharpness 40"]
+    assert _said("zoom in a lot") == ["crop in 20%"]
+    assert _said("crop 10% off each side") == ["crop in 10%"]
+    assert _said("crop all sides by 5%") == ["crop in 5%"]
+    assert _said("zoom in on the dog") == ["crop the dog"]  # a thing: cropped to it
+
+
+def test_crop_in_cuts_the_share_of_each_side_and_refuses_too_much():
+    img = np.arange(100 * 200 * 3, dtype=np.uint32).reshape(100, 200, 3).astype(np.uint8)
+    out = execute(parse_command("crop in 10%"), img)
+    assert out.shape == (80, 160, 3) and np.array_equal(out, img[10:90, 20:180])
+    for bad in ("crop in 0%", "crop in 45%", "crop in lots%"):
+        with pytest.raises(CommandError):
+            parse_command(bad)
+
+
+def test_more_and_too_much_after_a_zoom_revise_its_share():
+    from agent.language.followups import Recent, read_follow_up
+
+    later = read_follow_up("more", Recent.of("crop in 5%"))
+    assert [c.format() for c in later.commands] == ["crop in 7.5%"] and later.revise
+    assert [c.format() for c in read_follow_up("too much", Recent.of("crop in 40%")).commands] == ["crop in 20%"]
