@@ -171,3 +171,4 @@ def test_a_headshot_is_the_face_with_room_for_hair_and_shoulders(two):
     assert right.shape[1] == pytest.approx(2 * fw, abs=3) and fh * 2 < right.shape[0] <= fh * 3.3
     x, y = int(face.box[0] - 0.5 * fw), max(0, int(face.box[1] - fh))
     assert np.array_equal(right, two[y:y + right.shape[0], x:x + right.shape[1]])  # that part, unchanged
+

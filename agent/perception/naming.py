@@ -130,6 +130,24 @@ _GARMENTS = {"suit", "lab coat", "T-shirt", "jeans", "gown", "robe", "kimono", "
 # patches is one of theirs at random ("a brown zebra", "a grey giraffe": issue 30), so none is said.
 _PATTERNED = {"zebra", "giraffe", "tiger", "leopard", "cheetah", "jaguar", "snow leopard", "panda"}
 
+# Animals with a white coat, by the classifier's ImageNet class (its first name): people call them
+# white in shade or against the light, where their pixels are grey or beige (a polar bear walking
+# against a low sun was "a grey bear", L* 64 under snow at 91)
+_WHITE_COATS = {"ice bear", "Arctic fox", "white wolf", "Samoyed", "kuvasz", "Great Pyrenees", "Maltese dog",
+                "West Highland white terrier"}
+COAT_SURE = 0.5  # the classifier's probability of that class, at least
+
+
+def coat_colour(colour: str | None, probs: np.ndarray) -> str | None:
+    """``colour``, or "white" for a grey or beige thing the classifier surely calls an animal with a
+    white coat (:data:`_WHITE_COATS`)."""
+    if colour not in ("grey", "beige"):
+        return colour
+    _, labels = classifier_and_labels()
+    top = int(np.argmax(probs))
+    return "white" if probs[top] >= COAT_SURE and labels[top].split(",")[0] in _WHITE_COATS else colour
+
+
 # COCO labels as people say them ("a red table", not "a red dining table").
 _SAID = {"coffee": "cup", "dining table": "table", "tv": "television", "cell phone": "phone", "sports ball": "ball"}
 
@@ -466,7 +484,10 @@ def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str
     region = rgb[y1:y2, x1:x2]
     if region.size == 0:
         return None
-    return colour_word(region[mask] if mask.any() else region, gains, white=white)
+    colour = colour_word(region[mask] if mask.any() else region, gains, white=white)
+    if colour in ("grey", "beige") and label in _COCO_ANIMALS:
+        colour = coat_colour(colour, classify_crops(rgb, [box], square=True)[0])
+    return colour
 
 
 def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Detection] = ()) -> list[Named]:
@@ -539,7 +560,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         else:
             x1, y1, x2, y2 = d.box
             region = rgb[y1:y2, x1:x2]
-            colour = colour_word(region[mask] if mask.any() else region, gains, white=white)
+            colour = coat_colour(colour_word(region[mask] if mask.any() else region, gains, white=white), probs[k])
             phrase = _thing_phrase(noun, said, colour, words, d.box)
         out.append(Named(noun, phrase, colour, source, float(conf), _SAID.get(said, said)))
         seen_words.append(seen)
