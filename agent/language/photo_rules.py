@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from agent.grammar.commands import SHARE_SIDE, RedEye, RemoveLocation, Resize, Rotate
+from agent.grammar.commands import SHARE_SIDE, AdjustAttr, RedEye, RemoveLocation, Resize, Rotate
 
 _NUM = r"(\d+(?:\.\d+)?)"
 _DEG = rf"{_NUM}\s*(?:°|degrees?|deg)?"
@@ -151,3 +151,27 @@ def red_eye(c: str) -> list[RedEye] | None:
     True
     """
     return [RedEye()] if _RED_EYE.search(c) else None
+
+
+# "blur the faces", "hide their faces", "anonymise the faces": faces made unrecognisable, the strongest
+# blur there is (-40, what "blur" gives a picture, left every face known); "a bit" is a softening
+_HIDE_FACES = re.compile(r"\b(?:blur(?:r?ed)?(?: out)?|pixelate|hide|anonymi[sz]e|obscure|censor|mask)\b(?: (?:out|all))?"
+                         r" (?:(?:the|his|her|their|our|my|all the|all|both|every) )?(?:[a-z]+(?:'s|s') )?(faces?)\b"
+                         r"(?: (?:on|at) the (left|right|top|bottom))?")
+FACE_BLUR = -100.0
+
+
+def hide_faces(c: str) -> list[AdjustAttr] | None:
+    """'blur the faces', 'anonymise their faces' -> ``adjust_attr sharpness -100 in faces``.
+
+    >>> [r.format() for r in hide_faces("blur out the faces of the kids")]
+    ['adjust_attr sharpness -100 in faces']
+    >>> hide_faces("blur the face a bit") is None
+    True
+    """
+    m = _HIDE_FACES.search(c)
+    if m is None or re.search(r"\b(?:a (?:little )?bit|a little|slightly|a touch|soft(?:en|ly)?)\b", c):
+        return None
+    plural = m.group(1) == "faces" or re.search(r"\b(?:their|our|both|all)\b", m.group(0)) is not None
+    region = ("faces" if plural else "face") + (f" on the {m.group(2)}" if m.group(2) else "")
+    return [AdjustAttr("sharpness", FACE_BLUR, region=region)]

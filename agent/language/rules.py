@@ -564,6 +564,8 @@ RULES: tuple[RequestRule, ...] = (
         ("save it smaller", "resize long 2048"))),
     RequestRule("remove_location", photo_rules.remove_location, (("remove the location", "remove_location"),)),
     RequestRule("red_eye", photo_rules.red_eye, (("remove the red eye", "red_eye"), ("fix the red eyes", "red_eye"))),
+    RequestRule("hide_faces", photo_rules.hide_faces, (("blur the faces", "adjust_attr sharpness -100 in faces"),
+                                                       ("hide her face", "adjust_attr sharpness -100 in face"))),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse")),
