@@ -19,3 +19,24 @@ def test_a_white_coated_animal_in_shade_is_white():
     probs[:] = 0
     probs[first.index("brown bear")] = 0.99
     assert coat_colour("grey", probs) == "grey"
+
+
+def test_a_panda_is_black_and_white_not_its_larger_patch(monkeypatch):
+    """"what colour is the panda?" was "The panda in the middle is black"."""
+    from agent.describe import questions
+    from agent.edits import objects
+    from agent.language.questions import read_question
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    img = np.full((300, 400, 3), 120, np.uint8)
+    img[100:200, 150:250] = 20  # its black patches, the larger part of it
+    bear = Detection("bear", 0.9, (150, 100, 250, 200))
+    for module in (objects, things):
+        monkeypatch.setattr(module, "detect", lambda rgb, min_score=0.3: [bear])
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, **_: [naming.Named("panda", "panda", None, "classifier", 0.9, "panda")])
+    text = questions.answer_question(img, read_question("what colour is the panda?"))[0]
+    assert text == "The panda in the middle is black and white."
+    assert questions.answer_question(img, read_question("is the panda black?"))[0].startswith("Partly: ")
+    assert questions.answer_question(img, read_question("is the panda red?"))[0].startswith("No, ")

@@ -271,12 +271,17 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         return text, overlays, []
     from agent.perception.naming import object_colour
 
-    colour = object_colour(pixels, best.box, label)
+    # a coat whose pattern is what people see is its two colours ("the panda is black", from whichever
+    # of its patches is larger)
+    colour = "black and white" if said in _BLACK_AND_WHITE or label in _BLACK_AND_WHITE else \
+        object_colour(pixels, best.box, label)
     if colour is None:
         return f"{hedge}I can't tell the colour of the {said}: too little of it shows.", overlays, []
     colour = {"skyblue": "light blue", "grey": "grey"}.get(colour, colour)
     if question.kind == "colour_is":
         verb = "is wearing" if label == "person" else "is"
+        if " and " in colour and any(same_colour(question.value, c) for c in colour.split(" and ")):
+            return f"{hedge}Partly: the {said} {where} {verb} {colour}.", overlays, []  # "is the panda white?"
         if same_colour(question.value, colour):
             return f"{hedge}Yes, the {said} {where} {verb} {colour}.", overlays, []
         return f"{hedge}No, the {said} {where} {verb} {colour}, I would say.", overlays, []
@@ -285,6 +290,7 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     return f"{hedge}The {said} {where} is {colour}.", overlays, []
 
 
+_BLACK_AND_WHITE = {"panda", "giant panda", "zebra", "skunk", "dalmatian", "orca", "killer whale"}
 SKY_SHOWN = 0.02  # a sky mask under this share of the picture is no sky to speak of
 SKY_SIDE = 1024  # the sky is looked for on a copy this size on its long side
 
