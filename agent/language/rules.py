@@ -311,6 +311,12 @@ CLOUDS = re.compile(r"(?:all )?(?:of )?(?:the |those |these |some of the )?(?:wh
                     r"(?: (?:in|from) the sky)?")
 
 
+# Who someone is to the person asking: the detector finds people, not which one is the sister
+_KIN = {"sister", "brother", "father", "dad", "daddy", "mother", "mom", "mum", "mommy", "son", "daughter", "husband",
+        "wife", "grandma", "grandpa", "grandmother", "grandfather", "aunt", "uncle", "cousin", "niece", "nephew",
+        "boyfriend", "girlfriend", "ex", "friend", "sisters", "brothers", "parents", "cousins", "friends"}
+
+
 def _remove(c: str) -> RuleResult:
     """'remove the person on the left' -> remove the person on the left; 'edit the priest out' -> remove the priest."""
     m, what = _removed(c)
@@ -353,9 +359,19 @@ def _remove(c: str) -> RuleResult:
     if not what or what in {"it", "that", "this", "them", "him", "her", "me", "us"}:
         raise Refusal("What should I remove? Name it, for example 'remove the person on the left'.")
     nouns = set(re.findall(r"[a-z]+", removal_head(what)))  # "the shadow of the car" removes a shadow
-    from agent.perception.things import animal_noun  # WordNet's animals; read on first use
+    from agent.perception.things import animal_noun, names_object  # WordNet's animals; read on first use
+
+    kin = nouns & _KIN
+    if kin and not nouns & detectable():
+        who = sorted(kin)[0]
+        place = re.search(r"\b(?:on|at|in) the (?:far )?(left|right|middle|centre|center|background|foreground)\b", what)
+        if place:  # "remove my father on the left": the person there
+            return [Remove(f"the person {place.group(0)}")]
+        raise Refusal(f"I find people, but not which one is your {who}. Say where: 'remove the person on the "
+                      f"left', or draw around them with the trace tool (T) or a box (B) and say “remove this”.")
     if not nouns & detectable() and not {n.rstrip("s") for n in nouns} & detectable() \
-            and not any(animal_noun(n) for n in nouns):  # "remove the bison": looked for, or what is seen said
+            and not any(animal_noun(n) for n in nouns) \
+            and not names_object(removal_head(what)):  # "remove the bison", "the two children": looked for
         raise Refusal(f"I can only remove things I can recognise (people, animals, vehicles and everyday "
                       f"objects), and I can't find {what!r} that way. Draw around it with the trace tool (T) "
                       f"or a box (B) and say “remove this”.")
