@@ -22,6 +22,7 @@ def test_zoom_in_reads_as_a_share_off_each_side():
     assert _said("Please, zoom in photo, sharpen to make look more visible") == ["crop in 10%",
                                                                                  "adjust_attr sharpness 40"]
     assert _said("zoom in a lot") == ["crop in 20%"]
+    assert _said("zoom the picture a little bit") == ["crop in 5%"]
     assert _said("crop 10% off each side") == ["crop in 10%"]
     assert _said("crop all sides by 5%") == ["crop in 5%"]
     assert _said("zoom in on the dog") == ["crop the dog"]  # a thing: cropped to it

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from agent.grammar.commands import AdjustAttr, AdjustColor, AutoEnhance
+from agent.grammar.commands import AdjustAttr, AdjustColor, AutoEnhance, Grayscale
 from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS
 from agent.language.complaints import NATURAL_COLOUR, colour_mend, complaint
 from agent.language.rule_base import TONAL_LIFT, Refusal, RuleResult, detectable, region_or_ask
@@ -260,4 +260,26 @@ def enhance(c: str) -> RuleResult:
         except Unfindable:
             region = ""  # "fix their eyes": a loose reading of the whole picture, as before regions
         return [AutoEnhance(region=region)]
+    return None
+
+
+# Names of a look, and what they are in Easel's edits (GIER's requests that were "Sorry, I don't know
+# how to do that")
+_LOOKS = [
+    (re.compile(r"\bcolou?r ?splash\b"), lambda: [Grayscale(region="background")]),  # the subject alone in colour
+    (re.compile(r"\bcolou?r (?:enhancement|boost)\b"), lambda: [AdjustAttr("saturation", 30.0)]),
+    (re.compile(r"\b(?:hd|high[- ]definition)\b"), lambda: [AdjustAttr("sharpness", 40.0)]),
+    (re.compile(r"\b(?:gr[ae]y(?:er|ish)?) (?:tone|tint|look|filter)\b"), lambda: [AdjustAttr("saturation", -30.0)]),
+    (re.compile(r"\bso (?:that )?(?:i|we|he|she|they|you|it|everyone|my \w+|the \w+)(?: (?:am|is|are|can|could|will|would))?"
+                r"(?: be)?(?: more)? (?:visible|seen)\b"), lambda: [AutoEnhance()]),
+]
+
+
+def looks(c: str) -> RuleResult:
+    """'colour splash' -> grayscale in background; 'color enhancement' -> saturation +30; 'HD this
+    image' -> sharpness +40; 'a gray tone' -> saturation -30; 'enhance it so my daughter can be seen'
+    -> auto_enhance."""
+    for pattern, made in _LOOKS:
+        if pattern.search(c):
+            return made()
     return None

@@ -378,7 +378,7 @@ def _remove(c: str) -> RuleResult:
     return [Remove(what)]
 
 
-_ZOOM_IN = re.compile(r"\bzoom(?:ed)? in(?: (?:on |to )?(?:the |this |my )?(?:whole |entire )?(?:photo|picture|image|pic|shot))?"
+_ZOOM_IN = re.compile(r"\bzoom(?:ed)?(?: in|(?= (?:the|this|my) (?:photo|picture|image|pic)))(?: (?:on |to )?(?:the |this |my )?(?:whole |entire )?(?:photo|picture|image|pic|shot))?"
                       r"(?: (?:a|the) little bit| a (?:little|tiny|wee) bit| a (?:little|bit|touch|tad)| slightly| just a bit"
                       r"| a lot| (?:much|way|a bit) more| more)?\s*$")
 _EACH_SIDE = re.compile(r"(\d+(?:\.\d+)?) ?(?:%|percent)(?: (?:off|from|of|on|at|around))? (?:each|every|all|both|the) "
@@ -405,7 +405,7 @@ def _inset(c: str) -> float | None:
 
 def _crop(c: str) -> RuleResult:
     """'crop it square' -> crop square; 'crop to the dog', 'zoom in on the girl' -> crop the dog / the girl."""
-    if not re.search(r"\b(?:crop\w*|trim|zoom(?:ed)? in|close[- ]?up|reframe)\b|^make (?:it|the \w+) (?:square|4:3|16:9)$", c):
+    if not re.search(r"\b(?:crop\w*|trim|zoom(?:ed)? in|zoom (?:the|this|my)|close[- ]?up|reframe)\b|^make (?:it|the \w+) (?:square|4:3|16:9)$", c):
         return None
     numbers = re.findall(r"(?<![\d.])\d+(?![\d.]|:\d)", c)
     if len(numbers) == 4:
@@ -655,6 +655,9 @@ RULES: tuple[RequestRule, ...] = (
         ("brighten this area", "adjust_attr brightness 20 in selection"),
         ("increase the contrast of the hair", "refuse")),
         worth="off: right +40, wrong +14, refused -38"),
+    RequestRule("looks", light_rules.looks, (
+        ("colour splash", "grayscale in background"), ("color enhancement", "adjust_attr saturation 30"),
+        ("could someone please hd this image?", "adjust_attr sharpness 40"))),
     RequestRule("enhance", light_rules.enhance, (
         ("make it look better", "auto_enhance"), ("fix the lighting", "auto_enhance"),
         ("enhance the photo", "auto_enhance"), ("enhance the sky", "auto_enhance in sky")),
