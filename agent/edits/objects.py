@@ -142,8 +142,11 @@ def match_objects(pixels: np.ndarray, words: str) -> list[Match]:
     :class:`ObjectNotFound` as :func:`find_objects` does."""
     if not isinstance(words, str) or not words.strip():
         raise ObjectNotFound("no object was named")
-    parts = [p for p in re.split(r"\band\b|,|;", words) if p.strip()]
     rgb = to_rgb8(pixels)
+    but = _EXCEPT.fullmatch(words.strip())
+    if but:
+        return [_all_but(rgb, but.group("all"), but.group("keep"))]
+    parts = [p for p in re.split(r"\band\b|,|;", words) if p.strip()]
     found = [_match_one(rgb, part) for part in parts or [words]]
     for i, m in enumerate(found):
         if m.plural or m.positioned:
@@ -156,6 +159,31 @@ def match_objects(pixels: np.ndarray, words: str) -> list[Match]:
             found[i] = dataclasses.replace(m, boxes=free[:1], others=[b for b in [*m.boxes, *m.others] if b != free[0]])
     chosen = {b for m in found for b in m.boxes}  # another part's choice is no "other" left unpicked
     return [dataclasses.replace(m, others=[b for b in m.others if b not in chosen]) for m in found]
+
+
+# "all the people except the couple in front of the tree", "everyone but the two girls in the front"
+_EXCEPT = re.compile(r"(?P<all>.+?),?\s+(?:except(?: for)?|but(?: for| not)?|other than|apart from|besides|save for)"
+                     r"(?:\s+(?:leave|leaving|keep|keeping)(?: in)?)?\s+(?P<keep>.+)")
+_EVERYONE = re.compile(r"(?:all )?(?:of )?(?:the )?(?:everyone|everybody|anyone|anybody|characters|persons|humans)\b")
+KEEP_OVERLAP = 0.5  # a box overlapping one kept this much (IoU) is that one
+
+
+def _all_but(rgb: np.ndarray, every_words: str, keep_words: str) -> Match:
+    """The things ``every_words`` names (all of them: "all the people", "everyone", "the cars in the
+    background") except those ``keep_words`` names, as one plural match whose others are the ones
+    kept. It was "I can't keep only some of them" (GIER: 23 requests). Raises
+    :class:`ObjectNotFound` when the ones to keep are not found (nothing is guessed) or are all."""
+    every_words = _EVERYONE.sub("the people", every_words.strip(), count=1)
+    every = _match_one(rgb, every_words if re.match(r"(?:all|every|each|both)\b", every_words) else f"all {every_words}")
+    try:
+        kept = [b for part in re.split(r"\band\b|,|;", keep_words) if part.strip()
+                for b in _match_one(rgb, part).boxes]
+    except ObjectNotFound:
+        raise ObjectNotFound(f"I can't tell which {plural(every.label)} are {keep_words.strip()}") from None
+    chosen = [b for b in [*every.boxes, *every.others] if not any(box_iou(b, k) > KEEP_OVERLAP for k in kept)]
+    if not chosen:
+        raise ObjectNotFound(f"every {every.label} I see is {keep_words.strip()}: there is none to remove")
+    return Match(chosen, kept, every.label, plural=True, weak=every.weak, positioned=True, detected=every.detected)
 
 
 def find_objects(pixels: np.ndarray, words: str) -> list[Box]:

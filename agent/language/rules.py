@@ -346,7 +346,15 @@ def _remove(c: str) -> RuleResult:
     if re.search(r"^(?:everything|anything|the rest|all (?:of )?(?:the )?(?:rest|else))\b.*\b(?:except|but|besides|"
                  r"other than)\b", what):
         return [ImageCutout()]  # "remove everything but the man": keep the main subject
-    if re.search(r"\b(?:except|but|besides|other than|apart from)\b", what):
+    but = re.match(r"(.+?),?\s+(?:except(?: for)?|but(?: for| not)?|other than|apart from|besides|save for)"
+                   r"(?:\s+(?:leave|leaving|keep|keeping)(?: in)?)?\s+(.+)", what)
+    if but:
+        from agent.perception.things import names_object  # the detector's words; loads no model
+
+        every = re.sub(r"^(?:all )?(?:of )?(?:the )?(?:everyone|everybody|anyone|anybody|characters|persons|humans)\b",
+                       "the people", but.group(1))
+        if names_object(removal_head(every)) and names_object(removal_head(but.group(2))):
+            return [Remove(what)]  # "all the people except the couple": agent.edits.objects keeps the couple
         raise Refusal("I can't keep only some of them. I can remove people I can point to ('remove the person "
                       "on the left'), or cut out the main subject.")
     separate = re.match(r"(.+?)\s+(?:from|out of) (the |its |their |his |her )?(?:background|backdrop|surroundings)$",

@@ -316,7 +316,7 @@ class ObjectNotFound(ValueError):
 
 # Words the phrase reader does not know, rewritten to ones it does (plurals stay plural).
 _REWRITE = {"children": "people", "child": "person", "folks": "people", "ladies": "people",
-            "guys": "people", "everyone": "people", "everybody": "people", "puppies": "dogs",
+            "guys": "people", "everyone": "people", "everybody": "people", "puppies": "dogs", "couple": "two people",
             "kittens": "cats", "leftmost": "on the left", "rightmost": "on the right"}
 
 
