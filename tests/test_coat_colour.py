@@ -1,4 +1,4 @@
-"""The colour of an animal whose coat people know: white in shade is still white."""
+"""Colours people would say: a white coat in shade is white, a panda black and white, and what someone wears."""
 
 from __future__ import annotations
 
@@ -40,3 +40,11 @@ def test_a_panda_is_black_and_white_not_its_larger_patch(monkeypatch):
     assert text == "The panda in the middle is black and white."
     assert questions.answer_question(img, read_question("is the panda black?"))[0].startswith("Partly: ")
     assert questions.answer_question(img, read_question("is the panda red?"))[0].startswith("No, ")
+
+
+def test_what_someone_is_wearing_asks_about_them():
+    """"what colour is the woman wearing?" was answered "The wearing in the middle is wearing orange"."""
+    from agent.language.questions import read_question
+
+    assert read_question("what colour is the woman wearing?").about == "woman"
+    assert read_question("what colour is the man on the left wearing?").about == "man on the left"

@@ -139,6 +139,8 @@ def read_question(text: str) -> Question | None:
 
     >>> read_question("what colour is the cup?"), read_question("is there a spoon?").about
     (Question(kind='colour', about='cup', value=''), 'spoon')
+    >>> read_question("what colour is the woman wearing?").about
+    'woman'
     >>> read_question("What would you improve in this photo?").kind, read_question("make it brighter")
     ('critique', None)
     >>> read_question("isnt it too dark now?"), read_question("doesnt it look too warm")
@@ -188,6 +190,8 @@ def read_question(text: str) -> Question | None:
         m = pattern.fullmatch(c)
         if m:
             about = next(g for g in m.groups() if g)
+            if kind == "colour":  # "what colour is the woman wearing?": the woman (it said "the wearing")
+                about = re.sub(r"\s+(?:wearing|dressed in|wear|in)$", "", about.strip())
             # "how bright is it?" asks for the figure, not a yes or no
             return Question(kind, about.strip(), "amount" if kind == "measure" and c.startswith("how ") else "")
     return None
