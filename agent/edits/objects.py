@@ -23,7 +23,7 @@ import numpy as np
 
 from agent.edits.text_removal import find_text, text_mask
 from agent.edits.which_one import NEAR_COLOURS, colours_of, some_of_colour, the_young
-from agent.language.scope import names_text
+from agent.language.scope import ALL_BUT, EVERYONE, names_text
 from agent.perception.models import (
     COCO_LABELS,
     Detection,
@@ -143,7 +143,7 @@ def match_objects(pixels: np.ndarray, words: str) -> list[Match]:
     if not isinstance(words, str) or not words.strip():
         raise ObjectNotFound("no object was named")
     rgb = to_rgb8(pixels)
-    but = _EXCEPT.fullmatch(words.strip())
+    but = ALL_BUT.fullmatch(words.strip())
     if but:
         return [_all_but(rgb, but.group("all"), but.group("keep"))]
     parts = [p for p in re.split(r"\band\b|,|;", words) if p.strip()]
@@ -161,10 +161,6 @@ def match_objects(pixels: np.ndarray, words: str) -> list[Match]:
     return [dataclasses.replace(m, others=[b for b in m.others if b not in chosen]) for m in found]
 
 
-# "all the people except the couple in front of the tree", "everyone but the two girls in the front"
-_EXCEPT = re.compile(r"(?P<all>.+?),?\s+(?:except(?: for)?|but(?: for| not)?|other than|apart from|besides|save for)"
-                     r"(?:\s+(?:leave|leaving|keep|keeping)(?: in)?)?\s+(?P<keep>.+)")
-_EVERYONE = re.compile(r"(?:all )?(?:of )?(?:the )?(?:everyone|everybody|anyone|anybody|characters|persons|humans)\b")
 KEEP_OVERLAP = 0.5  # a box overlapping one kept this much (IoU) is that one
 
 
@@ -173,7 +169,7 @@ def _all_but(rgb: np.ndarray, every_words: str, keep_words: str) -> Match:
     background") except those ``keep_words`` names, as one plural match whose others are the ones
     kept. It was "I can't keep only some of them" (GIER: 23 requests). Raises
     :class:`ObjectNotFound` when the ones to keep are not found (nothing is guessed) or are all."""
-    every_words = _EVERYONE.sub("the people", every_words.strip(), count=1)
+    every_words = EVERYONE.sub("the people", every_words.strip(), count=1)
     every = _match_one(rgb, every_words if re.match(r"(?:all|every|each|both)\b", every_words) else f"all {every_words}")
     try:
         kept = [b for part in re.split(r"\band\b|,|;", keep_words) if part.strip()

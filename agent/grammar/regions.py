@@ -239,7 +239,8 @@ def region_meaning() -> str:
         "their masks; `face`/`faces` (also `face on the left` ...) the face detector's faces (the biggest one, "
         "the one placed, or every one), each an ellipse over its box grown to the forehead and chin, kept where "
         "its colour is the face's own, feathered a tenth of its width; `skin` (also `skin on the left`) the "
-        "pixels of those people (their box, or around the face) coloured as their faces are. "
+        "pixels of the silhouette of the person holding each face (the face alone when no person does) "
+        "coloured as their cheeks are. "
         "A region that is not found "
         "(no sky, no such object) is said, never replaced by the whole picture (Easel extension)"
     )

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from agent.grammar.commands import (
     BACKGROUND_COLOURS,
     GRAMMAR,
+    MAX_INSET,
     REGIONAL,
     AdjustAttr,
     Background,
@@ -47,6 +48,8 @@ from agent.language import light_rules, photo_rules
 from agent.language.questions import read_question
 from agent.language.rule_base import TONAL_LIFT, Refusal, RuleResult, detectable, region_or_ask  # noqa: F401 - Refusal, detectable: the reader's
 from agent.language.scope import (
+    ALL_BUT,
+    EVERYONE,
     EXCEPT_REGION,
     Unfindable,
     keep_phrase,
@@ -346,14 +349,12 @@ def _remove(c: str) -> RuleResult:
     if re.search(r"^(?:everything|anything|the rest|all (?:of )?(?:the )?(?:rest|else))\b.*\b(?:except|but|besides|"
                  r"other than)\b", what):
         return [ImageCutout()]  # "remove everything but the man": keep the main subject
-    but = re.match(r"(.+?),?\s+(?:except(?: for)?|but(?: for| not)?|other than|apart from|besides|save for)"
-                   r"(?:\s+(?:leave|leaving|keep|keeping)(?: in)?)?\s+(.+)", what)
+    but = ALL_BUT.fullmatch(what)
     if but:
         from agent.perception.things import names_object  # the detector's words; loads no model
 
-        every = re.sub(r"^(?:all )?(?:of )?(?:the )?(?:everyone|everybody|anyone|anybody|characters|persons|humans)\b",
-                       "the people", but.group(1))
-        if names_object(removal_head(every)) and names_object(removal_head(but.group(2))):
+        every = EVERYONE.sub("the people", but.group("all"))
+        if names_object(removal_head(every)) and names_object(removal_head(but.group("keep"))):
             return [Remove(what)]  # "all the people except the couple": agent.edits.objects keeps the couple
         raise Refusal("I can't keep only some of them. I can remove people I can point to ('remove the person "
                       "on the left'), or cut out the main subject.")
@@ -400,7 +401,7 @@ def _inset(c: str) -> float | None:
     dog" crops to the dog). They were "Crop to what?"."""
     m = _EACH_SIDE.search(c)
     if m and re.search(r"\b(?:crop\w*|trim|cut|zoom)\b", c):
-        return min(float(m.group(1) or m.group(2)), 40.0)
+        return min(float(m.group(1) or m.group(2)), float(MAX_INSET))
     m = _ZOOM_IN.search(c)
     if m is None:
         return None

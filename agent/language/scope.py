@@ -161,6 +161,13 @@ def removal_head(what: str) -> str:
 
 # What the OCR model finds, as the head of a removal: "remove the text", "the caption at the bottom",
 # "the watermark", "the date stamp", "the logo" (lettering only: the OCR model reads text)
+# "all the people except the couple", "everyone but leave the two girls": what goes, and what stays
+ALL_BUT = re.compile(r"(?P<all>.+?),?\s+(?:except(?: for)?|but(?: for| not)?|other than|apart from|besides|save for)"
+                     r"(?:\s+(?:leave|leaving|keep|keeping)(?: in)?)?\s+(?P<keep>.+)")
+# ... "everyone", "all characters": the people
+EVERYONE = re.compile(r"^(?:all )?(?:of )?(?:the )?(?:everyone|everybody|anyone|anybody|characters|persons|humans)\b")
+
+
 _TEXT = re.compile(r"\b(?:text|texts|caption|captions|words|writing|lettering|letters|logo|logos|watermark|"
                    r"watermarks|title|titles|subtitles?|signature|signatures|date ?stamps?|time ?stamps?|"
                    r"copyright(?: notice| mark| sign)?|credits?)\b")
