@@ -43,3 +43,10 @@ def test_more_and_too_much_after_a_zoom_revise_its_share():
     later = read_follow_up("more", Recent.of("crop in 5%"))
     assert [c.format() for c in later.commands] == ["crop in 7.5%"] and later.revise
     assert [c.format() for c in read_follow_up("too much", Recent.of("crop in 40%")).commands] == ["crop in 20%"]
+
+
+def test_a_percent_written_before_its_number_is_read_and_enlarging_says_it_adds_no_detail():
+    """"make the image %50 larger" (GIER) was "I resize in pixels: tell me the size"."""
+    assert _said("make the image %50 larger") == ["resize 150%"]
+    assert parse_command("resize 150%").reply() == "Resized (150%). Enlarging adds pixels, not detail."
+    assert parse_command("resize 50%").reply() == "Resized (50%)."

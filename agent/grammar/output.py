@@ -94,7 +94,8 @@ class Resize(Command):
         return w, h
 
     def reply(self) -> str:
-        return f"Resized ({self.format()[7:]})."
+        more = " Enlarging adds pixels, not detail." if self.percent is not None and self.percent > 100 else ""
+        return f"Resized ({self.format()[7:]}).{more}"
 
     def label(self) -> str:
         return f"Resize {self.format()[7:]}"

@@ -68,7 +68,8 @@ def rotate_and_crop(text: str) -> str | None:
 
 
 _RESIZE_VERB = re.compile(r"^(?:resize|rescale|scale|shrink|downsize|downscale|upscale|enlarge|reduce|cut down|make|"
-                          r"save|export|change|set|bring)\b(?: (?:it|this|(?:the|my|this) (?:photo|picture|image|pic|file|size|"
+                          r"save|export|change|set|bring|increase)\b(?: (?:it|this|(?:the|my|this) (?:entire |whole )?"
+                          r"(?:photo|picture|image|pic|file|size|"
                           r"resolution|dimensions)(?: size)?))?(?: down| up)?\b")
 _SIZE_WORDS = re.compile(r"\b(?:resize|rescale|scale|shrink|downsize|downscale|upscale|enlarge|smaller|bigger|larger|"
                          r"size|resolution|pixels?|px|wide|tall|high|width|height|dimensions)\b")
@@ -90,8 +91,8 @@ def resize(c: str) -> list[Resize] | None:
     ['resize width 1080']
     >>> [r.format() for r in resize("make it 30% smaller")]
     ['resize 70%']
-    >>> resize("make the dog bigger") is None
-    True
+    >>> resize("make the dog bigger") is None, [r.format() for r in resize("make the image %50 larger")]
+    (True, ['resize 150%'])
     """
     if not _RESIZE_VERB.search(c) or not (_SIZE_WORDS.search(c) or _HALF.search(c)):
         return None
@@ -108,8 +109,8 @@ def resize(c: str) -> list[Resize] | None:
         return [Resize(width=int(m.group(1) or m.group(2)))]
     if m := re.search(r"(\d{1,6})\s*(?:px|pixels?)?\s*(?:tall|high|in height|height)\b|\bheight(?: of| to)?\s*(\d{1,6})", c):
         return [Resize(height=int(m.group(1) or m.group(2)))]
-    if m := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)", c):
-        n = float(m.group(1))
+    if m := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)|%\s*(\d+(?:\.\d+)?)", c):  # ("%50 larger")
+        n = float(m.group(1) or m.group(2))
         if re.search(r"\b(?:smaller|less|reduce|down|shrink)\w*\b", c) and not re.search(r"\b(?:to|of)\s*\d", c):
             n = 100 - n  # "50% smaller": half the size; "reduce it to 50%" is 50% too
         elif re.search(r"\b(?:bigger|larger|more)\b", c) and not re.search(r"\b(?:to|of)\s*\d", c):
