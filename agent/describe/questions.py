@@ -269,11 +269,11 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
             text += (" Which way it faces I can't tell: my models find where things are, not which way they turn. "
                      "To mirror the picture, say “flip it”.")
         return text, overlays, []
-    from agent.perception.naming import object_colour
+    from agent.perception.naming import BLACK_AND_WHITE, object_colour
 
     # a coat whose pattern is what people see is its two colours ("the panda is black", from whichever
     # of its patches is larger)
-    colour = "black and white" if said in _BLACK_AND_WHITE or label in _BLACK_AND_WHITE else \
+    colour = "black and white" if said in BLACK_AND_WHITE or label in BLACK_AND_WHITE else \
         object_colour(pixels, best.box, label)
     if colour is None:
         return f"{hedge}I can't tell the colour of the {said}: too little of it shows.", overlays, []
@@ -290,7 +290,6 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     return f"{hedge}The {said} {where} is {colour}.", overlays, []
 
 
-_BLACK_AND_WHITE = {"panda", "giant panda", "zebra", "skunk", "dalmatian", "orca", "killer whale"}
 SKY_SHOWN = 0.02  # a sky mask under this share of the picture is no sky to speak of
 SKY_SIDE = 1024  # the sky is looked for on a copy this size on its long side
 

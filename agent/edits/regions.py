@@ -52,7 +52,7 @@ from agent.grammar.commands import (
     region_parts,
     region_phrase,
 )
-from agent.perception.models import detect_objects, to_rgb8
+from agent.perception.models import to_rgb8
 from agent.perception.things import ObjectNotFound
 from agent.perception.vocabulary import counted
 from editor import masks, ops
@@ -263,7 +263,7 @@ def face_region(pixels: np.ndarray, words: str) -> Resolved:
     if not found:
         raise RegionNotFound("I don't see a face in this picture" + (", so I can't tell skin from the rest"
                                                                      if part == "skin" else ""))
-    chosen = found if every else [faces.pick(found, where)]
+    chosen = faces.chosen(found, every, where)
     overlays = [_box_overlay(f.box, "face") for f in chosen]
     overlays += [_box_overlay(f.box, "other face", OTHER_COLOR) for f in found if f not in chosen]
     note = ""
@@ -271,7 +271,7 @@ def face_region(pixels: np.ndarray, words: str) -> Resolved:
         note = (f"I see {len(found)} faces and changed the biggest (its box is on the picture); say “the face on "
                 "the left” or “the faces” if you meant another or all.")
     if part == "skin":  # each one's skin within their silhouette (the object masks the edits of "the man" use)
-        people = [d for d in detect_objects(to_rgb8(pixels), min_score=faces.PERSON_SCORE) if d.label == "person"]
+        people = faces.people_in(pixels)
         held = [faces.holder(f, people) for f in chosen]
         key = pixels_key(pixels)
         mask = faces.skin_mask(pixels, chosen, [_object_mask(pixels, p.box, key) if p else None for p in held])

@@ -36,19 +36,18 @@ def crop_face(pixels: np.ndarray, words: str = "face") -> np.ndarray:
     chin and shoulders (1.2 below) and half a width on each side, clipped to the picture.
     ``ValueError`` when there is no face."""
     from agent.grammar.commands import face_words
-    from agent.perception.faces import pick
+    from agent.perception.faces import chosen
     from editor import ops
 
     faces = find_faces(pixels)
     if not faces:
         raise ValueError("I don't see a face in this picture to crop to")
     _, every, where = face_words(words)
-    chosen = faces if every else [pick(faces, where)]
-    x1, y1 = min(f.box[0] for f in chosen), min(f.box[1] for f in chosen)
-    x2, y2 = max(f.box[2] for f in chosen), max(f.box[3] for f in chosen)
-    fw, fh = x2 - x1, y2 - y1
-    if every:
-        fw, fh = (max(f.box[2] - f.box[0] for f in chosen), max(f.box[3] - f.box[1] for f in chosen))
+    picked = chosen(faces, every, where)
+    x1, y1 = min(f.box[0] for f in picked), min(f.box[1] for f in picked)
+    x2, y2 = max(f.box[2] for f in picked), max(f.box[3] for f in picked)
+    # the room around is a face's size (the biggest face's, when there are several)
+    fw, fh = max(f.box[2] - f.box[0] for f in picked), max(f.box[3] - f.box[1] for f in picked)
     h, w = pixels.shape[:2]
     box = (max(0, int(x1 - 0.5 * fw)), max(0, int(y1 - fh)), min(w, int(x2 + 0.5 * fw)), min(h, int(y2 + 1.2 * fh)))
     return ops.crop(pixels, box=box)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from agent.grammar.commands import SHARE_SIDE, AdjustAttr, RedEye, RemoveLocation, Resize, Rotate
+from agent.grammar.commands import SHARE_SIDE, AdjustAttr, RedEye, RemoveLocation, Resize, Rotate, face_words
+from agent.language.scope import Unfindable, region_of
 
 _NUM = r"(\d+(?:\.\d+)?)"
 _DEG = rf"{_NUM}\s*(?:°|degrees?|deg)?"
@@ -156,9 +157,8 @@ def red_eye(c: str) -> list[RedEye] | None:
 
 # "blur the faces", "hide their faces", "anonymise the faces": faces made unrecognisable, the strongest
 # blur there is (-40, what "blur" gives a picture, left every face known); "a bit" is a softening
-_HIDE_FACES = re.compile(r"\b(?:blur(?:r?ed)?(?: out)?|pixelate|hide|anonymi[sz]e|obscure|censor|mask)\b(?: (?:out|all))?"
-                         r" (?:(?:the|his|her|their|our|my|all the|all|both|every) )?(?:[a-z]+(?:'s|s') )?(faces?)\b"
-                         r"(?: (?:on|at) the (left|right|top|bottom))?")
+_HIDE = re.compile(r"\b(?:blur(?:r?ed)?|pixelate|hide|anonymi[sz]e|obscure|censor|mask)\b(?: out| all)?"
+                   r"(?! (?:around|behind|outside|except|but|everything|all))")  # "blur around the face": the rest
 FACE_BLUR = -100.0
 
 
@@ -170,9 +170,11 @@ def hide_faces(c: str) -> list[AdjustAttr] | None:
     >>> hide_faces("blur the face a bit") is None
     True
     """
-    m = _HIDE_FACES.search(c)
-    if m is None or re.search(r"\b(?:a (?:little )?bit|a little|slightly|a touch|soft(?:en|ly)?)\b", c):
+    if not _HIDE.search(c) or re.search(r"\b(?:a (?:little )?bit|a little|slightly|a touch|soft(?:en|ly)?)\b", c):
         return None
-    plural = m.group(1) == "faces" or re.search(r"\b(?:their|our|both|all)\b", m.group(0)) is not None
-    region = ("faces" if plural else "face") + (f" on the {m.group(2)}" if m.group(2) else "")
-    return [AdjustAttr("sharpness", FACE_BLUR, region=region)]
+    try:
+        region = region_of(c)  # the faces, as the edits read them (agent.language.scope)
+    except Unfindable:
+        return None
+    said = face_words(region) if region else None
+    return [AdjustAttr("sharpness", FACE_BLUR, region=region)] if said and said[0] == "face" else None

@@ -126,8 +126,7 @@ def find_faces(pixels: np.ndarray, *, people: list[Detection] | None = None) -> 
     known (else it is run). Raises :class:`editor.models.ModelMissingError` when the model is not
     installed."""
     rgb = to_rgb8(pixels)
-    if people is None:
-        people = [d for d in detect_objects(rgb, min_score=PERSON_SCORE) if d.label == "person"]
+    people = people_in(rgb) if people is None else people
     faces = _look(rgb)
     for x1, y1, x2, y2 in _heads(rgb, people):
         faces += _look(rgb[y1:y2, x1:x2], (x1, y1))
@@ -140,6 +139,16 @@ def find_faces(pixels: np.ndarray, *, people: list[Detection] | None = None) -> 
         if all(box_iou(f.box, k.box) <= OVERLAP and not _held(f.box, [k]) for k in kept):
             kept.append(f)  # (one face seen twice, at two scales, half a box apart: its centre in the other)
     return kept
+
+
+def people_in(pixels: np.ndarray) -> list[Detection]:
+    """The people the object detector finds (from :data:`PERSON_SCORE`): who may hold the faces."""
+    return [d for d in detect_objects(to_rgb8(pixels), min_score=PERSON_SCORE) if d.label == "person"]
+
+
+def chosen(faces: list[Face], every: bool, where: str | None) -> list[Face]:
+    """The faces the words choose: every one, or the one :func:`pick` takes."""
+    return list(faces) if every else [pick(faces, where)]
 
 
 def _held(box: Box, people: list) -> bool:

@@ -129,6 +129,9 @@ _GARMENTS = {"suit", "lab coat", "T-shirt", "jeans", "gown", "robe", "kimono", "
 # Animals whose coat's pattern is what people see, not one colour: the main colour of stripes or
 # patches is one of theirs at random ("a brown zebra", "a grey giraffe": issue 30), so none is said.
 _PATTERNED = {"zebra", "giraffe", "tiger", "leopard", "cheetah", "jaguar", "snow leopard", "panda"}
+# ... and of them, those whose colours people say together: "what colour is the panda?" is "black and
+# white", not its larger patch's "black"
+BLACK_AND_WHITE = {"panda", "giant panda", "zebra", "skunk", "dalmatian", "orca", "killer whale"}
 
 # Animals with a white coat, by the classifier's ImageNet class (its first name): people call them
 # white in shade or against the light, where their pixels are grey or beige (a polar bear walking
