@@ -599,3 +599,25 @@ def test_the_tallest_is_the_highest_box_and_the_biggest_the_largest(monkeypatch)
     img = np.zeros((664, 1024, 3), np.uint8)
     assert objects.match_objects(img, "the tallest horse")[0].boxes == [HORSES[1][2]]
     assert objects.match_objects(img, "the biggest horse")[0].boxes == [HORSES[0][2]]
+
+
+# the bison photo of bench/animals.py, as the detector boxes it (1024 x 768): the nearest one, one
+# beside it cut off by the frame, and a herd far off
+HERD = [("cow", 0.99, (178, 92, 823, 574)), ("cow", 0.69, (921, 276, 1023, 498)),
+        ("cow", 0.66, (19, 44, 61, 84)), ("cow", 0.62, (106, 107, 186, 154)), ("cow", 0.91, (533, 52, 583, 88)),
+        ("cow", 0.5, (628, 75, 678, 103))]
+
+
+def test_the_bison_in_the_background_are_the_herd(monkeypatch):
+    """"remove the bison in the background" removed one of the herd and said "Removed the bison in
+    the background"; then, read as all of them, took the one beside the nearest (half its height,
+    cut off by the frame) with the herd and left its tail standing."""
+    _fake_scene(monkeypatch, HERD, [("bison", "cow", 0.9)] * len(HERD))
+    img = np.zeros((768, 1024, 3), np.uint8)
+    [m] = objects.match_objects(img, "the bison in the background")
+    assert m.plural and sorted(m.boxes) == sorted(d[2] for d in HERD[2:])
+    assert sorted(m.others) == sorted(d[2] for d in HERD[:2])
+    [m] = objects.match_objects(img, "the bison on the right")  # a place: every one there
+    assert m.plural and HERD[1][2] in m.boxes and HERD[2][2] not in m.boxes
+    [m] = objects.match_objects(img, "the bison")  # no place: one of them, and the reply says which
+    assert not m.plural and len(m.boxes) == 1

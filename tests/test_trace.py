@@ -367,6 +367,27 @@ def test_tiny_things_after_the_subject_are_said_without_guesses():
     assert cap.text == "In this picture I can see a brown bison in the middle. At the top left there is a bison.", cap.text
 
 
+def test_a_herd_behind_the_subject_is_said_once():
+    """The bison photo: "At the top left there is a cow. At the top there is a bison. At the top left
+    there are two animals." A person writes that more bison graze behind the one in front."""
+    from agent.describe.words import describe_scene
+    from agent.perception.models import Detection
+    from agent.perception.naming import Named
+
+    img = np.full((400, 600, 3), (90, 120, 60), np.uint8)
+    dets = [Detection("cow", 0.99, (150, 100, 450, 380)), Detection("cow", 0.55, (20, 20, 60, 45)),
+            Detection("cow", 0.61, (300, 20, 340, 42)), Detection("cow", 0.7, (500, 30, 550, 60)),
+            Detection("cup", 0.8, (520, 300, 580, 360))]
+    names = [Named("cow", "brown bison", "brown", "both", 0.97, "bison")] + [
+        Named("cow", "bison", None, "both", 0.5, "bison")] * 3 + [Named("cup", "white cup", "white", "both", 0.8, "cup")]
+    cap = describe_scene(img, dets, names)
+    assert cap.text == ("In this picture I can see a brown bison in the middle. At the bottom right there is a white "
+                        "cup. In the background there are three more bison."), cap.text
+    # one other, or others as large as the subject, are said each in its place
+    cap = describe_scene(img, dets[:2], names[:2])
+    assert "background" not in cap.text
+
+
 def test_things_said_alike_in_one_place_are_said_together():
     """"In the middle there is a person in black. In the middle there is another person in black."
     is "In the middle there are two people in black"."""

@@ -25,6 +25,19 @@ def test_a_second_animal_short_of_the_bar_takes_the_species_of_one_named_surely(
                         [{"jaguar": 0.7}, {"jaguar": 0.45, "cat": 0.4}]) == {}
 
 
+def test_a_herd_too_small_to_tell_takes_the_species_of_the_one_in_front():
+    """Far bison were "a cow" (pig 0.41, bison 0.38) and "an animal" (dog 0.22) beside a bison named
+    surely; things of another detector label, or as large, keep their own names."""
+    from agent.perception.animals import herd
+
+    named = [("cow", "bison", "both"), ("cow", "cow", "both"), ("animal", "animal", "both"),
+             ("dog", "dog", "both"), ("cow", "cow", "both"), ("cow", "ox", "classifier")]
+    labels = ["cow", "cow", "cow", "dog", "cow", "cow"]
+    areas = [300000.0, 3000.0, 1500.0, 2000.0, 200000.0, 2500.0]
+    assert herd(named, labels, areas) == {1: "bison", 2: "bison"}
+    assert herd(named[1:], labels[1:], areas[1:]) == {}  # the ox is as small as the others: it leads none
+
+
 @pytest.mark.parametrize("words", ["what animals are in the picture?", "which animals do you see",
                                    "what kind of animals are there?", "what things can you see in this photo?",
                                    "what vehicles are there", "what people are in the picture?"])

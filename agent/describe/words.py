@@ -418,7 +418,9 @@ def _grouped(dets: list[Detection], names, order: list[int], w: int, h: int, *, 
         return (b[2] - b[0]) * (b[3] - b[1]) < TINY_OTHER * w * h
 
     lead = order[:1] if subject else []
-    order = (lead + [i for i in order[len(lead):] if not (tiny(i) and names[i].noun == "object")])[:limit]
+    herd = _herd(dets, names, lead, order)
+    order = (lead + [i for i in order[len(lead):] if not (tiny(i) and names[i].noun == "object") and i not in herd]
+             )[:limit - (1 if herd else 0)]
     things: list[dict] = []
     for k, i in enumerate(order):
         d, n = dets[i], names[i]
@@ -434,7 +436,29 @@ def _grouped(dets: list[Detection], names, order: list[int], w: int, h: int, *, 
             b = alike["box"]
             alike["box"] = (min(b[0], box[0]), min(b[1], box[1]), max(b[2], box[2]), max(b[3], box[3]))
             alike["n"] += 1
+    if herd:
+        boxes = [tuple(int(v) for v in dets[i].box) for i in herd]
+        things.append({"phrase": names[lead[0]].said or names[lead[0]].noun, "noun": names[lead[0]].noun,
+                       "where": "", "n": len(herd), "herd": True,
+                       "box": (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                               max(b[2] for b in boxes), max(b[3] for b in boxes))})
     return things
+
+
+HERD_SHARE = 0.25  # others of the subject's kind this share of its box or less are its herd, further back
+
+
+def _herd(dets: list[Detection], names, lead: list[int], order: list[int]) -> list[int]:
+    """The others said as the subject is and much smaller than it, when there are two or more: "In
+    the background there are four more bison", not a cow, a bison and two animals each in its place."""
+    if not lead:
+        return []
+    s = lead[0]
+    said = names[s].said or names[s].noun
+    area = (dets[s].box[2] - dets[s].box[0]) * (dets[s].box[3] - dets[s].box[1])
+    herd = [i for i in order[1:] if (names[i].said or names[i].noun) == said and names[i].noun != "object"
+            and (dets[i].box[2] - dets[i].box[0]) * (dets[i].box[3] - dets[i].box[1]) <= HERD_SHARE * area]
+    return herd if len(herd) >= 2 else []
 
 
 def _thing_segments(things: list[dict], *, subject: bool, start: int = 0) -> list[Segment]:
@@ -446,6 +470,9 @@ def _thing_segments(things: list[dict], *, subject: bool, start: int = 0) -> lis
     for k, t in enumerate(things):
         if k == 0 and subject:
             words = f"In this picture I can see {_a(t['phrase'])} {where_words(t['where'])}"
+        elif t.get("herd"):
+            words = (f"In the background there are {_NUMBERS.get(t['n'], 'many')} more "
+                     f"{_plural_phrase(t['phrase'])}")
         elif t["n"] > 1:
             words = (f"{where_clause(t['where'])} there are {_NUMBERS.get(t['n'], str(t['n']))}"
                      f"{' more' if t['phrase'] in said else ''} {_plural_phrase(t['phrase'])}")

@@ -24,6 +24,7 @@ from agent.perception.vocabulary import counted
 Box = tuple[int, int, int, int]
 SMALLER = 0.6  # behind: a box at most this share of the tallest one's height...
 HIGHER = 0.02  # ... whose bottom edge is above the tallest one's by this share of the picture's height
+HERD_GAP = 2.0  # sizes that step down by this ratio or more part the ones nearby from a herd behind
 
 BACK, FRONT = "back", "front"
 _BACK = re.compile(r"\s*\b(?:(?:in|at|to(?:wards?)?) the (?:background|back|distance)|far away|further away|"
@@ -64,10 +65,21 @@ def split_by_depth(boxes: list[Box], image_height: int) -> tuple[list[Box], list
     >>> front, back, near = split_by_depth([(0, 40, 20, 100), (50, 30, 58, 50), (70, 50, 90, 100)], 100)
     >>> back, near
     ([(50, 30, 58, 50)], (0, 40, 20, 100))
+    >>> split_by_depth([(0, 0, 50, 100), (60, 50, 80, 90), (90, 10, 95, 20), (96, 12, 99, 21)], 100)[1]
+    [(90, 10, 95, 20), (96, 12, 99, 21)]
     """
     near = max(boxes, key=lambda b: (_height(b), b[3]))
     back = [b for b in boxes if b != near and _height(b) <= SMALLER * _height(near)
             and b[3] <= near[3] - HIGHER * image_height]
+    # a herd far off behind one or two nearer ones: the background is beyond the widest gap in size
+    # (a bison half the nearest one's height beside it is not "in the background" of a photo whose
+    # herd grazes at a tenth of it)
+    heights = sorted({_height(b) for b in boxes}, reverse=True)
+    gaps = [(heights[i] / max(1, heights[i + 1]), i) for i in range(len(heights) - 1)]
+    if len(gaps) > 1:
+        widest, at = max(gaps)
+        if at > 0 and widest >= HERD_GAP and widest > gaps[0][0]:
+            back = [b for b in back if _height(b) <= heights[at + 1]]
     front = [b for b in boxes if b not in back]
     return front, back, near
 

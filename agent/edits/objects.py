@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from agent.edits.depth import split_by_depth
 from agent.edits.text_removal import find_text, text_mask
 from agent.edits.which_one import NEAR_COLOURS, colours_of, some_of_colour, the_young
 from agent.language.scope import ALL_BUT, EVERYONE, names_text
@@ -42,7 +43,7 @@ from agent.perception.things import (  # SPLIT
     names_object,
     object_phrase,
 )
-from agent.perception.vocabulary import plural, with_article
+from agent.perception.vocabulary import plural, same_in_plural, with_article
 from editor import masks, ops, regions
 from editor.fill import inpaint
 
@@ -96,7 +97,6 @@ _FAR = re.compile(r"\b(background|at the back|in the back|far|farther|further|di
 # "the person on the far right": the one furthest that way, however unsure the detector is of it
 _EXTREME = re.compile(r"\b(?:far|very|extreme)\s+(?:left|right|top|bottom)\b")
 _NEAR = re.compile(r"\b(foreground|in front|front|nearest|closest|nearer|closer)\b")
-FAR_SHARE = 0.7  # "in the background": the ones under this share of the largest one's height
 # "the small camel", "the biggest dog": by the area of their boxes (it took the surest one)
 _SMALL = re.compile(r"\b(?:small|smaller|smallest|little|littler|littlest|tiny|tinier|tiniest|baby|young|younger|"
                     r"youngest|shortest)\b")
@@ -254,6 +254,9 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
     phrase, text = object_phrase(words)
     h, w = rgb.shape[:2]
     each = _is_plural(text, phrase.label)  # every one the words leave ("the people on the left": on that side)
+    # "the bison in the background" among a herd: every one there, counted in the reply (one of eight
+    # went, and the reply said "Removed the bison in the background")
+    each = each or (same_in_plural(phrase.label) and bool(phrase.position or _FAR.search(text)))
     if phrase.label in COCO_LABELS.values():
         dets = [d for d in detect(rgb, min_score=MIN_SCORE) if d.label == phrase.label]
         if each:  # every one of them: looked at closer too, or the small ones far off are left standing
@@ -276,7 +279,7 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
     head = text[:rel.start()] if rel is not None else text
     depth = "far" if _FAR.search(head) else "near" if _NEAR.search(head) else None
     if depth is not None:
-        dets, positioned = _by_depth(dets, depth, phrase.label, each), True
+        dets, positioned = _by_depth(dets, depth, phrase.label, each, h), True
     size = "small" if _SMALL.search(head) else "big" if _BIG.search(head) else None
     young = next((t for t in re.findall(r"[a-z]+", words.lower()) if t in YOUNG), None)
     if young and size is None and not each and len(dets) > 1:
@@ -430,16 +433,17 @@ def _none_further(rgb: np.ndarray, best: Box, position: str, word: str, every: l
                              seen=[(word, best), (word, box)])
 
 
-def _by_depth(dets: list, depth: str, label: str, every: bool) -> list:
-    """The detections "in the background" (``far``: under :data:`FAR_SHARE` of the tallest one's
-    height; things of one kind look smaller farther off) or "in the foreground" (``near``: the
-    others). Raises :class:`ObjectNotFound` when the sizes do not say (one object, or all alike);
-    ``every``: the words ask for all of them ("the people in the background")."""
-    tallest = max(d.box[3] - d.box[1] for d in dets)
-    far = [d for d in dets if d.box[3] - d.box[1] < FAR_SHARE * tallest]
-    near = [d for d in dets if d not in far]
-    chosen = far if depth == "far" else near
-    if not far or not chosen:
+def _by_depth(dets: list, depth: str, label: str, every: bool, image_height: int) -> list:
+    """The detections "in the background" (``far``: smaller and standing higher in the frame than the
+    nearest one, :func:`agent.edits.depth.split_by_depth`) or "in the foreground" (``near``: the
+    others). Raises :class:`ObjectNotFound` when the cues do not say (one object, or all alike);
+    ``every``: the words ask for all of them ("the people in the background"). By height alone, a
+    bison cut off by the frame's edge beside the nearest one was "in the background" and removed
+    with the herd behind, its tail left standing."""
+    boxes = [tuple(int(v) for v in d.box) for d in dets]
+    front, back, _ = split_by_depth(boxes, image_height) if len(dets) > 1 else (boxes, [], None)
+    chosen = [d for d, b in zip(dets, boxes) if (b in back) == (depth == "far")]
+    if not back or not chosen:
         where = "in the background" if depth == "far" else "in the foreground"
         which = f"which {plural(label)} are" if every else f"which {label} is"
         raise ObjectNotFound(f"I can't tell {which} {where}: they look about the same distance away")

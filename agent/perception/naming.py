@@ -59,7 +59,7 @@ import numpy as np
 
 from agent.perception.animals import COCO_ANIMALS as _COCO_ANIMALS
 from agent.perception.animals import SPECIES as _SPECIES
-from agent.perception.animals import classifier_knows, disputed, flat_fill, same_species
+from agent.perception.animals import classifier_knows, disputed, flat_fill, herd, same_species
 from agent.perception.colour_terms import colour_term, photo_light
 from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
 from agent.perception.names_kept import kept_name, reference_things
@@ -571,6 +571,11 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
     named = [(n.noun if d.label in _COCO_ANIMALS else "", n.said, n.source) for n, d in zip(out, dets)]
     renamed = {k: Named(coco_label(w), "", None, "classifier", round(seen_words[k][w], 4), _SAID.get(w, w))
                for k, w in same_species(named, seen_words).items()}
+    areas = [float((d.box[2] - d.box[0]) * (d.box[3] - d.box[1])) for d in dets]
+    for k, w in herd(named, [d.label for d in dets], areas).items():
+        if k not in renamed:
+            renamed[k] = Named(coco_label(w), "", None, out[k].source if out[k].source != "none" else "detector",
+                               out[k].confidence, _SAID.get(w, w))
     things = reference_things(rgb, things_named)  # what the photo as opened called it
     renamed.update({k: kept for k, d in enumerate(dets) if (kept := kept_name(d.box, out[k], things))})
     for k, r in renamed.items():

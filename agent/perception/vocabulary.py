@@ -236,6 +236,12 @@ _SAME_PLURAL = {"sheep", "deer", "fish", "bison", "moose", "aircraft", "skis", "
 _SINGULARS = {v: k for k, v in _PLURALS.items()}
 
 
+def same_in_plural(noun: str) -> bool:
+    """Whether ``noun``'s last word is the same in the plural ("sheep", "bison"): "the sheep in the
+    background" may be one or several."""
+    return noun.rpartition(" ")[2] in _SAME_PLURAL
+
+
 def plural(phrase: str) -> str:
     """``phrase`` with its last word in the plural.
 
