@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 
 def test_a_white_coated_animal_in_shade_is_white():
@@ -48,3 +49,17 @@ def test_what_someone_is_wearing_asks_about_them():
 
     assert read_question("what colour is the woman wearing?").about == "woman"
     assert read_question("what colour is the man on the left wearing?").about == "man on the left"
+
+
+@pytest.mark.parametrize("asked, about", [
+    ("what colour is his shirt?", "person"), ("what colour is the dress?", "person"),
+    ("what color is the man's jacket?", "man"), ("what colour is the shirt of the man on the left?", "man on the left"),
+    ("what is the colour of her coat", "person"), ("what colour is the dog's coat?", "dog"),
+    ("what colour is the cup?", "cup")])
+def test_the_colour_of_clothes_is_asked_of_who_wears_them(asked, about):
+    """"what colour is his shirt?" was "I can only look for people, animals, ... and “shirt” is not one
+    of them": the colour of someone's clothes is what describe says of that person."""
+    from agent.language.questions import read_question
+
+    assert read_question(asked).about == about
+    assert read_question("is the man's jacket black?") == read_question("is the man black?")

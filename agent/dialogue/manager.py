@@ -57,6 +57,7 @@ from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
 from agent.language.followup_words import without_place
 from agent.language.followups import Recent
+from agent.language.questions import WORN
 from agent.language.revisions import revision_reply
 from agent.language.search_steps import read_switch, search_step
 from agent.perception.names_kept import names_from
@@ -768,6 +769,8 @@ def _about_topic(utterance: str, topic: str, *, last_region: str = "", count: in
     True
     >>> _about_topic("make the big one brighter", "the giraffes", count=2)
     'make the big giraffe brighter'
+    >>> _about_topic("what colour is his shirt?", "the man on the left")
+    'what colour is the shirt of the man on the left?'
     """
     words = utterance.strip().lower()
     noun = topic_noun(topic)
@@ -789,6 +792,9 @@ def _about_topic(utterance: str, topic: str, *, last_region: str = "", count: in
             return None
         side = _OPPOSITE[done.group(1) or done.group(2)]  # (said as "the one there": a follow-up reads it)
         return words[:other.start()] + f"the one {_place_phrase(side)}" + words[other.end():]
+    worn = re.search(rf"\b(?:his|her|their) ({WORN})\b", words)
+    if worn:  # "what colour is his shirt?" after "where is the man on the left?"
+        return words[:worn.start()] + f"the {worn.group(1)} of {topic}" + words[worn.end():]
     if not _IT.search(words) or _AGREEING.search(words):
         return None
     return _IT.sub(topic, words, count=1)

@@ -23,6 +23,24 @@ class Question:
 
 
 _THE = r"(?:(?:the|a|an|that|this|these|those|his|her|their|its|my|your|any|some)\s+)?"
+# What a person wears, whose colour is the person's clothes (the caption's "a person in red"): "what
+# colour is his shirt?" was "“shirt” is not one of the things my detector knows"
+WORN = (r"(?:t-?shirt|shirt|top|blouse|dress|jacket|coat|sweater|jumper|hoodie|suit|uniform|robe|gown|clothes|"
+        r"clothing|outfit|vest|cardigan|costume|jersey|tunic|kimono|sari)s?")
+_WORN_BY = re.compile(rf"^(?:(?P<a>[a-z]+(?: [a-z]+){{0,3}}?) ?'?s |(?:his|her|their) )?{WORN}(?: (?:of|on|worn by) "
+                      rf"(?:the |that |this )?(?P<b>[a-z]+(?: [a-z]+){{0,4}}))?$")
+
+
+def wearer(about: str) -> str:
+    """Whose clothes a colour question's thing is, or ``about`` itself when it is not clothes.
+
+    >>> wearer("shirt"), wearer("the man's jacket"), wearer("dress of the woman on the left"), wearer("cup")
+    ('person', 'man', 'woman on the left', 'cup')
+    """
+    m = _WORN_BY.fullmatch(re.sub(r"^(?:the|a|an|that|this) ", "", about.strip()))
+    if m is None:
+        return about
+    return (m.group("a") or m.group("b") or "person").strip()
 # What a question is about: a short noun phrase, not "any way to make it pop" or "someone who could ..."
 _THING = (r"(?!(?:any ?)?ways?\b|chance\b|someone\b|anyone\b|anybody\b|somebody\b|possib\w*|hope\b|something\b|"
           r"anything\b|too\b|enough\b|much\b|no\b|not\b|more\b|other\b|others\b|another\b|"
@@ -157,6 +175,9 @@ def read_question(text: str) -> Question | None:
     c = strip_polite(clean_text(text).strip(" ?!.")).strip(" ?!.")
     c = re.sub(r"^(?:and|so|ok|okay|hmm|also|now|then|but)[\s,]+", "", c)
     c = _NO_APOSTROPHE.sub(r"\1n't", c)  # "isnt it too dark now?" is typed as often as "isn't"
+    # "the man's jacket", "the shirt of the man on the left": the man (his clothes' colour is his)
+    c = re.sub(rf"\b([a-z]+)'s {WORN}\b", r"\1", c)
+    c = re.sub(rf"\b(?:the )?{WORN} (?:of|on|worn by) ", "", c)
     if _CRITIQUE.fullmatch(c):
         return Question("critique")
     at = _WHAT_AT.fullmatch(c)
@@ -169,7 +190,8 @@ def read_question(text: str) -> Question | None:
     if m and m.group("x").split()[0] not in ("it", "this", "that", "they", "there"):
         if m.group("or"):  # "is the cup red or orange?": which colour it is
             return Question("colour", m.group("x").strip())
-        return Question("colour_is", m.group("x").strip(), {"gray": "grey", "golden": "gold"}.get(m.group("c"), m.group("c")))
+        return Question("colour_is", wearer(m.group("x").strip()),
+                        {"gray": "grey", "golden": "gold"}.get(m.group("c"), m.group("c")))
     hue = _HOW_COLOUR.fullmatch(c)
     if hue and hue.group("x") not in ("it", "this", "that", "everything"):
         return Question("colour", hue.group("x").strip())
@@ -191,7 +213,7 @@ def read_question(text: str) -> Question | None:
         if m:
             about = next(g for g in m.groups() if g)
             if kind == "colour":  # "what colour is the woman wearing?": the woman (it said "the wearing")
-                about = re.sub(r"\s+(?:wearing|dressed in|wear|in)$", "", about.strip())
+                about = wearer(re.sub(r"\s+(?:wearing|dressed in|wear|in)$", "", about.strip()))
             # "how bright is it?" asks for the figure, not a yes or no
             return Question(kind, about.strip(), "amount" if kind == "measure" and c.startswith("how ") else "")
     return None
