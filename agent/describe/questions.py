@@ -269,6 +269,15 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
             text += (" Which way it faces I can't tell: my models find where things are, not which way they turn. "
                      "To mirror the picture, say “flip it”.")
         return text, overlays, []
+    if question.kind == "holding":
+        if label != "person":
+            return f"I can only tell what people are holding, and the {said} is not a person to me.", overlays, []
+        from agent.describe.held import held_answer
+        from agent.perception.things import detect
+
+        text, things = held_answer(pixels, detect(pixels, min_score=UNSURE), best.box, f"the {said} {where}")
+        overlays["overlays"] += [{**_box(best, w), "box": [int(v) for v in b]} for w, b in things]
+        return hedge + text, overlays, []
     from agent.perception.naming import BLACK_AND_WHITE, object_colour
 
     # a coat whose pattern is what people see is its two colours ("the panda is black", from whichever

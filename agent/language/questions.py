@@ -18,6 +18,7 @@ from agent.language.words import clean_text, strip_polite
 @dataclass(frozen=True)
 class Question:
     kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | critique | size | list
+    #           | holding
     about: str = ""  # the thing ("cup"), or the quality ("dark")
     value: str = ""  # the colour a colour_is question asks about ("is the cup red?": "red")
 
@@ -106,6 +107,10 @@ _IS_IT = re.compile(rf"^(?:is|isn't) (?:it|this|that) (?:a|an) (?P<x>{_THING})$"
 _WHAT_AT = re.compile(r"^what(?:'s|s| is| are| do you see| can you see)? (?:there )?(?:on|at|in) the (?:far )?"
                       r"(?P<x>left|right|top|bottom|middle|centre|center)(?: (?P<y>left|right))?(?: (?:side|corner|"
                       r"of the (?:picture|photo|image)))?$")
+# "what is the man on the left holding?", "what is she playing?": a thing in their hands, or an instrument
+_HOLDING = re.compile(rf"^what(?:'s| is| are| does| do)? {_THE}(?P<x>{_THING}) (?:holding|carrying|playing|hold|carry|play"
+                      rf"|(?:got|have) in (?:his|her|their|its) hands?)(?: in (?:his|her|their|its) hands?)?$")
+_PERSON_WORDS = {"he", "she", "they", "him", "her", "them", "someone", "somebody"}
 _WHERE = re.compile(rf"^where(?:'s| is| are| was| were) {_THE}(?P<x>{_THING}){_IN_IT}$")
 # "which one is the biggest?", "which horse is bigger?", "which of them is the smallest?"
 SIZE_WORDS = {"biggest": "biggest", "bigger": "biggest", "largest": "biggest", "larger": "biggest",
@@ -207,6 +212,9 @@ def read_question(text: str) -> Question | None:
     part = _HOW_PART.fullmatch(c)
     if part and part.group("x") not in ("it", "this", "that", "photo", "picture", "image", "pic", "everything"):
         return Question("measure_part", part.group("x").strip(), part.group("y"))
+    held = _HOLDING.fullmatch(c)
+    if held:
+        return Question("holding", "person" if held.group("x") in _PERSON_WORDS else held.group("x").strip())
     for kind, pattern in (("measure", _MEASURE), ("colour", _COLOUR), ("count", _COUNT), ("present", _PRESENT),
                           ("present", _IS_IT), ("where", _WHERE)):
         m = pattern.fullmatch(c)
