@@ -524,6 +524,16 @@ def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
             b["where"] = b["where"].split(" and ")[0] + f" and {where.split(' ', 1)[1]}"
             continue
         bands.append({"noun": noun, "label": label, "box": box, "where": where})
+    if thing is None and any(b["label"].endswith(" area") for b in bands):
+        from agent.perception.naming import scene_landform
+
+        # "a blue area" in the middle of Machu Picchu: the mountains, the first such area from the top
+        # (the whole photo says there are mountains, not where: a river valley under a canyon's cliffs
+        # is not "rocks")
+        landform = scene_landform(rgb)
+        first = next(b for b in bands if b["label"].endswith(" area"))
+        if landform and first["box"][1] < 2 * h // 3:
+            first["noun"] = first["label"] = landform
     segments = []
     if thing:
         segments.append(Segment(f"In this picture I can see {_a(thing)}", (0, 0, w, h), 0.0, 0.0, PALETTE[0],
