@@ -346,3 +346,19 @@ def test_the_clouds_darkened_are_said_as_the_clouds(landscape):
     exp = explain_images(landscape, after, name_objects=False)
     assert [f.kind for f in exp.findings] == ["region_changed"], exp.text
     assert exp.text.startswith("The clouds got darker"), exp.text
+
+
+@pytest.mark.parametrize("colour, word", [("red", "redder"), ("blue", "bluer")])
+def test_a_tinted_sky_is_said_tinted(colour, word):
+    """"make the sky red", then "what changed?", was "the sky got darker" alone (the Brandenburg Gate
+    at dusk); over the sample library's green field (every sky colour the sky's alone, so a map of
+    colours over the whole picture fits the tint as well) it was "Its colours were changed (I cannot
+    name the adjustment)", and for blue "It was sharpened (sharpness +50)" too."""
+    from pathlib import Path
+
+    from editor.imageio import read_image
+
+    field = read_image(Path(__file__).resolve().parent.parent / "resources" / "library" / "green_field.jpg").pixels
+    after = apply_in_region(field, region_mask(field, "sky"), lambda im: ops.adjust_color(im, color=colour, intensity=0.2))
+    exp = explain_images(field, after, name_objects=False)
+    assert exp.text.startswith(f"The sky got darker and {word} (lightness "), exp.text

@@ -22,6 +22,8 @@ PART_SAME = 0.03
 PART_SAME_MOVE = 4.0  # ... though the fit would have moved it by this many levels (median) or more,
 PART_BIG = 0.25  # ... or when the fit is none and this share changed (by too little for a local change)
 PART_KEPT_CHROMA = 12.0  # ... and the part unchanged kept colour (median channel spread, levels)
+PART_KEPT = 0.25  # ... or when this share of the mid-tones, coloured, is unchanged beside a solid part that
+PART_TINTED = 0.1  # ... holds this share of the picture, whatever the fit is
 
 
 def regional_part(wf: np.ndarray, af: np.ndarray, valid: np.ndarray, cmodel, a: float,
@@ -55,6 +57,13 @@ def regional_part(wf: np.ndarray, af: np.ndarray, valid: np.ndarray, cmodel, a: 
     if part.sum() >= PART_BIG * valid.sum() and float(np.median(fit[part])) < 2 \
             and ((kept_colour(wf, same) and solid(part)) or tonal_part(wf, af, part, valid) is not None):
         return part  # the fit is the rest's (none), and the part changed too little to stand out below
+    if same.sum() >= PART_KEPT * mid.sum() and part.sum() >= PART_TINTED * valid.sum() \
+            and kept_colour(wf, same) and solid(part):
+        # the fit is a colour map that moves the part's colours and happens to leave the rest's, each
+        # colour being one or the other's alone: a sky tinted red over a green field was "Its colours
+        # were changed (I cannot name the adjustment)", and a bluer one "It was sharpened" too. A whole-
+        # picture colour edit leaves no quarter of a photo's coloured mid-tones as they were.
+        return part
     return None
 
 

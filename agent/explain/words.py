@@ -41,6 +41,10 @@ DULLER = 0.75  # a recoloured part whose mean chroma is at most this share of be
 ALONG = 0.7  # ... when the shift runs back along its own colour: cosine at most minus this
 
 
+TINT_SHIFT = 8.0  # a part's mean a* or b* moved this much (8-bit Lab) ...
+TINT_SHARE = 0.4  # ... and this share of its lightness change is a tint said beside the lightness
+
+
 def shift_word(shift) -> str:
     """"bluer", "warmer", "greener", "redder" for a mean (a*, b*) shift of OpenCV's 8-bit Lab, the
     larger of the two axes, when it is at least 4; else ""."""
@@ -117,8 +121,13 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
         where = " " + where_phrase(fd.after_box, asize)
         if fd.params.get("region"):  # a regional edit of the sky or the background (agent.explain.regional)
             what, where = f"the {fd.params['region']}", ""
-        fd.sentence = (f"{what[0].upper() + what[1:]}{where} got "
-                       f"{'brighter' if dl > 0 else 'darker'} (lightness {dl:+.0f} of 100).")
+        # "make the sky red" was "the sky got darker" alone: a tint is said with it, not the small shift
+        # a brightening leaves (the sky's blue clipped: a* -3, b* +7 for lightness +42 in 8-bit units)
+        shift = fd.params.get("chroma_shift") or (0.0, 0.0)
+        big = max(abs(v) for v in shift)
+        tint = shift_word(shift) if big >= TINT_SHIFT and big >= TINT_SHARE * abs(fd.params["lightness_change"]) else ""
+        fd.sentence = (f"{what[0].upper() + what[1:]}{where} got {'brighter' if dl > 0 else 'darker'}"
+                       f"{f' and {tint}' if tint else ''} (lightness {dl:+.0f} of 100).")
     else:
         fd.sentence = f"Something changed {where_phrase(fd.after_box, asize)}."
 
