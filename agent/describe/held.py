@@ -34,7 +34,7 @@ FAMILIES = (("brass", "brass instrument"), ("bowed_stringed_instrument", "string
             ("woodwind", "woodwind instrument"), ("keyboard_instrument", "keyboard instrument"),
             ("stringed_instrument", "string instrument"), ("percussion_instrument", "percussion instrument"))
 _INSTRUMENT_SAID = {"cornet": "trumpet", "upright": "piano", "grand piano": "piano", "sax": "saxophone",
-                    "chime": "bell", "organ": "organ"}
+                    "chime": "bell"}
 
 
 def _inside(thing, person) -> float:
