@@ -694,15 +694,15 @@ def test_mountains_are_said_where_a_colour_was(monkeypatch):
     shown the whole photo, is sure of a landscape of mountains (alp, valley and cliff together), and
     the first area said by its colour from the top is them. Not sure of one, the colour stays."""
     from agent.describe.words import describe_regions
-    from agent.perception import naming
+    from agent.perception import landforms
 
     rng = np.random.default_rng(0)
     img = np.zeros((300, 450, 3), np.uint8)
     img[:100] = (140, 180, 230)
     img[100:200] = np.clip(np.array([90, 100, 140]) + rng.normal(0, 18, (100, 450, 1)), 0, 255)
     img[200:] = np.clip(np.array([120, 95, 70]) + rng.normal(0, 20, (100, 450, 1)), 0, 255)
-    monkeypatch.setattr(naming, "scene_landform", lambda px: None)
+    monkeypatch.setattr(landforms, "scene_landform", lambda px: None)
     assert "In the middle I can see a blue area" in describe_regions(img).text
-    monkeypatch.setattr(naming, "scene_landform", lambda px: "mountains")
+    monkeypatch.setattr(landforms, "scene_landform", lambda px: "mountains")
     assert describe_regions(img).text == ("In this picture I can see the sky at the top. In the middle I can see "
                                           "mountains. At the bottom I can see the ground.")

@@ -37,19 +37,15 @@ _INSTRUMENT_SAID = {"cornet": "trumpet", "upright": "piano", "grand piano": "pia
                     "chime": "bell"}
 
 
-def _inside(thing, person) -> float:
-    ix = max(0, min(thing[2], person[2]) - max(thing[0], person[0]))
-    iy = max(0, min(thing[3], person[3]) - max(thing[1], person[1]))
-    return ix * iy / max(1, (thing[2] - thing[0]) * (thing[3] - thing[1]))
-
-
 def _area(b) -> int:
     return max(1, (b[2] - b[0]) * (b[3] - b[1]))
 
 
 def carried_thing(dets, person_box) -> tuple[str, tuple[int, int, int, int]] | None:
     """The surest detection of a thing people carry inside ``person_box``: ``(word, box)``."""
-    held = [d for d in dets if d.label in HOLDABLE and _inside(d.box, person_box) >= INSIDE
+    from agent.perception.things import inside_share
+
+    held = [d for d in dets if d.label in HOLDABLE and inside_share(d.box, person_box) >= INSIDE
             and _area(d.box) <= SMALLER * _area(person_box)]
     if not held:
         return None

@@ -525,7 +525,7 @@ def describe_regions(rgb: np.ndarray, thing: str | None = None) -> Caption:
             continue
         bands.append({"noun": noun, "label": label, "box": box, "where": where})
     if thing is None and any(b["label"].endswith(" area") for b in bands):
-        from agent.perception.naming import scene_landform
+        from agent.perception.landforms import scene_landform
 
         # "a blue area" in the middle of Machu Picchu: the mountains, the first such area from the top
         # (the whole photo says there are mountains, not where: a river valley under a canyon's cliffs

@@ -791,32 +791,6 @@ def whole_image_thing(pixels: np.ndarray) -> str | None:
     return best if p >= NAME_CONFIDENCE and not agrees(best, "person") else None
 
 
-# ImageNet's landforms, which name no thing (a whole scene): mountains, or bare rock
-_MOUNTAINS, _ROCKS = ("alp", "valley", "volcano"), ("cliff", "promontory")
-LANDFORM_SURE = 0.6  # their summed probability on the whole photo
-
-
-def scene_landform(pixels: np.ndarray) -> str | None:
-    """"mountains" or "rocks" when the classifier, shown the whole photo, is sure it is a landscape of
-    them (:data:`LANDFORM_SURE`, the classes summed: Machu Picchu is alp 0.38, valley 0.28 and cliff
-    0.16, Mount Rushmore cliff 0.69 and alp 0.16); else None."""
-    rgb = to_rgb8(pixels)
-    h, w = rgb.shape[:2]
-    if not has_structure(rgb, (0, 0, w, h)):
-        return None
-    probs = classify_crops(rgb, [(0, 0, w, h)], square=True)[0]
-    _, labels = classifier_and_labels()
-    share = {}
-    for i, label in enumerate(labels):
-        head = label.split(",")[0]
-        if head in _MOUNTAINS + _ROCKS:
-            share[head] = float(probs[i])
-    mountains, rocks = sum(share[k] for k in _MOUNTAINS), sum(share[k] for k in _ROCKS)
-    if mountains + rocks < LANDFORM_SURE:
-        return None
-    return "mountains" if mountains >= rocks else "rocks"
-
-
 def _inside(a, b, share: float = 0.7) -> bool:
     ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
