@@ -5,9 +5,9 @@ redistributable): things with a known everyday word (the cat, the cup, the motor
 the astronaut's helmet, the camera man's tripod) at several crop sizes, and crops that show no thing
 (grass, brick, gravel, the Hubble deep field, coins, the moon, the page of text, a flat wall, the
 Chinese temple's roof and sky). For each threshold T the classifier's best everyday word (ImageNet
-probabilities summed per word, :func:`agent.perception.naming.word_probs`) is taken when its probability is at
+probabilities summed per word, :func:`agent.perception.classify.word_probs`) is taken when its probability is at
 least T (square crops, as :func:`agent.perception.naming.name_objects` classifies). Printed: right names among things, wrong names among things, and names given to crops with
-no thing (flat crops, which :func:`agent.perception.naming.has_structure` rules out, count as unnamed); the threshold in :data:`agent.perception.naming.NAME_CONFIDENCE` is the smallest T with no wrong
+no thing (flat crops, which :func:`agent.perception.classify.has_structure` rules out, count as unnamed); the threshold in :data:`agent.perception.naming.NAME_CONFIDENCE` is the smallest T with no wrong
 name at all, rounded up.
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/naming.py
@@ -23,8 +23,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from agent.perception.classify import classify_crops, has_structure, word_probs  # noqa: E402
 from agent.perception.models import to_rgb8  # noqa: E402
-from agent.perception.naming import NAME_CONFIDENCE, classify_crops, has_structure, word_probs  # noqa: E402
+from agent.perception.naming import NAME_CONFIDENCE  # noqa: E402
 
 
 def _sklearn_image(name: str) -> np.ndarray:

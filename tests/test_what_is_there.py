@@ -166,7 +166,7 @@ def test_what_someone_is_holding_is_a_carried_thing_or_an_instruments_family(mon
     guitarist: violin 0.39), so the family is said and the instruments as guesses."""
     from agent.describe import held
     from agent.language.questions import read_question
-    from agent.perception import naming, wordnet
+    from agent.perception import classify, wordnet
     from agent.perception.models import Detection, classifier_and_labels
 
     assert read_question("what is the man on the left holding?").kind == "holding"
@@ -181,7 +181,7 @@ def test_what_someone_is_holding_is_a_carried_thing_or_an_instruments_family(mon
     index = {lab.split(",")[0]: i for i, lab in enumerate(labels)}
     probs = np.zeros(len(labels), np.float32)
     probs[[index["trombone"], index["cornet"], index["barbell"]]] = 0.46, 0.43, 0.11
-    monkeypatch.setattr(naming, "classify_crops", lambda rgb, boxes, square=True: probs[None])
+    monkeypatch.setattr(classify, "classify_crops", lambda rgb, boxes, square=True: probs[None])
     img = np.zeros((500, 400, 3), np.uint8)
     text, _ = held.held_answer(img, [chair], person, "the man on the left")
     assert text == ("The man on the left seems to be holding a brass instrument: a trombone or a trumpet, I think.")

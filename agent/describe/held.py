@@ -57,8 +57,8 @@ def instrument(rgb: np.ndarray, person_box) -> str | None:
     """The instrument the classifier sees on the person's crop, as words ("a trumpet", "a brass
     instrument: a trombone or a trumpet, I think"), or None when the instruments are not sure."""
     from agent.perception import wordnet
+    from agent.perception.classify import classify_crops
     from agent.perception.models import classifier_and_labels
-    from agent.perception.naming import classify_crops
     from agent.perception.vocabulary import everyday_words, with_article
 
     if not wordnet.available():

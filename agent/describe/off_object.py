@@ -137,7 +137,8 @@ def _support(rgb: np.ndarray, box, label: str) -> float | None:
     """The classifier's support for ``label`` in the dwell's crop (grown by a quarter, not
     squared: a long dwell squared is mostly what is around it); None where it has no word for
     the label (people: ImageNet has no class for them, a dwell on a face gets no support)."""
-    from agent.perception.naming import classifier_knows, classify_crops, crop_box, word_probs
+    from agent.perception.classify import classify_crops, word_probs
+    from agent.perception.naming import classifier_knows, crop_box
     from agent.perception.vocabulary import agrees
 
     if label == "person" or not classifier_knows(label):

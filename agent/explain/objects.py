@@ -269,8 +269,9 @@ def confirm_name(patch: np.ndarray, d) -> str | None:
     """The detector's label as the ImageNet classifier confirms or corrects it; None when
     neither is sure (then the change is "an object" of its colour)."""
     try:
+        from agent.perception.classify import classify_crops, word_probs
         from agent.perception.models import to_rgb8
-        from agent.perception.naming import classify_crops, decide_noun, word_probs
+        from agent.perception.naming import decide_noun
 
         words = word_probs(classify_crops(to_rgb8(patch), [d.box])[0])
     except Exception:  # a missing classifier leaves the detector's word

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from agent.perception.classify import classify_crops, has_structure
 from agent.perception.models import classifier_and_labels, to_rgb8
-from agent.perception.naming import classify_crops, has_structure
 
 # ImageNet's landforms, which name no thing (a whole scene): mountains, or bare rock
 _MOUNTAINS, _ROCKS = ("alp", "valley", "volcano"), ("cliff", "promontory")
