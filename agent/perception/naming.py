@@ -86,6 +86,9 @@ KIND_CONFIDENCE = 0.6
 # Where the detector names an animal and the classifier another (:func:`disputed`), both say it is
 # an animal: the classifier's animal classes need only this much (0.46-0.71 there, bench/animals.py).
 ANIMAL_AGREED = 0.4
+# A detector's animal whose species the classifier supports under this much is "an animal" (not
+# a silhouette, whose class the classifier only guesses).
+WEAK_SPECIES = 0.25
 
 # Measured by bench/naming.py (see the module docstring).
 NAME_CONFIDENCE = 0.55
@@ -177,6 +180,13 @@ class Named:
     said: str = ""
 
 
+def weakly_seen(label: str, words: dict[str, float]) -> bool:
+    """Whether the detector's animal ``label`` (not "bird", which is a kind already) is one the
+    classifier has classes for and supports under :data:`WEAK_SPECIES` in ``words``."""
+    return (label in _COCO_ANIMALS and label != "bird" and classifier_knows(label)
+            and sum(p for w, p in words.items() if agrees(w, label)) < WEAK_SPECIES)
+
+
 def decide_noun(label: str, score: float, words: dict[str, float], *, contains: list[str] = (),
                 kinds: dict[str, float] | None = None, flat: bool = False) -> tuple[str, str, float]:
     """``(noun, source, confidence)`` from a detection and its crop's word probabilities.
@@ -215,6 +225,12 @@ def decide_noun(label: str, score: float, words: dict[str, float], *, contains: 
         # a species COCO has no class for: the detector's animal label is its nearest class (not
         # against one ImageNet lacks: a giraffe's head is a "jaguar" to the classifier)
         return best, "classifier", round(p_best, 4)
+    if not flat and weakly_seen(label, words) and kinds and kinds.get("animal", 0.0) >= ANIMAL_AGREED:
+        # an animal the detector knows, its species barely seen by the classifier, which has
+        # classes for it: most often an animal COCO has no class for (a moose a "cow" at 0.90,
+        # cow-like classes 0.17 to the classifier; a rhinoceros an "elephant" at 0.99, elephant
+        # 0.20). Not a "bird", which is the kind already.
+        return "animal", "both", round(kinds["animal"], 4)
     if support >= 0.15 and support >= 0.5 * p_best:
         if label in _COCO_ANIMALS and best != label and agrees(best, label) and p_best >= FINE_CONFIDENCE:
             # the finer word of the detector's animal ("buffalo" for a "cow", "chicken" for a
@@ -467,9 +483,10 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
             # shown his own box (bench/trace.py's development set)
             noun, source, conf = "person", "detector", PERSON_CLOSER_LOOK
         elif (look in _COCO_ANIMALS and unsure and look != coco_label(noun)
-              and (noun != "animal" or flat or not disputed(look, seen, inner_words))):
+              and (noun != "animal" or flat or not (disputed(look, seen, inner_words) or weakly_seen(look, seen)))):
             # (the kind said for two models' disagreement stays: a joey a "bear" shown its box
-            # and a "wolf" to the classifier is "an animal")
+            # and a "wolf" to the classifier is "an animal"; so does a moose, a "cow" shown its
+            # box and barely one to the classifier)
             noun, source, conf = look, "detector", PERSON_CLOSER_LOOK
         said = noun
         noun = coco_label(noun)  # "motorbike" is said, "motorcycle" is the label others match
