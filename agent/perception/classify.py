@@ -66,7 +66,8 @@ def classify_crops(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
         crop = rgb[y1:max(y2, y1 + 1), x1:max(x2, x1 + 1)]
         x = cv2.resize(crop, (224, 224), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
         xs.append(((x - IMAGENET_MEAN) / IMAGENET_STD).transpose(2, 0, 1))
-        crops.append(cv2.resize(crop, (LITE3_SIDE, LITE3_SIDE), interpolation=cv2.INTER_AREA))
+        if lite3:
+            crops.append(cv2.resize(crop, (LITE3_SIDE, LITE3_SIDE), interpolation=cv2.INTER_AREA))
     net, _ = classifier_and_labels()
     with _run_lock, torch.inference_mode():
         # One thread: a few 224x224 crops take ~20 ms a crop on one core, but with two OpenMP
@@ -82,13 +83,13 @@ def classify_crops(rgb: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
 
 def _with_lite3(p0: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
     """Lite0's probabilities, with EfficientNet-Lite3's averaged in for each crop whose first
-    everyday word both models agree on (gcompris' owl, a "bird" to the detector: "owl" 0.54 to Lite0, 0.73
-    with Lite3 averaged in; its chameleon "lizard" 0.32, then 0.61). Where they
-    disagree, Lite0's stand alone, so a species that disputes the detector's label (the moose's
-    "antelope" against its "cow") still does. Averaging every crop named more things right but
-    kept fewer disputes: the rhinoceros (no ImageNet class) became the detector's "elephant" and
-    the moose a "cow" (bench/classifiers.py, bench/animals.py). Without the LiteRT package, Lite0
-    alone."""
+    everyday word both models agree on (gcompris' owl, a "bird" to the detector, is an "owl" at
+    0.54 to Lite0 and 0.73 with Lite3 averaged in; its chameleon a "lizard" at 0.32, then 0.61).
+    Where they disagree, Lite0's stand alone, so a species that disputes the detector's label (the
+    moose's "antelope" against its "cow") still does. Averaging every crop named more things right
+    but kept fewer disputes: the rhinoceros (no ImageNet class) became the detector's "elephant"
+    and the moose a "cow" (bench/classifiers.py, bench/animals.py). Without the LiteRT package,
+    Lite0 alone."""
     try:
         p3 = lite3_probs(crops)
     except ModelMissingError as exc:

