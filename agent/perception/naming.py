@@ -226,11 +226,13 @@ def decide_noun(label: str, score: float, words: dict[str, float], *, contains: 
         # a species COCO has no class for: the detector's animal label is its nearest class (not
         # against one ImageNet lacks: a giraffe's head is a "jaguar" to the classifier)
         return best, "classifier", round(p_best, 4)
-    if not flat and weakly_seen(label, words) and kinds and kinds.get("animal", 0.0) >= ANIMAL_AGREED:
+    if (not flat and weakly_seen(label, words) and kinds and kinds.get("animal", 0.0) >= ANIMAL_AGREED
+            and sum(words.get(c, 0.0) for c in set(contains)) < WEAK_SPECIES):
         # an animal the detector knows, its species barely seen by the classifier, which has
         # classes for it: most often an animal COCO has no class for (a moose a "cow" at 0.90,
         # cow-like classes 0.17 to the classifier; a rhinoceros an "elephant" at 0.99, elephant
-        # 0.21). Not a "bird", which is the kind already.
+        # 0.21). Not a "bird", which is the kind already; nor where the crop is about a thing in
+        # front of it or beside it (a cat in the dog's box).
         return "animal", "both", round(kinds["animal"], 4)
     if support >= 0.15 and support >= 0.5 * p_best:
         if label in _COCO_ANIMALS and best != label and agrees(best, label) and p_best >= FINE_CONFIDENCE:
