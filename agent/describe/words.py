@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from agent.perception.animals import HERD_SHARE
 from agent.perception.colour_terms import colour_term, white_balance_gains
 from agent.perception.models import Detection, color_name
 from agent.perception.places import place, place_phrase
@@ -445,12 +446,10 @@ def _grouped(dets: list[Detection], names, order: list[int], w: int, h: int, *, 
     return things
 
 
-HERD_SHARE = 0.25  # others of the subject's kind this share of its box or less are its herd, further back
-
-
 def _herd(dets: list[Detection], names, lead: list[int], order: list[int]) -> list[int]:
-    """The others said as the subject is and much smaller than it, when there are two or more: "In
-    the background there are four more bison", not a cow, a bison and two animals each in its place."""
+    """The others said as the subject is and much smaller than it (:data:`agent.perception.animals.HERD_SHARE`
+    of its box or less, as the herd's names are given), when there are two or more: "In the background
+    there are four more bison", not a cow, a bison and two animals each in its place."""
     if not lead:
         return []
     s = lead[0]
