@@ -28,6 +28,10 @@ MIN_SHARE = 0.15  # ... each holds at least this share of the ring (x 2 / k) ...
 COHERENCE = 0.9  # ... and this share of the ring's pixels agree with most of their 7x7 neighbours
 CROSSINGS = 40.0  # ... and their edges cross the ring at most about this many times
 EDGE_COHERENCE = 0.8  # the region edges in the ring share one direction this much (0..1) to be carried straight
+CHORD_THIN = 0.15  # the edge's points lie along a line: their spread across it under this share of along it ...
+CHORD_TURN = 15.0  # ... within this many degrees of the local edges' direction
+RAGGED_SCALE = 0.1  # ... else at a blur of this share of the ring's width (a ragged edge, straight from afar),
+RAGGED_DISAGREE = 0.2  # ... where at most this share of the hole lies between different regions on its two sides
 BLUR = 2.0  # colours are compared after a blur of this sigma (pixels of the level it runs on)
 
 
@@ -66,7 +70,7 @@ def region_guide(values: np.ndarray, hole: np.ndarray) -> np.ndarray | None:
         return None
     onehot = np.stack([labels == j for j in range(k)], axis=2).astype(np.float32)
     # straight edges go on straight; what they do not reach, the membrane's
-    along = _along_edges(labels, ring, hole)
+    along = _along_edges(labels, ring, hole, width)
     inside = np.full(hole.shape, -1, np.int64) if along is None else along
     if (inside[hole] < 0).any():
         pull = fill_settle.membrane(onehot, ring, hole, 1e6)
@@ -75,23 +79,28 @@ def region_guide(values: np.ndarray, hole: np.ndarray) -> np.ndarray | None:
     return onehot
 
 
-def _along_edges(labels: np.ndarray, ring: np.ndarray, hole: np.ndarray) -> np.ndarray | None:
+def _along_edges(labels: np.ndarray, ring: np.ndarray, hole: np.ndarray, width: float) -> np.ndarray | None:
     """The labels carried into the hole along the direction of the region edges in the ring (a
     horizon runs on level: each hole pixel takes the label of the nearer known pixel on its line
     through that direction, the farther one's when they agree), -1 where no line reaches a known
     pixel; None when the edges do not share one direction (a curved or a ragged edge)."""
     smooth = cv2.medianBlur(labels.astype(np.uint8), 7).astype(np.float32)  # the edges' direction: not a texture's specks
-    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     clear = cv2.erode((~hole).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0  # the filters see no hole pixel
-    edge = ring & clear & ((gx != 0) | (gy != 0))
-    if edge.sum() < 8:
+    normal = _edge_normal(smooth, ring & clear)
+    ragged = normal is None
+    if ragged:
+        # A ragged edge (heather's stalks against a forest) is straight at a coarser scale: the
+        # labels of the known pixels blurred (normalised: the hole's own pixels weigh nothing).
+        # A moose removed there left its back's outline as the forest's edge.
+        sigma = max(2.0, RAGGED_SCALE * width)
+        known = (~hole).astype(np.float32)
+        coarse = cv2.GaussianBlur(smooth * known, (0, 0), sigma) / np.maximum(cv2.GaussianBlur(known, (0, 0), sigma), 1e-3)
+        where = ring & (cv2.distanceTransform((~hole).astype(np.uint8), cv2.DIST_L2, 3) > 4)
+        normal = _edge_normal(coarse, where)
+        if normal is not None and labels.max() == 1:
+            normal = _chord(coarse, where, normal)
+    if normal is None:
         return None
-    jxx, jyy, jxy = float((gx[edge] ** 2).sum()), float((gy[edge] ** 2).sum()), float((gx[edge] * gy[edge]).sum())
-    coherence = np.hypot(jxx - jyy, 2 * jxy) / max(jxx + jyy, 1e-9)
-    if coherence < EDGE_COHERENCE:
-        return None
-    normal = 0.5 * np.degrees(np.arctan2(2 * jxy, jxx - jyy))  # the gradient's direction; the edge runs across it
     h, w = labels.shape
     centre = (w / 2, h / 2)
     turn = cv2.getRotationMatrix2D(centre, normal - 90.0, 1.0)  # the edges along the rows
@@ -108,10 +117,50 @@ def _along_edges(labels: np.ndarray, ring: np.ndarray, hole: np.ndarray) -> np.n
     lv = np.where(left >= 0, lab_r[rows, np.clip(left, 0, side - 1)], 0)
     rv = np.where(right < side, lab_r[rows, np.clip(right, 0, side - 1)], 0)
     near_left = (cols - left) <= (right - cols)
-    val = np.where((lv > 0) & (rv > 0), np.where(lv == rv, lv, np.where(near_left, lv, rv)), np.maximum(lv, rv))
+    both = (lv > 0) & (rv > 0)
+    if ragged and (both & (lv != rv))[hole_r].mean() > RAGGED_DISAGREE:
+        return None  # a region on one side only (a clock's disc beside a cup): carried straight, a band
+    val = np.where(both, np.where(lv == rv, lv, np.where(near_left, lv, rv)), np.maximum(lv, rv))
     back = cv2.invertAffineTransform(turn)
     out = cv2.warpAffine((val * hole_r).astype(np.float32), back, (w, h), flags=flags, borderValue=0)
     return np.where(hole, out.astype(np.int64) - 1, -1)
+
+
+def _edge_normal(smooth: np.ndarray, where: np.ndarray) -> float | None:
+    """The direction (degrees) of the gradient of ``smooth`` that its edges within ``where`` share
+    (the structure tensor's), or None when they do not share one (coherence under
+    :data:`EDGE_COHERENCE`) or there are too few."""
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    edge = where & ((np.abs(gx) > 1e-3) | (np.abs(gy) > 1e-3))
+    if edge.sum() < 8:
+        return None
+    jxx, jyy, jxy = float((gx[edge] ** 2).sum()), float((gy[edge] ** 2).sum()), float((gx[edge] * gy[edge]).sum())
+    coherence = np.hypot(jxx - jyy, 2 * jxy) / max(jxx + jyy, 1e-9)
+    if coherence < EDGE_COHERENCE:
+        return None
+    return float(0.5 * np.degrees(np.arctan2(2 * jxy, jxx - jyy)))  # the edge runs across it
+
+
+def _chord(coarse: np.ndarray, where: np.ndarray, normal: float) -> float:
+    """The direction (degrees, of the normal) of the line that the edge between two regions
+    (``coarse``'s 0.5 level within ``where``) lies along on both sides of the hole, when it does
+    (the points' second moment thin along that line, within :data:`CHORD_TURN` degrees of
+    ``normal``, the local edges' direction); else ``normal``. The local edges of a ragged horizon
+    are each a little off its line, and carried along their mean direction the two sides met in a step."""
+    edge = where & (np.abs(coarse - 0.5) < 0.25)
+    ys, xs = np.nonzero(edge)
+    if len(xs) < 16:
+        return normal
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    pts -= pts.mean(axis=0)
+    vals, vecs = np.linalg.eigh(pts.T @ pts / len(pts))
+    if vals[0] > (CHORD_THIN ** 2) * vals[1]:
+        return normal
+    along = float(np.degrees(np.arctan2(vecs[1, 1], vecs[0, 1])))
+    fitted = along + 90.0
+    turn = (fitted - normal + 90.0) % 180.0 - 90.0
+    return normal + turn if abs(turn) <= CHORD_TURN else normal
 
 
 def _regions(lab: np.ndarray, samples: np.ndarray, ring: np.ndarray, hole: np.ndarray, k: int,

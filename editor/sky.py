@@ -75,7 +75,7 @@ def _sky_small(rgb: np.ndarray) -> np.ndarray:
         part = lab == i
         if _row_colour_gap(rgb[y:y + a], part[y:y + a], sky[y:y + a]) <= SKY_COLOUR_DIST:
             sky |= part
-    sky = _snap_band(rgb, _fill_small_holes(sky, 0.01 * h * w), colour)
+    sky = _snap_band(rgb, fill_small_holes(sky, 0.01 * h * w), colour)
     # Clouds: white, fluffy (their texture cuts them off from the blue at their fringe), near
     # the sky and beginning above the horizon (snow fields lie below it). Only beside a blue sky:
     # under a grey one a white building is as much a cloud as anything (the camera man's dome).
@@ -98,7 +98,7 @@ def _sky_small(rgb: np.ndarray) -> np.ndarray:
                 sky |= clab == i
                 added = True
     if added:
-        sky = _snap_band(rgb, _fill_small_holes(sky, 0.01 * h * w), colour)
+        sky = _snap_band(rgb, fill_small_holes(sky, 0.01 * h * w), colour)
     horizon = int(np.nonzero(sky.any(axis=1))[0][-1]) - SKY_HORIZON_MARGIN * h
     return _fill_sky_holes(rgb, lum, sky, horizon)
 
@@ -215,16 +215,16 @@ def _touching_top(m: np.ndarray) -> np.ndarray:
     return np.isin(lab, top[top > 0]) if len(top) else np.zeros_like(m, bool)
 
 
-def _fill_small_holes(m: np.ndarray, max_area: float) -> np.ndarray:
-    """``m`` with enclosed holes smaller than ``max_area`` pixels filled (a bird, a cloud's edge)."""
+def fill_small_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """Bool ``mask`` with its enclosed holes (4-connected, not touching the border) of at most
+    ``max_area`` pixels filled: a bird in the sky, an antler's lit palm a matte missed."""
+    m = np.asarray(mask, bool)
     n, lab, stats, _ = cv2.connectedComponentsWithStats((~m).astype(np.uint8), connectivity=4)
     h, w = m.shape
-    out = m.copy()
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        if area <= max_area and x > 0 and y > 0 and x + bw < w and y + bh < h:
-            out[lab == i] = True
-    return out
+    x, y, bw, bh, area = (stats[:, i] for i in range(5))
+    small = (area <= max_area) & (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h)
+    small[0] = False  # the label of the mask's own pixels
+    return m | small[lab]
 
 
 def sky_mask(image: np.ndarray) -> np.ndarray:

@@ -46,6 +46,7 @@ from agent.perception.things import (  # SPLIT
 from agent.perception.vocabulary import plural, same_in_plural, with_article
 from editor import masks, ops, regions
 from editor.fill import inpaint
+from editor.sky import fill_small_holes
 
 __all__ = [
     "Match",
@@ -83,6 +84,7 @@ SMALL_GROW = 0.12
 # fill takes its sources from) is no source, touching the hole or not: a walker 20 pixels beside the
 # group removed at the Brandenburg Gate was copied into its hole, a ghost of him.
 KEPT_REACH = 1.0
+GAP_SHARE = 0.05  # a gap enclosed by an object's mask, under this share of it, is the object's
 
 
 
@@ -647,7 +649,8 @@ def _removal(pixels: np.ndarray, boxes: list[Box], keep) -> tuple[np.ndarray, np
         r = int(0.015 * max(box[2] - box[0], box[3] - box[1])) + 3
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
         # the halo grows into the background, not into a neighbour left in place (its edge a pixel in)
-        hole |= cv2.dilate(m.astype(np.uint8), k) & ~(cv2.erode(others.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+        grown = (cv2.dilate(m.astype(np.uint8), k) > 0) & ~(cv2.erode(others.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+        hole |= fill_small_holes(grown, GAP_SHARE * grown.sum()) & ~others  # an antler's lit palm u2netp missed: left floating
         kept |= others
     for k in keep:
         k = tuple(int(v) for v in k)
