@@ -191,3 +191,42 @@ def test_what_someone_is_holding_is_a_carried_thing_or_an_instruments_family(mon
     probs[:] = 0
     probs[[index["panpipe"], index["stage"]]] = 0.42, 0.58  # not sure of any instrument: nothing guessed
     assert held.held_answer(img, [], person, "he")[0].startswith("I can't tell what he is holding")
+
+
+def test_which_animal_it_is_is_answered_and_a_species_not_confirmed_is_not_claimed(monkeypatch):
+    """gcompris' moose, "a black animal" to describe (the detector's "cow" at 0.90, which the
+    classifier does not confirm): "what animal is it?" repeated the description, and "is it a cow?"
+    said "Yes, there is a cow in the middle"."""
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    for words in ("what animal is it?", "what kind of animal is this?", "which animal is that", "what is this animal?"):
+        assert read_question(words).kind == "which_kind", words
+        assert [c.name for c in read(words, model=lambda *a, **k: None, photo_open=True).commands] == ["describe"]
+    assert read_question("what kind of bird is this").about == "bird"
+    assert read_question("what animals are in the picture?").kind == "list"
+    img = np.full((300, 400, 3), 120, np.uint8)
+    moose = Detection("cow", 0.9, (60, 40, 330, 280))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [moose])
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, **_: [naming.Named("animal", "black animal", "black", "both", 0.5, "animal")])
+    said = questions.answer_question(img, read_question("what animal is it?"))[0]
+    assert "can't tell which kind" in said and "a cow" in said, said
+    for words in ("is it a cow?", "is there a cow?"):
+        said = questions.answer_question(img, read_question(words))[0]
+        assert not said.startswith("Yes") and "can't confirm" in said, said
+    said = questions.answer_question(img, read_question("where is the cow?"))[0]
+    assert said.startswith("I'm not sure it is a cow") and "in the middle" in said, said
+    # a species describe names is said as it is, and a cow named a cow is a cow
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, **_: [naming.Named("cow", "black cow", "black", "both", 0.9, "cow")])
+    assert questions.answer_question(img, read_question("is it a cow?"))[0].startswith("Yes, there is a cow")
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [Detection("bird", 0.9, moose.box)])
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, **_: [naming.Named("bird", "brown owl", "brown", "both", 0.8, "owl")])
+    assert questions.answer_question(img, read_question("what kind of bird is this?"))[0] == \
+        "It looks like an owl to me, in the middle."
+    assert questions.answer_question(img, read_question("what kind of dog is this?"))[0] == \
+        "I don't see a dog in this picture."

@@ -185,6 +185,58 @@ def _listed(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]]:
     return text, {"overlays": [_box(d, n.said or n.noun) for d, n in named]}, []
 
 
+_KIND_WORDS = {"animal", "bird", "fish", "insect", "object"}  # what describe says of a thing it cannot name closer
+
+
+def _named_detections(pixels: np.ndarray) -> list:
+    """The detections (score :data:`UNSURE` and up) with what describe calls each."""
+    from agent.perception.naming import name_objects
+    from agent.perception.things import detect
+
+    dets = detect(pixels, min_score=UNSURE)
+    return list(zip(dets, name_objects(pixels, dets)))
+
+
+def _which_kind(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command]]:
+    """"what animal is it?", "what kind of bird is this?": what describe calls the largest thing of
+    that kind, boxed; where it names only the kind ("an animal": the classifier does not confirm
+    the detector's species), that it can't tell which, with the detector's guess said as a guess."""
+    from agent.perception.naming import COCO_KINDS
+    from agent.perception.vocabulary import animal_words
+    from agent.perception.wordnet import first_is_a
+
+    animals = animal_words(one_word=False)
+    found = []
+    for d, n in _named_detections(pixels):
+        word = n.said or n.noun
+        kind = COCO_KINDS.get(n.noun) or ("animal" if word == "animal" or word in animals else None)
+        if (kind == "animal" if about == "animal" else about in (word, n.noun, d.label) or first_is_a(word, about)):
+            found.append((d, word))
+    if not found:
+        return f"I don't see {_a(about)} in this picture.", {}, []
+    d, word = max(found, key=lambda dw: (dw[0].box[2] - dw[0].box[0]) * (dw[0].box[3] - dw[0].box[1]))
+    where = where_words(d.box, pixels.shape)
+    overlays = {"overlays": [_box(d, word)]}
+    if word in _KIND_WORDS or word == about:
+        guess = (f": my detector's guess is {_a(d.label)}, which my classifier does not confirm"
+                 if d.label != word and d.label in animals else "")
+        return f"I can see {_a(word)} {where}, but I can't tell which kind it is{guess}.", overlays, []
+    more = f" (of the {len(found)} I see, the largest)" if len(found) > 1 else ""
+    return f"It looks like {_a(word)} to me, {where}{more}.", overlays, []
+
+
+def _named_otherwise(pixels: np.ndarray, best, label: str) -> str | None:
+    """What describe calls the detector's ``label`` in ``best``'s box when that is not a ``label``
+    ("an animal" for a moose the detector takes for a cow), else None."""
+    from agent.perception.wordnet import first_is_a
+
+    for d, n in _named_detections(pixels):
+        word = n.said or n.noun
+        if tuple(d.box) == tuple(best.box) and d.label == label:
+            return None if word == label or first_is_a(word, label) else word
+    return None
+
+
 def _box(d, label: str) -> dict:
     return {"kind": "box", "target": "current", "box": [int(v) for v in d.box], "color": BOX_COLOR, "label": label}
 
@@ -216,6 +268,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         return _what_at(pixels, question.about)
     if question.kind == "list":
         return _listed(pixels, question.about)
+    if question.kind == "which_kind":
+        return _which_kind(pixels, question.about)
     found = found_part(question.about)
     if found is not None:
         return _found_answer(pixels, found, question.kind, question.value)
@@ -258,6 +312,21 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         # "is the camel on the left brown?" with one camel, on the right: about that one, said so
         hedge = f"I don't see {_a(said)} {where_words_for(place)}; I see one {where}. " + hedge
     overlays = {"overlays": [_box(best, said)]}
+    from agent.perception.models import COCO_LABELS
+    from agent.perception.naming import COCO_KINDS
+
+    if COCO_KINDS.get(label) == "animal" and label in COCO_LABELS.values():
+        other = _named_otherwise(pixels, best, label)  # "is it a cow?" of a moose: "Yes, there is a cow"
+        if other is not None:
+            seen = f"I see {_a(other)} {where} that my detector takes for {_a(said)}, but "
+            if question.kind == "present":
+                return seen + ("I can't confirm it is one." if other in _KIND_WORDS else
+                               f"it looks more like {_a(other)} to me."), overlays, []
+            doubt = f"I'm not sure it is {_a(said)}: " + (f"I can't tell which {other} it is. " if other in _KIND_WORDS
+                                                          else f"to me it looks like {_a(other)}. ")
+            if question.kind == "where":
+                return doubt + (hedge.strip() or f"It is {where} (the box on the picture)."), overlays, []
+            hedge = doubt + hedge
     if question.kind == "present":
         if hedge:
             return hedge.strip(), overlays, []

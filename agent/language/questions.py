@@ -18,7 +18,7 @@ from agent.language.words import clean_text, strip_polite
 @dataclass(frozen=True)
 class Question:
     kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | critique | size | list
-    #           | holding
+    #           | holding | which_kind
     about: str = ""  # the thing ("cup"), or the quality ("dark")
     value: str = ""  # the colour a colour_is question asks about ("is the cup red?": "red")
 
@@ -126,6 +126,14 @@ _LIST = re.compile(r"^(?:what|which) (?:(?:kinds?|sorts?|types?) of )?(?P<x>anim
                    r"people|persons) (?:are|is|do you see|can you see|can you find|can you spot|do you recognise|"
                    r"do you recognize)(?: there)?(?: (?:in|on) (?:it|the (?:photo|picture|image|pic)|this (?:photo|"
                    r"picture|image|pic)))?(?: now)?$")
+# "what animal is it?", "what kind of bird is this?", "which animal is that": which species (it was read
+# as "describe", and repeated "a black animal" where the species was not known)
+_KIND_OF = r"(?P<x>animal|creature|bird|fish|insect|dog|cat|snake|monkey|bear)"
+_WHICH_KIND = re.compile(
+    rf"^(?:what|which)(?: (?:kinds?|sorts?|types?|species|breeds?) of)? {_KIND_OF} (?:is|are|'s) "
+    rf"(?:it|this|that|they|these|those|there|this one|that one|(?:in )?(?:the|this) (?:photo|picture|image|pic))$"
+    rf"|^what(?:'s| is) (?:this|that|the) (?P<y>animal|creature|bird|insect|fish)$"
+    rf"|^what (?:kind|sort|type|species|breed) (?:is|'s) (?:it|this|that)$")
 _NO_APOSTROPHE = re.compile(r"\b(is|does|do|are|was|were|did|has|have)nt\b")
 _MEASURE = re.compile(
     rf"^(?:is|does|do|are|was|isn't|doesn't|don't|aren't|wasn't) (?:it|this|that|the (?:photo|picture|image|pic|colors?|horizon|exposure|light)|"
@@ -176,6 +184,8 @@ def read_question(text: str) -> Question | None:
     Question(kind='colour', about='person on the left', value='')
     >>> read_question("what animals are in the picture?"), read_question("which vehicles can you see").about
     (Question(kind='list', about='animal', value=''), 'vehicle')
+    >>> read_question("what animal is it?"), read_question("what kind of bird is this").about
+    (Question(kind='which_kind', about='animal', value=''), 'bird')
     """
     c = strip_polite(clean_text(text).strip(" ?!.")).strip(" ?!.")
     c = re.sub(r"^(?:and|so|ok|okay|hmm|also|now|then|but)[\s,]+", "", c)
@@ -203,6 +213,10 @@ def read_question(text: str) -> Question | None:
     listed = _LIST.fullmatch(c)
     if listed:
         return Question("list", LIST_KINDS[listed.group("x").rstrip("s") if listed.group("x") != "people" else "people"])
+    kind_of = _WHICH_KIND.fullmatch(c)
+    if kind_of:
+        word = kind_of.group("x") or kind_of.group("y") or "animal"
+        return Question("which_kind", "animal" if word == "creature" else word)
     size = _WHICH_SIZE.fullmatch(c)
     if size:  # (about "one": the things talked about, which the dialogue puts in)
         return Question("size", (size.group("x") or "one").strip(), SIZE_WORDS[size.group("s")])
