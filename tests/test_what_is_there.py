@@ -230,3 +230,28 @@ def test_which_animal_it_is_is_answered_and_a_species_not_confirmed_is_not_claim
         "It looks like an owl to me, in the middle."
     assert questions.answer_question(img, read_question("what kind of dog is this?"))[0] == \
         "I don't see a dog in this picture."
+
+
+def test_a_removed_animal_describe_calls_otherwise_is_said(monkeypatch):
+    """"remove the cow" on gcompris' moose replied "Removed the cow" where describe says "a black
+    animal": the reply now says the detector's word and what describe sees."""
+    from agent.edits import objects, removal
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    img = np.full((300, 400, 3), 120, np.uint8)
+    img[60:240, 80:300] = 30
+    moose = Detection("cow", 0.9, (80, 60, 300, 240))
+    for module in (objects, things):
+        monkeypatch.setattr(module, "detect", lambda rgb, min_score=0.3: [moose])
+    monkeypatch.setattr(removal, "detect", lambda rgb, min_score=0.3: [])  # gone after the fill
+    hole = np.zeros(img.shape[:2], bool)
+    hole[55:245, 75:305] = True
+    monkeypatch.setattr(objects, "hole_for", lambda pixels, found: (hole, np.zeros_like(hole)))
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, **_: [naming.Named("animal", "black animal", "black", "both", 0.5, "animal")])
+    _, _, note = removal.remove(img, "the cow")
+    assert "my detector took it for a cow, but to me it looked like an animal" in note.lower(), note
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, **_: [naming.Named("cow", "black cow", "black", "both", 0.9, "cow")])
+    assert "detector took it" not in removal.remove(img, "the cow")[2]

@@ -28,7 +28,7 @@ from agent.grammar.commands import AdjustAttr, Command
 from agent.grammar.turns import TurnResult
 from agent.language.questions import Question, read_question
 from agent.perception import measure as m
-from agent.perception.vocabulary import plural, singular
+from agent.perception.vocabulary import KIND_ONLY, plural, singular
 
 SURE = 0.5
 UNSURE = 0.3
@@ -185,9 +185,6 @@ def _listed(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]]:
     return text, {"overlays": [_box(d, n.said or n.noun) for d, n in named]}, []
 
 
-_KIND_WORDS = {"animal", "bird", "fish", "insect", "object"}  # what describe says of a thing it cannot name closer
-
-
 def _named_detections(pixels: np.ndarray) -> list:
     """The detections (score :data:`UNSURE` and up) with what describe calls each."""
     from agent.perception.naming import name_objects
@@ -217,24 +214,12 @@ def _which_kind(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command
     d, word = max(found, key=lambda dw: (dw[0].box[2] - dw[0].box[0]) * (dw[0].box[3] - dw[0].box[1]))
     where = where_words(d.box, pixels.shape)
     overlays = {"overlays": [_box(d, word)]}
-    if word in _KIND_WORDS or word == about:
+    if word in KIND_ONLY or word == about:
         guess = (f": my detector's guess is {_a(d.label)}, which my classifier does not confirm"
                  if d.label != word and d.label in animals else "")
         return f"I can see {_a(word)} {where}, but I can't tell which kind it is{guess}.", overlays, []
     more = f" (of the {len(found)} I see, the largest)" if len(found) > 1 else ""
     return f"It looks like {_a(word)} to me, {where}{more}.", overlays, []
-
-
-def _named_otherwise(pixels: np.ndarray, best, label: str) -> str | None:
-    """What describe calls the detector's ``label`` in ``best``'s box when that is not a ``label``
-    ("an animal" for a moose the detector takes for a cow), else None."""
-    from agent.perception.wordnet import first_is_a
-
-    for d, n in _named_detections(pixels):
-        word = n.said or n.noun
-        if tuple(d.box) == tuple(best.box) and d.label == label:
-            return None if word == label or first_is_a(word, label) else word
-    return None
 
 
 def _box(d, label: str) -> dict:
@@ -313,16 +298,16 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         hedge = f"I don't see {_a(said)} {where_words_for(place)}; I see one {where}. " + hedge
     overlays = {"overlays": [_box(best, said)]}
     from agent.perception.models import COCO_LABELS
-    from agent.perception.naming import COCO_KINDS
+    from agent.perception.naming import COCO_KINDS, called_otherwise
 
     if COCO_KINDS.get(label) == "animal" and label in COCO_LABELS.values():
-        other = _named_otherwise(pixels, best, label)  # "is it a cow?" of a moose: "Yes, there is a cow"
+        other = called_otherwise(pixels, best.box, label, min_score=UNSURE)  # "is it a cow?" of a moose: "Yes, there is a cow"
         if other is not None:
             seen = f"I see {_a(other)} {where} that my detector takes for {_a(said)}, but "
             if question.kind == "present":
-                return seen + ("I can't confirm it is one." if other in _KIND_WORDS else
+                return seen + ("I can't confirm it is one." if other in KIND_ONLY else
                                f"it looks more like {_a(other)} to me."), overlays, []
-            doubt = f"I'm not sure it is {_a(said)}: " + (f"I can't tell which {other} it is. " if other in _KIND_WORDS
+            doubt = f"I'm not sure it is {_a(said)}: " + (f"I can't tell which {other} it is. " if other in KIND_ONLY
                                                           else f"to me it looks like {_a(other)}. ")
             if question.kind == "where":
                 return doubt + (hedge.strip() or f"It is {where} (the box on the picture)."), overlays, []

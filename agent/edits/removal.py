@@ -20,7 +20,7 @@ from agent.language.rules import CLOUDS
 from agent.language.scope import names_text
 from agent.perception.models import box_iou
 from agent.perception.things import ObjectNotFound, detect
-from agent.perception.vocabulary import counted
+from agent.perception.vocabulary import KIND_ONLY, counted, with_article
 from editor.fill import inpaint
 
 REMOVED_COLOR = "#33ccff"  # the boxes of what was removed, on the canvas
@@ -147,6 +147,14 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
         label = found[0].label
         notes.append(f"{'Its box goes' if len(boxes) == 1 else 'A box goes'} on {short} what I took: if part of the "
                      f"{label} is left there, draw around it and say “remove this”")
+    from agent.perception.naming import COCO_KINDS, called_otherwise
+
+    for m in found:  # "remove the cow" of gcompris' moose, which describe calls "an animal": said, not hidden
+        if not m.plural and COCO_KINDS.get(m.label) == "animal" and m.label in m.detected:
+            other = called_otherwise(pixels, m.boxes[0], m.label, min_score=objects.MIN_SCORE)
+            if other is not None:
+                notes.append(f"my detector took it for {with_article(m.label)}, but to me it looked like " + (
+                    f"{with_article(other)} I can't name more closely" if other in KIND_ONLY else with_article(other)))
     classes = {c: m.label for m in found for c in (m.detected or (m.label,))}  # "sheep" -> "camel"
     still = [d for d in detect(out, min_score=objects.MIN_SCORE)
              if d.label in classes and any(box_iou(d.box, b) > 0.3 for b in boxes)]

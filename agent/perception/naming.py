@@ -435,6 +435,23 @@ def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str
     return colour
 
 
+def called_otherwise(pixels: np.ndarray, box, label: str, *, min_score: float = 0.3) -> str | None:
+    """What describe calls the detector's ``label`` in ``box`` when that is neither ``label`` nor a
+    kind of it ("animal" for gcompris' moose, the detector's "cow" at 0.90 that the classifier does
+    not confirm; "bison" for a "cow"), else None (also when no detection from ``min_score`` has
+    that box). The detections are named together, as describe names them."""
+    from agent.perception.things import detect
+    from agent.perception.wordnet import first_is_a
+
+    dets = detect(pixels, min_score=min_score)
+    want = tuple(int(v) for v in box)
+    for d, n in zip(dets, name_objects(pixels, dets)):
+        if tuple(int(v) for v in d.box) == want and d.label == label:
+            word = n.said or n.noun
+            return None if word == label or first_is_a(word, label) else word
+    return None
+
+
 def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Detection] = ()) -> list[Named]:
     """What to call each detection, with its colour: one classifier batch and one GrabCut a box.
 

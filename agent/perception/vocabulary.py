@@ -190,6 +190,8 @@ def everyday_words(labels: list[str]) -> list[str | None]:
 
 # The kinds a thing may be named by when no species is sure (see the module docstring).
 KIND_WORDS = ("animal", "vehicle")
+# What describe says of a thing it cannot name closer: "which animal is it?" is then not known
+KIND_ONLY = frozenset({"animal", "bird", "fish", "insect", "object"})
 
 
 def class_kinds(labels: list[str]) -> tuple[str | None, ...]:
