@@ -83,7 +83,9 @@ def _along_edges(labels: np.ndarray, ring: np.ndarray, hole: np.ndarray, width: 
     """The labels carried into the hole along the direction of the region edges in the ring (a
     horizon runs on level: each hole pixel takes the label of the nearer known pixel on its line
     through that direction, the farther one's when they agree), -1 where no line reaches a known
-    pixel; None when the edges do not share one direction (a curved or a ragged edge)."""
+    pixel; None when the edges do not share one direction, at the labels' scale nor, for a ragged
+    edge, at a coarser one (a curved edge), or, read at the coarser one, when more than
+    :data:`RAGGED_DISAGREE` of the hole lies between different regions (one on one side only)."""
     smooth = cv2.medianBlur(labels.astype(np.uint8), 7).astype(np.float32)  # the edges' direction: not a texture's specks
     clear = cv2.erode((~hole).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0  # the filters see no hole pixel
     normal = _edge_normal(smooth, ring & clear)
