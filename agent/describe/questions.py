@@ -94,15 +94,14 @@ def _found(pixels: np.ndarray, label: str, place: str = "", *, every: bool = Fal
         if every:
             found = look_closer(pixels, found, min_score=UNSURE, label=label)
     else:
-        from agent.perception.naming import COCO_KINDS, name_objects
+        from agent.perception.naming import name_objects
         from agent.perception.vocabulary import animal_words
         from agent.perception.wordnet import first_is_a
 
         animals = animal_words()
         named = list(zip(dets, name_objects(pixels, dets)))
         found = [Detection(label, d.score, d.box) for d, n in named
-                 if label in (n.said, n.noun, COCO_KINDS.get(n.noun) or ("animal" if (n.said or n.noun) in animals
-                                                                        else None))
+                 if label in (n.said, n.noun, _kind_of(n, animals))
                  or (n.said in animals and n.said != label and first_is_a(n.said, label))]  # a wallaby is a kangaroo
         # "the owl" where describe says "a bird", which an owl is (WordNet), as the edits take it
         found = found or [Detection(label, d.score, d.box) for d, n in named if first_is_a(label, d.label)]
@@ -148,7 +147,7 @@ def _listed(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]]:
     """"what animals are in the picture?": the things of ``kind`` ("animal", "vehicle", "person" or
     "thing" for all) the detector finds surely (with a closer look, as counts are), as describe
     names them, left to right, boxed."""
-    from agent.perception.naming import COCO_KINDS, name_objects
+    from agent.perception.naming import name_objects
     from agent.perception.things import detect, look_closer
     from agent.perception.vocabulary import animal_words
 
@@ -156,8 +155,7 @@ def _listed(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]]:
     # looked at closer, as a count is ("how many people?" said 8 where this said "three people")
     dets = look_closer(pixels, detect(pixels, min_score=SURE), min_score=SURE)
     named = [(d, n) for d, n in zip(dets, name_objects(pixels, dets))
-             if kind == "thing" or kind == ("person" if n.noun == "person" else COCO_KINDS.get(n.noun) or (
-                 "animal" if n.noun == "animal" or n.said in animals else None))]
+             if kind == "thing" or kind == ("person" if n.noun == "person" else _kind_of(n, animals))]
     group = {"animal": "animals", "vehicle": "vehicles", "person": "people", "thing": "things"}[kind]
     if not named:
         return f"I don't see any {group}.", {}, []
@@ -185,29 +183,29 @@ def _listed(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]]:
     return text, {"overlays": [_box(d, n.said or n.noun) for d, n in named]}, []
 
 
-def _named_detections(pixels: np.ndarray) -> list:
-    """The detections (score :data:`UNSURE` and up) with what describe calls each."""
-    from agent.perception.naming import name_objects
-    from agent.perception.things import detect
+def _kind_of(n, animals: set[str]) -> str | None:
+    """The kind of a thing describe names ``n`` ("animal", "vehicle" or None): its COCO label's, or
+    "animal" for a species word of ``animals`` (:func:`agent.perception.vocabulary.animal_words`)."""
+    from agent.perception.naming import COCO_KINDS
 
-    dets = detect(pixels, min_score=UNSURE)
-    return list(zip(dets, name_objects(pixels, dets)))
+    return COCO_KINDS.get(n.noun) or ("animal" if n.noun == "animal" or (n.said or n.noun) in animals else None)
 
 
 def _which_kind(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command]]:
     """"what animal is it?", "what kind of bird is this?": what describe calls the largest thing of
     that kind, boxed; where it names only the kind ("an animal": the classifier does not confirm
     the detector's species), that it can't tell which, with the detector's guess said as a guess."""
-    from agent.perception.naming import COCO_KINDS
+    from agent.perception.naming import name_objects
+    from agent.perception.things import detect
     from agent.perception.vocabulary import animal_words
     from agent.perception.wordnet import first_is_a
 
     animals = animal_words(one_word=False)
     found = []
-    for d, n in _named_detections(pixels):
+    dets = detect(pixels, min_score=UNSURE)
+    for d, n in zip(dets, name_objects(pixels, dets)):
         word = n.said or n.noun
-        kind = COCO_KINDS.get(n.noun) or ("animal" if word == "animal" or word in animals else None)
-        if (kind == "animal" if about == "animal" else about in (word, n.noun, d.label) or first_is_a(word, about)):
+        if (_kind_of(n, animals) == "animal" if about == "animal" else about in (word, n.noun, d.label) or first_is_a(word, about)):
             found.append((d, word))
     if not found:
         return f"I don't see {_a(about)} in this picture.", {}, []
