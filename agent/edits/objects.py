@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from agent.edits.attached import attached_parts
 from agent.edits.depth import split_by_depth
 from agent.edits.text_removal import find_text, text_mask
 from agent.edits.which_one import NEAR_COLOURS, colours_of, some_of_colour, the_young
@@ -646,6 +647,8 @@ def _removal(pixels: np.ndarray, boxes: list[Box], keep) -> tuple[np.ndarray, np
             gx1, gy1, gx2, gy2 = _grow(box, SMALL_GROW, w, h)
             m[gy1:gy2, gx1:gx2] = True  # a small one's box, a head or feet's margin round it, is its hole
             m &= ~others
+        else:  # what u2netp left out of it in its box: a duck's orange feet, its shadow
+            m |= attached_parts(to_rgb8(pixels), m, box) & ~others
         r = int(0.015 * max(box[2] - box[0], box[3] - box[1])) + 3
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
         # the halo grows into the background, not into a neighbour left in place (its edge a pixel in)
