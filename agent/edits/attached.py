@@ -35,6 +35,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from agent.perception.models import to_rgb8
+
 __all__ = ["attached_parts"]
 
 RARE = 0.002  # a colour under this share of the ring around the box is seldom seen around it
@@ -87,9 +89,10 @@ def _runs_on(bins: np.ndarray, piece: np.ndarray, core: np.ndarray, box) -> bool
     return float(dist[out].max()) > reach
 
 
-def attached_parts(rgb: np.ndarray, mask: np.ndarray, box) -> np.ndarray:
+def attached_parts(pixels: np.ndarray, mask: np.ndarray, box) -> np.ndarray:
     """The pixels of ``box`` outside ``mask`` (the object's subject mask) that belong to the object
-    by the rules of this module's docstring: a bool mask, empty when none do. ``rgb`` is 8-bit."""
+    by the rules of this module's docstring: a bool mask, empty when none do. ``pixels`` is any
+    Easel image; only the window around the box is converted to 8-bit RGB."""
     mask = np.asarray(mask) > 0
     h, w = mask.shape
     x1, y1, x2, y2 = (int(v) for v in box)
@@ -102,7 +105,7 @@ def attached_parts(rgb: np.ndarray, mask: np.ndarray, box) -> np.ndarray:
     # all is worked out in the window the ring spans (a 12-megapixel photo is not converted whole)
     g = int(RING * side) + 2
     wx1, wy1, wx2, wy2 = max(0, x1 - g), max(0, y1 - g), min(w, x2 + g), min(h, y2 + g)
-    part = _parts(rgb[wy1:wy2, wx1:wx2], mask[wy1:wy2, wx1:wx2], (x1 - wx1, y1 - wy1, x2 - wx1, y2 - wy1), total)
+    part = _parts(to_rgb8(pixels[wy1:wy2, wx1:wx2]), mask[wy1:wy2, wx1:wx2], (x1 - wx1, y1 - wy1, x2 - wx1, y2 - wy1), total)
     taken[wy1:wy2, wx1:wx2] = part
     return taken
 

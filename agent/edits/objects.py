@@ -648,7 +648,7 @@ def _removal(pixels: np.ndarray, boxes: list[Box], keep) -> tuple[np.ndarray, np
             m[gy1:gy2, gx1:gx2] = True  # a small one's box, a head or feet's margin round it, is its hole
             m &= ~others
         else:  # what u2netp left out of it in its box: a duck's orange feet, its shadow
-            m |= attached_parts(to_rgb8(pixels), m, box) & ~others
+            m |= attached_parts(pixels, m, box) & ~others
         r = int(0.015 * max(box[2] - box[0], box[3] - box[1])) + 3
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
         # the halo grows into the background, not into a neighbour left in place (its edge a pixel in)
