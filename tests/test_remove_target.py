@@ -558,6 +558,29 @@ def test_the_foal_is_the_one_clearly_smaller_or_it_is_asked(monkeypatch):
     assert m.boxes == [HORSES[0][2]]
 
 
+KANGAROOS = [("bear", 0.65, (306, 277, 437, 406)), ("bear", 0.61, (97, 11, 358, 426))]
+
+
+def test_the_kangaroo_is_the_one_the_photo_is_of_and_the_joey_the_small_one(monkeypatch):
+    """A kangaroo and her joey, both "wallabies" to the classifier, the joey the surer one: "make the
+    kangaroo brighter" brightened the joey, and "remove the joey" was refused (no such object). With
+    nothing more said, the one whose box is over four times every other's is meant; the young of a
+    kind the classifier names is found as the young of a COCO kind is."""
+    img = np.zeros((480, 640, 3), np.uint8)
+    _fake_scene(monkeypatch, KANGAROOS, [("wallaby", "wallaby", 0.956), ("wallaby", "wallaby", 0.941)])
+    [m] = objects.match_objects(img, "the kangaroo")
+    assert m.boxes == [KANGAROOS[1][2]] and m.others == [KANGAROOS[0][2]] and not m.positioned
+    [m] = objects.match_objects(img, "the joey")
+    assert m.boxes == [KANGAROOS[0][2]] and m.label == "kangaroo"
+    [m] = objects.match_objects(img, "the kangaroo on the right")  # said which: that one
+    assert m.boxes == [KANGAROOS[0][2]]
+    # two alike in size: the surer one, and the reply says which
+    alike = [KANGAROOS[0], ("bear", 0.61, (97, 177, 228, 306))]
+    _fake_scene(monkeypatch, alike, [("wallaby", "wallaby", 0.956), ("wallaby", "wallaby", 0.941)])
+    [m] = objects.match_objects(img, "the kangaroo")
+    assert m.boxes == [alike[0][2]]
+
+
 def test_a_grey_thing_is_which_thing_before_its_noun():
     """"make the grey horse darker" darkened the whole picture: "grey" ended the thing's words as
     "make the horse grey" would (the colour to make it)."""

@@ -24,7 +24,7 @@ import numpy as np
 from agent.edits.attached import attached_parts
 from agent.edits.depth import split_by_depth
 from agent.edits.text_removal import find_text, text_mask
-from agent.edits.which_one import NEAR_COLOURS, colours_of, some_of_colour, the_young
+from agent.edits.which_one import NEAR_COLOURS, colours_of, some_of_colour, the_prominent, the_young
 from agent.language.scope import ALL_BUT, EVERYONE, names_text
 from agent.perception.models import (
     COCO_LABELS,
@@ -344,7 +344,8 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
             s -= 4 * min(math.hypot(cx - (b[0] + b[2]) / 2, cy - (b[1] + b[3]) / 2) for b in beside) / math.hypot(w, h)
         return s
 
-    best = tuple(int(v) for v in max(dets, key=score).box)
+    main = None if positioned or beside is not None or extreme or young else the_prominent(dets)
+    best = tuple(int(v) for v in (main or max(dets, key=score)).box)
     if phrase.position and len(every) == 1 and _other_side(best, phrase.position, w, h):
         _only_one_elsewhere(rgb, best, phrase.position, phrase.label)
     if phrase.position and phrase.position != "centre" and not extreme:

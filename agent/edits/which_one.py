@@ -1,6 +1,7 @@
 """Which one of several things of a kind the words mean, by what they are or look like: "the foal"
-(the young of a kind, the clearly smaller one) and "the grey horse" (by the colour the caption gives
-it); asked when none is (:func:`agent.edits.objects.match_objects` places them among the rest)."""
+(the young of a kind, the clearly smaller one), "the grey horse" (by the colour the caption gives
+it) and, when the words say nothing more, the one the photo is of (:func:`the_prominent`); asked
+when none is (:func:`agent.edits.objects.match_objects` places them among the rest)."""
 
 from __future__ import annotations
 
@@ -65,3 +66,26 @@ def the_young(dets: list[Detection], young: str, phrase) -> list[Detection]:
         (" (none of them looks smaller than the others)" if not small else "") +
         f"; say which one, for example “the {kind} on the left”",
         seen=[(kind, tuple(int(v) for v in d.box)) for d in dets])
+
+
+# "the kangaroo" with no more said is the one the photo is of when every other one's box is at most
+# this share of its area: a mother and her joey (a 0.16 share) were both "wallabies", the joey the
+# surer one, and "make the kangaroo brighter" brightened the joey.
+PROMINENT_SHARE = 0.25
+
+
+def the_prominent(dets: list[Detection]) -> Detection | None:
+    """Of several ``dets`` of a kind, the one whose box is over 1 / :data:`PROMINENT_SHARE` times as
+    large as every other's (a grown animal beside its young, a person before a crowd), else None
+    (alike in size: the surest is taken and the reply says which, or it is asked).
+
+    >>> the_prominent([Detection("dog", 0.9, (0, 0, 10, 10)), Detection("dog", 0.6, (0, 0, 30, 30))]).score
+    0.6
+    >>> the_prominent([Detection("dog", 0.9, (0, 0, 10, 10)), Detection("dog", 0.6, (0, 0, 15, 15))]) is None
+    True
+    """
+    if len(dets) < 2:
+        return None
+    area = [(d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) for d in dets]
+    k = int(np.argmax(area))
+    return dets[k] if all(a <= PROMINENT_SHARE * area[k] for j, a in enumerate(area) if j != k) else None

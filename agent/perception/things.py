@@ -43,8 +43,10 @@ SYNONYMS.update({w: "person" for w in [
     "individual", "figure",
 ]})
 SYNONYMS.update({w: "bird" for w in ["seagull", "gull", "duck", "pigeon", "goose", "geese", "eagle", "hawk", "crow"]})
-# The young of a kind the detector knows: that kind (and the smaller one of them, agent.edits.objects)
-YOUNG: dict[str, str] = {"foal": "horse", "foals": "horse", "colt": "horse", "filly": "horse", "calf": "cow",
+# The young of a kind the detector or the classifier knows: that kind (and the smaller one of them,
+# agent.edits.objects); a kangaroo is a "wallaby" to the classifier, which "kangaroo" agrees with
+YOUNG: dict[str, str] = {"joey": "kangaroo", "joeys": "kangaroo", "cygnet": "swan", "cygnets": "swan",
+                         "piglet": "pig", "piglets": "pig", "foal": "horse", "foals": "horse", "colt": "horse", "filly": "horse", "calf": "cow",
                          "calves": "cow", "lamb": "sheep", "lambs": "sheep", "cub": "bear", "cubs": "bear",
                          "chick": "bird", "chicks": "bird", "duckling": "bird", "ducklings": "bird",
                          "gosling": "bird", "goslings": "bird", "puppy": "dog", "puppies": "dog", "kitten": "cat",
@@ -328,7 +330,9 @@ def object_phrase(words: str):
         text = re.sub(rf"\b{word}\b", replacement, text)
     labels = _labels()  # what the detector can find
     named = named_words()  # "the tiger", "the swans": the classifier's words for what the detector finds
-    phrases = [p for p in parse_phrases(text) if p.kind == "object" and (p.label in labels or p.label in named)]
+    # (a young one's kind through SYNONYMS: "the joey" is looked for as "the kangaroo")
+    phrases = [p for p in parse_phrases(text)
+               if p.kind == "object" and (p.label in labels or p.label in named or animal_noun(p.label))]
     if not phrases:
         phrases = _animal_phrases(text)
     if not phrases:
