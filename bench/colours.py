@@ -164,6 +164,13 @@ Five of held2's photos (FallenLeaf, Path, OneStandsOut, BytheWater, ColorfulCups
 bench/describe_human.py's development part, whose ``-v`` prints their captions, colours included:
 they are no longer clean, and are counted apart as "held2, seen" (:data:`SEEN`), out of held2's
 figure. The clean held-out crops are then 214 (held2 99, held3 115).
+
+With GrabCut run again from the box's centre where, started from the box, it gave everything to
+the background (:func:`agent.perception.naming.grabcut_mask`; it had on 32 of the 66 detections
+of bench/animals.py's development photos, and the box's inner half was named): dev 128/141 as
+before, dev2 28/38 -> 29/38; bench/describe_human.py's development captions: the red motorcycle
+(right view), "black" before, is red, 0/40 with a wrong colour as before. Held-out parts, run once
+after: the first 50/74 -> 49/74, held2 81/99 as before, held3 78/115 -> 79/115.
 """
 
 from __future__ import annotations
