@@ -46,7 +46,8 @@ SYNONYMS.update({w: "bird" for w in ["seagull", "gull", "duck", "pigeon", "goose
 # The young of a kind the detector or the classifier knows: that kind (and the smaller one of them,
 # agent.edits.objects); a kangaroo is a "wallaby" to the classifier, which "kangaroo" agrees with
 YOUNG: dict[str, str] = {"joey": "kangaroo", "joeys": "kangaroo", "cygnet": "swan", "cygnets": "swan",
-                         "piglet": "pig", "piglets": "pig", "foal": "horse", "foals": "horse", "colt": "horse", "filly": "horse", "calf": "cow",
+                         "piglet": "pig", "piglets": "pig", "foal": "horse", "foals": "horse", "colt": "horse",
+                         "filly": "horse", "calf": "cow",
                          "calves": "cow", "lamb": "sheep", "lambs": "sheep", "cub": "bear", "cubs": "bear",
                          "chick": "bird", "chicks": "bird", "duckling": "bird", "ducklings": "bird",
                          "gosling": "bird", "goslings": "bird", "puppy": "dog", "puppies": "dog", "kitten": "cat",
