@@ -88,8 +88,6 @@ KEPT_REACH = 1.0
 GAP_SHARE = 0.05  # a gap enclosed by an object's mask, under this share of it, is the object's
 
 
-
-
 # Words that make a phrase mean every matching object ("the people", "all the cats", "both dogs").
 _ALL_WORDS = {"all", "every", "each", "both", "everyone", "everybody", "people", "men", "women",
               "children", "kids", "persons", "guys", "ladies", "folks"}
@@ -106,10 +104,6 @@ _SMALL = re.compile(r"\b(?:small|smaller|smallest|little|littler|littlest|tiny|t
 _BIG = re.compile(r"\b(?:big|bigger|biggest|large|larger|largest|huge|giant|great big|adult|grown|tallest)\b")
 # "the dog next to the bike": the one nearest the other named thing
 _BESIDE = re.compile(r"\b(?:next to|beside|near|close to|behind|in front of)\s+(.+)$")
-
-
-
-
 
 
 def _is_plural(text: str, label: str) -> bool:
@@ -285,8 +279,11 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         dets, positioned = _by_depth(dets, depth, phrase.label, each, h), True
     size = "small" if _SMALL.search(head) else "big" if _BIG.search(head) else None
     young = next((t for t in re.findall(r"[a-z]+", words.lower()) if t in YOUNG), None)
-    if young and size is None and not each and len(dets) > 1:
-        dets = the_young(dets, young, phrase)
+    # the young of a kind only the classifier names are seldom found as that kind (cygnets are
+    # "persons" to the detector): one, or all, clearly smaller than another of the kind, else asked
+    # ("remove the cygnets" removed the grown swan beside them, the one "swan" found)
+    if young and size is None and (phrase.label not in COCO_LABELS.values() or (not each and len(dets) > 1)):
+        dets = the_young(dets, young, phrase, every=each)
         positioned = positioned or len(dets) == 1
     if size is not None and len(dets) > 1:
         tall = re.search(r"\b(?:tallest|shortest)\b", head)  # by height, as "which one is the tallest?" answers

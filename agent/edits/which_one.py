@@ -49,23 +49,30 @@ def some_of_colour(colour: str, label: str, dets: list[Detection], colours: dict
 YOUNG_SHARE = 0.5  # the young of a kind ("the foal") is a box under this share of the largest one's area
 
 
-def the_young(dets: list[Detection], young: str, phrase) -> list[Detection]:
-    """Those of several ``dets`` of a kind that ``young`` ("foal", "calf", "child") may name: the ones
-    clearly smaller than the largest (:data:`YOUNG_SHARE`), when it is one, or when the words also
-    say where or what colour ("the foal on the right": placed among them); else it is asked. "remove
-    the foal" among three grown horses (the foals a "cow" to the detector, and missed) removed the
-    black horse on the right, the caption having called it "an animal"; "the foal on the right" was
-    then the grown horse most to the right."""
-    area = {id(d): (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) for d in dets}
-    small = [d for d in dets if area[id(d)] <= YOUNG_SHARE * max(area.values())]
-    if len(small) == 1 or (small and (phrase.position or phrase.colour)):
+def the_young(dets: list[Detection], young: str, phrase, *, every: bool = False) -> list[Detection]:
+    """Those of ``dets`` of a kind that ``young`` ("foal", "calf", "cygnets") may name: the ones
+    clearly smaller than the largest (:data:`YOUNG_SHARE`), when it is one, when the words also say
+    where or what colour ("the foal on the right": placed among them), or, ``every`` ("the
+    cygnets"), all of them; else it is asked. "remove the foal" among three grown horses (the foals
+    a "cow" to the detector, and missed) removed the black horse on the right, the caption having
+    called it "an animal"; "the foal on the right" was then the grown horse most to the right."""
+    largest = max(_area(d) for d in dets)
+    small = [d for d in dets if _area(d) <= YOUNG_SHARE * largest]
+    if len(small) == 1 or (small and (every or phrase.position or phrase.colour)):
         return small
     kind = phrase.label
+    if len(dets) == 1:
+        raise ObjectNotFound(f"I see 1 {kind} and none smaller that could be the {young}",
+                             seen=[(kind, tuple(int(v) for v in dets[0].box))])
     raise ObjectNotFound(
         f"I see {len(dets)} {plural(kind)} and can't tell which one is the {young}" +
         (" (none of them looks smaller than the others)" if not small else "") +
         f"; say which one, for example “the {kind} on the left”",
         seen=[(kind, tuple(int(v) for v in d.box)) for d in dets])
+
+
+def _area(d: Detection) -> int:
+    return (d.box[2] - d.box[0]) * (d.box[3] - d.box[1])
 
 
 # "the kangaroo" with no more said is the one the photo is of when every other one's box is at most
@@ -86,6 +93,6 @@ def the_prominent(dets: list[Detection]) -> Detection | None:
     """
     if len(dets) < 2:
         return None
-    area = [(d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) for d in dets]
+    area = [_area(d) for d in dets]
     k = int(np.argmax(area))
     return dets[k] if all(a <= PROMINENT_SHARE * area[k] for j, a in enumerate(area) if j != k) else None
