@@ -332,6 +332,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         return hedge + text, overlays, []
     from agent.perception.naming import BLACK_AND_WHITE, object_colour
 
+    if not place and not hedge and len(sure) > 1:  # "what colour is the chicken?" of four: each one's
+        return _colours_of_each(pixels, sure, label, said, question)
     # a coat whose pattern is what people see is its two colours ("the panda is black", from whichever
     # of its patches is larger)
     colour = "black and white" if said in BLACK_AND_WHITE or label in BLACK_AND_WHITE else \
@@ -349,6 +351,46 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     if label == "person":
         return f"{hedge}The {said} {where} is wearing {colour}.", overlays, []
     return f"{hedge}The {said} {where} is {colour}.", overlays, []
+
+
+EACH_AT_MOST = 6  # "what colour is the person?" in a crowd: the surest six, said as such
+
+
+def _colours_of_each(pixels: np.ndarray, found: list, label: str, said: str,
+                     question: Question) -> tuple[str, dict, list[Command]]:
+    """"what colour is the chicken?" (or "is the chicken brown?") where several are seen and none is
+    said: each one's colour, from left to right, every one boxed. It was the surest one's alone, a
+    different one than a removal took ("the chicken on the left is brown"; "removed the chicken on
+    the right")."""
+    from agent.perception.naming import BLACK_AND_WHITE, object_colour
+
+    shown = sorted(found[:EACH_AT_MOST], key=lambda d: d.box[0] + d.box[2])
+    pattern = said in BLACK_AND_WHITE or label in BLACK_AND_WHITE
+    colours = [{"skyblue": "light blue"}.get(c, c) if c else None for c in
+               ("black and white" if pattern else object_colour(pixels, d.box, label) for d in shown)]
+    overlays = {"overlays": [_box(d, said) for d in shown]}
+    n, many = len(shown), plural(said)
+    known = [c for c in colours if c]
+    if not known:
+        return f"I can't tell the colours of the {many}: too little of each shows.", overlays, []
+    group = ("both " if n == 2 else f"all {n} ") + many if n == len(found) else \
+        f"the {n} {many} I'm surest of (of {len(found)})"
+    wear = "wearing " if label == "person" else ""
+    listed = ", ".join(c or "hard to tell" for c in colours[:-1]) + f" and {colours[-1] or 'hard to tell'}"
+    order = f"from left to right, the {many} are {wear}{listed}"
+    if n < len(found):
+        order += f" (the {n} I'm surest of, of {len(found)})"
+    same = colours[0] if len(set(colours)) == 1 else None
+    if question.kind == "colour_is":
+        yes = [c for c in known if any(same_colour(question.value, part) for part in (c, *c.split(" and ")))]
+        if len(yes) == n:
+            return f"Yes, {group} are {wear}{question.value}.", overlays, []
+        if not yes:
+            return (f"No, {group} are {wear}{same}, I would say." if same else f"No: {order}, I would say."), overlays, []
+        return f"{len(yes)} of the {n} are: {order}.", overlays, []
+    if same:
+        return f"{group[:1].upper()}{group[1:]} are {wear}{same}.", overlays, []
+    return f"{order[:1].upper()}{order[1:]}.", overlays, []
 
 
 SKY_SHOWN = 0.02  # a sky mask under this share of the picture is no sky to speak of

@@ -447,7 +447,8 @@ class DialogueManager:
         reading = reading or read(utterance)
         one = _ONE.search(utterance.lower())
         if reading.commands and one and not resolved and any(c.edits_image and not re.search(
-                r"\b(?:left|right|top|bottom|middle|centre|center)\b", c.format()) for c in reading.commands):
+                r"\b(?:left|right|top|bottom|middle|centre|center|(?:big|large|small|little|tiny)(?:g?er|g?est)?)\b",
+                c.format()) for c in reading.commands):
             # "make the left one brighter" with no thing talked about: not the whole picture
             return [], ("Which one do you mean? Say what it is and where, for example “make the dog on "
                         "the left brighter”, or draw around it with the trace tool (T).")

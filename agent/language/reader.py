@@ -43,6 +43,7 @@ from agent.grammar.commands import (
 )
 from agent.language.complaints import complaint
 from agent.language.followups import Recent, read_follow_up, split_follow_up
+from agent.language.instead import read_instead
 from agent.language.photo_rules import rotate_and_crop
 from agent.language.questions import QUALITY_WORDS, read_question
 from agent.language.rules import (  # noqa: F401 - RULES, RULE_NAMES, use_rules, detectable: the reader's registry
@@ -244,8 +245,9 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if quality[0] == "fine":
             return Reading(reply="Good, I left it as it is. Tell me if you want anything else changed.", chat=True)
         utterance = text = bare = quality[1]
-    # "too much", "again": about the last edit (and what was said of it)
-    later = read_follow_up(utterance, dataclasses.replace(recent or Recent(), said=last_reply))
+    # "no, the one on the left", "too much", "again": about the last edit (and what was said of it)
+    heard = dataclasses.replace(recent or Recent(), said=last_reply)
+    later = read_instead(utterance, heard) or read_follow_up(utterance, heard)
     if later is not None:
         if later.reply is not None:
             return Reading(reply=later.reply, proposal=later.proposal)

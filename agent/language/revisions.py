@@ -16,9 +16,11 @@ from agent.grammar.commands import (
     Command,
     CropTo,
     Flip,
+    Remove,
     Rotate,
 )
 from agent.grammar.regions import region_phrase
+from agent.language.followup_words import without_place
 
 # -- amounts -----------------------------------------------------------------------------------
 
@@ -113,8 +115,18 @@ def revision_reply(old: Command, new: Command) -> str:
     'Brightened the dog by 20 points, instead of the whole picture.'
     >>> revision_reply(AdjustAttr("brightness", 20, region="selection"), AdjustAttr("brightness", 20, region="left"))
     'Brightened the left side by 20 points, instead of your selection.'
+    >>> revision_reply(AdjustAttr("brightness", 20, region="the giraffe"),
+    ...                AdjustAttr("brightness", 20, region="the giraffe on the left"))
+    'Brightened the giraffe on the left by 20 points, instead of the one I changed before.'
+    >>> revision_reply(Remove("the chicken"), Remove("the chicken on the left"))
+    'Put back the one I removed, and removed the chicken on the left instead.'
     """
+    if isinstance(new, Remove) and isinstance(old, Remove):  # "no, the one on the left"
+        return f"Put back the one I removed, and removed {new.words} instead."
     if getattr(new, "region", "") != getattr(old, "region", ""):  # "no, only the giraffe"
+        before, now = getattr(old, "region", ""), getattr(new, "region", "")
+        if before.startswith("the ") and without_place(before) == without_place(now):
+            return f"{new.reply().rstrip('.')}, instead of the one I changed before."  # "no, the left one"
         return f"{new.reply().rstrip('.')}, instead of {_where_done(old)}."
     if isinstance(new, AdjustAttr) and isinstance(old, AdjustAttr) and new.attr == old.attr:
         return f"{_ATTR_NAMES[new.attr]} now {shown(new)} instead of {shown(old)}."

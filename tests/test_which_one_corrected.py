@@ -1,0 +1,127 @@
+"""Which one, corrected in the conversation: "no, the one on the left" after "remove the chicken"
+took the one on the right was not understood, and after "make the giraffe brighter" it brightened
+the other one too; "what colour is the chicken?" of four answered for the surest one only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agent.dialogue.manager import DialogueManager
+from agent.edits import objects, removal
+from agent.language.followups import Recent
+from agent.language.instead import read_instead
+from agent.perception.models import Detection
+from editor.document import Document
+from editor.store import Store
+
+TOOK_RIGHT = "Removed the dog and filled in the background. I see 2 of them and removed the dog on the right"
+
+
+def _read(words: str, last: str, said: str = "") -> tuple[list[str], bool, str | None] | None:
+    out = read_instead(words, Recent(**{**Recent.of(last).__dict__, "said": said}))
+    return None if out is None else ([c.format() for c in out.commands], out.revise, out.reply)
+
+
+@pytest.mark.parametrize("words, last, said, want", [
+    ("no, the one on the left", "remove the chicken", "", (["remove the chicken on the left"], True, None)),
+    ("nope the left one", "remove the chicken", "", (["remove the chicken on the left"], True, None)),
+    ("not that one, the chicken on the left", "remove the chicken", "", (["remove the chicken on the left"], True, None)),
+    ("no, I meant the bigger one", "remove the chicken", "", (["remove the bigger chicken"], True, None)),
+    ("no, the left", "remove the chicken on the right", "", (["remove the chicken on the left"], True, None)),
+    ("no, the dog", "remove the chicken", "", (["remove the dog"], True, None)),
+    ("no, the other one", "remove the dog", TOOK_RIGHT, (["remove the dog on the left"], True, None)),
+    ("wrong one, the other one", "adjust_attr brightness 20 in the giraffe",
+     "Brightened the giraffe by 20 points. I see 2 giraffes and changed the one on the right",
+     (["adjust_attr brightness 20 in the giraffe on the left"], True, None)),
+    ("no, the one on the right", "adjust_attr brightness 20 in the giraffe on the left", "",
+     (["adjust_attr brightness 20 in the giraffe on the right"], True, None)),
+    ("and the one on the left too", "remove the dog", TOOK_RIGHT, (["remove the dog on the left"], False, None)),
+])
+def test_a_correction_makes_the_edit_again_in_the_one_meant(words, last, said, want):
+    assert _read(words, last, said) == want
+
+
+def test_the_other_one_of_more_than_two_is_asked():
+    said = "Removed the chicken. I see 4 of them and removed the chicken on the right"
+    commands, revise, reply = _read("no, the other one", "remove the chicken", said)
+    assert commands == [] and reply.startswith("Which chicken do you mean?")
+
+
+@pytest.mark.parametrize("words, last", [
+    ("the one on the left", "remove the chicken"),  # more, or instead? not guessed: the rules ask
+    ("no", "remove the chicken"), ("no, the other way", "adjust_attr brightness 20 in the giraffe"),
+    ("no, the same one", "remove the chicken"), ("no, the one on the left", "adjust_attr brightness 20"),
+    ("no, the one on the left", "rotate 90"), ("and the dog too", "remove the chicken"),
+])
+def test_words_that_are_no_correction_of_which_one_are_left_to_the_other_rules(words, last):
+    assert _read(words, last) is None
+
+
+def _two_dogs(monkeypatch) -> np.ndarray:
+    """A grey picture with a red square on the left and a blue one on the right, both "dogs", the
+    right one the surer; holes and masks are the boxes."""
+    img = np.full((120, 240, 3), 128, np.uint8)
+    img[40:80, 20:60] = (200, 40, 40)
+    img[40:80, 170:210] = (40, 40, 200)
+    found = [Detection("dog", 0.9, (170, 40, 210, 80)), Detection("dog", 0.8, (20, 40, 60, 80))]
+    for module in (objects, removal):
+        monkeypatch.setattr(module, "detect", lambda rgb, min_score=0.3: [d for d in found if d.score >= min_score])
+
+    def box_mask(pixels, box):
+        m = np.zeros(pixels.shape[:2], bool)
+        m[box[1]:box[3], box[0]:box[2]] = True
+        return m
+
+    monkeypatch.setattr(objects, "_object_mask", box_mask)
+    return img
+
+
+def test_no_the_other_one_puts_the_first_back_and_removes_the_other(tmp_path, monkeypatch):
+    img = _two_dogs(monkeypatch)
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="dogs"))
+    first = manager.handle("remove the dog")
+    assert first.ok and "removed the dog on the right" in first.reply
+    assert not np.array_equal(manager.document.pixels()[40:80, 170:210], img[40:80, 170:210])
+    second = manager.handle("no, the other one")
+    assert second.ok and second.reply.startswith("Put back the one I removed, and removed the dog on the left")
+    now = manager.document.pixels()
+    assert np.array_equal(now[:, 120:], img[:, 120:])  # the right one back as it was
+    assert (now[40:80, 20:60, 0] < 150).mean() > 0.9  # the red one gone
+    assert manager.handle("undo").ok  # one undo: the first try again
+    assert np.array_equal(manager.document.pixels()[:, :120], img[:, :120])
+
+
+def test_no_the_one_on_the_left_moves_a_brightening_to_that_one(tmp_path, monkeypatch):
+    img = _two_dogs(monkeypatch)
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="dogs"))
+    assert "changed the one on the right" in manager.handle("make the dog brighter").reply
+    reply = manager.handle("no, the one on the left").reply
+    assert reply == "Brightened the dog on the left by 20 points, instead of the one I changed before."
+    now = manager.document.pixels().astype(int)
+    assert np.array_equal(now[:, 120:], img[:, 120:])
+    assert now[60, 40].sum() > img[60, 40].astype(int).sum() + 30
+
+
+def test_the_colour_of_one_of_several_is_each_ones_from_left_to_right(monkeypatch):
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import naming, things
+
+    img = np.full((120, 360, 3), 128, np.uint8)
+    boxes = [(250, 30, 300, 90), (20, 30, 70, 90), (140, 30, 190, 90)]
+    colours = {boxes[0]: "orange", boxes[1]: "brown", boxes[2]: "brown"}
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [Detection("bird", 0.9 - i / 10, b)
+                                                                       for i, b in enumerate(boxes)])
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, context=(): [
+        naming.Named("chicken", "chicken", None, "classifier", 0.8, "chicken") for _ in ds])
+    monkeypatch.setattr(naming, "object_colour", lambda rgb, box, label="": colours[tuple(box)])
+    ask = lambda words: questions.answer_question(img, read_question(words))  # noqa: E731
+    text, data, _ = ask("what colour is the chicken?")
+    assert text == "From left to right, the chickens are brown, brown and orange."
+    assert len(data["overlays"]) == 3
+    assert ask("is the chicken brown?")[0] == "2 of the 3 are: from left to right, the chickens are brown, brown and orange."
+    assert ask("what colour is the chicken on the right?")[0] == "The chicken on the right is orange."
+    colours[boxes[0]] = "brown"
+    assert ask("what colour is the chicken?")[0] == "All 3 chickens are brown."
+    assert ask("is the chicken red?")[0] == "No, all 3 chickens are brown, I would say."
