@@ -63,3 +63,20 @@ def test_the_colour_of_clothes_is_asked_of_who_wears_them(asked, about):
 
     assert read_question(asked).about == about
     assert read_question("is the man's jacket black?") == read_question("is the man black?")
+
+
+def test_a_coat_of_black_and_white_patches_is_both_colours():
+    """gcompris' Holstein cow was "a black cow" (its black patches the larger part); a black horse
+    with a white blaze keeps one word."""
+    from agent.perception.naming import object_colour
+
+    img = np.full((300, 400, 3), (90, 140, 60), np.uint8)  # grass
+    body = np.full((120, 200, 3), 25, np.uint8)
+    body[:, 120:] = 235  # white patches, 40% of the coat
+    body[20:60, 40:80] = 235
+    img[90:210, 100:300] = body
+    box = (100, 90, 300, 210)
+    assert object_colour(img, box, "cow") == "black and white"
+    img[90:210, 100:300] = 25
+    img[100:130, 110:125] = 235  # a blaze
+    assert object_colour(img, box, "horse") == "black"

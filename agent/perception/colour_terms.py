@@ -96,6 +96,12 @@ BLACK_BELOW, WHITE_ABOVE = 28.0, 82.0
 WHITE_IN_SHADE_LIGHTNESS = 55.0
 WHITE_IN_SHADE_CHROMA = 12.0
 WHITE_IN_SHADE_MARGIN = 3.0
+# A coat of black and white patches (a Holstein cow, a magpie) is "black and white", as people say
+# it, not the larger patch's colour: at least TWO_TONE_SHARE of its pixels each dark and neutral
+# (L* under 35, chroma under 15) and light and neutral (L* over 65). gcompris' Holstein cow: 0.70 and
+# 0.26 ("a black cow" before); a blue roan horse 0.41 and 0.16, a moose 0.64 and 0.14, a sheep 0.16
+# and 0.45 keep their one word.
+TWO_TONE_SHARE = 0.2
 
 
 def _linear(rgb01: np.ndarray) -> np.ndarray:
@@ -269,6 +275,21 @@ def main_colour(lab: np.ndarray) -> np.ndarray:
     if len(best) == 1:
         return centres[best[0]]
     return np.median(lab[np.isin(idx, best)], axis=0)
+
+
+def two_tone(pixels: np.ndarray, gains: np.ndarray | None = None) -> bool:
+    """Whether 8-bit RGB pixels (n, 3), white-balanced with ``gains``, are black and white patches
+    (:data:`TWO_TONE_SHARE`).
+
+    >>> two_tone(np.array([[20, 20, 20]] * 50 + [[235, 235, 235]] * 50, np.uint8))
+    True
+    >>> two_tone(np.array([[20, 20, 20]] * 90 + [[235, 235, 235]] * 10, np.uint8))
+    False
+    """
+    lab = to_lab(balance(np.asarray(pixels, np.uint8).reshape(-1, 3), gains))
+    neutral = np.hypot(lab[:, 1], lab[:, 2]) < 15.0
+    return bool(len(lab) and min((neutral & (lab[:, 0] < 35.0)).mean(),
+                                 (neutral & (lab[:, 0] > 65.0)).mean()) >= TWO_TONE_SHARE)
 
 
 def colour_term(pixels: np.ndarray, gains: np.ndarray | None = None, *, white: float | None = None) -> str:

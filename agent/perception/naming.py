@@ -60,7 +60,7 @@ from agent.perception.animals import COCO_ANIMALS as _COCO_ANIMALS
 from agent.perception.animals import SPECIES as _SPECIES
 from agent.perception.animals import classifier_knows, disputed, flat_fill, herd, same_species
 from agent.perception.classify import classify_crops, has_structure, kind_probs, square_box, word_probs
-from agent.perception.colour_terms import colour_term, photo_light
+from agent.perception.colour_terms import colour_term, photo_light, two_tone
 from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
 from agent.perception.names_kept import kept_name, reference_things
 from agent.perception.region_evidence import contrast_with_surroundings, crop_box, goes_on_to_an_edge
@@ -159,7 +159,6 @@ def coat_colour(colour: str | None, probs: np.ndarray) -> str | None:
 
 # COCO labels as people say them ("a red table", not "a red dining table").
 _SAID = {"coffee": "cup", "dining table": "table", "tv": "television", "cell phone": "phone", "sports ball": "ball"}
-
 
 
 @dataclass(frozen=True)
@@ -274,6 +273,12 @@ def decide_noun(label: str, score: float, words: dict[str, float], *, contains: 
 # -- colour from the object's own pixels ----------------------------------------------------------
 
 
+def _coat(pixels: np.ndarray, gains, white: float, label: str) -> str:
+    """The colour word of an object's pixels; an animal's black and white patches are both."""
+    two = label in _COCO_ANIMALS and two_tone(pixels, gains)
+    return "black and white" if two else colour_word(pixels, gains, white=white)
+
+
 def colour_word(pixels: np.ndarray, gains: np.ndarray | None = None, *, white: float | None = None) -> str:
     """The basic colour term a person would use for a set of RGB pixels ``(n, 3)``: their main
     colour in CIELAB (three k-means clusters, the largest, a coloured one weighted up, the lit and
@@ -293,11 +298,10 @@ def object_mask(rgb: np.ndarray, box: tuple[int, int, int, int], *, side: int = 
     """A boolean mask of the object inside ``box`` (same size as the box), by GrabCut on a small
     copy of the box with a margin around it; the inner half of the box if GrabCut keeps too little
     or nearly everything (a flat crop)."""
-    x1, y1, x2, y2 = box
-    bw, bh = max(1, x2 - x1), max(1, y2 - y1)
     mask = grabcut_mask(rgb, box, side=side)
     if mask is not None:
         return mask
+    bw, bh = max(1, box[2] - box[0]), max(1, box[3] - box[1])
     inner = np.zeros((bh, bw), bool)
     inner[bh // 4: bh - bh // 4 or 1, bw // 4: bw - bw // 4 or 1] = True
     return inner
@@ -451,9 +455,8 @@ def shape_word(box: tuple[int, int, int, int]) -> str:
 def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str = "", *,
                   light: tuple[np.ndarray, float] | None = None) -> str | None:
     """The colour :func:`name_objects` gives a thing in ``box``: its mask's main colour, or for a
-    person the colour of their clothes (None when too little shows). A box that runs past the
-    picture's edge is cut to it. ``light``: the photo's
-    :func:`agent.perception.colour_terms.photo_light`, when the caller names several things in it."""
+    person the colour of their clothes (None when too little shows); a box past the picture's edge
+    is cut to it. ``light``: the photo's :func:`agent.perception.colour_terms.photo_light`."""
     rgb = to_rgb8(pixels)
     h, w = rgb.shape[:2]
     box = (max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3]))
@@ -465,7 +468,7 @@ def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str
     region = rgb[y1:y2, x1:x2]
     if region.size == 0:
         return None
-    colour = colour_word(region[mask] if mask.any() else region, gains, white=white)
+    colour = _coat(region[mask] if mask.any() else region, gains, white, label)
     if colour in ("grey", "beige") and label in _COCO_ANIMALS:
         colour = coat_colour(colour, classify_crops(rgb, [box], square=True)[0])
     return colour
@@ -559,7 +562,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         else:
             x1, y1, x2, y2 = d.box
             region = rgb[y1:y2, x1:x2]
-            colour = coat_colour(colour_word(region[mask] if mask.any() else region, gains, white=white), probs[k])
+            colour = coat_colour(_coat(region[mask] if mask.any() else region, gains, white, d.label), probs[k])
             phrase = _thing_phrase(noun, said, colour, words, d.box)
         out.append(Named(noun, phrase, colour, source, float(conf), _SAID.get(said, said)))
         seen_words.append(seen)
