@@ -125,3 +125,15 @@ def test_the_colour_of_one_of_several_is_each_ones_from_left_to_right(monkeypatc
     colours[boxes[0]] = "brown"
     assert ask("what colour is the chicken?")[0] == "All 3 chickens are brown."
     assert ask("is the chicken red?")[0] == "No, all 3 chickens are brown, I would say."
+
+
+def test_it_after_an_edit_of_a_thing_is_that_thing(tmp_path, monkeypatch):
+    """"make the sheep brighter", then "remove it" was "What should I remove?" and "make it warmer"
+    warmed the whole picture; "crop it" is still asked about (the picture's crop, not the thing's)."""
+    img = _two_dogs(monkeypatch)
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="dogs"))
+    assert manager.handle("make the dog on the left brighter").ok
+    assert [c.format() for c in manager.read("remove it")[0]] == ["remove the dog on the left"]
+    assert [c.format() for c in manager.read("make it warmer")[0]] == ["adjust_attr warmth 25 in the dog on the left"]
+    assert manager.read("crop it")[0] == []
+    assert [c.format() for c in manager.read("undo it")[0]] == ["undo"]

@@ -37,6 +37,7 @@ from typing import Protocol
 
 import numpy as np
 
+from agent.dialogue.topics import IT, ONE, about_topic, names_thing, topic_noun
 from agent.edits.regions import RegionNotFound
 from agent.edits.run import pointing_example, quantized, reply_for, selection_box, uses_selection
 from agent.edits.run import run as run_edit
@@ -46,6 +47,7 @@ from agent.grammar.commands import (
     Command,
     CommandError,
     Redo,
+    Remove,
     Rotate,
     Search,
     Switch,
@@ -55,13 +57,10 @@ from agent.grammar.commands import (
 )
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
-from agent.language.followup_words import without_place
 from agent.language.followups import Recent
-from agent.language.questions import WORN
 from agent.language.revisions import revision_reply
 from agent.language.search_steps import read_switch, search_step
 from agent.perception.names_kept import names_from
-from agent.perception.vocabulary import singular
 from editor.document import Document, Version
 from editor.models import ModelMissingError
 
@@ -427,25 +426,30 @@ class DialogueManager:
 
         reading = None
         about = None
+        edited = False  # "it" is the thing the last edit was made in ("make the sheep brighter", "remove it")
         if self.selection() is None:
             region = getattr(self.recent().last, "region", "") or ""
             thing = re.match(r"(the [a-z]+(?: [a-z]+)?) (?:on|at|in) the ", region)
-            if not topic and thing and _ONE.search(utterance.lower()):
+            if not topic and thing and ONE.search(utterance.lower()):
                 topic = thing.group(1)  # "make the right one darker" after an edit of the giraffe on the left
-            about = _about_topic(utterance, topic, last_region=region, count=topic_count) if topic else None
+            elif not topic and region.startswith("the ") and IT.search(utterance.lower()):
+                topic, edited = region, True
+            about = about_topic(utterance, topic, last_region=region, count=topic_count) if topic else None
         if about is not None:  # "make it brighter" after "where is the horse?": the horse
             reading = read(about)
             noun = topic_noun(topic)
             # a question's words are not in its command line ("describe"): looked for in the question
-            if not reading.commands or not all(_names(noun, c.format()) or noun in getattr(c, "question", "")
+            if not reading.commands or not all(names_thing(noun, c.format()) or noun in getattr(c, "question", "")
                                                for c in reading.commands):
                 reading = None
+            elif edited and not all(isinstance(c, (Remove, *REGIONAL)) for c in reading.commands):
+                reading = None  # "crop it" after "make the sheep brighter": the picture, as before
             elif commit:
                 # still what "it" is: "make it brighter", then "where is it?"
                 self.context.topic, self.context.topic_count = topic, topic_count
         resolved = reading is not None  # "the left one" read as the thing talked about
         reading = reading or read(utterance)
-        one = _ONE.search(utterance.lower())
+        one = ONE.search(utterance.lower())
         if reading.commands and one and not resolved and any(c.edits_image and not re.search(
                 r"\b(?:left|right|top|bottom|middle|centre|center|(?:big|large|small|little|tiny)(?:g?er|g?est)?)\b",
                 c.format()) for c in reading.commands):
@@ -715,87 +719,3 @@ class DialogueManager:
             version_id=result.version.id if result.version else None,
             data=result.data or None,
         )
-
-
-# "it", "them", "him", and "her" where it is not "her dress" ("make her brighter", "where is she?")
-_IT = re.compile(r"\b(?:it|them|him|he|she)\b|\bher\b(?=\s*$|\s+(?:\w+er|more|less|a bit|a little|look|stand|pop)\b)")
-_AGREEING = re.compile(r"\b(?:do|go for|apply|undo|redo|keep|leave) it\b")
-
-
-# "the left one", "the one on the right", "the top left one": one of the things talked about, by its place
-_SIDE = r"(?:(?:far |top |bottom |upper |lower )?(?:left|right)|top|bottom|middle|centre|center)"
-_ONE = re.compile(rf"\bthe (?:one (?P<place>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)"
-                  rf"(?: (?:left|right))?)|(?P<side>{_SIDE}) one|(?P<size>(?:big|large|small|little|tiny)(?:g?er|g?est)?) one)\b")
-_OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
-_OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
-
-
-def _place_phrase(side: str) -> str:
-    """"left" -> "on the left", "top left" -> "at the top left", "middle" -> "in the middle"."""
-    side = side.replace("upper", "top").replace("lower", "bottom")
-    if side in ("left", "right", "far left", "far right"):
-        return f"on the {side}"
-    return f"in the {side}" if side in ("middle", "centre", "center") else f"at the {side}"
-
-
-def _names(noun: str, line: str) -> bool:
-    """Whether a command line is about ``noun``: its words, or the region found by name it means ("in
-    greenery" for the grass: "where is the grass?", then "make it greener" tinted the whole picture)."""
-    from agent.describe.questions import found_part
-
-    found = found_part(noun)
-    return noun in line or (found is not None and re.search(rf"\bin {found}\b", line) is not None)
-
-
-def topic_noun(topic: str) -> str:
-    """The noun of a thing talked about, singular: "the giraffes" -> "giraffe", "the giraffe in the
-    middle" -> "giraffe", "the person on the left" -> "person"."""
-    return singular(without_place(topic).split()[-1])
-
-
-def _about_topic(utterance: str, topic: str, *, last_region: str = "", count: int | None = None) -> str | None:
-    """``utterance`` with its first "it" or "them" read as ``topic`` ("make it brighter" -> "make the
-    horse brighter"), or None when it has neither or only agrees or undoes ("yes do it", "undo it").
-
-    "the left one" ("the one on the right") is the thing of the topic there: after "how many giraffes
-    are there?", "make the left one brighter" -> "make the giraffe on the left brighter" (it was the
-    whole picture brightened). "the other one", when the question counted two and the last edit was
-    made in one of them by its side, is the one on the other side; else the follow-ups ask which.
-
-    >>> _about_topic("make the left one brighter", "the giraffes")
-    'make the giraffe on the left brighter'
-    >>> _about_topic("now the other one", "the giraffes", last_region="the giraffe on the left", count=2)
-    'now the one on the right'
-    >>> _about_topic("now the other one", "the giraffes", last_region="the giraffe on the left", count=3) is None
-    True
-    >>> _about_topic("make the big one brighter", "the giraffes", count=2)
-    'make the big giraffe brighter'
-    >>> _about_topic("what colour is his shirt?", "the man on the left")
-    'what colour is the shirt of the man on the left?'
-    """
-    words = utterance.strip().lower()
-    noun = topic_noun(topic)
-    which = re.match(r"(which )(?:one|of (?:them|these|those))\b", words)
-    if which:  # "which one is the biggest?": of the giraffes talked about
-        return f"which {noun}" + words[which.end():]
-    one = _ONE.search(words)
-    if one and one.group("size"):  # "the big one" of the giraffes counted (the objects' finder reads its size)
-        if (count or 0) < 2:
-            return None  # of the things described ("a wallaby, and an animal"), not of the one kind: asked
-        return words[:one.start()] + f"the {one.group('size')} {noun}" + words[one.end():]
-    if one:
-        place = one.group("place") or _place_phrase(one.group("side"))
-        return words[:one.start()] + f"the {noun} {place}" + words[one.end():]
-    other = _OTHER_ONE.search(words)
-    if other:
-        done = re.fullmatch(rf"the {re.escape(noun)} on the (left|right)|the {re.escape(noun)} at the (top|bottom)", last_region)
-        if count != 2 or not done:
-            return None
-        side = _OPPOSITE[done.group(1) or done.group(2)]  # (said as "the one there": a follow-up reads it)
-        return words[:other.start()] + f"the one {_place_phrase(side)}" + words[other.end():]
-    worn = re.search(rf"\b(?:his|her|their) ({WORN})\b", words)
-    if worn:  # "what colour is his shirt?" after "where is the man on the left?"
-        return words[:worn.start()] + f"the {worn.group(1)} of {topic}" + words[worn.end():]
-    if not _IT.search(words) or _AGREEING.search(words):
-        return None
-    return _IT.sub(topic, words, count=1)

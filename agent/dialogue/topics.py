@@ -1,0 +1,94 @@
+"""What "it", "the left one" and "the other one" mean in a request: the thing talked about last
+(a question's, a caption's lead, or the thing the last edit was made in), read into the request's
+words before the request rules read them (:class:`agent.dialogue.manager.DialogueManager`)."""
+
+from __future__ import annotations
+
+import re
+
+from agent.language.followup_words import without_place
+from agent.language.questions import WORN
+from agent.perception.vocabulary import singular
+
+# "it", "them", "him", and "her" where it is not "her dress" ("make her brighter", "where is she?")
+IT = re.compile(r"\b(?:it|them|him|he|she)\b|\bher\b(?=\s*$|\s+(?:\w+er|more|less|a bit|a little|look|stand|pop)\b)")
+_AGREEING = re.compile(r"\b(?:do|go for|apply|undo|redo|keep|leave) it\b")
+
+
+# "the left one", "the one on the right", "the top left one": one of the things talked about, by its place
+_SIDE = r"(?:(?:far |top |bottom |upper |lower )?(?:left|right)|top|bottom|middle|centre|center)"
+ONE = re.compile(rf"\bthe (?:one (?P<place>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)"
+                  rf"(?: (?:left|right))?)|(?P<side>{_SIDE}) one|(?P<size>(?:big|large|small|little|tiny)(?:g?er|g?est)?) one)\b")
+_OTHERONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
+_OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
+
+
+def place_phrase(side: str) -> str:
+    """"left" -> "on the left", "top left" -> "at the top left", "middle" -> "in the middle"."""
+    side = side.replace("upper", "top").replace("lower", "bottom")
+    if side in ("left", "right", "far left", "far right"):
+        return f"on the {side}"
+    return f"in the {side}" if side in ("middle", "centre", "center") else f"at the {side}"
+
+
+def names_thing(noun: str, line: str) -> bool:
+    """Whether a command line is about ``noun``: its words, or the region found by name it means ("in
+    greenery" for the grass: "where is the grass?", then "make it greener" tinted the whole picture)."""
+    from agent.describe.questions import found_part
+
+    found = found_part(noun)
+    return noun in line or (found is not None and re.search(rf"\bin {found}\b", line) is not None)
+
+
+def topic_noun(topic: str) -> str:
+    """The noun of a thing talked about, singular: "the giraffes" -> "giraffe", "the giraffe in the
+    middle" -> "giraffe", "the person on the left" -> "person"."""
+    return singular(without_place(topic).split()[-1])
+
+
+def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int | None = None) -> str | None:
+    """``utterance`` with its first "it" or "them" read as ``topic`` ("make it brighter" -> "make the
+    horse brighter"), or None when it has neither or only agrees or undoes ("yes do it", "undo it").
+
+    "the left one" ("the one on the right") is the thing of the topic there: after "how many giraffes
+    are there?", "make the left one brighter" -> "make the giraffe on the left brighter" (it was the
+    whole picture brightened). "the other one", when the question counted two and the last edit was
+    made in one of them by its side, is the one on the other side; else the follow-ups ask which.
+
+    >>> about_topic("make the left one brighter", "the giraffes")
+    'make the giraffe on the left brighter'
+    >>> about_topic("now the other one", "the giraffes", last_region="the giraffe on the left", count=2)
+    'now the one on the right'
+    >>> about_topic("now the other one", "the giraffes", last_region="the giraffe on the left", count=3) is None
+    True
+    >>> about_topic("make the big one brighter", "the giraffes", count=2)
+    'make the big giraffe brighter'
+    >>> about_topic("what colour is his shirt?", "the man on the left")
+    'what colour is the shirt of the man on the left?'
+    """
+    words = utterance.strip().lower()
+    noun = topic_noun(topic)
+    which = re.match(r"(which )(?:one|of (?:them|these|those))\b", words)
+    if which:  # "which one is the biggest?": of the giraffes talked about
+        return f"which {noun}" + words[which.end():]
+    one = ONE.search(words)
+    if one and one.group("size"):  # "the big one" of the giraffes counted (the objects' finder reads its size)
+        if (count or 0) < 2:
+            return None  # of the things described ("a wallaby, and an animal"), not of the one kind: asked
+        return words[:one.start()] + f"the {one.group('size')} {noun}" + words[one.end():]
+    if one:
+        place = one.group("place") or place_phrase(one.group("side"))
+        return words[:one.start()] + f"the {noun} {place}" + words[one.end():]
+    other = _OTHERONE.search(words)
+    if other:
+        done = re.fullmatch(rf"the {re.escape(noun)} on the (left|right)|the {re.escape(noun)} at the (top|bottom)", last_region)
+        if count != 2 or not done:
+            return None
+        side = _OPPOSITE[done.group(1) or done.group(2)]  # (said as "the one there": a follow-up reads it)
+        return words[:other.start()] + f"the one {place_phrase(side)}" + words[other.end():]
+    worn = re.search(rf"\b(?:his|her|their) ({WORN})\b", words)
+    if worn:  # "what colour is his shirt?" after "where is the man on the left?"
+        return words[:worn.start()] + f"the {worn.group(1)} of {topic}" + words[worn.end():]
+    if not IT.search(words) or _AGREEING.search(words):
+        return None
+    return IT.sub(topic, words, count=1)
