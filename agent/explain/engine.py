@@ -68,6 +68,7 @@ from agent.explain.background import (
     kept_box,
     matte_edge,
     replaced_background,
+    subject_kept_sharp,
     unblended,
 )
 from agent.explain.colour import colour_model
@@ -333,6 +334,8 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
         sc = as_size[0] / wa
         detail = detail_change(grey_of(warped).astype(np.float32), grey_of(a_rgb).astype(np.float32),
                                valid & unclipped(warped, a_rgb), detail_scale(before.shape) * sc, sc)
+        if detail is not None and detail[1]["amount"] < 0 and subject_kept_sharp(wf, af, valid):
+            detail = None  # the background blurred about a small subject (a bison of a herd), not it all
         if detail is not None:  # from here on, "before" is the before picture sharpened or blurred
             wf = np.clip(detail[3](wf), 0, 255)
             warped = np.clip(wf + 0.5, 0, 255).astype(np.uint8)
@@ -444,6 +447,10 @@ def explain_images(before: np.ndarray, after: np.ndarray, *, name_objects: bool 
                                     "); only the main subject is left."))
     elif not reshoot:
         blurred, no_tone = blur_explains(wf, af, valid, a, b)
+        if blurred is not None and not no_tone and (a != 1.0 or np.any(b)):
+            # the tone fit took the blurred part's lost contrast for the picture's: none on the rest
+            rest = valid & ~cv2.dilate(blurred.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+            no_tone = rest.sum() >= 0.02 * valid.size and not tone_changes(*fit_tone(wf, af, rest)[:2], False)
         if blurred is not None:
             if no_tone:  # the blur lowered the contrast the tone fit saw: no tone change of its own
                 findings, a, b = [fd for fd in findings if fd not in tone], 1.0, np.zeros(3)
