@@ -18,6 +18,7 @@ region, and a trace in Localized Narratives form is drawn through the boxes in t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -490,29 +491,33 @@ def describe_handler(manager, command):
         overlays.append({"kind": "box", "target": "current", "box": list(s.box), "color": s.color,
                          "label": s.label})
     data = {"overlays": overlays, "segments": caption.pieces(), "caption": caption.as_json()}
-    topic = _first_thing(caption.segments, pixels.shape)
+    topic = first_thing(caption.segments, pixels.shape)
     if topic:  # "what colour is it?", "make it brighter" next: the thing the caption led with
         manager.context.topic = topic
     return TurnResult(utterance, caption.text, command, data=data)
 
 
-def _first_thing(segments, shape) -> str | None:
+def first_thing(segments, shape) -> str | None:
     """"the giraffe" for a caption that leads with a giraffe ("the giraffe on the left" when it names
     another one), when the detector can find it again (a question or an edit about "it" looks for
     it); None for a region ("the sky") or a building."""
     from agent.perception.places import box_place, place_phrase
     from agent.perception.things import ObjectNotFound, object_phrase
+    from agent.perception.wordnet import first_is_a
 
     first = next((s for s in segments if s.kind == "object" and s.label), None)
     if first is None:
         return None
+    # the caption's word for it ("a brown chicken in the middle"), where the detector's is "bird"
+    word = next((w for w in reversed(re.findall(r"[a-z]+", first.words.lower()))
+                 if w != first.label and first_is_a(w, first.label)), first.label)
     try:
-        object_phrase(f"the {first.label}")
+        object_phrase(f"the {word}")
     except ObjectNotFound:
         return None
     if sum(s.label == first.label for s in segments) < 2:
-        return f"the {first.label}"
-    return f"the {first.label} {place_phrase(box_place(first.box, (shape[1], shape[0])))}"
+        return f"the {word}"
+    return f"the {word} {place_phrase(box_place(first.box, (shape[1], shape[0])))}"
 
 
 def register(manager) -> None:

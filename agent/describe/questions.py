@@ -251,6 +251,10 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         return _what_at(pixels, question.about)
     if question.kind == "list":
         return _listed(pixels, question.about)
+    if question.kind == "else":  # "is there anything else?"
+        from agent.describe.besides import anything_else
+
+        return anything_else(pixels, unsure=UNSURE, sure=SURE)
     if question.kind == "which_kind":
         return _which_kind(pixels, question.about)
     found = found_part(question.about)
@@ -278,6 +282,10 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
             return f"The photo as a whole looks like {_a(said)} to me, but I can't find it to tell its colour.", {}, []
     if question.kind == "size":
         return _by_size(pixels, found, said, question.value)
+    if question.kind == "doing":  # "what is the dog doing?"
+        from agent.describe.besides import doing
+
+        return doing(pixels, found, said)
     if question.kind == "count":
         boxes = [_box(d, said) for d in found]
         if not found:
@@ -422,7 +430,7 @@ def found_part(about: str) -> str | None:
     return name if name in FOUND_NAMES else None
 
 
-def _found_region(pixels: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def found_region(pixels: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """The picture on a copy :data:`SKY_SIDE` pixels on its long side (enough to say it: 0.4 s on 12
     megapixels at full size, 0.08 s so), the region's mask there (:func:`editor.masks.region_mask`,
     as "brighten the sky" and "make the grass greener" use) and the mask's box in the full picture's
@@ -494,7 +502,7 @@ def _found_answer(pixels: np.ndarray, name: str, kind: str, asked: str = "") -> 
     "where are the trees?" were "I can only look for people, animals, vehicles..."."""
     from agent.perception.colour_terms import colour_term, white_balance_gains
 
-    rgb, mask, box = _found_region(pixels, name)
+    rgb, mask, box = found_region(pixels, name)
     share = float(mask.mean())
     said = _SAID[name]
     if share < SKY_SHOWN:
@@ -526,7 +534,7 @@ def _part(pixels: np.ndarray, about: str) -> tuple[np.ndarray | None, str, dict]
     rgb = to_rgb8(pixels)
     found = found_part(about)
     if found is not None:
-        small, mask, box = _found_region(rgb, found)
+        small, mask, box = found_region(rgb, found)
         if mask.mean() < SKY_SHOWN:
             return None, _found_answer(rgb, found, "exists")[0], {}
         return small[mask], _SAID[found], _found_overlay(box, found)
@@ -693,7 +701,9 @@ def register(manager) -> None:
             manager.context.proposal = proposal  # "yes" runs it, "only the first one" part of it
         if question.kind == "size" and len(data.get("overlays", [])) == 1:
             manager.context.topic = f"the {question.value} {question.about}"  # "make it brighter": the biggest horse
-        elif question.kind in ("colour", "colour_is", "where", "present", "count") and data.get("overlays"):
+        elif question.kind == "else" and data.get("topic"):  # still what the description led with
+            manager.context.topic = data.pop("topic")
+        elif question.kind in ("colour", "colour_is", "where", "present", "count", "doing") and data.get("overlays"):
             manager.context.topic = f"the {question.about}"  # "make it brighter" next: that thing
             # "how many giraffes?", then "make the left one brighter", "now the other one"
             manager.context.topic_count = len(data["overlays"]) if question.kind == "count" else None

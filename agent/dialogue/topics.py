@@ -8,10 +8,10 @@ import re
 
 from agent.language.followup_words import without_place
 from agent.language.questions import WORN
-from agent.perception.vocabulary import singular
+from agent.perception.vocabulary import plural, singular
 
 # "it", "them", "him", and "her" where it is not "her dress" ("make her brighter", "where is she?")
-IT = re.compile(r"\b(?:it|them|him|he|she)\b|\bher\b(?=\s*$|\s+(?:\w+er|more|less|a bit|a little|look|stand|pop)\b)")
+IT = re.compile(r"\b(?:it|them|they|him|he|she)\b|\bher\b(?=\s*$|\s+(?:\w+er|more|less|a bit|a little|look|stand|pop)\b)")
 _AGREEING = re.compile(r"\b(?:do|go for|apply|undo|redo|keep|leave) it\b")
 
 
@@ -63,6 +63,8 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     True
     >>> about_topic("make the big one brighter", "the giraffes", count=2)
     'make the big giraffe brighter'
+    >>> about_topic("what are they doing?", "the giraffe in the middle")
+    'what are the giraffes doing?'
     >>> about_topic("what colour is his shirt?", "the man on the left")
     'what colour is the shirt of the man on the left?'
     """
@@ -91,4 +93,6 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
         return words[:worn.start()] + f"the {worn.group(1)} of {topic}" + words[worn.end():]
     if not IT.search(words) or _AGREEING.search(words):
         return None
+    if IT.search(words).group(0) == "they":  # "what are they doing?" after the giraffes: the giraffes
+        return IT.sub(f"the {plural(noun)}", words, count=1)
     return IT.sub(topic, words, count=1)

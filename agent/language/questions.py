@@ -18,7 +18,7 @@ from agent.language.words import clean_text, strip_polite
 @dataclass(frozen=True)
 class Question:
     kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | critique | size | list
-    #           | holding | which_kind
+    #           | holding | which_kind | else | doing
     about: str = ""  # the thing ("cup"), or the quality ("dark")
     value: str = ""  # the colour a colour_is question asks about ("is the cup red?": "red")
 
@@ -165,6 +165,17 @@ _AMOUNT_ABOUT = {"brightness": "bright", "exposure": "bright", "contrast": "cont
                  "tilt": "tilted"}
 
 
+# "is there anything else?", "what else can you see?": what the description did not say
+_ELSE = re.compile(
+    r"^(?:(?:is|are) there |(?:do|can) you see |did you (?:see|miss|notice) )?(?:anything|something) (?:else|more)"
+    r"(?: (?:in it|there|in (?:the|this) (?:photo|picture|image|pic)|you can see|you see|to see))?"
+    r"|what else(?: (?:is there|is in it|is in (?:the|this) (?:photo|picture|image|pic)|(?:can|do) you see|"
+    r"is there to see|do you notice))?$")
+# "what is the dog doing?": what it does, which no model here can tell (said so, and where it is)
+_DOING = re.compile(rf"^what(?:'s| is| are) {_THE}(?P<x>{_THING}) (?:doing|up to)(?: (?:there|here|in (?:the|this) "
+                    r"(?:photo|picture|image|pic)))?$")
+
+
 def read_question(text: str) -> Question | None:
     """The question ``text`` asks about the picture, if it is one of the kinds Easel answers.
 
@@ -186,6 +197,8 @@ def read_question(text: str) -> Question | None:
     (Question(kind='list', about='animal', value=''), 'vehicle')
     >>> read_question("what animal is it?"), read_question("what kind of bird is this").about
     (Question(kind='which_kind', about='animal', value=''), 'bird')
+    >>> read_question("is there anything else?").kind, read_question("what's the dog doing?")
+    ('else', Question(kind='doing', about='dog', value=''))
     """
     c = strip_polite(clean_text(text).strip(" ?!.")).strip(" ?!.")
     c = re.sub(r"^(?:and|so|ok|okay|hmm|also|now|then|but)[\s,]+", "", c)
@@ -195,6 +208,11 @@ def read_question(text: str) -> Question | None:
     c = re.sub(rf"\b(?:the )?{WORN} (?:of|on|worn by) ", "", c)
     if _CRITIQUE.fullmatch(c):
         return Question("critique")
+    if _ELSE.fullmatch(c):
+        return Question("else")
+    doing = _DOING.fullmatch(c)
+    if doing:
+        return Question("doing", doing.group("x").strip())
     at = _WHAT_AT.fullmatch(c)
     if at:
         return Question("what_at", " ".join(g for g in at.groups() if g).replace("centre", "middle").replace("center", "middle"))
