@@ -137,3 +137,22 @@ def test_it_after_an_edit_of_a_thing_is_that_thing(tmp_path, monkeypatch):
     assert [c.format() for c in manager.read("make it warmer")[0]] == ["adjust_attr warmth 25 in the dog on the left"]
     assert manager.read("crop it")[0] == []
     assert [c.format() for c in manager.read("undo it")[0]] == ["undo"]
+
+
+def test_an_edit_refused_for_its_thing_is_made_in_the_one_said_next(tmp_path, monkeypatch):
+    """"remove the person on the right" refused (one further right), then "no, the one on the far
+    right" was "Sorry, I don't know how to do that": the answer to the refusal is read against it,
+    on the next turn only."""
+    img = _two_dogs(monkeypatch)
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="dogs"))
+    refused = manager.handle("remove the cat")
+    assert not refused.ok and len(manager.document.versions) == 1
+    assert [c.format() for c in manager.read("no, the dog on the left")[0]] == ["remove the dog on the left"]
+    assert [c.format() for c in manager.read("the dog on the left")[0]] == ["remove the dog on the left"]
+    done = manager.handle("no, the dog on the left")
+    assert done.ok and done.reply.startswith("Removed the dog on the left")
+    assert np.array_equal(manager.document.pixels()[:, 120:], img[:, 120:])
+    fresh = DialogueManager(Document.create(Store(tmp_path / "f.db"), img, title="dogs"))
+    assert not fresh.handle("remove the cat").ok
+    fresh.handle("thanks")  # another turn between: the refusal is forgotten
+    assert fresh.read("no, the dog on the left")[0] == []

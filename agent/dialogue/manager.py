@@ -149,6 +149,9 @@ class TurnContext:
     weak_search: str | None = None  # the search words whose weak best match was offered, not opened
     # The last search whose matches "another one", "the next", "the second one" step through (until an edit)
     last_search: Search | None = None
+    # The last turn's edit that was refused because its thing was not found, or not which one ("remove
+    # the person on the right" with one further right): "no, the one on the far right" makes it there
+    unfound: Command | None = None
 
 
 GREETING = "assistant_text: How can I help you?"
@@ -415,14 +418,16 @@ class DialogueManager:
         said = next((line.split(":", 1)[1].strip() for line in reversed(self.history[:-1])
                      if line.startswith("assistant_text:")), "")
         topic, topic_count = self.context.topic, self.context.topic_count
+        unfound = self.context.unfound
         if commit:
             self.context.topic = self.context.topic_count = None  # this turn's question, if it asks one, sets it again
+            self.context.unfound = None  # (the next turn's only)
 
         def read(words: str) -> requests.Reading:
             return requests.read(words, model=self._model_command, state=last, proposal=proposal,
                                  photo_open=self.document is not None, last_reply=said,
                                  selection=self.selection() is not None, recent=self.recent(),
-                                 searching=self.context.last_search is not None)
+                                 searching=self.context.last_search is not None, refused=unfound)
 
         reading = None
         about = None
@@ -582,6 +587,7 @@ class DialogueManager:
                     # where the edit applied, outlined on its result (the selection itself is used up)
                     data["overlays"] = [{**drawn.overlay(), "label": "edited here", "fill": False}]
         except RegionNotFound as exc:
+            self.context.unfound = command
             return TurnResult(utterance, self._point_at(command, exc), command, ok=False,
                               data={"overlays": exc.overlays} if exc.overlays else {})
         except (ValueError, LookupError, ModelMissingError) as exc:

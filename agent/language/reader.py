@@ -42,7 +42,7 @@ from agent.grammar.commands import (
     with_region,
 )
 from agent.language.complaints import complaint
-from agent.language.followups import Recent, read_follow_up, split_follow_up
+from agent.language.followups import FollowUp, Recent, read_follow_up, split_follow_up
 from agent.language.instead import read_instead
 from agent.language.photo_rules import rotate_and_crop
 from agent.language.questions import QUALITY_WORDS, read_question
@@ -190,7 +190,7 @@ def on_selection(clause: str) -> list[Command] | None:
 def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
          state: str | None = None, proposal: list[Command] | None = None, photo_open: bool = True,
          last_reply: str = "", selection: bool = False, recent: Recent | None = None,
-         searching: bool = False) -> Reading:
+         searching: bool = False, refused: Command | None = None) -> Reading:
     """Read one utterance.
 
     ``model(clause)`` is the learned parser's command for a clause (or None), ``model(clause, search=True)``
@@ -203,7 +203,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     (:func:`on_selection`); ``recent`` the edit on screen and its request, which follow-ups ("too
     much", "again", "the other way") refer to (:mod:`agent.language.followups`); ``searching`` whether
     the conversation is finding photos (a search since the last edit), when a bare phrase ("a giraffe")
-    is a search even with a photo open.
+    is a search even with a photo open; ``refused`` the last turn's edit refused for not finding its
+    thing or not knowing which, which "no, the one on the left" makes there (:mod:`agent.language.instead`).
     """
     text = clean_text(utterance)
     bare = strip_polite(text)
@@ -248,7 +249,11 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         utterance = text = bare = quality[1]
     # "no, the one on the left", "too much", "again": about the last edit (and what was said of it)
     heard = dataclasses.replace(recent or Recent(), said=last_reply)
-    later = read_instead(utterance, heard) or read_follow_up(utterance, heard)
+    # "no, the one on the far right" after an edit refused for not knowing which: made there afresh
+    asked = Recent(refused, (refused,), said=last_reply) if refused else None  # (a bare "the left one" answers it)
+    again = (read_instead(utterance, asked) or read_instead(f"no, {utterance}", asked)) if asked else None
+    later = (FollowUp(again.commands, reply=again.reply) if again else None) or read_instead(utterance, heard) \
+        or read_follow_up(utterance, heard)
     if later is not None:
         if later.reply is not None:
             return Reading(reply=later.reply, proposal=later.proposal)
