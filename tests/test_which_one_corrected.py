@@ -37,6 +37,9 @@ def _read(words: str, last: str, said: str = "") -> tuple[list[str], bool, str |
     ("no, the one on the right", "adjust_attr brightness 20 in the giraffe on the left", "",
      (["adjust_attr brightness 20 in the giraffe on the right"], True, None)),
     ("and the one on the left too", "remove the dog", TOOK_RIGHT, (["remove the dog on the left"], False, None)),
+    ("no, the grass", "adjust_attr brightness 20 in sky", "", (["adjust_attr brightness 20 in greenery"], True, None)),
+    ("no, the giraffe", "adjust_attr brightness 20 in greenery", "",
+     (["adjust_attr brightness 20 in the giraffe"], True, None)),
 ])
 def test_a_correction_makes_the_edit_again_in_the_one_meant(words, last, said, want):
     assert _read(words, last, said) == want
@@ -53,6 +56,7 @@ def test_the_other_one_of_more_than_two_is_asked():
     ("no", "remove the chicken"), ("no, the other way", "adjust_attr brightness 20 in the giraffe"),
     ("no, the same one", "remove the chicken"), ("no, the one on the left", "adjust_attr brightness 20"),
     ("no, the one on the left", "rotate 90"), ("and the dog too", "remove the chicken"),
+    ("no, the bigger one", "adjust_attr brightness 20 in sky"),
 ])
 def test_words_that_are_no_correction_of_which_one_are_left_to_the_other_rules(words, last):
     assert _read(words, last) is None

@@ -20,6 +20,7 @@ import re
 from agent.grammar.commands import REGIONAL, Command, Remove
 from agent.language.followup_words import tidy, without_place
 from agent.language.followups import FollowUp, Recent
+from editor.masks import FOUND_NAMES
 
 _PLACE = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"
 _SIDE = r"(?:far |top |bottom )?(?:left|right)|top|bottom|middle"
@@ -50,6 +51,8 @@ def _target(last: Command | None) -> str:
         words = getattr(last, "region", "") or ""
     else:
         return ""
+    if re.sub(rf" {_PLACE}$", "", words) in FOUND_NAMES:  # "no, the grass" after "brighten the sky"
+        return words
     return words if words.startswith("the ") else ""
 
 
@@ -66,6 +69,8 @@ def _meant(ref: re.Match, thing: str, said: str) -> str | FollowUp | None:
     kind = re.sub(rf"^the (?:{_SIZE}) ", "the ", without_place(thing))  # "the chicken"
     if ref.group("place") or ref.group("side"):
         return f"{kind} {ref.group('place') or _place(ref.group('side'))}"
+    if not kind.startswith("the ") and (ref.group("size") or ref.group("other")):
+        return None  # (a part found by name: the sky has no bigger one)
     if ref.group("size"):  # "the bigger one": as the objects' finder reads "the bigger chicken"
         return f"the {ref.group('size')} {kind[4:]}"
     if ref.group("other"):
@@ -92,6 +97,8 @@ def read_instead(text: str, recent: Recent) -> FollowUp | None:
     [Remove(words='the chicken on the left')]
     >>> read_instead("the one on the left", Recent.of("remove the chicken")) is None
     True
+    >>> read_instead("no, the grass", Recent.of("adjust_attr brightness 20 in sky")).commands[0].format()
+    'adjust_attr brightness 20 in greenery'
     """
     thing = _target(recent.last)
     if not thing or len(recent.request) > 1:
