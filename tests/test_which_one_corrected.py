@@ -160,3 +160,21 @@ def test_an_edit_refused_for_its_thing_is_made_in_the_one_said_next(tmp_path, mo
     assert not fresh.handle("remove the cat").ok
     fresh.handle("thanks")  # another turn between: the refusal is forgotten
     assert fresh.read("no, the dog on the left")[0] == []
+
+
+def test_they_after_a_question_about_people_are_those_people(monkeypatch, tmp_path):
+    """"what is the person wearing?" (three musicians), then "are they wearing black?" was "I can't
+    answer that"; "is the man wearing a red shirt?" was not read as a question."""
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import things
+
+    img = np.full((120, 360, 3), 128, np.uint8)
+    people = [Detection("person", 0.9, (20 + 110 * i, 10, 90 + 110 * i, 110)) for i in range(3)]
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: people)
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="band"))
+    questions.register(manager)
+    manager.handle("what is the person wearing?")
+    assert manager.context.topic == "the person"
+    assert [c.question for c in manager.read("are they wearing black?")[0]] == ["are the people wearing black"]
+    assert read_question("is the man wearing a red shirt?").value == "red"

@@ -61,6 +61,7 @@ from agent.language.followups import Recent
 from agent.language.revisions import revision_reply
 from agent.language.search_steps import read_switch, search_step
 from agent.perception.names_kept import names_from
+from agent.perception.vocabulary import plural
 from editor.document import Document, Version
 from editor.models import ModelMissingError
 
@@ -444,7 +445,9 @@ class DialogueManager:
             reading = read(about)
             noun = topic_noun(topic)
             # a question's words are not in its command line ("describe"): looked for in the question
-            if not reading.commands or not all(names_thing(noun, c.format()) or noun in getattr(c, "question", "")
+            if not reading.commands or not all(names_thing(noun, c.format())
+                                               or re.search(rf"\b(?:{re.escape(noun)}|{re.escape(plural(noun))})\b",
+                                                            getattr(c, "question", ""))
                                                for c in reading.commands):
                 reading = None
             elif edited and not all(isinstance(c, (Remove, *REGIONAL)) for c in reading.commands):

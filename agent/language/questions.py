@@ -95,9 +95,10 @@ _PRESENT = re.compile(
 COLOUR_ASKED = (r"red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|grey|gray|beige|cream|tan|"
                 r"gold|golden|silver|cyan|turquoise|teal|navy|maroon")
 _COLOUR_IS = re.compile(
-    rf"^(?:is|are|isn't|aren't) {_THE}(?P<x>{_THING}) (?:(?:wearing|dressed in|in) )?"
+    rf"^(?:is|are|isn't|aren't) {_THE}(?P<x>{_THING}) (?:(?:wearing|dressed in|in) (?:an? )?)?"
     rf"(?:(?:a bit|kind of|rather|quite|really|very|all|mostly) )?"
-    rf"(?:(?:light|dark|pale|bright|deep) )?(?P<c>{COLOUR_ASKED})(?:ish)?(?P<or> or (?:{COLOUR_ASKED}))?{_IN_IT}$")
+    rf"(?:(?:light|dark|pale|bright|deep) )?(?P<c>{COLOUR_ASKED})(?:ish)?(?P<or> or (?:{COLOUR_ASKED}))?"
+    rf"(?: {WORN})?{_IN_IT}$")  # "is the man wearing a red shirt?"
 # "how blue is the sky?", "how red is the car": its colour (it was read as "make the sky bluer", and a
 # second tint made)
 _HOW_COLOUR = re.compile(rf"^how (?P<c>{COLOUR_ASKED})(?:ish)? (?:is|are|does) {_THE}(?P<x>{_THING})(?: look)?$")
@@ -183,6 +184,8 @@ def read_question(text: str) -> Question | None:
     (Question(kind='colour', about='cup', value=''), 'spoon')
     >>> read_question("what colour is the woman wearing?").about
     'woman'
+    >>> read_question("is the man wearing a red shirt?")
+    Question(kind='colour_is', about='man', value='red')
     >>> read_question("What would you improve in this photo?").kind, read_question("make it brighter")
     ('critique', None)
     >>> read_question("isnt it too dark now?"), read_question("doesnt it look too warm")
