@@ -85,7 +85,8 @@ def anything_else(pixels: np.ndarray, *, unsure: float, sure: float) -> tuple[st
             h, w = pixels.shape[:2]
             wide = box[2] - box[0] >= 0.8 * w and box[3] - box[1] >= 0.8 * h  # (its box is the picture's)
             parts.append(f"{REGION_WORDS[name]} {'around them' if wide and said else where_words(box, pixels.shape)}")
-            overlays.append(_box(box, name))
+            if not wide:  # (a box around the whole picture points at nothing)
+                overlays.append(_box(box, name))
     lead = f"Besides {_led_with(words)}, " if said else ""
     data = {"overlays": overlays, "topic": first_thing(caption.segments, pixels.shape)}
     if not parts:
