@@ -59,3 +59,22 @@ def test_what_a_thing_is_doing_is_said_to_be_beyond_easel_with_where_it_is(monke
     assert text.startswith("I can't tell what the dog is doing: my models find what things are and where")
     assert "It is at the bottom left" in text and len(data["overlays"]) == 1
     assert questions.answer_question(img, read_question("what is the horse doing?"))[0].startswith("I don't see a horse")
+
+
+def test_a_comparison_across_edits_made_in_parts_is_read_edit_by_edit(tmp_path, astronaut):
+    """"make the dog brighter", "make the background darker", "compare it with the original": the
+    two pictures alone were read as one change of it all ("less contrast, by about 48 points. The
+    background was removed (now black)" for the astronaut's two halves)."""
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+    from editor.document import Document
+    from editor.store import Store
+
+    doc = Document.create(Store(tmp_path / "e.db"), astronaut.copy(), title="t")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert manager.handle("adjust_attr brightness 30 in left").ok
+    assert manager.handle("adjust_attr brightness -30 in right").ok
+    reply = manager.handle("compare it with the original").reply
+    assert "got brighter" in reply and "got darker" in reply, reply
+    assert "contrast" not in reply and "removed" not in reply, reply
+    assert manager.handle("anything else?").reply.startswith("No, nothing else")

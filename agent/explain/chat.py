@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from agent.explain.engine import explain_images
 from agent.explain.types import LOCAL_KINDS, Explanation, Finding, told
 from agent.grammar.commands import Command
@@ -261,6 +263,7 @@ def _compare(manager, before_id: str, label: str) -> dict:
         commands = _commands_between(doc, before_id, head)
         _follow_order(exp, commands)
         _follow_names(exp, commands)
+        _step_by_step(exp, doc, before_id, head, commands)
         cache[key] = exp
         while len(cache) > 8:
             cache.pop(next(iter(cache)))
@@ -268,6 +271,42 @@ def _compare(manager, before_id: str, label: str) -> dict:
              "mentioned": [], "focus": [], "_pixels": (doc.pixels(before_id), doc.pixels(head))}
     manager.context.explain = state
     return state
+
+
+STEPS_AT_MOST = 4  # a comparison across more edits than this is read from its two pictures only
+_MOVES = ("rotate", "crop", "flip", "image_cutout")  # edits after which boxes are in other places
+
+
+def _step_by_step(exp: Explanation, doc, before_id: str, after_id: str, commands: list[str]) -> None:
+    """A comparison across several edits of which one was made in a part (the dog brightened, then
+    the background darkened) is read edit by edit: the two pictures alone were read as one change
+    of it all ("darker by about 6 points, less contrast by 15"). Each edit's findings, in order,
+    replace the pair's; not where an edit moves the picture (boxes would not line up), and not for
+    edits of the whole picture only, which the pair reads right (brightness then contrast)."""
+    from agent.grammar.commands import CommandError, parse_command
+
+    if not 2 <= len(commands) <= STEPS_AT_MOST or not exp.aligned:
+        return
+    try:
+        parsed = [parse_command(c) for c in commands]
+    except CommandError:
+        return
+    if any(c.name in _MOVES for c in parsed) or not any(getattr(c, "region", "") or c.name in ("remove", "background")
+                                                        for c in parsed):
+        return
+    ids = [v.id for v in doc.lineage(after_id)]
+    ids = ids[ids.index(before_id):]
+    findings = []
+    for (a, b), line in zip(zip(ids, ids[1:]), commands):
+        step = explain_images(doc.pixels(a), doc.pixels(b))
+        _follow_names(step, [line])
+        findings += [f for f in step.findings if f.kind != "identical"]
+    if findings:
+        exp.findings = findings
+        exp.text = told(findings)
+        first, last = doc.pixels(before_id), doc.pixels(after_id)
+        if first.shape == last.shape:  # "anything else?": how much of the picture no edit changed
+            exp.unchanged_fraction = float((np.abs(first.astype(np.int16) - last).max(axis=-1) <= 4).mean())
 
 
 def _commands_between(doc, before_id: str, after_id: str) -> list[str]:
@@ -415,6 +454,8 @@ def _more(state: dict, q: str) -> list:
     if not rest or exp.findings[0].kind == "identical":
         if any(f.kind in LOCAL_KINDS for f in exp.findings):
             kept = exp.unchanged_fraction * 100
+            if kept < 1:  # the dog brightened and the background darkened: nothing is left unchanged
+                return [("No, nothing else: what I said covers the whole picture.", None)]
             return [(f"No, nothing else: the rest of the picture ({kept:.0f}% of it) is unchanged.", None)]
         return [("No, that is everything; no part of the picture changed on its own.", None)]
     state["mentioned"] += rest
