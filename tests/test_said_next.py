@@ -402,3 +402,10 @@ def test_two_things_joined_by_and_are_both_edited(monkeypatch):
     out = execute(parse_command(said[0]), img)
     assert out[25, 25, 1] > 30 and out[25, 75, 1] > 30  # both grey
     assert (out[55, :] == img[55, :]).all()  # nothing else
+
+
+def test_praise_is_not_thanked_for():
+    """"perfect" after an edit was answered "You're welcome."."""
+    for words, want in (("perfect", "Glad you like it."), ("nice!", "Glad you like it."), ("thanks", "You're welcome."),
+                        ("thank you so much", "You're welcome.")):
+        assert read(words, model=lambda *a, **k: None).reply.startswith(want), words

@@ -214,6 +214,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         return Reading(reply="Hello! Tell me what to change, for example 'make it a bit brighter' or 'remove the "
                              "person on the left'.", chat=True)
     if _THANKS.fullmatch(text.strip(" !.?,")):
+        if not re.search(r"\b(?:thank|thanks|thx|cheers)\b", text):  # "perfect", "nice": praise, not thanks
+            return Reading(reply="Glad you like it. Tell me if you want anything else changed.", chat=True)
         return Reading(reply="You're welcome.", chat=True)
     agrees = bool(_YES.match(text) or _AGREE.fullmatch(text.strip(" !.?,")))
     if proposal and agrees:
