@@ -38,6 +38,7 @@ def _read(words: str, last: str, said: str = "") -> tuple[list[str], bool, str |
      (["adjust_attr brightness 20 in the giraffe on the right"], True, None)),
     ("and the one on the left too", "remove the dog", TOOK_RIGHT, (["remove the dog on the left"], False, None)),
     ("no, the grass", "adjust_attr brightness 20 in sky", "", (["adjust_attr brightness 20 in greenery"], True, None)),
+    ("no, the whole picture", "adjust_color blue 0.2 in sky", "", (["adjust_color blue 0.2"], True, None)),
     ("no, the giraffe", "adjust_attr brightness 20 in greenery", "",
      (["adjust_attr brightness 20 in the giraffe"], True, None)),
 ])

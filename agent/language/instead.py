@@ -5,8 +5,9 @@ brighter") is made again in the one the person means, from the version before it
 one's change is taken back (a revision: one undo brings the first try back). Said as a correction
 ("no", "not that one", "wrong one", "I meant", "actually"), then which one: by place ("the one on the
 left", "the left one", "the chicken on the left"), by size ("the bigger one"), "the other one" (when
-two were seen and the reply said which one it took), or another thing ("no, the dog"). Said as more
-("and the one on the left too") after a removal, the other one is removed as well.
+two were seen and the reply said which one it took), another thing ("no, the dog"), a part found by
+name ("no, the grass" after "brighten the sky") or the whole picture. Said as more ("and the one on
+the left too") after a removal, the other one is removed as well.
 
 It was: "no, the one on the left" after a removal was not understood, and after "make the giraffe
 brighter" it brightened the left one as well, leaving the wrong one changed.
@@ -37,6 +38,7 @@ _MORE = re.compile(r"^(?:(?:and|also|now|then|ok|okay)\b[\s,]*)*(?:(?:remove|era
 _REFERENCE = re.compile(
     rf"the (?:one (?P<place>{_PLACE})|(?P<side>{_SIDE}) one|(?P<size>{_SIZE}) one|(?P<other>other)(?: one)?"
     rf"|(?P<thing>[a-z]+(?: [a-z]+)?)(?: (?P<at>{_PLACE}))?)")
+_WHOLE = re.compile(r"the (?:whole |entire )?(?:picture|photo|image|pic|thing)")
 # how an edit of one of several says which it took (agent.edits.removal, agent.edits.regions)
 _TOOK = re.compile(rf"\bI see (?P<n>\d+) .*?\b(?:removed|changed|cropped to) the (?:[a-z]+ )*?(?P<where>{_PLACE})")
 _OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
@@ -122,9 +124,11 @@ def read_instead(text: str, recent: Recent) -> FollowUp | None:
     if meant == thing:
         return None
     if isinstance(recent.last, Remove):
-        return FollowUp([Remove(meant)], revise=True)
+        return None if _WHOLE.fullmatch(meant) else FollowUp([Remove(meant)], revise=True)
     from agent.language.scope import Unfindable, region_of
 
+    if _WHOLE.fullmatch(meant):  # "no, the whole picture" after "make the sky bluer"
+        return FollowUp([dataclasses.replace(recent.last, region="")], revise=True)
     try:
         region = region_of(meant)
     except Unfindable:
