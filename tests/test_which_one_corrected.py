@@ -179,3 +179,22 @@ def test_they_after_a_question_about_people_are_those_people(monkeypatch, tmp_pa
     assert manager.context.topic == "the person"
     assert [c.question for c in manager.read("are they wearing black?")[0]] == ["are the people wearing black"]
     assert read_question("is the man wearing a red shirt?").value == "red"
+
+
+def test_a_removal_of_a_large_part_of_the_picture_says_the_fill_is_made_up(monkeypatch):
+    """A man filling 45% of his photo was removed with "Removed the man and filled in the background."
+    and a fill of a stump's strip, a green smear and a pale band."""
+    img = np.random.default_rng(0).integers(0, 255, (120, 240, 3), dtype=np.uint8)
+    for share, box in ((0.5, (0, 0, 120, 120)), (0.1, (20, 40, 60, 80))):
+        monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3, b=box: [Detection("dog", 0.9, b)])
+        monkeypatch.setattr(removal, "detect", lambda rgb, min_score=0.3: [])
+
+        def box_hole(pixels, found):
+            hole = np.zeros(pixels.shape[:2], bool)
+            x1, y1, x2, y2 = found[0].boxes[0]
+            hole[y1:y2, x1:x2] = True
+            return hole, np.zeros_like(hole)
+
+        monkeypatch.setattr(objects, "hole_for", box_hole)
+        note = removal.remove(img, "the dog")[2]
+        assert ("It took 50% of the picture, and a fill that large is made up" in note) == (share == 0.5), note

@@ -102,6 +102,12 @@ def _short_of_box(hole: np.ndarray, boxes: list) -> str:
     return ""
 
 
+# A hole from this share of the picture is said to be large: gcompris' didgeridoo player, 45% of his
+# photo, was filled with a strip of tree stump, a green smear and a pale band, and the reply said only
+# "Removed the man and filled in the background."
+LARGE_HOLE = 0.25
+
+
 def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]:
     """The picture with what ``words`` name removed, the boxes to show, and a sentence for the
     reply ("" when the command's own reply says it all). Raises ``RegionNotFound`` when nothing
@@ -160,5 +166,8 @@ def remove(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[dict], str]
              if d.label in classes and any(box_iou(d.box, b) > 0.3 for b in boxes)]
     if still:
         notes.append(f"the detector still sees a {classes[still[0].label]} there: look, and undo if it is not gone")
+    elif hole.mean() >= LARGE_HOLE:  # a man filling a third of the photo: the fill is mostly made up
+        notes.append(f"it took {hole.mean():.0%} of the picture, and a fill that large is made up from what is "
+                     "around it: look at it closely, and say “undo” if it does not look right")
     note = ". ".join(n[:1].upper() + n[1:] for n in notes)
     return out, overlays, note + ("." if note else "")
