@@ -113,3 +113,12 @@ def dark_figure_detector(monkeypatch, *, head_short: bool = False) -> None:
                 for x, y, w, h, _ in stats[1:] if h >= 0.08 * pixels.shape[0]]
 
     monkeypatch.setattr(things, "detect_objects", seen)
+
+
+def box_hole(pixels: np.ndarray, found: list) -> tuple[np.ndarray, np.ndarray]:
+    """A stand-in for :func:`agent.edits.objects.hole_for`: the first match's first box is the hole,
+    nothing is kept."""
+    hole = np.zeros(pixels.shape[:2], bool)
+    x1, y1, x2, y2 = found[0].boxes[0]
+    hole[y1:y2, x1:x2] = True
+    return hole, np.zeros_like(hole)

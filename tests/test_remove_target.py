@@ -14,6 +14,7 @@ from agent.edits.regions import RegionNotFound
 from editor import ops
 from editor.document import Document
 from editor.store import Store
+from tests.conftest import box_hole
 
 
 def _cutout(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -353,12 +354,6 @@ def test_people_too_small_for_a_mask_are_removed_and_counted(monkeypatch):
 def test_one_of_two_touching_boxes_removed_says_the_other_may_be_part_of_it(monkeypatch):
     """A cheetah lying down was its head and shoulders to the detector, and its body "another
     cheetah" whose box touches the first: the reply says so and how to remove it too."""
-    def box_hole(pixels, found):
-        hole = np.zeros(pixels.shape[:2], bool)
-        x1, y1, x2, y2 = found[0].boxes[0]
-        hole[y1:y2, x1:x2] = True
-        return hole, np.zeros_like(hole)
-
     monkeypatch.setattr(objects, "hole_for", box_hole)
     img = np.random.default_rng(0).integers(0, 255, (270, 480, 3), dtype=np.uint8)
     notes = []

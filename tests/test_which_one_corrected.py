@@ -14,6 +14,7 @@ from agent.language.instead import read_instead
 from agent.perception.models import Detection
 from editor.document import Document
 from editor.store import Store
+from tests.conftest import box_hole
 
 TOOK_RIGHT = "Removed the dog and filled in the background. I see 2 of them and removed the dog on the right"
 
@@ -188,12 +189,6 @@ def test_a_removal_of_a_large_part_of_the_picture_says_the_fill_is_made_up(monke
     for share, box in ((0.5, (0, 0, 120, 120)), (0.1, (20, 40, 60, 80))):
         monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3, b=box: [Detection("dog", 0.9, b)])
         monkeypatch.setattr(removal, "detect", lambda rgb, min_score=0.3: [])
-
-        def box_hole(pixels, found):
-            hole = np.zeros(pixels.shape[:2], bool)
-            x1, y1, x2, y2 = found[0].boxes[0]
-            hole[y1:y2, x1:x2] = True
-            return hole, np.zeros_like(hole)
 
         monkeypatch.setattr(objects, "hole_for", box_hole)
         note = removal.remove(img, "the dog")[2]
