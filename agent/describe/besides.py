@@ -17,6 +17,7 @@ import re
 
 import numpy as np
 
+from agent.describe.placing import found_region, where_words
 from agent.grammar.commands import Command
 from agent.perception.vocabulary import plural
 
@@ -61,7 +62,6 @@ def anything_else(pixels: np.ndarray, *, unsure: float, sure: float) -> tuple[st
     """What the description of ``pixels`` did not say: things (from the detector's score ``unsure``;
     under ``sure`` said as not sure) and the sky and the greenery, with their boxes."""
     from agent.describe.caption import describe_image, first_thing
-    from agent.describe.questions import found_region, where_words
     from agent.perception.naming import name_objects
     from agent.perception.things import detect
 
@@ -94,14 +94,12 @@ def anything_else(pixels: np.ndarray, *, unsure: float, sure: float) -> tuple[st
                 "vehicles and everyday objects, the sky and greenery; draw around anything else with the trace "
                 "tool (T) and ask “what is this?”.", data, [])
     listed = parts[0] if len(parts) == 1 else "; ".join(parts[:-1]) + f"; and {parts[-1]}"
-    return f"{lead or 'I can see '}{'I can see ' if lead else ''}{listed}.", data, []
+    return f"{lead}I can see {listed}.", data, []
 
 
 def doing(pixels: np.ndarray, found: list, said: str) -> tuple[str, dict, list[Command]]:
     """"what is the dog doing?": Easel cannot tell, said so, and where the dog is, boxed (each one
     of several)."""
-    from agent.describe.questions import where_words
-
     cannot = "my models find what things are and where they are, not what they do"
     if not found:
         return f"I don't see {'an' if said[:1] in 'aeiou' else 'a'} {said}; and what things do, I can't tell: {cannot}.", {}, []

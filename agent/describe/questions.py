@@ -24,6 +24,7 @@ import re
 import numpy as np
 
 from agent.describe.critique import critique
+from agent.describe.placing import SKY_SIDE, found_region, where_words  # noqa: F401 (callers import where_words here)
 from agent.grammar.commands import AdjustAttr, Command
 from agent.grammar.turns import TurnResult
 from agent.language.questions import Question, read_question
@@ -42,14 +43,6 @@ def _plural(word: str, n: int) -> str:
 
 def _a(word: str) -> str:
     return ("an " if word[:1] in "aeiou" else "a ") + word
-
-
-def where_words(box, shape) -> str:
-    """Where a box is in a picture of ``shape``, in words ("on the left", "at the top right"), by
-    the table every answer uses (:mod:`agent.perception.places`)."""
-    from agent.perception.places import box_place, place_phrase
-
-    return place_phrase(box_place(box, (shape[1], shape[0])))
 
 
 _PLACE = re.compile(r"\s+(?:on|at|in|to) the (?:far )?(left|right|top|bottom|middle|centre|center)(?: (left|right))?"
@@ -402,7 +395,6 @@ def _colours_of_each(pixels: np.ndarray, found: list, label: str, said: str,
 
 
 SKY_SHOWN = 0.02  # a sky mask under this share of the picture is no sky to speak of
-SKY_SIDE = 1024  # the sky is looked for on a copy this size on its long side
 
 
 # Colour words a person asks with, and the basic terms Easel names colours by that answer them yes
@@ -428,27 +420,6 @@ def found_part(about: str) -> str | None:
     except ValueError:
         return None
     return name if name in FOUND_NAMES else None
-
-
-def found_region(pixels: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """The picture on a copy :data:`SKY_SIDE` pixels on its long side (enough to say it: 0.4 s on 12
-    megapixels at full size, 0.08 s so), the region's mask there (:func:`editor.masks.region_mask`,
-    as "brighten the sky" and "make the grass greener" use) and the mask's box in the full picture's
-    pixels."""
-    from agent.perception.colour_terms import fit_side
-    from agent.perception.models import to_rgb8
-    from editor.masks import region_mask
-
-    full = to_rgb8(pixels)
-    h, w = full.shape[:2]
-    rgb = fit_side(full, SKY_SIDE)
-    mask = region_mask(rgb, name) >= 0.5
-    if not mask.any():
-        return rgb, mask, [0, 0, 0, 0]
-    ys, xs = np.nonzero(mask)
-    sx, sy = w / mask.shape[1], h / mask.shape[0]
-    return rgb, mask, [int(xs.min() * sx), int(ys.min() * sy), min(w, int(np.ceil((xs.max() + 1) * sx))),
-                       min(h, int(np.ceil((ys.max() + 1) * sy)))]
 
 
 def _found_overlay(box: list[int], label: str) -> dict:

@@ -45,8 +45,8 @@ _OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
 
 
 def _target(last: Command | None) -> str:
-    """The thing the last edit was made in ("the chicken", "the giraffe on the left"), or "" when it
-    was not one thing found by name (the whole picture, the sky, a selection)."""
+    """The thing or found part the last edit was made in ("the chicken", "the giraffe on the left",
+    "sky"), or "" when it was made in no such thing (the whole picture, a side, a selection)."""
     if isinstance(last, Remove):
         words = last.words
     elif isinstance(last, REGIONAL):
@@ -87,8 +87,8 @@ def _meant(ref: re.Match, thing: str, said: str) -> str | FollowUp | None:
     named = ref.group("thing")
     if re.fullmatch(_SIDE, named):  # "no, the left"
         return f"{kind} {_place(named)}"
-    if named in ("one", "same", "same one", "right one", "wrong one") or named.startswith(("one ", "same ")):
-        return None  # "no, the same one", "the right one": not which
+    if named in ("one", "same", "same one", "wrong one") or named.startswith(("one ", "same ")):
+        return None  # "no, the same one": not which
     return f"the {named}" + (f" {ref.group('at')}" if ref.group("at") else "")
 
 
