@@ -193,3 +193,16 @@ def test_a_removal_of_a_large_part_of_the_picture_says_the_fill_is_made_up(monke
         monkeypatch.setattr(objects, "hole_for", box_hole)
         note = removal.remove(img, "the dog")[2]
         assert ("It took 50% of the picture, and a fill that large is made up" in note) == (share == 0.5), note
+
+
+def test_the_other_one_too_of_two_is_the_one_the_edit_did_not_take():
+    """"make the giraffe brighter" ("I see 2 giraffes and changed the one on the right"), then "the
+    other one too" asked which; of more than two, or after one said by its place, it still asks."""
+    from agent.language.followups import read_follow_up
+
+    said = "Brightened the giraffe by 20 points. I see 2 giraffes and changed the one on the right"
+    follow = read_follow_up("the other one too", Recent(**{**Recent.of("adjust_attr brightness 20 in the giraffe").__dict__,
+                                                           "said": said}))
+    assert [c.format() for c in follow.commands] == ["adjust_attr brightness 20 in the giraffe on the left"]
+    herd = Recent(**{**Recent.of("adjust_attr brightness 20 in the bison").__dict__, "said": said.replace("2", "8")})
+    assert read_follow_up("the other one too", herd).reply.startswith("Which one do you mean?")

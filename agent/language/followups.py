@@ -335,6 +335,10 @@ def _same_for(c: str, recent: Recent) -> FollowUp | None:
     return None
 
 
+# How an edit of one of several says which it took (agent.edits.removal, agent.edits.regions): "I see 2
+# giraffes and changed the one on the right", "I see 4 of them and removed the chicken on the right"
+TOOK = re.compile(r"\bI see (?P<n>\d+) .*?\b(?:removed|changed|cropped to) the (?:[a-z]+ )*?"
+                  r"(?P<where>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?)")
 # "and the one on the right too", "do the same for the other bison", "and the sky as well": the last
 # regional edit again, somewhere else (it was refused, or read by the model as "rotate 20° clockwise")
 _PLACE_WORDS = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"
@@ -395,10 +399,17 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
         new = f"{thing} {re.search(_PLACE_WORDS, where).group(0)}"  # "the one on the right": the same kind there
     elif re.fullmatch(r"the other(?: one)?", where) or where == f"the other {thing.removeprefix('the ')}":
         # which is "the other" depends on how many there are and which were done already: asked, not
-        # guessed (the side opposite the last one made a bison darker twice)
-        side = "left" if place and place.group(1) == "right" else "right"
-        return FollowUp([], reply=f"Which one do you mean? Say where it is, for example “and the "
-                                  f"{thing.removeprefix('the ')} on the {side} too”.")
+        # guessed (the side opposite the last one made a bison darker twice), unless the edit said it
+        # saw two and took one by itself ("I see 2 giraffes and changed the one on the right")
+        took = TOOK.search(recent.said)
+        two = took is not None and took.group("n") == "2" and not place
+        done = re.fullmatch(r"(?:on|at) the (left|right|top|bottom)", took.group("where")) if two else None
+        if done is None:
+            side = "left" if place and place.group(1) == "right" else "right"
+            return FollowUp([], reply=f"Which one do you mean? Say where it is, for example “and the "
+                                      f"{thing.removeprefix('the ')} on the {side} too”.")
+        other = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}[done.group(1)]
+        new = f"{thing} {'on' if other in ('left', 'right') else 'at'} the {other}"
     elif where.startswith("the other "):
         return None
     else:
@@ -649,6 +660,7 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
          "adjust_attr brightness -20 in the bison on the right"),
         ("the other one too", "adjust_attr brightness -20 in the bison on the left", "reply"),
         ("now the other one", "adjust_attr brightness -20 in the bison on the left", "reply"),
+        ("the other one too", "adjust_attr brightness 20 in the giraffe", "reply"),  # (how many: not said)
         ("now the right one", "adjust_attr brightness 20 in the giraffe on the left",
          "adjust_attr brightness 20 in the giraffe on the right"),
         ("the one on the right", "adjust_attr brightness 20 in the giraffe on the left",

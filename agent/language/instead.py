@@ -20,7 +20,7 @@ import re
 
 from agent.grammar.commands import REGIONAL, Command, Remove
 from agent.language.followup_words import tidy, without_place
-from agent.language.followups import FollowUp, Recent
+from agent.language.followups import TOOK, FollowUp, Recent
 from editor.masks import FOUND_NAMES
 
 _PLACE = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"
@@ -39,8 +39,6 @@ _REFERENCE = re.compile(
     rf"the (?:one (?P<place>{_PLACE})|(?P<side>{_SIDE}) one|(?P<size>{_SIZE}) one|(?P<other>other)(?: one)?"
     rf"|(?P<thing>[a-z]+(?: [a-z]+)?)(?: (?P<at>{_PLACE}))?)")
 _WHOLE = re.compile(r"the (?:whole |entire )?(?:picture|photo|image|pic|thing)")
-# how an edit of one of several says which it took (agent.edits.removal, agent.edits.regions)
-_TOOK = re.compile(rf"\bI see (?P<n>\d+) .*?\b(?:removed|changed|cropped to) the (?:[a-z]+ )*?(?P<where>{_PLACE})")
 _OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
 
 
@@ -76,7 +74,7 @@ def _meant(ref: re.Match, thing: str, said: str) -> str | FollowUp | None:
     if ref.group("size"):  # "the bigger one": as the objects' finder reads "the bigger chicken"
         return f"the {ref.group('size')} {kind[4:]}"
     if ref.group("other"):
-        took = _TOOK.search(said)
+        took = TOOK.search(said)
         done = took.group("where") if took else (re.findall(_PLACE, thing) or [""])[-1]
         side = re.fullmatch(r"(?:on|at) the (left|right|top|bottom)", done)
         if side and (took is None or took.group("n") == "2"):
