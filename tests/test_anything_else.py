@@ -59,6 +59,11 @@ def test_what_a_thing_is_doing_is_said_to_be_beyond_easel_with_where_it_is(monke
     assert text.startswith("I can't tell what the dog is doing: my models find what things are and where")
     assert "It is at the bottom left" in text and len(data["overlays"]) == 1
     assert questions.answer_question(img, read_question("what is the horse doing?"))[0].startswith("I don't see a horse")
+    _scene(monkeypatch, [Detection("dog", 0.9, DOG), Detection("dog", 0.8, CAT)])
+    both = questions.answer_question(img, read_question("what is the dog doing?"))[0]
+    one = questions.answer_question(img, read_question("what is the dog on the right doing?"))
+    assert "I see 2 of them" in both and one[0].startswith("I can't tell what the dog is doing")
+    assert one[1]["overlays"][0]["box"] == list(CAT)
 
 
 def test_a_comparison_across_edits_made_in_parts_is_read_edit_by_edit(tmp_path, astronaut):

@@ -278,7 +278,7 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     if question.kind == "doing":  # "what is the dog doing?"
         from agent.describe.besides import doing
 
-        return doing(pixels, found, said)
+        return doing(pixels, found[:1] if place else found, said)  # "the dog on the left": that one
     if question.kind == "count":
         boxes = [_box(d, said) for d in found]
         if not found:
