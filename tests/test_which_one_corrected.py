@@ -121,7 +121,7 @@ def test_the_colour_of_one_of_several_is_each_ones_from_left_to_right(monkeypatc
                                                                        for i, b in enumerate(boxes)])
     monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, context=(): [
         naming.Named("chicken", "chicken", None, "classifier", 0.8, "chicken") for _ in ds])
-    monkeypatch.setattr(naming, "object_colour", lambda rgb, box, label="": colours[tuple(box)])
+    monkeypatch.setattr(naming, "object_colour", lambda rgb, box, label="", **_: colours[tuple(box)])
     ask = lambda words: questions.answer_question(img, read_question(words))  # noqa: E731
     text, data, _ = ask("what colour is the chicken?")
     assert text == "From left to right, the chickens are brown, brown and orange."

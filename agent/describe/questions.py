@@ -363,12 +363,15 @@ def _colours_of_each(pixels: np.ndarray, found: list, label: str, said: str,
     said: each one's colour, from left to right, every one boxed. It was the surest one's alone, a
     different one than a removal took ("the chicken on the left is brown"; "removed the chicken on
     the right")."""
+    from agent.perception.colour_terms import photo_light
+    from agent.perception.models import to_rgb8
     from agent.perception.naming import BLACK_AND_WHITE, object_colour
 
     shown = sorted(found[:EACH_AT_MOST], key=lambda d: d.box[0] + d.box[2])
     pattern = said in BLACK_AND_WHITE or label in BLACK_AND_WHITE
+    light = None if pattern else photo_light(to_rgb8(pixels))  # (the photo's, once for all of them)
     colours = [{"skyblue": "light blue"}.get(c, c) if c else None for c in
-               ("black and white" if pattern else object_colour(pixels, d.box, label) for d in shown)]
+               ("black and white" if pattern else object_colour(pixels, d.box, label, light=light) for d in shown)]
     overlays = {"overlays": [_box(d, said) for d in shown]}
     n, many = len(shown), plural(said)
     known = [c for c in colours if c]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from agent.language.followup_words import without_place
+from agent.language.followup_words import OPPOSITE, side_phrase, without_place
 from agent.language.questions import WORN
 from agent.perception.vocabulary import plural, singular
 
@@ -19,16 +19,7 @@ _AGREEING = re.compile(r"\b(?:do|go for|apply|undo|redo|keep|leave) it\b")
 _SIDE = r"(?:(?:far |top |bottom |upper |lower )?(?:left|right)|top|bottom|middle|centre|center)"
 ONE = re.compile(rf"\bthe (?:one (?P<place>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)"
                   rf"(?: (?:left|right))?)|(?P<side>{_SIDE}) one|(?P<size>(?:big|large|small|little|tiny)(?:g?er|g?est)?) one)\b")
-_OTHERONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
-_OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
-
-
-def place_phrase(side: str) -> str:
-    """"left" -> "on the left", "top left" -> "at the top left", "middle" -> "in the middle"."""
-    side = side.replace("upper", "top").replace("lower", "bottom")
-    if side in ("left", "right", "far left", "far right"):
-        return f"on the {side}"
-    return f"in the {side}" if side in ("middle", "centre", "center") else f"at the {side}"
+_OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
 
 
 def names_thing(noun: str, line: str) -> bool:
@@ -79,15 +70,15 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
             return None  # of the things described ("a wallaby, and an animal"), not of the one kind: asked
         return words[:one.start()] + f"the {one.group('size')} {noun}" + words[one.end():]
     if one:
-        place = one.group("place") or place_phrase(one.group("side"))
+        place = one.group("place") or side_phrase(one.group("side"))
         return words[:one.start()] + f"the {noun} {place}" + words[one.end():]
-    other = _OTHERONE.search(words)
+    other = _OTHER_ONE.search(words)
     if other:
         done = re.fullmatch(rf"the {re.escape(noun)} on the (left|right)|the {re.escape(noun)} at the (top|bottom)", last_region)
         if count != 2 or not done:
             return None
-        side = _OPPOSITE[done.group(1) or done.group(2)]  # (said as "the one there": a follow-up reads it)
-        return words[:other.start()] + f"the one {place_phrase(side)}" + words[other.end():]
+        side = OPPOSITE[done.group(1) or done.group(2)]  # (said as "the one there": a follow-up reads it)
+        return words[:other.start()] + f"the one {side_phrase(side)}" + words[other.end():]
     worn = re.search(rf"\b(?:his|her|their) ({WORN})\b", words)
     if worn:  # "what colour is his shirt?" after "where is the man on the left?"
         return words[:worn.start()] + f"the {worn.group(1)} of {topic}" + words[worn.end():]

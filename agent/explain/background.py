@@ -97,9 +97,11 @@ def blurred_background(pred: np.ndarray, af: np.ndarray, valid: np.ndarray) -> n
     e0 = cv2.blur(np.abs(af - pred).max(axis=2), k)
     # the usual blur first, then those "less" and "more" make: a blur made "less" (x 0.5) was
     # "It was blurred (sharpness -100). A snake was added at the top" over a herd of bison
+    usual = None  # (the usual strength's blur and its error, which the faint look below takes again)
     for strength in sorted(BLUR_STRENGTHS, key=lambda s: abs(np.log(s))):
         blurred = cv2.GaussianBlur(pred, (0, 0), max(h, w) * BLUR_FRACTION * strength)
         e1 = cv2.blur(np.abs(af - blurred).max(axis=2), k)
+        usual = usual or (blurred, e1)
         found = _blurred_part(pred, af, valid, blurred, e0, e1, 4.0)
         if found is not None and strength != 1.0 and (float(np.median(e1[found])) > OTHER_BLUR_FIT
                                                       or not _kept_subject(pred, af, valid, blurred, found)):
@@ -107,8 +109,7 @@ def blurred_background(pred: np.ndarray, af: np.ndarray, valid: np.ndarray) -> n
         if found is not None or not ((e0 > 4.0) & (e1 < 0.5 * e0) & valid).any():
             break
     if found is None:
-        blurred = cv2.GaussianBlur(pred, (0, 0), max(h, w) * BLUR_FRACTION)
-        e1 = cv2.blur(np.abs(af - blurred).max(axis=2), k)
+        blurred, e1 = usual
         # A flat photo's background (a plain wall behind the clock) loses only its fine grain to
         # the blur, a level or two: seen where the blur explains the pixels far better than the
         # picture as it was, the fine detail is gone, and the subject is left exactly as it was

@@ -263,7 +263,7 @@ def _compare(manager, before_id: str, label: str) -> dict:
         commands = _commands_between(doc, before_id, head)
         _follow_order(exp, commands)
         _follow_names(exp, commands)
-        _step_by_step(exp, doc, before_id, head, commands)
+        _step_by_step(exp, doc, before_id, head, commands, cache)
         cache[key] = exp
         while len(cache) > 8:
             cache.pop(next(iter(cache)))
@@ -277,9 +277,9 @@ STEPS_AT_MOST = 4  # a comparison across more edits than this is read from its t
 _MOVES = ("rotate", "crop", "flip", "image_cutout")  # edits after which boxes are in other places
 
 
-def _step_by_step(exp: Explanation, doc, before_id: str, after_id: str, commands: list[str]) -> None:
+def _step_by_step(exp: Explanation, doc, before_id: str, after_id: str, commands: list[str], cache: dict) -> None:
     """A comparison across several edits of which one was made in a part (the dog brightened, then
-    the background darkened) is read edit by edit: the two pictures alone were read as one change
+    the background darkened) is read edit by edit (each step's explanation from ``cache`` or into it): the two pictures alone were read as one change
     of it all ("darker by about 6 points, less contrast by 15"). Each edit's findings, in order,
     replace the pair's; not where an edit moves the picture (boxes would not line up), and not for
     edits of the whole picture only, which the pair reads right (brightness then contrast)."""
@@ -298,8 +298,10 @@ def _step_by_step(exp: Explanation, doc, before_id: str, after_id: str, commands
     ids = ids[ids.index(before_id):]
     findings = []
     for (a, b), line in zip(zip(ids, ids[1:]), commands):
-        step = explain_images(doc.pixels(a), doc.pixels(b))
-        _follow_names(step, [line])
+        step = cache.get((a, b))  # each step's own "what changed?", when it was asked already
+        if step is None:
+            step = cache[(a, b)] = explain_images(doc.pixels(a), doc.pixels(b))
+            _follow_names(step, [line])
         findings += [f for f in step.findings if f.kind != "identical"]
     if findings:
         exp.findings = findings

@@ -95,3 +95,19 @@ def without_place(thing: str) -> str:
     """A thing's words without the place that says which one: "the giraffe in the middle" -> "the
     giraffe", "the person next to the car" -> "the person"."""
     return re.sub(r"\s+(?:on|at|in|by|near|next to|beside)\s+the\s+.*$", "", thing.strip())
+
+
+OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}  # "the other one" of two
+
+
+def side_phrase(side: str) -> str:
+    """A side as it follows a thing: "left" -> "on the left", "top left" -> "at the top left",
+    "middle" -> "in the middle".
+
+    >>> side_phrase("far left"), side_phrase("upper right"), side_phrase("centre")
+    ('on the far left', 'at the top right', 'in the centre')
+    """
+    side = side.replace("upper", "top").replace("lower", "bottom")
+    if side in ("left", "right", "far left", "far right"):
+        return f"on the {side}"
+    return f"in the {side}" if side in ("middle", "centre", "center") else f"at the {side}"

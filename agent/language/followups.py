@@ -64,10 +64,10 @@ from agent.grammar.commands import (
     parse_command,
 )
 from agent.grammar.lexicon import COLOUR_WORD
+from agent.language.followup_words import OPPOSITE, side_phrase, without_place
 from agent.language.followup_words import SIZE_AFTER as _SIZE_AFTER
 from agent.language.followup_words import size_of as _size
 from agent.language.followup_words import tidy as _tidy
-from agent.language.followup_words import without_place
 from agent.language.revisions import LESS, MORE, reversed_edit, scaled, shown, signed_degrees
 from editor.masks import FOUND_NAMES, canonical_region_name
 
@@ -339,6 +339,23 @@ def _same_for(c: str, recent: Recent) -> FollowUp | None:
 # giraffes and changed the one on the right", "I see 4 of them and removed the chicken on the right"
 TOOK = re.compile(r"\bI see (?P<n>\d+) .*?\b(?:removed|changed|cropped to) the (?:[a-z]+ )*?"
                   r"(?P<where>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?)")
+def other_of_two(said: str, placed: str = "") -> str | None:
+    """Where "the other one" is ("on the left"): opposite the one an edit took, when its reply
+    (``said``) says it saw two, or else opposite ``placed``, the place the request itself gave
+    ("on the right"); None when neither tells.
+
+    >>> other_of_two("I see 2 giraffes and changed the one on the right"), other_of_two("", "at the top")
+    ('on the left', 'at the bottom')
+    >>> other_of_two("I see 4 of them and removed the chicken on the right") is None
+    True
+    """
+    took = TOOK.search(said)
+    done = re.fullmatch(r"(?:on|at) the (left|right|top|bottom)", took.group("where") if took else placed)
+    if done is None or (took is not None and took.group("n") != "2"):
+        return None
+    return side_phrase(OPPOSITE[done.group(1)])
+
+
 # "and the one on the right too", "do the same for the other bison", "and the sky as well": the last
 # regional edit again, somewhere else (it was refused, or read by the model as "rotate 20° clockwise")
 _PLACE_WORDS = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"
@@ -401,15 +418,12 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
         # which is "the other" depends on how many there are and which were done already: asked, not
         # guessed (the side opposite the last one made a bison darker twice), unless the edit said it
         # saw two and took one by itself ("I see 2 giraffes and changed the one on the right")
-        took = TOOK.search(recent.said)
-        two = took is not None and took.group("n") == "2" and not place
-        done = re.fullmatch(r"(?:on|at) the (left|right|top|bottom)", took.group("where")) if two else None
-        if done is None:
+        other = None if place else other_of_two(recent.said)
+        if other is None:
             side = "left" if place and place.group(1) == "right" else "right"
             return FollowUp([], reply=f"Which one do you mean? Say where it is, for example “and the "
                                       f"{thing.removeprefix('the ')} on the {side} too”.")
-        other = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}[done.group(1)]
-        new = f"{thing} {'on' if other in ('left', 'right') else 'at'} the {other}"
+        new = f"{thing} {other}"
     elif where.startswith("the other "):
         return None
     else:

@@ -19,8 +19,8 @@ import dataclasses
 import re
 
 from agent.grammar.commands import REGIONAL, Command, Remove
-from agent.language.followup_words import tidy, without_place
-from agent.language.followups import TOOK, FollowUp, Recent
+from agent.language.followup_words import side_phrase, tidy, without_place
+from agent.language.followups import TOOK, FollowUp, Recent, other_of_two
 from editor.masks import FOUND_NAMES
 
 _PLACE = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"
@@ -39,7 +39,6 @@ _REFERENCE = re.compile(
     rf"the (?:one (?P<place>{_PLACE})|(?P<side>{_SIDE}) one|(?P<size>{_SIZE}) one|(?P<other>other)(?: one)?"
     rf"|(?P<thing>[a-z]+(?: [a-z]+)?)(?: (?P<at>{_PLACE}))?)")
 _WHOLE = re.compile(r"the (?:whole |entire )?(?:picture|photo|image|pic|thing)")
-_OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
 
 
 def _target(last: Command | None) -> str:
@@ -56,35 +55,29 @@ def _target(last: Command | None) -> str:
     return words if words.startswith("the ") else ""
 
 
-def _place(side: str) -> str:
-    """"left" -> "on the left", "top left" -> "at the top left", "middle" -> "in the middle"."""
-    if side.endswith(("left", "right")) and " " not in side.replace("far ", ""):
-        return f"on the {side}"
-    return "in the middle" if side == "middle" else f"at the {side}"
-
-
 def _meant(ref: re.Match, thing: str, said: str) -> str | FollowUp | None:
     """The words for the one meant ("the chicken on the left"), a reply asking which, or None when
     the words are not a reference to one thing."""
     kind = re.sub(rf"^the (?:{_SIZE}) ", "the ", without_place(thing))  # "the chicken"
     if ref.group("place") or ref.group("side"):
-        return f"{kind} {ref.group('place') or _place(ref.group('side'))}"
+        return f"{kind} {ref.group('place') or side_phrase(ref.group('side'))}"
     if not kind.startswith("the ") and (ref.group("size") or ref.group("other")):
         return None  # (a part found by name: the sky has no bigger one)
     if ref.group("size"):  # "the bigger one": as the objects' finder reads "the bigger chicken"
         return f"the {ref.group('size')} {kind[4:]}"
     if ref.group("other"):
-        took = TOOK.search(said)
-        done = took.group("where") if took else (re.findall(_PLACE, thing) or [""])[-1]
-        side = re.fullmatch(r"(?:on|at) the (left|right|top|bottom)", done)
-        if side and (took is None or took.group("n") == "2"):
-            return f"{kind} {_place(_OPPOSITE[side.group(1)])}"
+        placed = (re.findall(_PLACE, thing) or [""])[-1]
+        other = other_of_two(said, placed)
+        if other:
+            return f"{kind} {other}"
+        took = TOOK.search(said)  # (the example is the side opposite the one taken)
+        done = took.group("where") if took else placed
         return FollowUp([], reply=f"Which {kind[4:]} do you mean? Say where it is, for example “no, the one on the "
                                   f"{'left' if done.endswith('right') else 'right'}”, or draw around it with the trace "
                                   "tool (T).")
     named = ref.group("thing")
     if re.fullmatch(_SIDE, named):  # "no, the left"
-        return f"{kind} {_place(named)}"
+        return f"{kind} {side_phrase(named)}"
     if named in ("one", "same", "same one", "wrong one") or named.startswith(("one ", "same ")):
         return None  # "no, the same one": not which
     return f"the {named}" + (f" {ref.group('at')}" if ref.group("at") else "")
