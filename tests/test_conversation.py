@@ -371,6 +371,20 @@ def test_a_revision_said_first_and_a_request_after_it(manager):
     assert lineage(manager.document) == ["adjust_attr contrast 30"]
 
 
+@pytest.mark.parametrize("words, left", [
+    ("ok that's too much, go back one", ["adjust_attr warmth 38"]),
+    ("that's way too strong, go back to the original", []),
+    ("too much, revert to the original", [])])
+def test_a_revision_then_going_back_only_goes_back(manager, words, left):
+    """"ok that's too much, go back one" made the warmth less and then undid that (the picture as it
+    was, the reply "Warmth now +28 ... Undid it"); "that's way too strong, go back to the original"
+    made the colours duller by 60 and explained the change."""
+    manager.handle("warm it up")
+    manager.handle("more")
+    result = manager.handle(words)
+    assert lineage(manager.document) == left, result.reply
+
+
 def test_a_request_of_several_edits_is_undone_in_one_step(manager):
     manager.handle("increase brightness by 30 and contrast by 20")
     manager.handle("undo")
@@ -507,6 +521,22 @@ def test_it_after_a_caption_is_the_thing_it_led_with(monkeypatch, manager):
     assert manager.read("make it brighter")[0][0].format() == "adjust_attr brightness 20 in the giraffe in the middle"
     no_topic = questions.answer_question(manager.document.pixels(), read_question("what colour is it?"))[0]
     assert no_topic.startswith("Which thing do you mean by “it”?"), no_topic
+
+
+def test_it_after_a_caption_keeps_the_captions_word():
+    """gcompris' panda: "a panda in the middle", then "make it a little brighter" said "Brightened the
+    bear" (the detector's label; WordNet's panda is no bear); the moose, "a black animal", was "the
+    cow". "it" is the caption's word; a word of the label ("a hot dog") is not its own noun."""
+    from agent.describe.caption import first_thing
+    from agent.describe.words import Segment
+
+    def lead(words, label):
+        return first_thing([Segment(words, (10, 10, 50, 50), 0, 0, "#ff0000", label)], (100, 100, 3))
+
+    assert lead("a panda in the middle", "bear") == "the panda"
+    assert lead("a black animal in the middle", "cow") == "the animal"
+    assert lead("a brown chicken in the middle", "bird") == "the chicken"
+    assert lead("a hot dog in the middle", "hot dog") == "the hot dog"
 
 
 def test_what_is_in_a_part_of_the_picture_is_answered(monkeypatch):

@@ -502,15 +502,17 @@ def first_thing(segments, shape) -> str | None:
     another one), when the detector can find it again (a question or an edit about "it" looks for
     it); None for a region ("the sky") or a building."""
     from agent.perception.places import box_place, place_phrase
-    from agent.perception.things import ObjectNotFound, object_phrase
+    from agent.perception.things import ObjectNotFound, named_words, object_phrase
     from agent.perception.wordnet import first_is_a
 
     first = next((s for s in segments if s.kind == "object" and s.label), None)
     if first is None:
         return None
-    # the caption's word for it ("a brown chicken in the middle"), where the detector's is "bird"
+    # the caption's word for it ("a brown chicken in the middle"), where the detector's is "bird"; the
+    # classifier's ("a panda", where the detector's is "bear" and WordNet's panda is no bear)
     word = next((w for w in reversed(re.findall(r"[a-z]+", first.words.lower()))
-                 if w != first.label and first_is_a(w, first.label)), first.label)
+                 if w not in first.label.split() and (first_is_a(w, first.label) or w in named_words())),
+                first.label)
     try:
         object_phrase(f"the {word}")
     except ObjectNotFound:

@@ -107,7 +107,8 @@ _LESS_CORE = (r"(?:too (?:much|strong|intense|heavy|extreme|far|harsh|drastic|ob
               r"(?:tone|dial|scale|pull) (?:down|back)(?: (?:it|that|this|the effect))?|not (?:so|as|that|too) much|"
               r"halve it|half(?: of that| as much)?|(?:reduce|lower|decrease|soften|lessen) (?:it|that|the effect)|"
               r"back off|ease off|less of (?:that|it)|(?:make it|go) (?:less|weaker|subtler|gentler|more subtle)"
-              r"(?: strong| intense)?|less strong|less intense)")
+              r"(?: strong| intense)?|less strong|less intense|"
+              r"(?:rather|quite|pretty|kind of|kinda|a bit|a little) (?:strong|heavy|intense|harsh|extreme|much))")
 _MORE_CORE = (r"(?:more|stronger|more intense|further|not enough|(?:increase|boost|intensify|strengthen|push|"
               r"amplify) (?:it|that|the effect)(?: (?:more|further))?|intensify|(?:turn|bump|crank|ramp) "
               r"(?:it|that) up|double it|harder|keep going|go further|(?:make it|go) (?:even |still |a (?:little |tiny )?bit |a little |slightly |much |way )?(?:stronger|"
@@ -755,7 +756,8 @@ _JOINS = re.compile(r"[,;.!?]+\s*(?:(?:and|then|but|also|plus|after that)\b\s*)*
 def split_follow_up(text: str, recent: Recent) -> tuple[FollowUp, str] | None:
     """A revision said first and a request after it in one message ("too much, and make it warmer",
     "a bit less, then sharpen it"): the revision and the words of the rest, which the request rules
-    read. None when the message does not open with a revision or has nothing after it."""
+    read; a going back after it ("too much, go back to the original") alone, with no words left. None
+    when the message does not open with a revision or has nothing after it."""
     if recent.last is None:
         return None
     pieces = [p.strip() for p in _JOINS.split(text) if p and p.strip(" ,.;!?")]
@@ -763,7 +765,10 @@ def split_follow_up(text: str, recent: Recent) -> tuple[FollowUp, str] | None:
         head = read_follow_up(", ".join(pieces[:k]), recent)
         if head is not None and head.revise and head.reply is None:
             rest = " and ".join(pieces[k:])
-            return (head, rest) if read_follow_up(rest, recent) is None and _tidy(rest) else None
+            back = read_follow_up(rest, recent)
+            if back is not None and back.commands and all(isinstance(c, Undo) for c in back.commands):
+                return back, ""  # "way too strong, go back to the original": the going back answers it
+            return (head, rest) if back is None and _tidy(rest) else None
     return None
 
 

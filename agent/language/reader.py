@@ -39,6 +39,7 @@ from agent.grammar.commands import (
     Remove,
     Rotate,
     Search,
+    Undo,
     with_region,
 )
 from agent.language.complaints import complaint
@@ -261,8 +262,12 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             return Reading(reply=later.reply, proposal=later.proposal)
         return Reading(commands=later.commands, revise=later.revise, notes=[later.note] if later.note else [])
     split = split_follow_up(utterance, recent or Recent())  # "too much, and make it warmer"
+    if split is not None and not split[1]:
+        return Reading(commands=split[0].commands)
     if split is not None:
         rest = read(split[1], model=model, photo_open=photo_open, selection=selection)
+        if rest.commands and all(isinstance(c, Undo) for c in rest.commands):
+            return rest  # "that's too much, go back one": the undo is the answer to it (it was made less, then undone)
         if rest.commands:
             return Reading(commands=[*split[0].commands, *rest.commands], revise=True, notes=rest.notes)
     reading = Reading()

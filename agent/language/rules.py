@@ -534,8 +534,12 @@ def _describe_explain(c: str) -> RuleResult:
                  r"\bcompare\b|\bwhat (?:did|have) you (?:just |already )?(?:do|done|change|changed)\b"
                  r"|\bwhere (?:did|have) you (?:change|changed|edit|edited)\b"
                  r"|^how much (?:\w+er|more \w+|less \w+) (?:is|did|has) (?:it|the (?:photo|picture|image))\b"
-                 r"|^(?:by )?how much(?: did (?:it|you) change(?: it)?)?$", c):
-        return [Explain(c)]  # "how much brighter is it now?" was read as "brighten it by 40"
+                 r"|^(?:by )?how much(?: did (?:it|you) change(?: it)?)?$"
+                 r"|^(?:how|is|was|does|did|has|what|compared)\b.*\bcompared? (?:to|with) (?:the )?(?:original|before|"
+                 r"previous|last|first)", c):
+        # "how much brighter is it now?" was read as "brighten it by 40"; "how warm is it now compared to
+        # the original?" as "warm it up" (a second warming)
+        return [Explain(c)]
     if JUDGED.fullmatch(c):
         raise Refusal(JUDGED_REPLY, asks=True)
     if DESCRIBE.search(c):
@@ -576,7 +580,8 @@ RULES: tuple[RequestRule, ...] = (
         worth="off: right +0, wrong +0, refused +0"),
     RequestRule("describe_explain", _describe_explain, (
         ("what changed?", "explain what changed"), ("describe it", "describe"),
-        ("what is in this picture?", "describe")),
+        ("what is in this picture?", "describe"),
+        ("how warm is it now compared to the original?", "explain how warm is it now compared to the original")),
         worth="off: right +0, wrong +0, refused +0"),
     RequestRule("question", _question, (
         ("what colour is the cup?", "describe"), ("is there a spoon?", "describe"),
