@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agent.language.followups import Recent, read_follow_up
 from agent.language.questions import read_question
 from agent.language.reader import read
@@ -209,6 +211,9 @@ def test_what_people_say_next_is_read_as_meant():
         "where did you change it?": ["explain where did you change it"],
         "how much brighter is it now?": ["explain how much brighter is it"],
         "could the sky be bluer": ["adjust_color blue 0.2 in sky"],  # a request, proposed as if a question
+        # a second warming was run for this
+        "how warm is it now compared to the original?": ["explain how warm is it now compared to the original"],
+        "make it warmer compared to the original": ["adjust_attr warmth 25"],
     }
     for words, want in cases.items():
         assert _said(words)[0] == want, words
@@ -409,3 +414,21 @@ def test_praise_is_not_thanked_for():
     for words, want in (("perfect", "Glad you like it."), ("nice!", "Glad you like it."), ("thanks", "You're welcome."),
                         ("thank you so much", "You're welcome.")):
         assert read(words, model=lambda *a, **k: None).reply.startswith(want), words
+
+
+def test_a_part_of_a_thing_is_not_the_thing():
+    """"make the owl's eyes brighter" brightened the whole owl and said so; "remove the man's hat"
+    removed a musician ("Removed the man's hat"). A part or what a thing wears is asked to be pointed
+    at; what it owns that the detector finds is that thing; its fur or coat is the thing itself."""
+    from agent.perception.things import ObjectNotFound, object_phrase
+
+    commands, reading = _said("make the owl's eyes brighter")
+    assert commands == [] and "the owl's eyes" in reading.reply and "“make this brighter”" in reading.reply
+    assert _said("blur the car's license plate")[0] == []
+    assert _said("make the dog's fur warmer")[0] == ["adjust_attr warmth 25 in the dog"]
+    assert _said("make the man's face brighter")[0] == ["adjust_attr brightness 20 in face"]
+    assert "“brighten this”" in _said("brighten the eyes of the owl")[1].reply  # was "brighten this of the owl"
+    with pytest.raises(ObjectNotFound, match="the man's hat"):
+        object_phrase("the man's hat")
+    assert object_phrase("the man's tie")[0].label == "tie"
+    assert object_phrase("the dog in the man's arms")[0].label == "dog"

@@ -41,8 +41,8 @@ def region_or_ask(c: str, own_words: set[str] | frozenset[str] = frozenset(), *,
                      rf"{re.escape(part)}\b", c):
             return ""  # "lighten up the image, especially around the face": the image, as asked first
         if not example:
-            pointed = re.sub(rf"\b(?:(?:the|his|her|their|my|its|our|your|this|that) )?(?:\w+'s )?{re.escape(part)}\b",
-                             "this", c, count=1)
+            pointed = re.sub(rf"\b(?:(?:the|his|her|their|my|its|our|your|this|that) )?(?:\w+'s )?{re.escape(part)}\b"
+                             r"(?: of (?:the|his|her|their|its|my) \w+)?", "this", c, count=1)  # "the eyes of the owl"
             example = pointed if pointed != c and len(pointed) <= 60 else "brighten this"
             example = f"make {example}" if example.startswith("this ") else example  # "hair darker": "make this darker"
         them = "them" if part.endswith("s") and not part.endswith(("ss", "us")) else "it"  # the trees, the grass

@@ -411,9 +411,23 @@ def _objects(c: str) -> Iterator[tuple[int, int, str]]:
             end = m.start() + (words.end() if words else len(phrase))
             if c[end - 2:end] in ("'s", "s'") and _FACE.match(c, end - len(phrase.split()[-1]) - 2):
                 continue  # "the man's face", "the man's skin": agent.perception.faces finds them
+            owned = re.match(r"\s+([a-z]+(?: plates?)?)\b", c[end:]) if c[end - 2:end] in ("'s", "s'") else None
+            if owned and owned.group(1).split()[0] in THING_PARTS:
+                raise Unfindable(f"{phrase.split()[-1]}'s {owned.group(1)}")  # "the owl's eyes": not the owl
             yield m.start(), end, phrase
 
 
+# A part of a thing, after its possessive, which the thing's mask is not: "make the owl's eyes brighter"
+# brightened the whole owl and said so ("the dog's fur", "the bird's feathers" are the thing itself)
+THING_PARTS = frozenset({
+    "eye", "eyes", "ear", "ears", "nose", "mouth", "teeth", "tongue", "lips", "beak", "bill", "head", "neck",
+    "tail", "paw", "paws", "leg", "legs", "foot", "feet", "hoof", "hooves", "wing", "wings", "horn", "horns",
+    "antler", "antlers", "mane", "whiskers", "spots", "stripes", "claws", "belly", "back", "hair", "beard",
+    "hand", "hands", "arm", "arms", "shirt", "dress", "jacket", "hat", "cap", "shoes", "trousers", "pants",
+    "jeans", "skirt", "tie", "scarf", "collar", "glasses", "sunglasses", "wheel", "wheels", "tyres", "tires",
+    "windows", "window", "windshield", "windscreen", "roof", "door", "doors", "seat", "saddle", "plate",
+    "license", "licence", "number", "logo", "headlights", "lights", "screen", "handle", "label", "leaves",
+    "petals", "trunk"})
 _JOINED = re.compile(r"\s*,?\s*(?:and|&|as well as|plus)\s+(?:also\s+)?")
 
 

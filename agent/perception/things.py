@@ -317,6 +317,15 @@ class ObjectNotFound(ValueError):
         self.seen = seen or []
 
 
+# "the man's hat", "the dog's eyes": a possessive and what it owns, which is not the owner
+_OWNED = re.compile(r"\b([a-z]+)(?:'s|s') ([a-z]+)\b")
+# ... except what covers the owner all over: "make the dog's fur warmer" is the dog; and the face, which
+# the request rules find themselves (agent.perception.faces) and a crop takes as the person ("zoom in on
+# the man's face")
+WHOLE_COVER = frozenset({"face", "fur", "coat", "feathers", "plumage", "wool", "fleece", "body", "hide", "skin", "shell",
+                         "scales", "paint", "paintwork", "colour", "colours", "color", "colors", "whole", "own",
+                         "entire"})
+
 # Words the phrase reader does not know, rewritten to ones it does (plurals stay plural).
 _REWRITE = {"children": "people", "child": "person", "folks": "people", "ladies": "people",
             "guys": "people", "everyone": "people", "everybody": "people", "puppies": "dogs", "couple": "two people",
@@ -329,6 +338,18 @@ def object_phrase(words: str):
     text = words.lower()
     for word, replacement in _REWRITE.items():
         text = re.sub(rf"\b{word}\b", replacement, text)
+    owned = _OWNED.search(text)
+    if owned and owned.group(2) not in WHOLE_COVER and not re.search(
+            r"\b(?:in|on|at|near|next|beside|by|with|from|of|behind|under|above|below|holding|wearing)\b",
+            text[:owned.start()]):  # (not "the dog in the man's arms": that is the dog)
+        # "remove the man's hat" removed the man (and said "Removed the man's hat"): what is owned is
+        # looked for itself ("the man's tie": the tie), or it is a part Easel cannot find on its own
+        try:
+            return object_phrase(f"the {text[owned.start(2):]}")
+        except ObjectNotFound:
+            raise ObjectNotFound(f"I can't find the {owned.group(1)}'s {owned.group(2)} on its own: I find whole "
+                                 "things (people, animals, vehicles and everyday objects), not their parts or "
+                                 "what they wear") from None
     labels = _labels()  # what the detector can find
     named = named_words()  # "the tiger", "the swans": the classifier's words for what the detector finds
     # (a young one's kind through SYNONYMS: "the joey" is looked for as "the kangaroo")
