@@ -50,3 +50,27 @@ def test_a_percent_written_before_its_number_is_read_and_enlarging_says_it_adds_
     assert _said("make the image %50 larger") == ["resize 150%"]
     assert parse_command("resize 150%").reply() == "Resized (150%). Enlarging adds pixels, not detail."
     assert parse_command("resize 50%").reply() == "Resized (50%)."
+
+
+def test_a_bit_wider_after_a_crop_to_a_thing_keeps_more_around_it(monkeypatch):
+    """"crop to the dog", then "a bit wider" was not understood ("Sorry, I don't know how to do that"),
+    "zoom out" too. The crop is made again with more (or, "tighter", less) room around the thing."""
+    from conftest import fake_detector
+
+    from agent.edits.run import run
+    from agent.language.followups import Recent, read_follow_up
+    from agent.perception.models import Detection
+
+    fake_detector(monkeypatch, [Detection("dog", 0.9, (150, 50, 250, 150))])
+    img = np.zeros((200, 400, 3), np.uint8)
+    assert run(parse_command("crop the dog"), img).pixels.shape[:2] == (120, 120)  # 10% on each side
+    wider = read_follow_up("a bit wider", Recent.of("crop the dog"))
+    assert [c.format() for c in wider.commands] == ["crop the dog margin 17%"] and wider.revise
+    assert run(wider.commands[0], img).pixels.shape[:2] == (134, 134)
+    assert parse_command("crop the dog margin 17%") == wider.commands[0]  # the history's line reads back
+    for words, line in (("zoom out", "crop the dog margin 25%"), ("tighter", "crop the dog margin 0%"),
+                        ("too tight", "crop the dog margin 25%"), ("zoom in", "crop the dog margin 0%")):
+        assert [c.format() for c in read_follow_up(words, Recent.of("crop the dog")).commands] == [line], words
+    assert read_follow_up("wider", Recent.of("adjust_attr brightness 20")) is None
+    with pytest.raises(CommandError):
+        parse_command("crop the dog margin 150%")

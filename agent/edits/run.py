@@ -47,7 +47,9 @@ def _crop_to(cmd: c.CropTo, px: np.ndarray) -> np.ndarray:
         return ops.crop(px, box=(dx, dy, w - dx, h - dy))
     if c.face_words(cmd.target) is not None:
         return retouch.crop_face(px, cmd.target)
-    return objects.crop_aspect(px, cmd.aspect) if cmd.aspect else objects.crop_object(px, cmd.target)
+    if cmd.aspect:
+        return objects.crop_aspect(px, cmd.aspect)
+    return objects.crop_object(px, cmd.target, margin=c.CROP_MARGIN if cmd.margin is None else cmd.margin)
 
 
 def _rotate(cmd: c.Rotate, px: np.ndarray) -> np.ndarray:
@@ -173,7 +175,9 @@ def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None 
         found = objects.match_objects(pixels, command.target)
         notes = [f"I see {counted(len(m.others) + 1, m.label)} and cropped to the one {regions.which_one(m.boxes[0], m.others)}"
                  "; say which if you meant another" for m in found if m.others and not m.plural and not m.positioned]
-        return Outcome(objects.crop_object(pixels, command.target, matches=found), note=". ".join(notes) + ("." if notes else ""))
+        margin = c.CROP_MARGIN if command.margin is None else command.margin
+        return Outcome(objects.crop_object(pixels, command.target, matches=found, margin=margin),
+                       note=". ".join(notes) + ("." if notes else ""))
     region = getattr(command, "region", "")
     if isinstance(command, c.Remove) and not region:  # says which one went, or why none did
         out, overlays, note = removal.remove(pixels, command.words)

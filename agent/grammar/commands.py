@@ -80,6 +80,7 @@ ATTRS = tuple(ATTR_RANGES)
 FLIP_AXES = ("horizontal", "vertical")
 ASPECTS = ("square", "4:3", "16:9")
 MAX_INSET = 40  # percent of each side: "crop in 50%" would leave nothing
+CROP_MARGIN = 0.1  # the room a crop to a thing leaves around its box, a share of the box's size on each side
 # Background colours: CAISE's tint colours and the plain ones people ask for (editor.regions' palette).
 BACKGROUND_COLOURS: dict[str, tuple[int, int, int]] = {
     name: rgb for name, rgb in BACKGROUND_COLORS.items() if name != "gray"
@@ -365,12 +366,16 @@ class Crop(Command):
 @command
 @dataclass(frozen=True)
 class CropTo(Command):
-    """Crop to an object the words name, or to an aspect ratio about the main subject."""
+    """Crop to an object the words name, or to an aspect ratio about the main subject. ``margin``: the
+    room left around an object, a share of its box's size on each side (None: :data:`CROP_MARGIN`),
+    which "a bit wider" and "tighter" change."""
 
     target: str
+    margin: float | None = None
     name = "crop"
-    usage = "crop <object words>|face|square|4:3|16:9|in <percent>%"
-    meaning = ("crop to the named object with a margin, or to the face (a headshot: the face detector's face, "
+    usage = "crop <object words> [margin <percent>%]|face|square|4:3|16:9|in <percent>%"
+    meaning = ("crop to the named object with a margin (10% of its size on each side unless said), or to the "
+               "face (a headshot: the face detector's face, "
                "the biggest or the one placed, with room for the hair and the shoulders), or to that aspect ratio "
                "(landscape) centred on the main subject, or `in P%`: P% (1 to 40) off each side, about the centre "
                "(\"zoom in a little\": 5%) (Easel extension)")
@@ -382,6 +387,8 @@ class CropTo(Command):
         if self.target.startswith("in ") and self.inset is None:
             raise CommandError(f"crop in takes a share of each side from 1% to {MAX_INSET}%, got "
                                f"{shown(self.target[3:])}; usage: {self.usage}")
+        if self.margin is not None and not 0 <= self.margin <= 1:
+            raise CommandError(f"a crop's margin is from 0% to 100% of the thing's size, got {self.margin * 100:g}%")
 
     @property
     def inset(self) -> float | None:
@@ -391,10 +398,12 @@ class CropTo(Command):
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
+        if len(args) > 2 and args[-2].lower() == "margin" and re.fullmatch(r"\d+(?:\.\d+)?%", args[-1]):
+            return cls(target=" ".join(args[:-2]).lower(), margin=float(args[-1][:-1]) / 100)
         return cls(target=" ".join(args).lower())
 
     def format(self) -> str:
-        return f"crop {self.target}"
+        return f"crop {self.target}" + ("" if self.margin is None else f" margin {round(self.margin * 100):g}%")
 
     @property
     def aspect(self) -> str | None:
@@ -405,10 +414,13 @@ class CropTo(Command):
             return f"Cropped to {'a square' if self.aspect == 'square' else self.aspect} around the main subject."
         if self.inset is not None:
             return f"Cropped {self.inset:g}% off each side (zoomed in about the centre)."
+        if self.margin is not None:  # "a bit wider", "tighter" after a crop
+            room = "no room" if self.margin == 0 else f"{'more' if self.margin > CROP_MARGIN else 'less'} room"
+            return f"Cropped to {self.target}, with {room} around it."
         return f"Cropped to {self.target if face_words(self.target) is None else region_phrase(self.target)}."
 
     def label(self) -> str:
-        return f"Crop {self.target}"
+        return f"Crop {self.target}" + ("" if self.margin is None else f" (margin {round(self.margin * 100):g}%)")
 
 
 @command

@@ -111,3 +111,35 @@ def side_phrase(side: str) -> str:
     if side in ("left", "right", "far left", "far right"):
         return f"on the {side}"
     return f"in the {side}" if side in ("middle", "centre", "center") else f"at the {side}"
+
+
+# "a bit wider", "zoom out", "tighter" after a crop: how much more of the picture it keeps
+_FRAMING_SIZE = r"(?P<size>a (?:little |tiny )?bit|a little|slightly|a touch|a tad|much|way|a lot|even|still)"
+_WIDER = (r"wider|looser|less tight(?:ly)?|not so (?:tight|close)|too (?:tight|close|tightly cropped|zoomed in|"
+          r"cramped)|zoom(?: it)? out|pull (?:it )?back|(?:with |leave |give it )?more (?:room|space)(?: around (?:it|him|"
+          r"her|them))?|show more(?: of (?:the )?(?:background|picture|photo|surroundings|scene|it))?|include more"
+          r"(?: of (?:the )?(?:background|picture|photo|surroundings|scene|it))?|less zoom(?:ed)?|crop (?:less|looser)"
+          r"|(?:don'?t|do not) crop (?:so|as|that) (?:close|tight|much)")
+_TIGHTER = (r"tighter|closer(?: in)?|zoom(?: it)? in(?: more| closer| further)?|too (?:loose|wide|far)|too much "
+            r"(?:room|space)|less (?:room|space)|crop (?:tighter|closer|(?:it )?more)|more zoom(?:ed)?|get closer")
+_FRAMING = re.compile(rf"(?:(?:it'?s|that'?s|that is|it is|make it|crop it|go) )?(?:{_FRAMING_SIZE} )?"
+                      rf"(?:(?P<wider>{_WIDER})|(?P<tighter>{_TIGHTER}))"
+                      r"(?: (?P<after>a (?:little |tiny )?bit|a little|slightly|a touch|still|please))?")
+
+
+def framing(c: str) -> float | None:
+    """What a follow-up to a crop asks of its size, as the factor the crop's "amount" is scaled by
+    (:func:`agent.language.revisions.scaled`: over 1 crops closer), or None when it says nothing of it.
+
+    >>> framing("a bit wider"), framing("zoom out"), framing("tighter"), framing("too tight"), framing("brighter")
+    (0.9, 0.8, 1.25, 0.8, None)
+    """
+    m = _FRAMING.fullmatch(c)
+    if m is None:
+        return None
+    size = m.group("size") or m.group("after") or ""  # "a bit wider", "zoom out a bit"
+    small, large = size in ("a bit", "a little bit", "a tiny bit", "a little", "slightly", "a touch", "a tad"), \
+        size in ("much", "way", "a lot")
+    if m.group("wider"):
+        return 0.9 if small else 0.6 if large else 0.8
+    return 1.12 if small else 1.5 if large else 1.25

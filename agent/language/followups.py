@@ -57,6 +57,7 @@ from agent.grammar.commands import (
     AdjustColor,
     Background,
     Command,
+    CropTo,
     Flip,
     Remove,
     Rotate,
@@ -64,7 +65,7 @@ from agent.grammar.commands import (
     parse_command,
 )
 from agent.grammar.lexicon import COLOUR_WORD
-from agent.language.followup_words import OPPOSITE, side_phrase, without_place
+from agent.language.followup_words import OPPOSITE, framing, side_phrase, without_place
 from agent.language.followup_words import SIZE_AFTER as _SIZE_AFTER
 from agent.language.followup_words import size_of as _size
 from agent.language.followup_words import tidy as _tidy
@@ -218,6 +219,13 @@ def _revise(last: Command, factor: float) -> FollowUp:
         edge = "most" if factor > 1 else "least"
         return FollowUp(reply=f"It is already at the {edge} I can do: {shown(last)}. Say 'undo' to take it back.")
     return FollowUp([new], revise=True)
+
+
+def _reframe(c: str, recent: Recent) -> FollowUp | None:
+    """'a bit wider', 'zoom out', 'tighter' after a crop to a thing or 'zoom in a little': the crop
+    made again from the version before it, keeping more or less of the picture around the thing."""
+    factor = framing(c) if isinstance(recent.last, CropTo) else None
+    return None if factor is None else _revise(recent.last, factor)
 
 
 def _no_amount(last: Command) -> FollowUp:
@@ -697,6 +705,10 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("do the same for brightness", "adjust_attr contrast 25", "adjust_attr brightness 25"),
         ("and vertically as well", "flip horizontal", "flip vertical"),
         ("and the saturation too", "adjust_attr contrast 25", "adjust_attr saturation 25"))),
+    FollowUpRule("framing", _reframe, (  # "a bit wider" after a crop to the dog was not understood
+        ("a bit wider", "crop the dog", "revise crop the dog margin 17%"),
+        ("tighter", "crop the dog", "revise crop the dog margin 0%"),
+        ("zoom out a bit", "crop in 10%", "revise crop in 9%"), ("wider", "adjust_attr brightness 20", "none"))),
     FollowUpRule("less_more", _less_more, (
         ("that's way too much contrast", "adjust_attr contrast 40", "revise adjust_attr contrast 10"),
         ("too much, tone it down", "adjust_attr contrast 20", "revise adjust_attr contrast 10"),

@@ -9,6 +9,7 @@ import dataclasses
 from agent.grammar.commands import (
     ATTR_RANGES,
     BLUR_RANGE,
+    CROP_MARGIN,
     MAX_INSET,
     AdjustAttr,
     AdjustColor,
@@ -18,6 +19,7 @@ from agent.grammar.commands import (
     Flip,
     Remove,
     Rotate,
+    face_words,
 )
 from agent.grammar.regions import region_phrase
 from agent.language.followup_words import without_place
@@ -48,6 +50,8 @@ def scaled(command: Command, factor: float) -> Command | None:
     ('adjust_color blue 0.1', 'rotate 5')
     >>> scaled(Background("blur"), 1.5).format(), scaled(Background("white"), 1.5)
     ('background blur 1.5', None)
+    >>> scaled(CropTo("the dog"), 0.5).format(), scaled(CropTo("the dog"), 1.5).format()
+    ('crop the dog margin 70%', 'crop the dog margin 0%')
     """
     if isinstance(command, AdjustAttr):
         top = ATTR_RANGES[command.attr]
@@ -64,6 +68,10 @@ def scaled(command: Command, factor: float) -> Command | None:
         return dataclasses.replace(command, degrees=(sign * new) % 360, text=None)
     if isinstance(command, CropTo) and command.inset is not None:  # "a bit more" after "zoom in a little"
         return dataclasses.replace(command, target=f"in {max(1.0, min(MAX_INSET, round(command.inset * factor, 1))):g}%")
+    if isinstance(command, CropTo) and not command.aspect and face_words(command.target) is None:
+        # a crop to a thing: "more" crops closer (the crop's size over ``factor``), "a bit wider" less
+        margin = CROP_MARGIN if command.margin is None else command.margin
+        return dataclasses.replace(command, margin=min(1.0, max(0.0, round(((1 + 2 * margin) / factor - 1) / 2, 2))))
     if isinstance(command, Background) and command.mode == "blur":  # "more" after "blur the background"
         lo, hi = BLUR_RANGE
         return dataclasses.replace(command, strength=min(hi, max(lo, round(command.strength * factor, 2))))
@@ -120,6 +128,8 @@ def revision_reply(old: Command, new: Command) -> str:
     'Brightened the giraffe on the left by 20 points, instead of the one I changed before.'
     >>> revision_reply(Remove("the chicken"), Remove("the chicken on the left"))
     'Put back the one I removed, and removed the chicken on the left instead.'
+    >>> revision_reply(CropTo("the dog"), CropTo("the dog", margin=0.25))
+    'Cropped wider around the dog: 25% of its size on each side, instead of 10%.'
     """
     if isinstance(new, Remove) and isinstance(old, Remove):  # "no, the one on the left"
         return f"Put back the one I removed, and removed {new.words} instead."
@@ -134,6 +144,13 @@ def revision_reply(old: Command, new: Command) -> str:
         return f"Tint now {shown(new)} instead of {shown(old)}."
     if isinstance(new, Rotate):
         return f"Rotation now {shown(new)} instead of {shown(old)}."
+    if isinstance(new, CropTo) and isinstance(old, CropTo) and new.target == old.target and new.margin is not None:
+        before = CROP_MARGIN if old.margin is None else old.margin  # "a bit wider", "tighter"
+        way = "wider" if new.margin > before else "closer"
+        return (f"Cropped {way} around {new.target}: {new.margin * 100:.0f}% of its size on each side, "
+                f"instead of {before * 100:.0f}%.")
+    if isinstance(new, CropTo) and isinstance(old, CropTo) and new.inset is not None and old.inset is not None:
+        return f"Crop now {new.inset:g}% off each side instead of {old.inset:g}%."
     if isinstance(new, Background) and isinstance(old, Background) and new.mode == old.mode == "blur":
         return f"Background blur now {new.strength:g} times the usual instead of {old.strength:g}."
     return f"{new.reply().rstrip('.')} instead ({old.label()} taken back)."
