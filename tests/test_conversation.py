@@ -684,6 +684,8 @@ def test_the_left_one_and_the_other_one_are_things_talked_about(monkeypatch, man
     manager.context.topic, manager.context.topic_count = "the giraffes", 2
     assert [c.format() for c in manager.read("make the small one brighter")[0]] == [
         "adjust_attr brightness 20 in the small giraffe"]  # (its size says which, not how much)
+    assert [c.format() for c in manager.read("make the taller one brighter")[0]] == [
+        "adjust_attr brightness 20 in the taller giraffe"]  # it brightened the whole picture
     manager.context.topic, manager.context.topic_count = "the giraffe in the middle", None
     assert not manager.read("make the big one brighter")[0]  # one described: big among what? asked
 

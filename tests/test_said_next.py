@@ -41,7 +41,8 @@ def test_the_small_or_the_big_one_is_chosen_by_size(monkeypatch):
     monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
     img = np.zeros((200, 400, 3), np.uint8)
     for words, box in (("the small dog", (10, 120, 80, 190)), ("the little dog", (10, 120, 80, 190)),
-                       ("the biggest dog", (200, 20, 380, 200)), ("the dog", (200, 20, 380, 200))):
+                       ("the biggest dog", (200, 20, 380, 200)), ("the dog", (200, 20, 380, 200)),
+                       ("the taller dog", (200, 20, 380, 200)), ("the shorter dog", (10, 120, 80, 190))):
         match = objects.match_objects(img, words)[0]
         assert match.boxes == [box], words
         assert match.positioned == (words != "the dog"), words  # said which: the reply need not ask

@@ -37,7 +37,7 @@ from typing import Protocol
 
 import numpy as np
 
-from agent.dialogue.topics import IT, ONE, about_topic, names_thing, topic_noun
+from agent.dialogue.topics import IT, ONE, SIZE_WORD, about_topic, names_thing, topic_noun
 from agent.edits.regions import RegionNotFound
 from agent.edits.run import pointing_example, quantized, reply_for, selection_box, uses_selection
 from agent.edits.run import run as run_edit
@@ -459,7 +459,7 @@ class DialogueManager:
         reading = reading or read(utterance)
         one = ONE.search(utterance.lower())
         if reading.commands and one and not resolved and any(c.edits_image and not re.search(
-                r"\b(?:left|right|top|bottom|middle|centre|center|(?:big|large|small|little|tiny)(?:g?er|g?est)?)\b",
+                rf"\b(?:left|right|top|bottom|middle|centre|center|{SIZE_WORD})\b",
                 c.format()) for c in reading.commands):
             # "make the left one brighter" with no thing talked about: not the whole picture
             return [], ("Which one do you mean? Say what it is and where, for example “make the dog on "

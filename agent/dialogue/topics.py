@@ -17,8 +17,10 @@ _AGREEING = re.compile(r"\b(?:do|go for|apply|undo|redo|keep|leave) it\b")
 
 # "the left one", "the one on the right", "the top left one": one of the things talked about, by its place
 _SIDE = r"(?:(?:far |top |bottom |upper |lower )?(?:left|right)|top|bottom|middle|centre|center)"
+# "the bigger one", "the taller one" ("make the taller one brighter" after two giraffes brightened everything)
+SIZE_WORD = r"(?:big|large|small|little|tiny|tall|short)(?:g?er|g?est)?"
 ONE = re.compile(rf"\bthe (?:one (?P<place>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)"
-                  rf"(?: (?:left|right))?)|(?P<side>{_SIDE}) one|(?P<size>(?:big|large|small|little|tiny)(?:g?er|g?est)?) one)\b")
+                  rf"(?: (?:left|right))?)|(?P<side>{_SIDE}) one|(?P<size>{SIZE_WORD}) one)\b")
 _OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
 
 

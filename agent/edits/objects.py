@@ -100,8 +100,8 @@ _EXTREME = re.compile(r"\b(?:far|very|extreme)\s+(?:left|right|top|bottom)\b")
 _NEAR = re.compile(r"\b(foreground|in front|front|nearest|closest|nearer|closer)\b")
 # "the small camel", "the biggest dog": by the area of their boxes (it took the surest one)
 _SMALL = re.compile(r"\b(?:small|smaller|smallest|little|littler|littlest|tiny|tinier|tiniest|baby|young|younger|"
-                    r"youngest|shortest)\b")
-_BIG = re.compile(r"\b(?:big|bigger|biggest|large|larger|largest|huge|giant|great big|adult|grown|tallest)\b")
+                    r"youngest|shortest|shorter)\b")
+_BIG = re.compile(r"\b(?:big|bigger|biggest|large|larger|largest|huge|giant|great big|adult|grown|tallest|taller|tall)\b")
 # "the dog next to the bike": the one nearest the other named thing
 _BESIDE = re.compile(r"\b(?:next to|beside|near|close to|behind|in front of)\s+(.+)$")
 
@@ -286,7 +286,7 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         dets = the_young(dets, young, phrase, every=each)
         positioned = positioned or len(dets) == 1
     if size is not None and len(dets) > 1:
-        tall = re.search(r"\b(?:tallest|shortest)\b", head)  # by height, as "which one is the tallest?" answers
+        tall = re.search(r"\b(?:tall|taller|tallest|shorter|shortest)\b", head)  # by height, as "which one is the tallest?" answers
         area = {id(d): (d.box[3] - d.box[1]) * (1 if tall else d.box[2] - d.box[0]) for d in dets}
         pick = min if size == "small" else max
         dets, positioned = [pick(dets, key=lambda d: area[id(d)])], True
