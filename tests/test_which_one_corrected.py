@@ -145,6 +145,20 @@ def test_it_after_an_edit_of_a_thing_is_that_thing(tmp_path, monkeypatch):
     assert [c.format() for c in manager.read("undo it")[0]] == ["undo"]
 
 
+def test_it_after_an_edit_of_a_found_part_is_that_part(tmp_path):
+    """"the sky is too bright" (the sky darkened), then "darken it" darkened the whole picture; "blur the
+    background", "make it darker too" the same. "it" is the part; "crop it" is the picture's, as before."""
+    img = np.full((60, 80, 3), 120, np.uint8)
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="field"))
+    manager.document.apply("adjust_attr brightness -20 in sky", img)
+    assert [c.format() for c in manager.read("darken it")[0]] == ["adjust_attr brightness -20 in sky"]
+    assert manager.read("crop it")[0] == []
+    manager.document.apply("background blur", img)
+    assert [c.format() for c in manager.read("make it darker too")[0]] == ["adjust_attr brightness -20 in background"]
+    manager.document.apply("adjust_attr brightness 20 in shadows", img)
+    assert [c.format() for c in manager.read("make it warmer")[0]] == ["adjust_attr warmth 25"]  # (a tone: the picture)
+
+
 def test_an_edit_refused_for_its_thing_is_made_in_the_one_said_next(tmp_path, monkeypatch):
     """"remove the person on the right" refused (one further right), then "no, the one on the far
     right" was "Sorry, I don't know how to do that": the answer to the refusal is read against it,

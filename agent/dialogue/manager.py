@@ -44,6 +44,7 @@ from agent.edits.run import run as run_edit
 from agent.edits.selection import Selection
 from agent.grammar.commands import (
     REGIONAL,
+    Background,
     Command,
     CommandError,
     Redo,
@@ -63,6 +64,7 @@ from agent.language.search_steps import read_switch, search_step
 from agent.perception.names_kept import names_from
 from agent.perception.vocabulary import plural
 from editor.document import Document, Version
+from editor.masks import FOUND_NAMES
 from editor.models import ModelMissingError
 
 CAPABILITIES = (
@@ -212,6 +214,10 @@ def version_label(command_line: str | None) -> str:
         return parse_command(command_line).label()
     except CommandError:
         return command_line
+
+
+# a part the last edit found by name, which "it" then is ("the sky is too bright", "darken it")
+_FOUND_PART = re.compile(rf"(?:{'|'.join(FOUND_NAMES)}|background)(?: (?:on|at|in) the (?:left|right|top|bottom))?")
 
 
 class DialogueManager:
@@ -434,12 +440,17 @@ class DialogueManager:
         about = None
         edited = False  # "it" is the thing the last edit was made in ("make the sheep brighter", "remove it")
         if self.selection() is None:
-            region = getattr(self.recent().last, "region", "") or ""
+            last_edit = self.recent().last
+            region = getattr(last_edit, "region", "") or ""
+            if isinstance(last_edit, Background) and last_edit.mode == "blur" and not last_edit.keep:
+                region = "background"  # "blur the background", "make it darker too": the background
             thing = re.match(r"(the [a-z]+(?: [a-z]+)?) (?:on|at|in) the ", region)
             if not topic and thing and ONE.search(utterance.lower()):
                 topic = thing.group(1)  # "make the right one darker" after an edit of the giraffe on the left
             elif not topic and region.startswith("the ") and IT.search(utterance.lower()):
                 topic, edited = region, True
+            elif not topic and _FOUND_PART.fullmatch(region) and IT.search(utterance.lower()):
+                topic, edited = f"the {region}", True  # "the sky is too bright", "darken it": the sky
             about = about_topic(utterance, topic, last_region=region, count=topic_count) if topic else None
         if about is not None:  # "make it brighter" after "where is the horse?": the horse
             reading = read(about)

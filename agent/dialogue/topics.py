@@ -24,6 +24,12 @@ ONE = re.compile(rf"\bthe (?:one (?P<place>(?:on|at|in) the (?:far )?(?:left|rig
 _OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
 
 
+def _names_a_thing(word: str) -> bool:
+    from agent.perception.things import animal_noun, thing_words  # (loads no model)
+
+    return word in thing_words() or animal_noun(word) is not None
+
+
 def names_thing(noun: str, line: str) -> bool:
     """Whether a command line is about ``noun``: its words, or the region found by name it means ("in
     greenery" for the grass: "where is the grass?", then "make it greener" tinted the whole picture)."""
@@ -56,6 +62,10 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     True
     >>> about_topic("make the big one brighter", "the giraffes", count=2)
     'make the big giraffe brighter'
+    >>> about_topic("remove the smallest", "the chickens", count=3), about_topic("remove the smallest dog", "the chickens")
+    ('remove the smallest chicken', None)
+    >>> about_topic("make the tall grass greener", "the giraffes", count=2) is None
+    True
     >>> about_topic("what are they doing?", "the giraffe in the middle")
     'what are the giraffes doing?'
     >>> about_topic("what colour is his shirt?", "the man on the left")
@@ -66,6 +76,12 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     which = re.match(r"(which )(?:one|of (?:them|these|those))\b", words)
     if which:  # "which one is the biggest?": of the giraffes talked about
         return f"which {noun}" + words[which.end():]
+    bare = re.search(rf"\bthe ({SIZE_WORD})(?: (\w+))?\b", words)
+    if bare and not ONE.search(words) and (bare.group(2) is None or re.fullmatch(
+            r"\w+er|more|less|a|and|too|please|out|up|down|as|to|from|in", bare.group(2))
+            and not _names_a_thing(bare.group(2))):
+        # "remove the smallest" after "how many chickens?": the smallest chicken
+        words = words[:bare.end(1)] + " one" + words[bare.end(1):]
     one = ONE.search(words)
     if one and one.group("size"):  # "the big one" of the giraffes counted (the objects' finder reads its size)
         if (count or 0) < 2:
