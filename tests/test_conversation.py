@@ -403,6 +403,19 @@ def test_a_critique_names_grain_with_its_figure_and_smooths_it(coffee):
     assert all(p.format() != "adjust_attr sharpness 30" for p in c.plan)  # grain is not sharpened
 
 
+def test_a_critique_calls_the_subject_what_describe_calls_it(coffee, monkeypatch):
+    """gcompris' jaguar: "the composition (the bear fills 23% of the frame ...)" where describe says
+    "a jaguar" (the detector's label is "bear")."""
+    from agent.describe.critique import critique
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    h, w = coffee.shape[:2]
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [Detection("bear", 0.9, (w // 4, h // 4, 3 * w // 4, 3 * h // 4))])
+    monkeypatch.setattr(naming, "called_otherwise", lambda pixels, box, label, min_score=0.3: "jaguar")
+    assert any("the jaguar fills 25%" in f for f in critique(coffee).fine)
+
+
 def _replay_caise(history: list[str], original: np.ndarray) -> np.ndarray:
     """The picture a CAISE history replays to: each edit line on the image on screen, each undo back one."""
     from agent.grammar.commands import parse_command

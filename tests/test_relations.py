@@ -319,6 +319,8 @@ def test_what_changed_then_follow_ups(manager):
     assert r.reply.startswith("No")
     r = manager.handle("explain compared to the original")
     assert "original" in r.reply and "brighter by about 20" in r.reply
+    r = manager.handle("show me before and after")  # it was refused; then the last edit alone
+    assert r.reply.startswith("Compared with the original") and "brighter by about 20" in r.reply, r.reply
     r = manager.handle("explain how much brighter is it?")
     assert "20 points" in r.reply and "brightness +20" in r.reply
     r = manager.handle("explain how much contrast")

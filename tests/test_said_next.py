@@ -215,6 +215,7 @@ def test_what_people_say_next_is_read_as_meant():
         # a second warming was run for this
         "how warm is it now compared to the original?": ["explain how warm is it now compared to the original"],
         "make it warmer compared to the original": ["adjust_attr warmth 25"],
+        "show me before and after": ["explain show me before and after"],  # "Sorry, I don't know how to do that"
     }
     for words, want in cases.items():
         assert _said(words)[0] == want, words

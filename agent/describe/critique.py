@@ -161,6 +161,7 @@ SMALL_SUBJECT = 0.08  # of the frame's area: a main subject this small is lost i
 
 def _composition(pixels: np.ndarray, findings: list[str], plan: list[Command], fine: list[str]) -> None:
     """The main subject's share of the frame and where its centre is, from the detector."""
+    from agent.perception.naming import called_otherwise
     from agent.perception.things import detect
 
     h, w = pixels.shape[:2]
@@ -174,8 +175,10 @@ def _composition(pixels: np.ndarray, findings: list[str], plan: list[Command], f
     share = (x2 - x1) * (y2 - y1) / float(w * h)
     cx, cy = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h
     where = f"its centre at {100 * cx:.0f}% across and {100 * cy:.0f}% down"
+    # describe's word for it: gcompris' jaguar was "the bear" here (the detector's label) and "a jaguar" there
+    word = called_otherwise(pixels, d.box, d.label, min_score=0.5) or d.label
     if share < SMALL_SUBJECT:
-        findings.append(f"the main subject, the {d.label}, fills only {100 * share:.0f}% of the frame ({where})")
-        plan.append(CropTo(d.label))
+        findings.append(f"the main subject, the {word}, fills only {100 * share:.0f}% of the frame ({where})")
+        plan.append(CropTo(d.label if word in ("animal", "object", "thing") else word))
     else:
-        fine.append(f"the composition (the {d.label} fills {100 * share:.0f}% of the frame, {where})")
+        fine.append(f"the composition (the {word} fills {100 * share:.0f}% of the frame, {where})")

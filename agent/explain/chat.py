@@ -106,13 +106,16 @@ def _named_attr(q: str) -> str | None:
     return None
 
 
+_BEFORE_AND_AFTER = re.compile(r"\bbefore (?:and|&|vs\.?|versus) after\b")
+
+
 def _resolve_before(manager, q: str) -> tuple[str | None, str]:
     """The version to compare the head with, and how to call it."""
     doc = manager.document
     head = doc.head
     lineage = doc.lineage()
-    if re.search(r"\b(original|first|start|beginning|unedited)\b", q):
-        return lineage[0].id, "the original"
+    if re.search(r"\b(original|first|start|beginning|unedited)\b", q) or _BEFORE_AND_AFTER.search(q):
+        return lineage[0].id, "the original"  # ("show me before and after": the photo as it came)
     m = re.search(r"\b(?:version|step)\s+(\d+)\b", q)
     if m:
         n = int(m.group(1))
@@ -163,6 +166,8 @@ def handle_explain(manager, command: Command):
     state = manager.context.explain
     fresh = intent in ("overview",) or state is None or state.get("after") != manager.document.head.id
     names_version = re.search(r"\b(original|first|version|step|previous|parent|prior)\b", q) is not None
+    if _BEFORE_AND_AFTER.search(q):  # a comparison with the original, told whole
+        names_version, intent = True, "overview"
     if fresh or names_version:
         before_id, label = _resolve_before(manager, q)
         if before_id is None:

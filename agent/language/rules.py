@@ -536,7 +536,7 @@ def _describe_explain(c: str) -> RuleResult:
                  r"|^how much (?:\w+er|more \w+|less \w+) (?:is|did|has) (?:it|the (?:photo|picture|image))\b"
                  r"|^(?:by )?how much(?: did (?:it|you) change(?: it)?)?$"
                  r"|^(?:how|is|was|does|did|has|what|compared)\b.*\bcompared? (?:to|with) (?:the )?(?:original|before|"
-                 r"previous|last|first)", c):
+                 r"previous|last|first)|\bbefore (?:and|&|vs\.?|versus) after\b", c):
         # "how much brighter is it now?" was read as "brighten it by 40"; "how warm is it now compared to
         # the original?" as "warm it up" (a second warming)
         return [Explain(c)]
@@ -691,7 +691,7 @@ def use_rules(spec: str | Iterable[str] | bool | None = None) -> frozenset[str]:
 
 SEARCH_REQUEST = re.compile(r"^(?:find|search(?: for)?|look for|looking for|show me|get me|pull up|fetch|do you have|"
                      r"are there any|(?:i want|i need|i'm looking for|give me|i'd like) (?:a|an|some|to see|more|"
-                     r"other|another|pictures?|photos?|images?|pics?)) (?!(?:it|this|where|what|how|the "
+                     r"other|another|pictures?|photos?|images?|pics?)) (?!(?:it|this|where|what|how|before|after|the "
                      r"(?:image|picture|photo|difference|differences|changes?|original|before|after))\b)"
                      r"(?!.*\b(?:background|transparent|brighter|darker)\b)"
                      r"|^(?!(?:make|turn|rotate|crop|flip|mirror|remove|brighten|darken|sharpen|blur|change|add)\b)"
