@@ -153,10 +153,29 @@ def test_it_after_an_edit_of_a_found_part_is_that_part(tmp_path):
     manager.document.apply("adjust_attr brightness -20 in sky", img)
     assert [c.format() for c in manager.read("darken it")[0]] == ["adjust_attr brightness -20 in sky"]
     assert manager.read("crop it")[0] == []
+    assert [c.format() for c in manager.read("it feels cold")[0]] == ["adjust_attr warmth 25"]  # said of the picture
     manager.document.apply("background blur", img)
     assert [c.format() for c in manager.read("make it darker too")[0]] == ["adjust_attr brightness -20 in background"]
     manager.document.apply("adjust_attr brightness 20 in shadows", img)
     assert [c.format() for c in manager.read("make it warmer")[0]] == ["adjust_attr warmth 25"]  # (a tone: the picture)
+
+
+def test_more_with_no_edit_made_asks_for_nothing(tmp_path, monkeypatch):
+    """gcompris' Japanese dancers: "make her face brighter" found no face and changed nothing, then "a
+    bit more" brightened the whole picture by 10 (the command model's reading of "a bit more")."""
+    img = _two_dogs(monkeypatch)
+    from agent.grammar.turns import Prediction
+
+    class Brightens:  # the command model's reading of "a bit more", whatever came before
+        def predict(self, history, concepts):
+            return Prediction("adjust_attr brightness 10", 0.9)
+
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="dogs"), parser=Brightens())
+    assert not manager.handle("remove the cat").ok
+    reply = manager.handle("a bit more").reply
+    assert reply.startswith("I made no change for “Remove the cat”") and len(manager.document.versions) == 1
+    assert manager.handle("stronger").reply.startswith("There is no edit on screen")
+    assert len(manager.document.versions) == 1
 
 
 def test_an_edit_refused_for_its_thing_is_made_in_the_one_said_next(tmp_path, monkeypatch):

@@ -449,7 +449,8 @@ class DialogueManager:
                 topic = thing.group(1)  # "make the right one darker" after an edit of the giraffe on the left
             elif not topic and region.startswith("the ") and IT.search(utterance.lower()):
                 topic, edited = region, True
-            elif not topic and _FOUND_PART.fullmatch(region) and IT.search(utterance.lower()):
+            elif not topic and _FOUND_PART.fullmatch(region) and IT.search(utterance.lower()) \
+                    and not re.match(r"\s*(?:it|they)\b", utterance.lower()):  # ("it feels cold": the picture)
                 topic, edited = f"the {region}", True  # "the sky is too bright", "darken it": the sky
             about = about_topic(utterance, topic, last_region=region, count=topic_count) if topic else None
         if about is not None:  # "make it brighter" after "where is the horse?": the horse

@@ -221,6 +221,14 @@ def _revise(last: Command, factor: float) -> FollowUp:
     return FollowUp([new], revise=True)
 
 
+def amount_only(text: str) -> bool:
+    """Whether ``text`` asks only for more or less of an edit ("a bit more", "too much", "stronger"),
+    naming no quality: with no edit to revise it asks for nothing (the command model read "a bit
+    more" as "brighten by 10")."""
+    c = _tidy(text)
+    return bool(c) and bool(_LESS.fullmatch(c) or _MORE.fullmatch(c))
+
+
 def _reframe(c: str, recent: Recent) -> FollowUp | None:
     """'a bit wider', 'zoom out', 'tighter' after a crop to a thing or 'zoom in a little': the crop
     made again from the version before it, keeping more or less of the picture around the thing."""
