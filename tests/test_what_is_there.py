@@ -255,3 +255,18 @@ def test_a_removed_animal_describe_calls_otherwise_is_said(monkeypatch):
     monkeypatch.setattr(naming, "name_objects",
                         lambda rgb, ds, **_: [naming.Named("cow", "black cow", "black", "both", 0.9, "cow")])
     assert "detector took it" not in removal.remove(img, "the cow")[2]
+
+
+def test_the_closer_look_adds_small_things_only(monkeypatch):
+    """gcompris' drums on grass: "make the kids brighter" brightened a "person" one tile found over
+    half a drum, which the whole picture's look did not see at any score, and said "Brightened the
+    kids". A tile's new find is a small thing missed, or nothing."""
+    from agent.perception import things
+    from agent.perception.models import Detection
+
+    def tile_sees(pixels, min_score=0.3):  # each tile (about 585 x 365 of 1024 x 640) sees one big and one small
+        return [Detection("person", 0.6, (10, 10, 400, 300)), Detection("person", 0.6, (450, 100, 480, 180))]
+
+    monkeypatch.setattr(things, "detect_objects", tile_sees)
+    found = things.look_closer(np.zeros((640, 1024, 3), np.uint8), [], label="person")
+    assert found and all((d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) <= 30 * 80 for d in found)

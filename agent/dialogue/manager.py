@@ -62,7 +62,7 @@ from agent.language.followups import Recent
 from agent.language.revisions import revision_reply
 from agent.language.search_steps import read_switch, search_step
 from agent.perception.names_kept import names_from
-from agent.perception.vocabulary import plural
+from agent.perception.vocabulary import plural, singular
 from editor.document import Document, Version
 from editor.masks import FOUND_NAMES
 from editor.models import ModelMissingError
@@ -644,7 +644,10 @@ class DialogueManager:
         if uses_selection(command):  # "brighten this" with nothing drawn
             return (f"{what[:1].upper()}{what[1:]}, so I changed nothing. Draw around what you mean with the trace "
                     f"tool (T) or a box (B), then say “{pointing_example(command)}” again.")
-        return (f"{what[:1].upper()}{what[1:]}, so I changed nothing. If it is there, draw around it with the "
+        said = re.search(r"\bfind (?:the|any) ([a-z]+)\b", what)
+        many = said is not None and singular(said.group(1)) != said.group(1)  # "the kids", "the people"
+        there = "If they are there, draw around them" if many else "If it is there, draw around it"
+        return (f"{what[:1].upper()}{what[1:]}, so I changed nothing. {there} with the "
                 f"trace tool (T) or a box (B) and say “{pointing_example(command)}”.")
 
     def revise(self, command: Command, *, utterance: str | None = None) -> TurnResult:

@@ -128,6 +128,10 @@ def detect(pixels: np.ndarray, *, min_score: float = MIN_SCORE) -> list[Detectio
 # against 29 on the whole image; 2 boxes of the 49 (on a bus and a van) held no one clearly.
 TILES = 2
 TILE_OVERLAP = 0.25
+# A tile's find this large (its box's share of the tile) that the whole image's look did not find is
+# no small thing missed but a mistake: gcompris' drums on grass, "make the kids brighter", brightened
+# a "person" a tile found over half a drum (498 x 290 pixels of 1024 x 640) and said "Brightened the kids"
+TILE_FIND_AT_MOST = 0.25
 
 
 def look_closer(pixels: np.ndarray, found: list[Detection], *, min_score: float = MIN_SCORE,
@@ -136,7 +140,8 @@ def look_closer(pixels: np.ndarray, found: list[Detection], *, min_score: float 
     overlapping tiles show besides (each tile seen at the detector's 300 x 300 too, so twice as
     close), of ``label`` only when given. A tile's find that is one already found
     (:func:`overlaps_known`) widens its box to hold both: a small person's box is often a head or a
-    pair of feet short, and the two looks are short at different ends. Best first."""
+    pair of feet short, and the two looks are short at different ends; a new find larger than
+    :data:`TILE_FIND_AT_MOST` of its tile is left out. Best first."""
     h, w = pixels.shape[:2]
     th, tw = int(h / (TILES - (TILES - 1) * TILE_OVERLAP)), int(w / (TILES - (TILES - 1) * TILE_OVERLAP))
     if min(th, tw) < 150:  # a small image: the whole of it is already seen closely enough
@@ -148,6 +153,8 @@ def look_closer(pixels: np.ndarray, found: list[Detection], *, min_score: float 
             tiles += [Detection(d.label, d.score, (d.box[0] + x, d.box[1] + y, d.box[2] + x, d.box[3] + y))
                       for d in detect_objects(pixels[y:y + th, x:x + tw], min_score=min_score)
                       if label is None or d.label == label]
+    tiles = [d for d in tiles if (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) <= TILE_FIND_AT_MOST * th * tw
+             or overlaps_known(d, [o for o in found if o.label == d.label])]
     out = list(found)
     for d in clean_detections(tiles):
         same = [k for k, o in enumerate(out) if o.label == d.label and overlaps_known(d, [o])]
