@@ -270,3 +270,24 @@ def test_the_closer_look_adds_small_things_only(monkeypatch):
     monkeypatch.setattr(things, "detect_objects", tile_sees)
     found = things.look_closer(np.zeros((640, 1024, 3), np.uint8), [], label="person")
     assert found and all((d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) <= 30 * 80 for d in found)
+
+
+def test_where_are_they_says_where_each_one_is(monkeypatch):
+    """"where are the chickens?" (three) and "where are they?" after "how many people?" (eight)
+    answered "The chicken is on the left": one of them."""
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import things
+    from agent.perception.models import Detection
+
+    dets = [Detection("dog", 0.9, (10, 60, 60, 100)), Detection("dog", 0.8, (175, 60, 225, 100)),
+            Detection("dog", 0.9, (340, 60, 390, 100))]
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
+    monkeypatch.setattr(things, "look_closer", lambda rgb, found, **_: list(found))
+    img = np.zeros((200, 400, 3), np.uint8)
+    reply, data, _ = questions.answer_question(img, read_question("where are the dogs?"))
+    assert reply == "I see 3 dogs: on the left, in the middle and on the right (the boxes are on the picture).", reply
+    assert len(data["overlays"]) == 3
+    dets.append(Detection("dog", 0.9, (20, 50, 70, 110)))
+    assert questions.answer_question(img, read_question("where are the dogs?"))[0].startswith(
+        "I see 4 dogs: 2 on the left, 1 in the middle and 1 on the right")

@@ -259,7 +259,9 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     if thing is None:
         return _not_a_thing(question.about), {}, []
     label, said, place = thing
-    found = _found(pixels, label, place, every=question.kind == "count")
+    # "where are the chickens?": each of them, looked for as closely as a count does
+    each = question.kind == "where" and not place and singular(question.about.split()[-1]) != question.about.split()[-1]
+    found = _found(pixels, label, place, every=question.kind == "count" or each)
     sure = [d for d in found if d.score >= SURE]
     unsure = [d for d in found if d.score < SURE]
     if not found:
@@ -289,6 +291,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         return text + ".", {"overlays": boxes}, []
     if not found:
         return f"I don't see {_a(said)}.", {}, []
+    if each and len(sure) > 1:  # it answered "The chicken is on the left" for three
+        return _where_each(pixels, sure, said), {"overlays": [_box(d, said) for d in sure]}, []
     best = found[0]
     where = where_words(best.box, pixels.shape)
     hedge = "" if best.score >= SURE else f"I think there is {_a(said)} {where}, but I'm not sure (score {best.score:.2f}). "
@@ -467,6 +471,19 @@ def _faces_answer(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Comman
         return f"{lead} {n if n > 1 else 'one'} {_plural('face', n)}, {placed}; the boxes are on the picture.", overlays, []
     return (f"I see {n if n > 1 else 'one'} {_plural('face', n)} ({placed}), but I can't tell that about a face.",
             overlays, [])
+
+
+def _where_each(pixels: np.ndarray, found: list, said: str) -> str:
+    """Where each of several things is, by place from left to right, counted where several share one:
+    "I see 3 chickens: on the left, in the middle and on the right (the boxes are on the picture)."."""
+    places: dict[str, int] = {}
+    for d in sorted(found, key=lambda d: d.box[0] + d.box[2]):
+        where = where_words(d.box, pixels.shape)
+        places[where] = places.get(where, 0) + 1
+    counted = any(n > 1 for n in places.values())  # "5 on the left, 1 at the bottom and 2 on the right"
+    parts = [f"{n} {where}" if counted else where for where, n in places.items()]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"I see {len(found)} {_plural(said, len(found))}: {listed} (the boxes are on the picture)."
 
 
 def _found_answer(pixels: np.ndarray, name: str, kind: str, asked: str = "") -> tuple[str, dict, list[Command]]:
