@@ -239,3 +239,19 @@ def test_the_other_one_too_of_two_is_the_one_the_edit_did_not_take():
     assert [c.format() for c in follow.commands] == ["adjust_attr brightness 20 in the giraffe on the left"]
     herd = Recent(**{**Recent.of("adjust_attr brightness 20 in the bison").__dict__, "said": said.replace("2", "8")})
     assert read_follow_up("the other one too", herd).reply.startswith("Which one do you mean?")
+
+
+def test_one_of_the_things_edited_together_is_one_of_them(tmp_path, monkeypatch):
+    """"make the kids brighter", then "the one in the middle more" brightened the centre of the
+    picture, and "now the one on the left" looked for "the kids on the left" (one kid is the person
+    there: "the kid" alone is the smaller one)."""
+    from conftest import fake_detector
+
+    fake_detector(monkeypatch, [Detection("person", 0.9, (10, 60, 60, 100)), Detection("person", 0.8, (175, 60, 225, 100)),
+                                Detection("person", 0.9, (340, 60, 390, 100))])
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), np.full((200, 400, 3), 100, np.uint8), title="kids"))
+    assert manager.handle("make the kids brighter").ok
+    more = manager.handle("the one in the middle more")
+    assert more.reply == "Brightened the person in the middle by 20 points.", more.reply
+    assert int(manager.document.pixels()[80, 200, 0]) > int(manager.document.pixels()[80, 30, 0]) + 20  # brightened twice
+    assert [c.format() for c in manager.read("now the one on the left")[0]] == ["adjust_attr brightness 20 in the person on the left"]

@@ -445,8 +445,10 @@ class DialogueManager:
             if isinstance(last_edit, Background) and last_edit.mode == "blur" and not last_edit.keep:
                 region = "background"  # "blur the background", "make it darker too": the background
             thing = re.match(r"(the [a-z]+(?: [a-z]+)?) (?:on|at|in) the ", region)
-            if not topic and thing and ONE.search(utterance.lower()):
-                topic = thing.group(1)  # "make the right one darker" after an edit of the giraffe on the left
+            if not topic and (thing or region.startswith("the ")) and ONE.search(utterance.lower()):
+                # "make the right one darker" after an edit of the giraffe on the left; "the one in the
+                # middle more" after "make the kids brighter" (it brightened the centre)
+                topic = thing.group(1) if thing else region
             elif not topic and region.startswith("the ") and IT.search(utterance.lower()):
                 topic, edited = region, True
             elif not topic and _FOUND_PART.fullmatch(region) and IT.search(utterance.lower()) \

@@ -15,7 +15,7 @@ import numpy as np
 
 from agent.edits import objects, text_removal
 from agent.edits.regions import RegionNotFound, not_found_sentence, which_one
-from agent.language.followups import REMOVED_ONE_OF
+from agent.language.followup_words import REMOVED_ONE_OF
 from agent.language.rules import CLOUDS
 from agent.language.scope import names_text
 from agent.perception.models import box_iou

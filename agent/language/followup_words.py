@@ -143,3 +143,30 @@ def framing(c: str) -> float | None:
     if m.group("wider"):
         return 0.9 if small else 0.6 if large else 0.8
     return 1.12 if small else 1.5 if large else 1.25
+
+
+# How an edit of one of several says which it took (agent.edits.removal, agent.edits.regions): "I see 2
+# giraffes and changed the one on the right", "I see 4 of them and removed the chicken on the right"
+TOOK = re.compile(r"\bI see (?P<n>\d+) .*?\b(?:removed|changed|cropped to) the (?:[a-z]+ )*?"
+                  r"(?P<where>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?)")
+def other_of_two(said: str, placed: str = "") -> str | None:
+    """Where "the other one" is ("on the left"): opposite the one an edit took, when its reply
+    (``said``) says it saw two, or else opposite ``placed``, the place the request itself gave
+    ("on the right"); None when neither tells.
+
+    >>> other_of_two("I see 2 giraffes and changed the one on the right"), other_of_two("", "at the top")
+    ('on the left', 'at the bottom')
+    >>> other_of_two("I see 4 of them and removed the chicken on the right") is None
+    True
+    """
+    took = TOOK.search(said)
+    done = re.fullmatch(r"(?:on|at) the (left|right|top|bottom)", took.group("where") if took else placed)
+    if done is None or (took is not None and took.group("n") != "2"):
+        return None
+    return side_phrase(OPPOSITE[done.group(1)])
+
+
+# How a removal of one of several says which it took (agent.edits.removal), read back by "you missed a bit"
+REMOVED_ONE_OF = "I see {n} of them and removed the {label} {where}"
+REMOVED_ONE_OF_TWO = re.compile(r"\b" + REMOVED_ONE_OF.format(n=2, label="(?P<kind>[a-z][a-z ]*?)",
+                                                                 where="on the (?P<side>left|right)") + r"\b")

@@ -65,11 +65,17 @@ from agent.grammar.commands import (
     parse_command,
 )
 from agent.grammar.lexicon import COLOUR_WORD
-from agent.language.followup_words import OPPOSITE, framing, side_phrase, without_place
+from agent.language.followup_words import (
+    REMOVED_ONE_OF_TWO,
+    framing,
+    other_of_two,
+    without_place,
+)
 from agent.language.followup_words import SIZE_AFTER as _SIZE_AFTER
 from agent.language.followup_words import size_of as _size
 from agent.language.followup_words import tidy as _tidy
 from agent.language.revisions import LESS, MORE, reversed_edit, scaled, shown, signed_degrees
+from agent.perception.vocabulary import singular
 from editor.masks import FOUND_NAMES, canonical_region_name
 
 
@@ -225,8 +231,8 @@ def amount_only(text: str) -> bool:
     """Whether ``text`` asks only for more or less of an edit ("a bit more", "too much", "stronger"),
     naming no quality: with no edit to revise it asks for nothing (the command model read "a bit
     more" as "brighten by 10")."""
-    c = _tidy(text)
-    return bool(c) and bool(_LESS.fullmatch(c) or _MORE.fullmatch(c))
+    c = _tidy(text)  # ("it looks too harsh" names a fault: lower the contrast)
+    return bool(c) and bool(_LESS.fullmatch(c) or _MORE.fullmatch(c)) and not re.search(rf"\b(?:{_QUALITY_RE})\b", c)
 
 
 def _reframe(c: str, recent: Recent) -> FollowUp | None:
@@ -352,27 +358,6 @@ def _same_for(c: str, recent: Recent) -> FollowUp | None:
     return None
 
 
-# How an edit of one of several says which it took (agent.edits.removal, agent.edits.regions): "I see 2
-# giraffes and changed the one on the right", "I see 4 of them and removed the chicken on the right"
-TOOK = re.compile(r"\bI see (?P<n>\d+) .*?\b(?:removed|changed|cropped to) the (?:[a-z]+ )*?"
-                  r"(?P<where>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?)")
-def other_of_two(said: str, placed: str = "") -> str | None:
-    """Where "the other one" is ("on the left"): opposite the one an edit took, when its reply
-    (``said``) says it saw two, or else opposite ``placed``, the place the request itself gave
-    ("on the right"); None when neither tells.
-
-    >>> other_of_two("I see 2 giraffes and changed the one on the right"), other_of_two("", "at the top")
-    ('on the left', 'at the bottom')
-    >>> other_of_two("I see 4 of them and removed the chicken on the right") is None
-    True
-    """
-    took = TOOK.search(said)
-    done = re.fullmatch(r"(?:on|at) the (left|right|top|bottom)", took.group("where") if took else placed)
-    if done is None or (took is not None and took.group("n") != "2"):
-        return None
-    return side_phrase(OPPOSITE[done.group(1)])
-
-
 # "and the one on the right too", "do the same for the other bison", "and the sky as well": the last
 # regional edit again, somewhere else (it was refused, or read by the model as "rotate 20° clockwise")
 _PLACE_WORDS = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"
@@ -381,7 +366,7 @@ _ELSEWHERE = re.compile(
     r"(?:(?:and|also|now|then|ok|okay)[,\s]+)*(?:(?:do|apply|make|try)\s+)?"
     r"(?:(?:the )?same(?: thing)?\s+(?:for|to|with|on)\s+|(?:it|that|this)\s+(?:for|to|with|on)\s+|(?:for|to|on)\s+)?"
     rf"(?P<where>the (?:one|other one|other|others) {_PLACE_WORDS}|the other(?: one| [a-z]+)?|the [a-z]+(?: [a-z]+)? {_PLACE_WORDS}"
-    rf"|the (?P<side>(?:{_SIDE_ONE})) one|the [a-z]+)(?P<too>(?:\s+(?:too|as well|also))+)?")
+    rf"|the (?P<side>(?:{_SIDE_ONE})) one|the [a-z]+)(?P<too>(?:\s+(?:too|as well|also|(?:a bit |a little |even )?more))+)?")
 # "the other one", "the one on the right", "the left one" refer back whatever leads in or follows ("now
 # the other one": the lead-in words are off before the rules read it); "the dog" alone may be anything
 _ANAPHORIC = re.compile(rf"the (?:other(?: one)?|one {_PLACE_WORDS}|(?:{_SIDE_ONE}) one)")
@@ -400,6 +385,14 @@ def _found_to_found(region: str, where: str) -> bool:
     except Unfindable:
         return False
     return region.split(" ")[0] in FOUND_NAMES and new.split(" ")[0] in FOUND_NAMES and new != region
+
+
+def _one_of(noun: str) -> str:
+    """The word for one of ``noun`` ("kids" -> "person": a "kid" is looked for as the smaller person)."""
+    from agent.perception.things import YOUNG  # (loads no model)
+
+    one = singular(noun)
+    return YOUNG.get(one, one)
 
 
 def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
@@ -430,7 +423,9 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
         if where.startswith(("the one ", "the other", "the others")):
             return None
     if where.startswith(("the one ", "the other one ", "the other ", "the others ")) and re.search(_PLACE_WORDS, where):
-        new = f"{thing} {re.search(_PLACE_WORDS, where).group(0)}"  # "the one on the right": the same kind there
+        # "the one on the right": the same kind there (one of "the kids": the kid on the right)
+        one = thing if where.startswith("the others ") else re.sub(r"\w+$", lambda w: _one_of(w.group(0)), thing)
+        new = f"{one} {re.search(_PLACE_WORDS, where).group(0)}"
     elif re.fullmatch(r"the other(?: one)?", where) or where == f"the other {thing.removeprefix('the ')}":
         # which is "the other" depends on how many there are and which were done already: asked, not
         # guessed (the side opposite the last one made a bison darker twice), unless the edit said it
@@ -498,10 +493,6 @@ def _only_there(c: str, recent: Recent) -> FollowUp | None:
     return FollowUp([dataclasses.replace(last, region=region)], revise=True)
 
 
-# How a removal of one of several says which it took (agent.edits.removal), read back by "you missed a bit"
-REMOVED_ONE_OF = "I see {n} of them and removed the {label} {where}"
-_REMOVED_ONE_OF_TWO = re.compile(r"\b" + REMOVED_ONE_OF.format(n=2, label="(?P<kind>[a-z][a-z ]*?)",
-                                                                 where="on the (?P<side>left|right)") + r"\b")
 _OF_IT = r"(?: of (?:it|him|her|them|the [a-z]+))?"
 _WHERE = r"(?:\s+(?:on|at|in|near) the [a-z]+(?: [a-z]+)?)?"
 _LEFT_OVER = re.compile(
@@ -545,7 +536,7 @@ def _after_removal(c: str, recent: Recent) -> FollowUp | None:
                  f"I'll fill what you draw the same way. Or say “undo” to put {thing} back.")
         # one of two boxed as the same kind: the other may be the rest of it (a cheetah lying down was
         # its head and shoulders to the detector, and its body "another cheetah"), asked, not guessed
-        two = _REMOVED_ONE_OF_TWO.search(recent.said)
+        two = REMOVED_ONE_OF_TWO.search(recent.said)
         if two:
             kind, other = two.group("kind"), "right" if two.group("side") == "left" else "left"
             return FollowUp([], reply=f"{point} Or is the other {kind} I boxed, on the {other}, part of it: should I "

@@ -262,7 +262,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             return Reading(reply=later.reply, proposal=later.proposal)
         return Reading(commands=later.commands, revise=later.revise, notes=[later.note] if later.note else [])
     if (recent is None or recent.last is None) and amount_only(utterance):  # "a bit more" with no edit made
-        undone = f"I made no change for “{refused.label()}”, so there is" if refused else "There is no edit on screen"
+        undone = f"I made no change for “{refused.label()}”, so there is" if refused else "There is no edit on screen,"
         return Reading(reply=f"{undone} nothing to make more or less of. Tell me what to change, "
                              "for example “make it a bit brighter”.")
     split = split_follow_up(utterance, recent or Recent())  # "too much, and make it warmer"
