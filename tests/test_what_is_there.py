@@ -291,3 +291,29 @@ def test_where_are_they_says_where_each_one_is(monkeypatch):
     dets.append(Detection("dog", 0.9, (20, 50, 70, 110)))
     assert questions.answer_question(img, read_question("where are the dogs?"))[0].startswith(
         "I see 4 dogs: 2 on the left, 1 in the middle and 1 on the right")
+
+
+def test_who_is_there_names_the_people_there_and_she_is_asked_about(monkeypatch):
+    """"who is on the left?" was "I can't answer that"; "what is she wearing?" with no one talked
+    about was "“she” is not one of them"."""
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    img = np.full((300, 600, 3), 120, np.uint8)
+    dets = [Detection("person", 0.9, (10, 60, 60, 240)), Detection("dog", 0.8, (70, 120, 130, 180)),
+            Detection("person", 0.9, (540, 60, 590, 240)), Detection("person", 0.9, (480, 60, 530, 240))]
+    said = {"person": naming.Named("person", "person in red", "red", "detector", 0.9, "person"),
+            "dog": naming.Named("dog", "brown dog", "brown", "both", 0.8, "dog")}
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, **_: [said[d.label] for d in ds])
+    assert read("who is on the left?").commands  # (it was refused)
+    text, data, _ = questions.answer_question(img, read_question("who is on the left?"))
+    assert text == "On the left I can see a person in red (the box is on the picture).", text
+    assert data["topic"] == "the person on the left"
+    assert questions.answer_question(img, read_question("who is on the right?"))[0].startswith(
+        "On the right I can see 2 people in red")
+    assert questions.answer_question(img, read_question("who is in the middle?"))[0] == "I don't see anyone in the middle."
+    assert questions.answer_question(img, read_question("what is she wearing?"))[0].startswith(
+        "Which person do you mean by “she”?")

@@ -221,6 +221,9 @@ _PRONOUNS = {"it", "this", "that", "them", "they", "him", "her", "these", "those
 
 
 def _not_a_thing(about: str) -> str:
+    if about.strip() in ("she", "he", "her", "him"):  # "what is she wearing?" with no one talked about
+        return (f"Which person do you mean by “{about.strip()}”? Say where they are (for example “what is the "
+                "person on the left wearing?”), or ask “who is on the left?” first.")
     if about.strip() in _PRONOUNS:  # no thing talked about yet that "it" could be
         return (f"Which thing do you mean by “{about.strip()}”? Say its name (for example “what colour is the "
                 "dog?”); I can look for people, animals, vehicles and everyday objects.")
@@ -241,7 +244,7 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     if question.kind == "measure_part":
         return _part_measured(pixels, question.about, question.value)
     if question.kind == "what_at":
-        return _what_at(pixels, question.about)
+        return _what_at(pixels, question.about, who=question.value == "who")
     if question.kind == "list":
         return _listed(pixels, question.about)
     if question.kind == "else":  # "is there anything else?"
@@ -575,10 +578,11 @@ def _part_measured(pixels: np.ndarray, about: str, quality: str) -> tuple[str, d
             f"rest (its box is on the picture).", data, [])
 
 
-def _what_at(pixels: np.ndarray, place: str) -> tuple[str, dict, list[Command]]:
+def _what_at(pixels: np.ndarray, place: str, *, who: bool = False) -> tuple[str, dict, list[Command]]:
     """What is in one part of the picture ("on the left", "at the top right"): the things found
     whose centre lies there, named as describe names them, with their boxes; with none, the part
-    itself as describe names a region ("the sky", "a green area")."""
+    itself as describe names a region ("the sky", "a green area"). ``who``: the people there ("who is
+    on the left?"), said first; one thing said is the topic "she", "it" then mean (``data["topic"]``)."""
     from agent.describe.words import describe_region
     from agent.perception.models import to_rgb8
     from agent.perception.naming import name_objects
@@ -593,6 +597,20 @@ def _what_at(pixels: np.ndarray, place: str) -> tuple[str, dict, list[Command]]:
     dets = [d for d in every
             if xs[0] <= (d.box[0] + d.box[2]) / 2 / w <= xs[1] and ys[0] <= (d.box[1] + d.box[3]) / 2 / h <= ys[1]]
     there = where_words_for(place)
+    if who:
+        dets = [d for d in dets if d.label == "person"]
+        if not dets:
+            return f"I don't see anyone {there}.", {}, []
+        counts: dict[str, int] = {}
+        for n in name_objects(rgb, sorted(dets, key=lambda d: d.box[0])):
+            counts[n.phrase] = counts.get(n.phrase, 0) + 1
+        said = [_a(p) if k == 1 else f"{k} {plural(p.split()[0])}{p[len(p.split()[0]):]}" for p, k in counts.items()]
+        listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]  # "2 people in orange"
+        data = {"overlays": [_box(d, "person") for d in dets]}
+        if len(dets) == 1:
+            data["topic"] = f"the person {there}"
+        return (f"{there[0].upper()}{there[1:]} I can see {listed} (the {'box is' if len(dets) == 1 else 'boxes are'} "
+                "on the picture).", data, [])
     box = (int(xs[0] * w), int(ys[0] * h), max(int(xs[0] * w) + 1, int(xs[1] * w)), max(int(ys[0] * h) + 1, int(ys[1] * h)))
     # the part itself first, as describe names a region ("the sky", "a green area"); the classifier
     # is not asked: its square crop of a part takes in the things there, named again ("a camel")
@@ -602,9 +620,11 @@ def _what_at(pixels: np.ndarray, place: str) -> tuple[str, dict, list[Command]]:
     names = name_objects(rgb, dets)
     said = list(dict.fromkeys(_a(n.phrase) for n in names))[:4]
     listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    data = {"overlays": [_box(d, n.said or n.noun) for d, n in zip(dets, names)]}
+    if len(dets) == 1 and names[0].noun != "object":  # "what is on the left?", then "make it brighter"
+        data["topic"] = f"the {names[0].said or names[0].noun} {there}"
     return (f"{text}. There {'is' if len(said) == 1 else 'are'} also {listed} "
-            f"(the {'box is' if len(dets) == 1 else 'boxes are'} on the picture).",
-            {"overlays": [_box(d, n.said or n.noun) for d, n in zip(dets, names)]}, [])
+            f"(the {'box is' if len(dets) == 1 else 'boxes are'} on the picture).", data, [])
 
 
 def _measured(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command]]:
@@ -692,7 +712,7 @@ def register(manager) -> None:
             manager.context.proposal = proposal  # "yes" runs it, "only the first one" part of it
         if question.kind == "size" and len(data.get("overlays", [])) == 1:
             manager.context.topic = f"the {question.value} {question.about}"  # "make it brighter": the biggest horse
-        elif question.kind == "else" and data.get("topic"):  # still what the description led with
+        elif question.kind in ("else", "what_at") and data.get("topic"):  # what the description led with, what is there
             manager.context.topic = data.pop("topic")
         elif question.kind in ("colour", "colour_is", "where", "present", "count", "doing") and data.get("overlays"):
             manager.context.topic = f"the {question.about}"  # "make it brighter" next: that thing

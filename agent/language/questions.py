@@ -105,7 +105,7 @@ _HOW_COLOUR = re.compile(rf"^how (?P<c>{COLOUR_ASKED})(?:ish)? (?:is|are|does) {
 # "is it a dog?", "is this a cat": whether the thing is there
 _IS_IT = re.compile(rf"^(?:is|isn't) (?:it|this|that) (?:a|an) (?P<x>{_THING})$")
 # "what is on the left?", "what's at the top right": what is in that part of the picture
-_WHAT_AT = re.compile(r"^what(?:'s|s| is| are| do you see| can you see)? (?:there )?(?:on|at|in) the (?:far )?"
+_WHAT_AT = re.compile(r"^(?:what|who)(?:'s|s| is| are| do you see| can you see)? (?:there |that |this )?(?:on|at|in) the (?:far )?"
                       r"(?P<x>left|right|top|bottom|middle|centre|center)(?: (?P<y>left|right))?(?: (?:side|corner|"
                       r"of the (?:picture|photo|image)))?$")
 # "what is the man on the left holding?", "what is she playing?": a thing in their hands, or an instrument
@@ -218,7 +218,8 @@ def read_question(text: str) -> Question | None:
         return Question("doing", doing.group("x").strip())
     at = _WHAT_AT.fullmatch(c)
     if at:
-        return Question("what_at", " ".join(g for g in at.groups() if g).replace("centre", "middle").replace("center", "middle"))
+        return Question("what_at", " ".join(g for g in at.groups() if g).replace("centre", "middle").replace("center", "middle"),
+                        "who" if c.startswith("who") else "")  # "who is on the left?": the people there
     amount = _AMOUNT.fullmatch(c)
     if amount:
         return Question("measure", _AMOUNT_ABOUT[amount.group("x")], "amount")

@@ -309,8 +309,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         why_so = _WHY_SO.fullmatch(bare)  # "why is it so dark?": the complaint "it is too dark"
         if why_so:
             typed = clause = bare = f"{why_so.group(2)} {why_so.group(1)} too {why_so.group(3)}"
-        said_so = _STATEMENT.match(bare) and complaint(bare) is None and not (  # ("which one is the biggest?": asked)
-            photo_open and bare.startswith("which ") and read_question(bare) is not None)
+        said_so = _STATEMENT.match(bare) and complaint(bare) is None and not (  # ("which one is the biggest?": asked;
+            photo_open and bare.startswith(("which ", "who ")) and read_question(bare) is not None)  # "who is on the left?")
         if said_so or (len(clauses) > 1 and (_FILLER.fullmatch(bare)
                                                                                        or _CONFIRM.fullmatch(bare))):
             continue  # "thanks", "it turned out great", "good, also ...": no request of its own
