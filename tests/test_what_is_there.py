@@ -317,3 +317,21 @@ def test_who_is_there_names_the_people_there_and_she_is_asked_about(monkeypatch)
     assert questions.answer_question(img, read_question("who is in the middle?"))[0] == "I don't see anyone in the middle."
     assert questions.answer_question(img, read_question("what is she wearing?"))[0].startswith(
         "Which person do you mean by “she”?")
+
+
+def test_how_big_a_thing_or_the_picture_is(monkeypatch):
+    """"how big is it?" after "what bird is this?" and "how big is the picture?" were "I can't answer
+    that"."""
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import things
+    from agent.perception.models import Detection
+
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [Detection("bird", 0.9, (300, 50, 400, 250))])
+    img = np.zeros((300, 400, 3), np.uint8)
+    text, data, _ = questions.answer_question(img, read_question("how big is the bird?"))
+    assert text.startswith("The bird on the right takes up about 17% of the picture: its box is 100 x 200 pixels"), text
+    assert len(data["overlays"]) == 1
+    assert questions.answer_question(img, read_question("how big is the picture?"))[0] == \
+        "The picture is 400 x 300 pixels (0.1 megapixels)."
+    assert read_question("how big is it?") is None  # (the thing talked about, put in by the dialogue)

@@ -255,3 +255,17 @@ def test_one_of_the_things_edited_together_is_one_of_them(tmp_path, monkeypatch)
     assert more.reply == "Brightened the person in the middle by 20 points.", more.reply
     assert int(manager.document.pixels()[80, 200, 0]) > int(manager.document.pixels()[80, 30, 0]) + 20  # brightened twice
     assert [c.format() for c in manager.read("now the one on the left")[0]] == ["adjust_attr brightness 20 in the person on the left"]
+
+
+def test_what_is_said_of_a_herd_counted_is_about_the_herd(tmp_path, monkeypatch):
+    """"how many bison?", then "remove all of them" went back to the original ("This is already the
+    original"), "which is the biggest?" and "remove the one in front" were refused; after "which is
+    the biggest?", "them" was that one."""
+    img = _two_dogs(monkeypatch)
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="dogs"))
+    manager.context.topic, manager.context.topic_count = "the dogs", 2
+    assert [c.format() for c in manager.read("remove all of them")[0]] == ["remove all of the dogs"]
+    assert [c.format() for c in manager.read("remove the one in front")[0]] == ["remove the dog in front"]
+    manager.context.topic = "the biggest dog"
+    assert [c.format() for c in manager.read("remove all of them")[0]] == ["remove all of the dogs"]
+    assert [c.format() for c in manager.read("remove all the changes")[0]] == ["undo"]

@@ -258,6 +258,9 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         return _found_answer(pixels, found, question.kind, question.value)
     if re.fullmatch(r"(?:the |any |a |all (?:the )?)?faces?", question.about.strip()):
         return _faces_answer(pixels, question.kind)
+    if question.kind == "extent" and question.about == "picture":
+        h, w = pixels.shape[:2]
+        return f"The picture is {w} x {h} pixels ({w * h / 1e6:.1f} megapixels).", {}, []
     thing = _thing(question.about)
     if thing is None:
         return _not_a_thing(question.about), {}, []
@@ -280,6 +283,13 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
             return f"The photo as a whole looks like {_a(said)} to me, but I can't find it to tell its colour.", {}, []
     if question.kind == "size":
         return _by_size(pixels, found, said, question.value)
+    if question.kind == "extent" and found:  # "how big is the owl?": the share of the picture its box takes
+        x1, y1, x2, y2 = (int(v) for v in found[0].box)
+        h, w = pixels.shape[:2]
+        return (f"The {said} {where_words(found[0].box, pixels.shape)} takes up about "
+                f"{100 * (x2 - x1) * (y2 - y1) / (w * h):.0f}% of the picture: its box is {x2 - x1} x {y2 - y1} "
+                f"pixels, {100 * (x2 - x1) / w:.0f}% of the width and {100 * (y2 - y1) / h:.0f}% of the height. "
+                "How big it is in life I can't tell from a photo.", {"overlays": [_box(found[0], said)]}, [])
     if question.kind == "doing":  # "what is the dog doing?"
         from agent.describe.besides import doing
 
@@ -714,7 +724,8 @@ def register(manager) -> None:
             manager.context.topic = f"the {question.value} {question.about}"  # "make it brighter": the biggest horse
         elif question.kind in ("else", "what_at") and data.get("topic"):  # what the description led with, what is there
             manager.context.topic = data.pop("topic")
-        elif question.kind in ("colour", "colour_is", "where", "present", "count", "doing") and data.get("overlays"):
+        elif question.kind in ("colour", "colour_is", "where", "present", "count", "doing", "extent",
+                               "which_kind") and data.get("overlays"):
             manager.context.topic = f"the {question.about}"  # "make it brighter" next: that thing
             # "how many giraffes?", then "make the left one brighter", "now the other one"
             manager.context.topic_count = len(data["overlays"]) if question.kind == "count" else None

@@ -21,7 +21,8 @@ _SIDE = r"(?:(?:far |top |bottom |upper |lower )?(?:left|right)|top|bottom|middl
 # "the bigger one", "the taller one" ("make the taller one brighter" after two giraffes brightened everything)
 SIZE_WORD = r"(?:big|large|small|little|tiny|tall|short)(?:g?er|g?est)?"
 ONE = re.compile(rf"\bthe (?:one (?P<place>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)"
-                  rf"(?: (?:left|right))?)|(?P<side>{_SIDE}) one|(?P<size>{SIZE_WORD}) one)\b")
+                  rf"(?: (?:left|right))?|in (?:the )?(?:front|back|background|foreground))|(?P<side>{_SIDE}) one|"
+                  rf"(?P<size>{SIZE_WORD}) one)\b")
 _OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
 
 
@@ -63,6 +64,8 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     True
     >>> about_topic("make the big one brighter", "the giraffes", count=2)
     'make the big giraffe brighter'
+    >>> about_topic("which is the biggest?", "the bison", count=4), about_topic("remove the one in front", "the bison")
+    ('which bison is the biggest?', 'remove the bison in front')
     >>> about_topic("remove the smallest", "the chickens", count=3), about_topic("remove the smallest dog", "the chickens")
     ('remove the smallest chicken', None)
     >>> about_topic("make the tall grass greener", "the giraffes", count=2) is None
@@ -74,9 +77,9 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     """
     words = utterance.strip().lower()
     noun = topic_noun(topic)
-    which = re.match(r"(which )(?:one|of (?:them|these|those))\b", words)
+    which = re.match(r"(which )(?:one|of (?:them|these|those)|(?=(?:is|are) the \w+est\b))\b", words)
     if which:  # "which one is the biggest?": of the giraffes talked about
-        return f"which {noun}" + words[which.end():]
+        return f"which {noun}" + (" " if words[which.end():which.end() + 1] not in " ?" else "") + words[which.end():]
     bare = re.search(rf"\bthe ({SIZE_WORD})(?: (\w+))?\b", words)
     if bare and not ONE.search(words) and (bare.group(2) is None or re.fullmatch(
             r"\w+er|more|less|a|and|too|please|out|up|down|as|to|from|in", bare.group(2))
@@ -105,6 +108,6 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
         return words[:worn.start()] + f"the {worn.group(1)} of {topic}" + words[worn.end():]
     if not IT.search(words) or _AGREEING.search(words):
         return None
-    if IT.search(words).group(0) == "they":  # "what are they doing?" after the giraffes: the giraffes
-        return IT.sub(f"the {plural(noun)}", words, count=1)
+    if IT.search(words).group(0) in ("they", "them"):  # "what are they doing?" after the giraffes: the giraffes;
+        return IT.sub(f"the {plural(noun)}", words, count=1)  # "remove all of them" after "which is the biggest?"
     return IT.sub(topic, words, count=1)

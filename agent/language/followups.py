@@ -476,6 +476,8 @@ def _only_there(c: str, recent: Recent) -> FollowUp | None:
     if not m or last is None:
         return None
     where = next(g for g in m.group("a", "b", "c", "d") if g)
+    if re.match(r"(?:an?|some) ", where):
+        return None  # "put it on a white background" after a cut-out: a new background, a request of its own
     from agent.grammar.commands import REGIONAL
     from agent.language.scope import Unfindable, region_of
 
@@ -568,8 +570,10 @@ _ORIGINAL = re.compile(
     r"(?: before| originally| at first| at the start)?)?)"
     r"|back (?:to )?(?:the way|how|as|like) it (?:was|used to be)(?: before| originally| at first| at the start)?"
     r"|(?:the way|how|as|like) it was(?: before| originally| at first)?"
-    r"|start (?:over|again|from scratch)|(?:undo|revert|reset|discard|drop|remove|clear|scrap|cancel) "
+    r"|start (?:over|again|from scratch)|(?:undo|revert|reset|discard|scrap|cancel) "
     r"(?:everything|all(?: of)?(?: (?:the|my|your))?(?: (?:changes|edits|of it|of them))?|(?:the |my |your )?(?:changes|edits))"
+    # ("remove all of them" after "how many bison?" is the bison: it went back to the original)
+    r"|(?:drop|remove|clear) (?:all (?:of )?)?(?:the |my |your )?(?:changes|edits)"
     r"|reset(?: it| everything| the (?:photo|picture|image|edits|changes))?|restore(?: the)? original"
     r"|(?:show me |give me )?the original (?:back|again)|i want the original(?: back)?"
     r"|(?:can i |could i |let me |i want to |i'd like to )?(?:see|view|look at|have a look at) the original(?: again)?"
@@ -699,6 +703,7 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("do it on the left only", "adjust_attr brightness -20", "revise adjust_attr brightness -20 in left"),
         ("only the castle", "adjust_attr brightness 20", "reply"),
         ("only the cat", "rotate 90", "reply"), ("only the cat", "", "none"),
+        ("put it on a white background", "image_cutout", "none"),
         ("just for fun make it pink", "adjust_attr brightness 20", "none"))),
     FollowUpRule("same_for", _same_for, (
         ("do the same for brightness", "adjust_attr contrast 25", "adjust_attr brightness 25"),

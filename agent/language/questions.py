@@ -18,6 +18,7 @@ from agent.language.words import clean_text, strip_polite
 @dataclass(frozen=True)
 class Question:
     kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | critique | size | list
+    #           | extent
     #           | holding | which_kind | else | doing
     about: str = ""  # the thing ("cup"), or the quality ("dark")
     value: str = ""  # the colour a colour_is question asks about ("is the cup red?": "red")
@@ -119,6 +120,8 @@ SIZE_WORDS = {"biggest": "biggest", "bigger": "biggest", "largest": "biggest", "
               "shortest": "shortest", "shorter": "shortest"}
 _WHICH_SIZE = re.compile(rf"^which (?:one|of (?:them|these|those)|(?P<x>{_THING}))(?: of (?:them|these|those|the \w+))? "
                          rf"(?:is|looks|seems) (?:the )?(?P<s>{'|'.join(SIZE_WORDS)})(?: one)?{_IN_IT}$")
+# "how big is the owl?", "how big is it?": its share of the picture (it was "I can't answer that")
+_HOW_BIG = re.compile(rf"^how (?:big|large|small|tall) (?:is|are) {_THE}(?P<x>{_THING}){_IN_IT}$")
 # "what animals are in the picture?", "which vehicles do you see?": the things of a kind, listed (it was
 # refused, and after "what changed?" read as a question about the change)
 LIST_KINDS = {"animal": "animal", "creature": "animal", "vehicle": "vehicle", "thing": "thing", "object": "thing",
@@ -239,6 +242,13 @@ def read_question(text: str) -> Question | None:
     if kind_of:
         word = kind_of.group("x") or kind_of.group("y") or "animal"
         return Question("which_kind", "animal" if word == "creature" else word)
+    if re.fullmatch(r"how (?:big|large) is (?:the|this|my) (?:picture|photo|image|file|pic)|what(?:'s| is) the "
+                    r"(?:size|resolution) of (?:the|this|my) (?:picture|photo|image|pic)|what (?:size|resolution) is "
+                    r"(?:it|the (?:picture|photo|image))", c):
+        return Question("extent", "picture")  # "how big is the picture?": its size in pixels
+    big = _HOW_BIG.fullmatch(c)
+    if big and big.group("x").strip() not in ("it", "this", "that"):
+        return Question("extent", big.group("x").strip())
     size = _WHICH_SIZE.fullmatch(c)
     if size:  # (about "one": the things talked about, which the dialogue puts in)
         return Question("size", (size.group("x") or "one").strip(), SIZE_WORDS[size.group("s")])
