@@ -291,6 +291,7 @@ def test_where_are_they_says_where_each_one_is(monkeypatch):
     dets.append(Detection("dog", 0.9, (20, 50, 70, 110)))
     assert questions.answer_question(img, read_question("where are the dogs?"))[0].startswith(
         "I see 4 dogs: 2 on the left, 1 in the middle and 1 on the right")
+    assert read_question("where are the bison?").value == "each"  # (the same in the plural: it said "The bison is")
 
 
 def test_who_is_there_names_the_people_there_and_she_is_asked_about(monkeypatch):

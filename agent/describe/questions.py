@@ -266,7 +266,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         return _not_a_thing(question.about), {}, []
     label, said, place = thing
     # "where are the chickens?": each of them, looked for as closely as a count does
-    each = question.kind == "where" and not place and singular(question.about.split()[-1]) != question.about.split()[-1]
+    each = question.kind == "where" and not place and (
+        question.value == "each" or singular(question.about.split()[-1]) != question.about.split()[-1])
     found = _found(pixels, label, place, every=question.kind == "count" or each)
     sure = [d for d in found if d.score >= SURE]
     unsure = [d for d in found if d.score < SURE]

@@ -268,6 +268,8 @@ def read_question(text: str) -> Question | None:
             about = next(g for g in m.groups() if g)
             if kind == "colour":  # "what colour is the woman wearing?": the woman (it said "the wearing")
                 about = wearer(re.sub(r"\s+(?:wearing|dressed in|wear|in)$", "", about.strip()))
-            # "how bright is it?" asks for the figure, not a yes or no
-            return Question(kind, about.strip(), "amount" if kind == "measure" and c.startswith("how ") else "")
+            # "how bright is it?" asks for the figure, not a yes or no; "where are the bison?" each one
+            value = "amount" if kind == "measure" and c.startswith("how ") else \
+                "each" if kind == "where" and re.match(r"where (?:are|were)\b", c) else ""
+            return Question(kind, about.strip(), value)
     return None
