@@ -89,6 +89,24 @@ def test_head_and_shoulders_clothes_are_below_the_face():
     assert person_clothing_colour(img, (0, 0, 90, 90)) == "green"
 
 
+def test_hands_at_the_chest_do_not_end_the_head_when_the_face_is_known():
+    """gcompris' Irish musicians were all "in black": their hands on the instruments at the chest
+    were taken for the face's lowest rows, and their dark trousers were all that was left."""
+    from agent.perception.clothing import face_in
+
+    skin = (224, 172, 140)
+    img = np.zeros((200, 80, 3), np.uint8)  # a black stage
+    img[10:40, 25:55] = skin  # the face
+    img[40:120, 5:75] = (40, 70, 190)  # a blue shirt
+    img[95:110, 10:70] = skin  # the hands across the chest
+    img[120:200, 15:65] = (20, 20, 25)  # dark trousers
+    face = (25, 10, 55, 40)
+    assert face_in((0, 0, 80, 200), [type("Face", (), {"box": face})()]) == face
+    assert face_in((0, 0, 80, 200), [type("Face", (), {"box": (25, 150, 55, 180)})()]) is None  # (no head down there)
+    assert person_clothing_colour(img, (0, 0, 80, 200)) == "black"  # the hands taken for the chin
+    assert person_clothing_colour(img, (0, 0, 80, 200), face=face) == "blue"
+
+
 @pytest.mark.slow
 def test_astronaut_is_a_person_in_orange_and_her_helmet_no_mouse():
     from skimage import data

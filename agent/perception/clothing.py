@@ -25,13 +25,16 @@ PALE_CR = 142
 
 def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
                            mask: np.ndarray | None = None, gains: np.ndarray | None = None, *,
-                           white: float | None = None) -> str | None:
+                           white: float | None = None, face: tuple[int, int, int, int] | None = None) -> str | None:
     """The colour of what a person wears: their mask below the head, skin-coloured pixels left
     out; None when less than a twentieth of the box is left.
 
     The head ends where the face does: the lowest row in the box's upper 70% with skin across a
     tenth of its width (a head-and-shoulders picture is mostly face and hair, whose colours are
-    not clothes'), or the top fifth of the box when no face shows (a back, a grey photo)."""
+    not clothes'), or the top fifth of the box when no face shows (a back, a grey photo). ``face``:
+    the face detector's box of this person's face (:func:`face_in`), whose chin ends the head instead:
+    hands at the chest are skin too (gcompris' Irish musicians, their instruments held at the chest,
+    were all "in black", their trousers all that was left below the hands)."""
     x1, y1, x2, y2 = box
     region = rgb[y1:y2, x1:x2]
     if region.size == 0:
@@ -53,8 +56,11 @@ def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
     if coat:
         skin = skin.copy()
         skin[int(0.35 * h):] = False
-    face = np.nonzero((skin & keep)[: int(0.7 * h)].mean(axis=1) >= 0.1)[0]
-    head = max(1, h // 5, int(face.max()) + 1 + h // 20 if len(face) else 0)
+    if face is not None:  # the chin and a little of the neck below it
+        head = max(1, min(int(0.7 * h), face[3] - y1 + (face[3] - face[1]) // 4))
+    else:
+        rows = np.nonzero((skin & keep)[: int(0.7 * h)].mean(axis=1) >= 0.1)[0]
+        head = max(1, h // 5, int(rows.max()) + 1 + h // 20 if len(rows) else 0)
     torso = np.zeros_like(keep)
     torso[head:] = True
     keep &= torso & ~skin
@@ -65,3 +71,25 @@ def person_clothing_colour(rgb: np.ndarray, box: tuple[int, int, int, int],
     if keep.sum() < 0.05 * keep.size:
         return None
     return colour_term(region[keep], gains, white=white)
+
+
+def face_in(box: tuple[int, int, int, int], faces: list) -> tuple[int, int, int, int] | None:
+    """The box of the face (of ``faces``, the face detector's) that is this person's: its centre in
+    the upper half of ``box``, the largest such; None when there is none."""
+    x1, y1, x2, y2 = box
+    mine = [f.box for f in faces if x1 <= (f.box[0] + f.box[2]) / 2 <= x2 and y1 <= (f.box[1] + f.box[3]) / 2 <= (y1 + y2) / 2]
+    return max(mine, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), default=None)
+
+
+def faces_of(rgb: np.ndarray, people: list) -> list:
+    """The faces of ``people`` (detections), found once for a picture; none when the face model is
+    not installed (the head is then found from the skin)."""
+    if not people:
+        return []
+    from agent.perception.faces import find_faces
+    from editor.models import ModelMissingError
+
+    try:
+        return find_faces(rgb, people=people)
+    except ModelMissingError:
+        return []

@@ -60,7 +60,7 @@ from agent.perception.animals import COCO_ANIMALS as _COCO_ANIMALS
 from agent.perception.animals import SPECIES as _SPECIES
 from agent.perception.animals import classifier_knows, disputed, flat_fill, herd, same_species
 from agent.perception.classify import classify_crops, has_structure, kind_probs, square_box, word_probs
-from agent.perception.clothing import person_clothing_colour, skin_mask  # noqa: F401 - naming's own words
+from agent.perception.clothing import face_in, faces_of, person_clothing_colour, skin_mask  # noqa: F401 - naming's own words
 from agent.perception.colour_terms import colour_term, photo_light, two_tone
 from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
 from agent.perception.names_kept import kept_name, reference_things
@@ -406,7 +406,8 @@ def object_colour(pixels: np.ndarray, box: tuple[int, int, int, int], label: str
     mask = object_mask(rgb, box)
     gains, white = light if light is not None else photo_light(rgb)
     if label == "person":
-        return person_clothing_colour(rgb, box, mask, gains, white=white)
+        face = face_in(box, faces_of(rgb, [Detection("person", 1.0, box)]))
+        return person_clothing_colour(rgb, box, mask, gains, white=white, face=face)
     x1, y1, x2, y2 = box
     region = rgb[y1:y2, x1:x2]
     if region.size == 0:
@@ -447,6 +448,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
     _, labels = classifier_and_labels()
     gains, white = photo_light(rgb)
     out, seen_words = [], []
+    faces: list | None = None  # the people's faces, looked for once, when a person is named
     for k, d in enumerate(dets):
         words = word_probs(probs[k])
         seen = words
@@ -493,7 +495,9 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         said = noun
         noun = coco_label(noun)  # "motorbike" is said, "motorcycle" is the label others match
         if noun == "person":
-            colour = person_clothing_colour(rgb, d.box, mask, gains, white=white)
+            if faces is None:
+                faces = faces_of(rgb, [o for o in dets if o.label == "person"] or [d])
+            colour = person_clothing_colour(rgb, d.box, mask, gains, white=white, face=face_in(d.box, faces))
             garment = max(((w, p) for w, p in words.items() if w in _GARMENTS), key=lambda kv: kv[1],
                           default=("", 0.0))
             if colour is None:
