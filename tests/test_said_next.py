@@ -216,6 +216,11 @@ def test_what_people_say_next_is_read_as_meant():
         "how warm is it now compared to the original?": ["explain how warm is it now compared to the original"],
         "make it warmer compared to the original": ["adjust_attr warmth 25"],
         "show me before and after": ["explain show me before and after"],  # "Sorry, I don't know how to do that"
+        "add a vignette": ["adjust_attr brightness -25 in everything except center"],  # "I can't add effects like that"
+        "blur the edges": ["adjust_attr sharpness -40 in everything except center"],  # it blurred everything
+        "darken the corners": ["adjust_attr brightness -20 in everything except center"],
+        "sharpen the edges": ["adjust_attr sharpness 40"],  # the details' edges
+        "what's left to fix?": ["describe"],  # it ran an automatic enhancement
     }
     for words, want in cases.items():
         assert _said(words)[0] == want, words

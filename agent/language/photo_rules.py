@@ -178,3 +178,27 @@ def hide_faces(c: str) -> list[AdjustAttr] | None:
         return None
     said = face_words(region) if region else None
     return [AdjustAttr("sharpness", FACE_BLUR, region=region)] if said and said[0] == "face" else None
+
+
+# "add a vignette" was refused ("I can't add effects like that"): the edges darkened, about the centre's
+# soft ellipse (the region "everything except center"); "remove the vignette" lifts them
+VIGNETTE_REGION = "everything except center"
+_VIGNETTE = re.compile(r"\bvignett(?:e|es|ing|ed)\b")
+_VIGNETTE_OFF = re.compile(r"\b(?:remove|rmove|get rid of|take (?:out|away|off)|fix|correct|undo|reduce|less|lighten|"
+                           r"brighten|no)\b")
+_VIGNETTE_SIZE = {"slight": 15, "slightly": 15, "subtle": 15, "light": 15, "soft": 15, "little": 15, "small": 15, "strong": 40,
+                  "heavy": 40, "dark": 40, "big": 40, "dramatic": 40}
+
+
+def vignette(c: str) -> list[AdjustAttr] | None:
+    """'add a vignette' -> the edges darkened by 25 (15 'a subtle one', 40 'a strong one'); 'remove
+    the vignetting' -> lifted by 25.
+
+    >>> [r.format() for r in vignette("add a subtle vignette")], [r.format() for r in vignette("fix the vignetting")]
+    (['adjust_attr brightness -15 in everything except center'], ['adjust_attr brightness 25 in everything except center'])
+    """
+    if not _VIGNETTE.search(c):
+        return None
+    size = next((v for w, v in _VIGNETTE_SIZE.items() if re.search(rf"\b{w}\b", c)), 25)
+    sign = 1 if _VIGNETTE_OFF.search(c) else -1
+    return [AdjustAttr("brightness", sign * size, region=VIGNETTE_REGION)]

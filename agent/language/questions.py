@@ -73,7 +73,12 @@ _CRITIQUE = re.compile(
     + r"|^(?:is|does) (?:this|it|the (?:photo|picture|image)|my (?:photo|picture)) (?:need|look like it needs) "
     r"(?:any )?(?:improvement|improving|work|editing|fixing|changes)$"
     r"|^what (?:can|could|should) (?:be|i) (?:improved?|better|fix(?:ed)?|change[d]?)" + _PHOTO
-    + r"|^what needs (?:fixing|improving|to be (?:fixed|improved|changed))" + _PHOTO)
+    + r"|^what needs (?:fixing|improving|to be (?:fixed|improved|changed))" + _PHOTO
+    # "what's left to fix?" ran an automatic enhancement
+    + r"|^(?:what(?:'s|s| is)|is there(?: anything)?|anything|is anything|what else is(?: there)?) (?:still )?"
+    r"(?:left|else|more)? ?(?:to |that "
+    r"(?:needs|should be) )?(?:fix(?:ed)?|improve[d]?|do|change[d]?)(?: (?:here|now|still))?$"
+    r"|^what else (?:would|could|should|can) (?:you|i|we) (?:improve|change|fix|do)" + _PHOTO)
 _COLOUR = re.compile(
     rf"^(?:what|which) colou?r (?:is|are|'s|was|were|do you see (?:on|for)) {_THE}(?P<x>{_THING}){_IN_IT}$"
     rf"|^what(?:'s| is| are) the colou?rs? of {_THE}(?P<y>{_THING}){_IN_IT}$"

@@ -121,7 +121,7 @@ def _unsupported(c: str) -> RuleResult:
          "I can't move things within the picture. I can remove an object, crop, or flip the picture."),
         (r"\b(?:face ?swap|swap (?:the )?faces?|head swap|switch (?:the )?(?:heads|faces))\b",
          "I can't swap faces. I can remove an object or cut out the main subject."),
-        (r"\b(?:vignette|frame around|border|lens blur|motion blur|radial blur|tilt[- ]shift|bokeh|"
+        (r"\b(?:frame around|border|lens blur|motion blur|radial blur|tilt[- ]shift|bokeh|"
          r"light leak|glow)\b",
          "I can't add effects like that. I can blur the background, or change brightness, contrast and colours."),
         (r"\bstraighten\w*\b|\blevel (?:the )?horizon\b|\bcrooked\b|\bperspective\b|\bskew\w*\b",
@@ -596,6 +596,9 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("red_eye", photo_rules.red_eye, (("remove the red eye", "red_eye"), ("fix the red eyes", "red_eye"))),
     RequestRule("hide_faces", photo_rules.hide_faces, (("blur the faces", "adjust_attr sharpness -100 in faces"),
                                                        ("hide her face", "adjust_attr sharpness -100 in face"))),
+    RequestRule("vignette", photo_rules.vignette, (  # it was refused ("I can't add effects like that")
+        ("add a vignette", "adjust_attr brightness -25 in everything except center"),
+        ("remove the vignetting", "adjust_attr brightness 25 in everything except center"))),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse")),

@@ -274,6 +274,13 @@ _GEOMETRY = re.compile(
     r"|\b(?:on|at|in|to|along) the (?P<at>left|right|top|bottom|middle|center|centre)\b(?! of the (?!picture|image|photo|frame))"
     r"|\bthe (?P<centre>center|centre|middle)(?: (?:part|area))?" + _PICTURE)
 _BACKGROUND = re.compile(r"\b(?:the )?(?:background|backdrop|bg)\b")
+# "blur the edges", "darken the corners": all but the centre (the centre's mask is a soft ellipse, so
+# this is a vignette's shape); "blur the edges" blurred the whole picture
+# ("sharpen the edges" is the details' edges: only the picture's corners, or edges said to be its own)
+_EDGES = re.compile(r"\b(?:(?:the|its|all the|all four|4) )?(?:corners|outer (?:edges?|parts?|areas?)|periphery)"
+                    r"(?: of (?:the|this) (?:picture|image|photo|frame))?\b"
+                    r"|\b(?:(?:the|its) )?edges of (?:the|this) (?:picture|image|photo|frame)\b|\baround the edges\b"
+                    r"|(?<=\bblur )(?:the |its )?edges\b")  # ("blur the edges": the picture's, a soft frame)
 _SUBJECT = re.compile(r"\b(?:the )?(?:main )?(?:subject|foreground)\b")
 _OBJECT_START = re.compile(r"\b(?:(?:all|both|each|every one) (?:of )?)?(?:the|his|her|their|my|our|these|those|"
                            r"that|this|its|your)\s+")
@@ -394,6 +401,7 @@ def _named(c: str) -> list[tuple[int, int, str]]:
             name = _SIDE.get(word, word)
         found.append((m.start(), m.end(), name))
     found += [(m.start(), m.end(), "background") for m in _BACKGROUND.finditer(c)]
+    found += [(m.start(), m.end(), EXCEPT_REGION + "center") for m in _EDGES.finditer(c)]
     found += [(m.start(), m.end(), "subject") for m in _SUBJECT.finditer(c)]
     return found
 
