@@ -777,7 +777,16 @@ def region_mask(image: np.ndarray, name: str) -> np.ndarray:
         return tonal_mask(image, s)
     placed = _PLACED.fullmatch(s)
     if placed:  # a found part kept to one half, the half's feathered edge included
-        return region_mask(image, placed.group(1)) * geometric_mask(image.shape, f"{placed.group(2)} half")
+        part, side = region_mask(image, placed.group(1)), placed.group(2)
+        rows = np.nonzero(part.max(axis=1) > 0.5)[0]
+        if side in ("top", "bottom") and len(rows) > 1:
+            # the top of the sky is the upper half of the sky, not of the picture (which holds all of it)
+            half = np.zeros_like(part)
+            half[rows[0]:rows[-1] + 1] = geometric_mask((rows[-1] + 1 - rows[0], part.shape[1]), f"{side} half")
+            half[:rows[0]] = 1.0 if side == "top" else 0.0
+            half[rows[-1] + 1:] = 0.0 if side == "top" else 1.0
+            return part * half
+        return part * geometric_mask(image.shape, f"{side} half")
     if s == "greenery":
         return greenery_mask(image)
     return clouds_mask(image) if s == "clouds" else sky_mask(image)

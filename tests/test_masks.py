@@ -356,6 +356,17 @@ def test_sky_mask_finds_a_sky_above_a_horizon():
     assert _iou(masks.sky_mask(img.astype(np.uint16) * 257) >= 0.5, truth) > 0.95
 
 
+def test_the_top_of_the_sky_is_the_upper_half_of_the_sky():
+    """"darken the top of the sky" darkened the sky within the picture's top half, which held all of it."""
+    img, truth = _landscape()
+    sky, top = masks.region_mask(img, "sky"), masks.region_mask(img, "sky at the top")
+    rows = np.nonzero(sky.max(axis=1) > 0.5)[0]
+    assert top[rows[0]].max() > 0.9 and top[rows[-1]].max() < 0.1  # its top row kept, its lowest row not
+    assert 0.3 < top.sum() / sky.sum() < 0.7
+    left = masks.region_mask(img, "sky on the left")  # a side is still the picture's half
+    assert np.allclose(left, sky * masks.geometric_mask(img.shape, "left half"))
+
+
 def test_sky_mask_is_empty_without_sky():
     rng = np.random.default_rng(1)
     texture = (rng.normal(0, 30, (200, 300, 3)) + (90, 120, 60)).clip(0, 255).astype(np.uint8)

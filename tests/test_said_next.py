@@ -221,6 +221,8 @@ def test_what_people_say_next_is_read_as_meant():
         "darken the corners": ["adjust_attr brightness -20 in everything except center"],
         "sharpen the edges": ["adjust_attr sharpness 40"],  # the details' edges
         "what's left to fix?": ["describe"],  # it ran an automatic enhancement
+        "darken the top of the sky": ["adjust_attr brightness -20 in sky at the top"],  # the whole sky
+        "make the left part of the sky bluer": ["adjust_color blue 0.2 in sky on the left"],  # the left side, ground and all
     }
     for words, want in cases.items():
         assert _said(words)[0] == want, words

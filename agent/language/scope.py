@@ -466,6 +466,17 @@ def joined_region(clause: str, region: str) -> str | None:
     return None
 
 
+# "the top of the sky", "the left part of the grass": that part found by name, in that half ("make the left
+# part of the sky bluer" tinted the whole left side, ground and all; "the top of the sky" the whole sky)
+_PART_OF_FOUND = re.compile(r"\bthe (?P<side>top|bottom|upper|lower|left|right)(?:[ -]hand)?(?: (?:part|side|half|edge|end|"
+                            r"portion|area|bit))? of (?:the )?(?P<x>sky|clouds|grass|lawn|trees|foliage|greenery|plants)\b")
+
+
+def _found_placed(m: re.Match) -> str:
+    side = {"upper": "top", "lower": "bottom"}.get(m.group("side"), m.group("side"))
+    return f"the {m.group('x')} {'on' if side in ('left', 'right') else 'at'} the {side}"
+
+
 def region_of(clause: str, own_words: set[str] | frozenset[str] = frozenset()) -> str | None:
     """Where a request's edit applies, as the words of a command's region, or None for the whole
     picture. Raises :class:`Unfindable` for a part Easel cannot find on its own ("the face", "the sea").
@@ -488,7 +499,7 @@ def region_of(clause: str, own_words: set[str] | frozenset[str] = frozenset()) -
     >>> region_of("brighten it a bit") is None
     True
     """
-    c = clause.strip()
+    c = _PART_OF_FOUND.sub(_found_placed, clause.strip())  # "the top of the sky": the sky at the top
     photo = _OPEN_PHOTO.search(c)
     if photo:  # "fix this picture of my grandpa": the open photo and who is in it, not a part
         c = c[:photo.start()] + re.sub(r"^\s*(?:(?:my|his|her|our|their|the|a|an) )?(?:[a-z']+ ){0,2}?[a-z']+"
