@@ -269,3 +269,27 @@ def test_what_is_said_of_a_herd_counted_is_about_the_herd(tmp_path, monkeypatch)
     manager.context.topic = "the biggest dog"
     assert [c.format() for c in manager.read("remove all of them")[0]] == ["remove all of the dogs"]
     assert [c.format() for c in manager.read("remove all the changes")[0]] == ["undo"]
+
+
+def test_a_thing_named_by_the_person_is_called_so(tmp_path, monkeypatch):
+    """gcompris' duck is "a grey goose" to describe; "no, it's a duck" was "Sorry, I don't know how
+    to do that". The thing talked about is called what the person says, in this photo and its edits."""
+    from conftest import fake_detector
+
+    from agent.perception import naming
+    from agent.perception.names_kept import names_given
+
+    img = np.full((200, 400, 3), 120, np.uint8)
+    img[60:140, 150:250] = (230, 230, 225)
+    goose = Detection("bird", 0.9, (150, 60, 250, 140))
+    fake_detector(monkeypatch, [goose])
+    with names_given([((148, 58, 252, 141), "duck")]):
+        assert naming.name_objects(img, [goose])[0].said == "duck"
+    assert naming.name_objects(img, [goose])[0].said != "duck"
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="pond"))
+    assert manager.handle("no, it's a duck").reply.startswith("Which thing do you mean?")  # nothing talked about
+    manager.context.topic = "the bird"
+    done = manager.handle("no, it's a duck")
+    assert done.ok and done.reply == "Thank you: I'll call it a duck from now on."
+    assert manager.context.topic == "the duck" and manager.context.given[manager.document.root.id][0][1] == "duck"
+    assert manager.handle("it's a bit dark").reply != done.reply  # (names no thing)

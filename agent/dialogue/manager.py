@@ -37,7 +37,7 @@ from typing import Protocol
 
 import numpy as np
 
-from agent.dialogue.topics import IT, ONE, SIZE_WORD, about_topic, names_thing, topic_noun
+from agent.dialogue.topics import IT, ONE, SIZE_WORD, about_topic, named_as, names_thing, topic_noun
 from agent.edits.regions import RegionNotFound
 from agent.edits.run import pointing_example, quantized, reply_for, selection_box, uses_selection
 from agent.edits.run import run as run_edit
@@ -61,8 +61,8 @@ from agent.language import reader as requests
 from agent.language.followups import Recent
 from agent.language.revisions import revision_reply
 from agent.language.search_steps import read_switch, search_step
-from agent.perception.names_kept import names_from
-from agent.perception.vocabulary import plural, singular
+from agent.perception.names_kept import names_from, names_given
+from agent.perception.vocabulary import plural, singular, with_article
 from editor.document import Document, Version
 from editor.masks import FOUND_NAMES
 from editor.models import ModelMissingError
@@ -136,6 +136,9 @@ class TurnContext:
     # request's "it" ("make it brighter") is that thing, not the whole photo
     topic: str | None = None
     topic_count: int | None = None  # how many of it the question found, when it counted them
+    # The names the person gave things ("no, it's a duck"), by the document's first version's id:
+    # (box, word) pairs, which perception then calls so (agent.perception.names_kept.names_given)
+    given: dict[str, list] = field(default_factory=dict)
     explain: dict | None = None  # the last comparison (agent.explain.chat), for "where?" and "how much?"
     explain_cache: dict = field(default_factory=dict)  # (before id, after id) -> Explanation
     # The head before and after the last turn that made versions ("brighten it and add contrast"
@@ -273,7 +276,9 @@ class DialogueManager:
         lines = len(self.history)
         self._revise = False
         self.context.confirmed = self.context.chat = False
-        with store.transaction() if store is not None else contextlib.nullcontext(), names_from(self._opened):
+        given = self.context.given.get(self.document.root.id, []) if self.document is not None else []
+        with store.transaction() if store is not None else contextlib.nullcontext(), names_from(self._opened), \
+                names_given(given):
             self.history.append(f"user_text: {utterance}")
             commands, reply = understand()
             if not commands:
@@ -436,6 +441,9 @@ class DialogueManager:
                                  selection=self.selection() is not None, recent=self.recent(),
                                  searching=self.context.last_search is not None, refused=unfound)
 
+        word = named_as(utterance) if self.document is not None else None
+        if word is not None:  # "no, it's a duck": the thing talked about, named by the person
+            return [], self._name_given(word, topic, commit)
         reading = None
         about = None
         edited = False  # "it" is the thing the last edit was made in ("make the sheep brighter", "remove it")
@@ -488,6 +496,22 @@ class DialogueManager:
                 self._revise = reading.revise
             return reading.commands, " ".join(reading.notes)
         return [], reading.reply or f"Sorry, I did not understand that. {CAPABILITIES}"
+
+    def _name_given(self, word: str, topic: str | None, commit: bool) -> str:
+        """Call the thing talked about (``topic``) ``word`` from now on, in this photo and its edits."""
+        from agent.edits.objects import ObjectNotFound, match_objects
+
+        if not topic:
+            return ("Which thing do you mean? Ask me what is in the picture first, or where it is (“where is "
+                    "the goose?”), then tell me what it is.")
+        try:
+            box = match_objects(self.document.pixels(), topic)[0].boxes[0]
+        except ObjectNotFound:
+            return f"I can't find {topic} any more, so I can't give it that name."
+        if commit:
+            self.context.given.setdefault(self.document.root.id, []).insert(0, (tuple(int(v) for v in box), word))
+            self.context.topic, self.context.chat = f"the {word}", True
+        return f"Thank you: I'll call it {with_article(word)} from now on."
 
     # -- photos open beside each other ---------------------------------------------------------------
 

@@ -26,6 +26,28 @@ ONE = re.compile(rf"\bthe (?:one (?P<place>(?:on|at|in) the (?:far )?(?:left|rig
 _OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
 
 
+# "no, it's a duck", "that's a duck, not a goose", "it's not a goose, it's a duck": what the person says the
+# thing talked about is (gcompris' duck, which describe calls "a grey goose"; it was not understood)
+_NAMED_AS = re.compile(r"(?:(?:no|nope|actually|well|hmm|um)[,!.]?\s+)*(?:it'?s|it is|that'?s|that is|this is|thats|its)\s+"
+                       r"(?:actually\s+|really\s+)?(?:a|an)\s+(?P<w>[a-z]+)(?:\s*,?\s*not\s+(?:a|an)\s+[a-z]+)?[.!]?"
+                       r"|(?:it'?s|that'?s|this is|it is) not (?:a|an) [a-z]+\s*[,;]?\s*(?:it'?s|that'?s|it is|but) (?:a|an) "
+                       r"(?P<v>[a-z]+)[.!]?")
+
+
+def named_as(utterance: str) -> str | None:
+    """The noun the person names the thing talked about with ("no, it's a duck": "duck"), when it is a
+    word for a thing ("it's a bit dark" names none), else None.
+
+    >>> named_as("no, it's a duck"), named_as("it's not a goose, it's a duck"), named_as("it's a bit dark")
+    ('duck', 'duck', None)
+    """
+    m = _NAMED_AS.fullmatch(utterance.strip().lower())
+    if m is None:
+        return None
+    word = singular(m.group("w") or m.group("v"))
+    return word if _names_a_thing(word) else None
+
+
 def _names_a_thing(word: str) -> bool:
     from agent.perception.things import animal_noun, thing_words  # (loads no model)
 

@@ -31,6 +31,8 @@ import numpy as np
 # (IoU): an edit moves a box by a few pixels (the panda's, brightened, 0.97), a removal takes it.
 SAME_PLACE = 0.6
 _REFERENCE: contextvars.ContextVar[_Reference | None] = contextvars.ContextVar("easel_names_reference", default=None)
+# The names the person gave things ("no, it's a duck"): (box, word) pairs, for the photo of this block
+_GIVEN: contextvars.ContextVar[tuple] = contextvars.ContextVar("easel_names_given", default=())
 _named: dict[str, list] = {}  # the reference's things and names, by its pixels' digest (a few kept)
 _lock = threading.Lock()
 _KEPT = 4
@@ -95,3 +97,23 @@ def kept_name(box, named, things: list):
             named.said or named.noun):
         return None
     return n
+
+
+@contextlib.contextmanager
+def names_given(given) -> Iterator[None]:
+    """Within the block, a thing found where the person named one (``given``: ``(box, word)`` pairs,
+    "no, it's a duck" said of gcompris' duck, which the models call a goose) is called by that word."""
+    token = _GIVEN.set(tuple(given))
+    try:
+        yield
+    finally:
+        _GIVEN.reset(token)
+
+
+def given_word(box) -> str | None:
+    """The word the person gave the thing at ``box`` (a box of theirs overlapping it by
+    :data:`SAME_PLACE`), else None."""
+    from agent.perception.models import box_iou
+
+    best = max(_GIVEN.get(), key=lambda bw: box_iou(bw[0], box), default=None)
+    return best[1] if best is not None and box_iou(best[0], box) >= SAME_PLACE else None

@@ -63,7 +63,7 @@ from agent.perception.classify import classify_crops, has_structure, kind_probs,
 from agent.perception.clothing import face_in, faces_of, person_clothing_colour, skin_mask  # noqa: F401 - naming's own words
 from agent.perception.colour_terms import colour_term, photo_light, two_tone
 from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
-from agent.perception.names_kept import kept_name, reference_things
+from agent.perception.names_kept import given_word, kept_name, reference_things
 from agent.perception.region_evidence import contrast_with_surroundings, crop_box, goes_on_to_an_edge
 from agent.perception.vocabulary import agrees, coco_label
 
@@ -524,6 +524,8 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
                                out[k].confidence, _SAID.get(w, w))
     things = reference_things(rgb, things_named)  # what the photo as opened called it
     renamed.update({k: kept for k, d in enumerate(dets) if (kept := kept_name(d.box, out[k], things))})
+    renamed.update({k: Named(d.label, "", None, "both", 1.0, word)  # what the person said it is
+                    for k, d in enumerate(dets) if (word := given_word(d.box)) and d.label != "person"})
     for k, r in renamed.items():
         phrase = _thing_phrase(r.noun, r.said, out[k].colour, seen_words[k], dets[k].box)
         out[k] = Named(r.noun, phrase, out[k].colour, r.source, r.confidence, r.said)
