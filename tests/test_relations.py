@@ -543,3 +543,39 @@ def test_a_thing_removed_by_name_and_place_is_said_as_the_request_said_it(manage
                         lambda img, min_score=0.45: [Detection("giraffe", 0.9, (5, 5, img.shape[1] - 5, img.shape[0] - 5))])
     r = manager.handle("what did you change?")
     assert r.reply.endswith("the giraffe on the left was removed."), r.reply
+
+
+def test_before_that_tells_the_edit_before_the_one_told(manager):
+    """"what did you change?", then "and before that?" undid the last edit (the command model's "undo")."""
+    assert manager.handle("adjust_attr brightness 20").ok
+    assert manager.handle("rotate 90").ok
+    assert "rotated 90°" in manager.handle("what did you change?").reply
+    heads = manager.document.head.id
+    r = manager.handle("and before that?")
+    assert r.reply.startswith("Before that, I ran “Brighter +20”") and "brighter by about 20" in r.reply, r.reply
+    assert manager.document.head.id == heads  # nothing undone
+    assert manager.handle("and before that?").reply.startswith("There was nothing before that")
+
+
+def test_a_tint_is_not_said_to_turn_a_colour_grey():
+    """A bluer sky was "from skyblue to grey" (the names of its box's median, trees in it, against a
+    saturation x 2.24)."""
+    from agent.explain.types import Finding
+    from agent.explain.words import local_sentence
+
+    fd = Finding("object_recolored", {"from_color": "skyblue", "to_color": "grey", "saturation_ratio": 2.24,
+                                      "chroma_shift": [13.1, -21.2], "lightness_change": -35.7, "region": "sky"},
+                 (0, 0, 100, 40), (0, 0, 100, 40))
+    local_sentence(fd, (100, 100), (100, 100))
+    assert "grey" not in fd.sentence and "bluer" in fd.sentence, fd.sentence
+    fd.params.update(to_color="blue", saturation_ratio=1.5)
+    local_sentence(fd, (100, 100), (100, 100))
+    assert fd.sentence == "The sky changed colour from skyblue to blue."
+
+
+def test_a_vignette_is_told_as_the_edges(manager, photo):
+    """"add a vignette", "what changed?" said "the background got darker"."""
+    assert manager.handle("adjust_attr brightness -25 in everything except center").ok
+    r = manager.handle("what changed?")
+    assert "the edges got darker" in r.reply, r.reply
+    assert manager.handle("where?").reply.startswith("They are the edges")

@@ -164,7 +164,10 @@ def handle_explain(manager, command: Command):
                           command, ok=False)
     intent = _intent(q)
     state = manager.context.explain
-    fresh = intent in ("overview",) or state is None or state.get("after") != manager.document.head.id
+    if _BEFORE_THAT.search(q):  # "and before that?": the edit before the one just told (it was undone)
+        return _before_that(manager, command, utterance, state)
+    fresh = intent in ("overview",) or state is None or (state.get("after") != manager.document.head.id
+                                                         and not state.get("earlier"))
     names_version = re.search(r"\b(original|first|version|step|previous|parent|prior)\b", q) is not None
     if _BEFORE_AND_AFTER.search(q):  # a comparison with the original, told whole
         names_version, intent = True, "overview"
@@ -213,6 +216,33 @@ def handle_explain(manager, command: Command):
     return TurnResult(utterance, reply, command, data=data)
 
 
+_BEFORE_THAT = re.compile(r"\bbefore (?:that|this|it)\b|\bthe (?:one|edit|step|change) before\b")
+
+
+def _before_that(manager, command: Command, utterance: str, state: dict | None):
+    """"and before that?" after "what did you change?": the edit before the versions just compared,
+    told as that comparison was (what was run, then what the pixels show); one step further back
+    each time it is asked."""
+    from agent.grammar.turns import TurnResult
+
+    doc = manager.document
+    after = state["before"] if state is not None else (doc.parent().id if doc.parent() else None)
+    before = doc.parent(after) if after is not None else None
+    if before is None:
+        return TurnResult(utterance, "There was nothing before that: it is the photo as it was opened.", command, ok=False)
+    state = _compare(manager, before.id, "the version before it", after_id=after)
+    state["earlier"] = True  # ("where?" next is about this pair, though the picture shown is later)
+    run, told = _edits_run(doc, state), _overview(state)
+    if not run and told:  # "Before that, compared with ..."
+        told[0] = (told[0][0][:1].lower() + told[0][0][1:], told[0][1])
+    pieces = [("Before that, ", None)] + run + told
+    exp: Explanation = state["exp"]
+    data = {"overlays": _overlays(exp, state["focus"]), "segments": [{"text": t, "color": c} for t, c in pieces],
+            "findings": [f.as_json() for f in exp.findings],
+            "compare": {"before": state["before"], "after": state["after"], "label": state["label"]}}
+    return TurnResult(utterance, "".join(t for t, _ in pieces), command, data=data)
+
+
 # "what did you do?", "what have you changed?": the edits Easel ran, not only what the pixels show
 _WHAT_DID_YOU_DO = re.compile(r"\bwhat (?:did|have|has) (?:you|easel) (?:just )?(?:do|done|did|change|changed|edit|edited)\b"
                               r"|\bhow much (?:did|have) you (?:change|changed|edit|edited)\b"
@@ -258,9 +288,9 @@ def _last_user_text(manager) -> str:
     return ""
 
 
-def _compare(manager, before_id: str, label: str) -> dict:
+def _compare(manager, before_id: str, label: str, *, after_id: str | None = None) -> dict:
     doc = manager.document
-    head = doc.head.id
+    head = after_id or doc.head.id
     cache = manager.context.explain_cache
     key = (before_id, head)
     if key not in cache:
@@ -352,7 +382,16 @@ def _follow_names(exp: Explanation, commands: list[str]) -> None:
     """A thing removed by its name and place is said as the request said it: "remove the giraffe on
     the left" (the left one of two, its box in the middle of the picture) was explained as "the
     giraffe in the middle was removed". Only for one removal among the commands compared and one
-    thing of that kind found removed; where the picture's parts are, the boxes show."""
+    thing of that kind found removed; where the picture's parts are, the boxes show. A part the
+    pixels call "the background" that an edit of the picture's edges made (a vignette, "darken the
+    corners": everything but the centre) is "the edges" (the shape of what was kept does not tell a
+    centre's ellipse from a subject in the middle: measured on gcompris' dog, giraffes and cat)."""
+    if any(c.endswith(" in everything except center") for c in commands) and len(commands) == 1:
+        for f in exp.findings:
+            if f.params.get("region") == "background" and f.sentence.startswith("The background "):
+                f.params["region"] = "edges"
+                f.sentence = "The edges " + f.sentence[len("The background "):]
+        exp.text = told(exp.findings)
     removals = [c[len("remove "):].strip() for c in commands if c.startswith("remove ")]
     if len(removals) != 1 or not re.fullmatch(r"the [a-z]+ (?:on|at|in) the [a-z ]+", removals[0]):
         return
@@ -498,7 +537,8 @@ def _where_sentence(f: Finding, exp: Explanation) -> str:
         return (f"{thing} was at {_box_text(f.before_box)} and is now at {_box_text(f.after_box)} "
                 f"({where_phrase(f.after_box, exp.after_size)}).")
     if f.kind in ("object_recolored", "region_changed") and f.params.get("region"):
-        return f"It is the {f.params['region']}, at {_box_text(f.after_box)}."
+        are = "They are" if f.params["region"] in ("edges", "clouds") else "It is"
+        return f"{are} the {f.params['region']}, at {_box_text(f.after_box)}."
     if f.kind in ("object_recolored", "region_changed"):
         return f"{thing} is {where_phrase(f.after_box, exp.after_size)}, at {_box_text(f.after_box)}."
     if f.kind == "crop":

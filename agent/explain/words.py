@@ -99,7 +99,7 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
             # "make the grass less green": its own colour weaker, not "bluer" nor "from brown to black" (a
             # tint toward its own colour, as a bluer sky, is said as the tint)
             fd.sentence = f"{what}{where} became duller (colourfulness {(fd.params['saturation_ratio'] - 1) * 100:+.0f}%)."
-        elif fr and to and fr != to:
+        elif fr and to and fr != to and not _names_contradicted(fr, to, fd.params.get("saturation_ratio", 1.0)):
             fd.sentence = f"{what}{where} changed colour from {fr} to {to}."
         elif shift_word(fd.params.get("chroma_shift")):  # a tint: the same colour name, shifted
             dl = fd.params.get("lightness_change", 0.0)
@@ -161,3 +161,14 @@ def unnamed_difference(before, after) -> tuple[str, str]:
                              "recompression) remain.")
     return "unnamed", (f"They differ in a way I cannot name: {changed:.0%} of the pixels changed by more than a few "
                        f"levels (by {int(np.percentile(diff[diff > 8], 90))} at most for nine in ten of them).")
+
+
+_NEUTRAL = ("grey", "white", "black")
+
+
+def _names_contradicted(fr: str, to: str, saturation_ratio: float) -> bool:
+    """Whether the two colour names say the opposite of the measured colourfulness: a bluer sky (its
+    box's median taken over the trees in it) was "from skyblue to grey" with its saturation x 2.24.
+    The shift is said instead ("became bluer")."""
+    return (to in _NEUTRAL and fr not in _NEUTRAL and saturation_ratio > 1.2) or (
+        fr in _NEUTRAL and to not in _NEUTRAL and saturation_ratio < 0.8)

@@ -233,7 +233,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
                              "brighter', or ask 'what would you improve?' for a plan.")
     if JUDGED.fullmatch(bare.strip(" ?!.")):  # asked after "what changed?" too, where it was read as that again
         return Reading(reply=JUDGED_REPLY, chat=True)
-    follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why", bare)
+    follow_up = re.fullmatch(r"(?:show me )?where|how much|by how much|anything else|what else|more|and\??|why|"
+                             r"(?:and |what about |what did you do )?(?:before that|the (?:one|edit|step) before)", bare)
     about_picture = read_question(bare)  # "how bright is the sky?" after "what changed?": the picture, not the change
     # "is it too bright now?" judges the picture as it is ("how bright is it?" may ask how much brighter)
     judged = about_picture is not None and about_picture.kind == "measure" and about_picture.value != "amount"
