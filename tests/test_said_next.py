@@ -441,3 +441,12 @@ def test_a_part_of_a_thing_is_not_the_thing():
         object_phrase("the man's hat")
     assert object_phrase("the man's tie")[0].label == "tie"
     assert object_phrase("the dog in the man's arms")[0].label == "dog"
+
+
+def test_not_quite_asks_whether_to_undo():
+    """"hmm, not quite" and "that's not what I meant" after an edit were "Sorry, I don't know how to
+    do that": asked whether to undo (which "yes" runs), or what was meant."""
+    later = read_follow_up("hmm, not quite", Recent.of("adjust_attr brightness 20"))
+    assert later.reply.startswith("Should I undo “Brighter +20”?") and [c.format() for c in later.proposal] == ["undo"]
+    assert read_follow_up("that's not what i meant", Recent.of("remove the horse")).proposal
+    assert read_follow_up("not quite", Recent()) is None

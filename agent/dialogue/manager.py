@@ -58,7 +58,7 @@ from agent.grammar.commands import (
 )
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
-from agent.language.followups import Recent
+from agent.language.recent import Recent
 from agent.language.revisions import revision_reply
 from agent.language.search_steps import read_switch, search_step
 from agent.perception.names_kept import names_from, names_given

@@ -49,7 +49,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from agent.grammar.commands import (
     ATTR_RANGES,
@@ -62,7 +62,6 @@ from agent.grammar.commands import (
     Remove,
     Rotate,
     Undo,
-    parse_command,
 )
 from agent.grammar.lexicon import COLOUR_WORD
 from agent.language.followup_words import (
@@ -74,35 +73,11 @@ from agent.language.followup_words import (
 from agent.language.followup_words import SIZE_AFTER as _SIZE_AFTER
 from agent.language.followup_words import size_of as _size
 from agent.language.followup_words import tidy as _tidy
+from agent.language.going_back import going_back, not_it
+from agent.language.recent import FollowUp, Recent  # noqa: F401 - the follow-ups' types, imported from here too
 from agent.language.revisions import LESS, MORE, reversed_edit, scaled, shown, signed_degrees
 from agent.perception.vocabulary import singular
 from editor.masks import FOUND_NAMES, canonical_region_name
-
-
-@dataclass(frozen=True)
-class Recent:
-    """What a follow-up can refer to: the edit that made the picture on screen and every edit of the
-    request it belonged to ("brighten it and add contrast" is one request of two edits)."""
-
-    last: Command | None = None
-    request: tuple[Command, ...] = ()
-    said: str = ""  # what the assistant answered last ("I see 2 of them and removed the dog on the left")
-
-    @classmethod
-    def of(cls, *lines: str) -> Recent:
-        """From command lines, the last request's (for examples and tests): ``Recent.of("rotate 270")``."""
-        commands = tuple(parse_command(line) for line in lines)
-        return cls(commands[-1] if commands else None, commands)
-
-
-@dataclass
-class FollowUp:
-    commands: list[Command] = field(default_factory=list)
-    revise: bool = False  # commands[0] replaces the last edit, made again from the version it was applied to
-    reply: str | None = None  # nothing to run: say this instead
-    note: str = ""  # said after what runs ("which one did you mean?")
-    proposal: list[Command] = field(default_factory=list)  # what "yes" runs after the reply's question
-
 
 _SUBJECT = r"(?:(?:that'?s|that is|it'?s|it is|this is|thats|its|that was|it was|now it'?s|it looks|looks|" \
            r"that looks|the effect is|the edit is|it got|it'?s gotten|you made it|you went)\s+)?(?:still\s+)?"
@@ -555,63 +530,6 @@ def _after_removal(c: str, recent: Recent) -> FollowUp | None:
     return None
 
 
-_NUMBERS = {"both": 2, "two": 2, "three": 3, "four": 4, "five": 5, "twice": 2, "thrice": 3, "2": 2, "3": 3, "4": 4, "5": 5}
-_UNDO_STEPS = re.compile(
-    r"(?:undo|revert|go back|step back|take back|roll back)(?: the)?(?: last)? (?P<n>two|three|four|five|[2-5])"
-    r"(?: (?:edits|changes|steps|things|ones|times|versions))?"
-    r"|undo(?: it| that| this)? (?P<m>twice|thrice|two times|three times|[2-5] times)"
-    r"|(?:undo|revert|take back) (?P<b>both)(?: of them| edits| changes| steps)?"
-    r"|(?:undo|revert|take back) the (?:last|previous) (?P<k>two|three|four|five|[2-5])(?: \w+)?")
-_ORIGINAL = re.compile(
-    r"(?:(?:go|get|take (?:it|me)|revert|switch|put it|set it|change it|bring it|turn it|reset|restore|return|"
-    r"roll)(?: it)?(?: all(?: the way)?)?(?: back)?(?: to)? (?:the |my )?(?:original|start|beginning|first one|"
-    r"unedited one)(?: (?:photo|picture|image|version|one|state|pic))?)"
-    r"|(?:(?:put|set|change|make|bring|turn|get) it back(?: (?:to )?(?:the way|how|as|like) it (?:was|used to be)"
-    r"(?: before| originally| at first| at the start)?)?)"
-    r"|back (?:to )?(?:the way|how|as|like) it (?:was|used to be)(?: before| originally| at first| at the start)?"
-    r"|(?:the way|how|as|like) it was(?: before| originally| at first)?"
-    r"|start (?:over|again|from scratch)|(?:undo|revert|reset|discard|scrap|cancel) "
-    r"(?:everything|all(?: of)?(?: (?:the|my|your))?(?: (?:changes|edits|of it|of them))?|(?:the |my |your )?(?:changes|edits))"
-    # ("remove all of them" after "how many bison?" is the bison: it went back to the original)
-    r"|(?:drop|remove|clear) (?:all (?:of )?)?(?:the |my |your )?(?:changes|edits)"
-    r"|reset(?: it| everything| the (?:photo|picture|image|edits|changes))?|restore(?: the)? original"
-    r"|(?:show me |give me )?the original (?:back|again)|i want the original(?: back)?"
-    r"|(?:can i |could i |let me |i want to |i'd like to )?(?:see|view|look at|have a look at) the original(?: again)?"
-    r"|show me the original"
-    r"|the original (?:was|looked|is) better")
-_PREVIOUS = re.compile(
-    r"(?:i think )?(?:the )?(?:previous|last|earlier|old|older|other|prior) (?:one|version|picture|image|edit|"
-    r"photo)? ?(?:was|looked|looks|is) better(?: before)?"
-    r"|(?:it |that |this )?(?:was|looked|looks) better before(?: that)?"
-    r"|i (?:liked|preferred|prefer|like) (?:it|that|the (?:\w+ )?(?:one|version))(?: better| more)? ?(?:before|earlier)"
-    r"|(?:go |get |take it |switch )?back to the (?:previous|last|earlier|other|prior) (?:one|version|picture|image)"
-    r"|(?:that'?s|it'?s|this is|thats|its|that made it|you made it) (?:worse|not better|not as good|not an improvement)"
-    r"|(?:i )?(?:don'?t|do not) like (?:it|that|this|the change|the edit)")
-
-
-# "put it back" after a removal: the thing removed, not the original photo (every edit was undone)
-_PUT_BACK = re.compile(r"(?:(?:put|bring|add) (?:it|them|him|her|that|this|the [a-z ]+?|(?:it|them|him|her) all) "
-                       r"back(?: in| again| where it was)?|undo the remov(?:al|ing)|unremove (?:it|them|the [a-z ]+))")
-
-
-def _going_back(c: str, recent: Recent) -> FollowUp | None:
-    """'undo the last two edits' -> undo 2 steps; 'go back to the original', 'put it back the way it
-    was' -> the original; 'the previous one was better' -> undo; 'put it back' after a removal ->
-    undo (the thing removed comes back; it went back to the original before)."""
-    if isinstance(recent.last, Remove) and _PUT_BACK.fullmatch(c):
-        return FollowUp([Undo()])
-    m = _UNDO_STEPS.fullmatch(c)
-    if m:
-        word = m.group("n") or m.group("m") or m.group("k") or m.group("b")
-        return FollowUp([Undo(steps=_NUMBERS.get(word.split()[0], 2))])
-    if _ORIGINAL.fullmatch(c):
-        return FollowUp([Undo(original=True)])
-    if _PREVIOUS.fullmatch(c):
-        return FollowUp([Undo()])
-    return None
-
-
-# "not that one", "wrong one", "that's the wrong horse", "no, I meant another one": the thing was the wrong one
 _THING_WORD = r"(?!(?:way|direction|side|colou?r|amount|edit|thing|tone|part)\b)[a-z]+"  # "wrong direction": the other way
 _WRONG_ONE = re.compile(rf"(?:not (?:that|this|the) (?:one|{_THING_WORD})|(?:that|this|it)(?:'s| is| was) (?:not the one|"
                         rf"the wrong (?:one|{_THING_WORD}))|(?:the )?wrong (?:one|{_THING_WORD})|i meant (?:another|a "
@@ -650,12 +568,15 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("no, the wrong one", "adjust_attr brightness 20 in the giraffe on the left", "undo"),
         ("that's the wrong horse", "remove the horse", "undo"),
         ("not that one", "adjust_attr brightness 20", "none"), ("another one", "remove the horse", "none"))),
-    FollowUpRule("going_back", _going_back, (
+    FollowUpRule("going_back", going_back, (
         ("undo the last two edits", "", "undo 2"), ("go back to the original", "", "original"),
         ("put it back the way it was", "", "original"), ("the previous one was better", "", "undo"),
         ("put it back", "remove the horse", "undo"), ("put the horse back", "remove the horse", "undo"),
         ("put it back", "adjust_attr brightness 20", "original"),
         ("undo both", "", "undo 2"))),
+    FollowUpRule("not_it", not_it, (("hmm, not quite", "adjust_attr brightness 20", "reply"),
+                                     ("that's not what i meant", "remove the horse", "reply"),
+                                     ("not quite", "", "none"))),
     FollowUpRule("after_removal", _after_removal, (
         ("you missed a bit", "remove the cheetah", "reply"), ("its tail is still there", "remove the cat", "reply"),
         ("remove the rest of it", "remove the dog", "reply"), ("that looks fake", "remove the horse", "reply"),

@@ -20,7 +20,7 @@ import re
 
 from agent.grammar.commands import REGIONAL, Command, Remove
 from agent.language.followup_words import TOOK, other_of_two, side_phrase, tidy, without_place
-from agent.language.followups import FollowUp, Recent
+from agent.language.recent import FollowUp, Recent
 from editor.masks import FOUND_NAMES
 
 _PLACE = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"

@@ -43,10 +43,11 @@ from agent.grammar.commands import (
     with_region,
 )
 from agent.language.complaints import complaint
-from agent.language.followups import FollowUp, Recent, amount_only, read_follow_up, split_follow_up
+from agent.language.followups import amount_only, read_follow_up, split_follow_up
 from agent.language.instead import read_instead
 from agent.language.photo_rules import rotate_and_crop
 from agent.language.questions import QUALITY_WORDS, read_question
+from agent.language.recent import FollowUp, Recent
 from agent.language.rules import (  # noqa: F401 - RULES, RULE_NAMES, use_rules, detectable: the reader's registry
     AS_IT_IS,
     JUDGED,

@@ -1,0 +1,84 @@
+"""Going back, said in words: "undo the last two edits", "go back to the original", "the previous one
+was better", "put it back" after a removal; and "not quite", which asks whether to (the follow-up
+rules of :mod:`agent.language.followups` read these first)."""
+
+from __future__ import annotations
+
+import re
+
+from agent.grammar.commands import Remove, Undo
+from agent.language.recent import FollowUp, Recent
+
+_NUMBERS = {"both": 2, "two": 2, "three": 3, "four": 4, "five": 5, "twice": 2, "thrice": 3, "2": 2, "3": 3, "4": 4, "5": 5}
+_UNDO_STEPS = re.compile(
+    r"(?:undo|revert|go back|step back|take back|roll back)(?: the)?(?: last)? (?P<n>two|three|four|five|[2-5])"
+    r"(?: (?:edits|changes|steps|things|ones|times|versions))?"
+    r"|undo(?: it| that| this)? (?P<m>twice|thrice|two times|three times|[2-5] times)"
+    r"|(?:undo|revert|take back) (?P<b>both)(?: of them| edits| changes| steps)?"
+    r"|(?:undo|revert|take back) the (?:last|previous) (?P<k>two|three|four|five|[2-5])(?: \w+)?")
+_ORIGINAL = re.compile(
+    r"(?:(?:go|get|take (?:it|me)|revert|switch|put it|set it|change it|bring it|turn it|reset|restore|return|"
+    r"roll)(?: it)?(?: all(?: the way)?)?(?: back)?(?: to)? (?:the |my )?(?:original|start|beginning|first one|"
+    r"unedited one)(?: (?:photo|picture|image|version|one|state|pic))?)"
+    r"|(?:(?:put|set|change|make|bring|turn|get) it back(?: (?:to )?(?:the way|how|as|like) it (?:was|used to be)"
+    r"(?: before| originally| at first| at the start)?)?)"
+    r"|back (?:to )?(?:the way|how|as|like) it (?:was|used to be)(?: before| originally| at first| at the start)?"
+    r"|(?:the way|how|as|like) it was(?: before| originally| at first)?"
+    r"|start (?:over|again|from scratch)|(?:undo|revert|reset|discard|scrap|cancel) "
+    r"(?:everything|all(?: of)?(?: (?:the|my|your))?(?: (?:changes|edits|of it|of them))?|(?:the |my |your )?(?:changes|edits))"
+    # ("remove all of them" after "how many bison?" is the bison: it went back to the original)
+    r"|(?:drop|remove|clear) (?:all (?:of )?)?(?:the |my |your )?(?:changes|edits)"
+    r"|reset(?: it| everything| the (?:photo|picture|image|edits|changes))?|restore(?: the)? original"
+    r"|(?:show me |give me )?the original (?:back|again)|i want the original(?: back)?"
+    r"|(?:can i |could i |let me |i want to |i'd like to )?(?:see|view|look at|have a look at) the original(?: again)?"
+    r"|show me the original"
+    r"|the original (?:was|looked|is) better")
+_PREVIOUS = re.compile(
+    r"(?:i think )?(?:the )?(?:previous|last|earlier|old|older|other|prior) (?:one|version|picture|image|edit|"
+    r"photo)? ?(?:was|looked|looks|is) better(?: before)?"
+    r"|(?:it |that |this )?(?:was|looked|looks) better before(?: that)?"
+    r"|i (?:liked|preferred|prefer|like) (?:it|that|the (?:\w+ )?(?:one|version))(?: better| more)? ?(?:before|earlier)"
+    r"|(?:go |get |take it |switch )?back to the (?:previous|last|earlier|other|prior) (?:one|version|picture|image)"
+    r"|(?:that'?s|it'?s|this is|thats|its|that made it|you made it) (?:worse|not better|not as good|not an improvement)"
+    r"|(?:i )?(?:don'?t|do not) like (?:it|that|this|the change|the edit)")
+
+
+# "put it back" after a removal: the thing removed, not the original photo (every edit was undone)
+_PUT_BACK = re.compile(r"(?:(?:put|bring|add) (?:it|them|him|her|that|this|the [a-z ]+?|(?:it|them|him|her) all) "
+                       r"back(?: in| again| where it was)?|undo the remov(?:al|ing)|unremove (?:it|them|the [a-z ]+))")
+
+
+# "hmm, not quite", "that's not what I meant": the last edit was not it, and nothing says what was
+_NOT_IT = re.compile(r"(?:not quite|not really|not exactly|(?:that'?s|thats|this is|it'?s) not (?:it|quite it|right|"
+                     r"what i (?:meant|wanted|asked for|had in mind))|not what i (?:meant|wanted|asked for|had in mind)|"
+                     r"(?:that'?s|thats) not what i (?:meant|wanted))")
+
+
+def not_it(c: str, recent: Recent) -> FollowUp | None:
+    """'hmm, not quite', 'that's not what I meant' after an edit: asked what was meant, with the undo
+    that "yes" runs (it was "Sorry, I don't know how to do that")."""
+    if recent.last is None or not _NOT_IT.fullmatch(c):
+        return None
+    return FollowUp(reply=f"Should I undo “{recent.last.label()}”? Say yes, or tell me what you meant: "
+                          "for example “a bit less”, “only the sky”, or “no, the one on the left”.",
+                    proposal=[Undo()])
+
+
+def going_back(c: str, recent: Recent) -> FollowUp | None:
+    """'undo the last two edits' -> undo 2 steps; 'go back to the original', 'put it back the way it
+    was' -> the original; 'the previous one was better' -> undo; 'put it back' after a removal ->
+    undo (the thing removed comes back; it went back to the original before)."""
+    if isinstance(recent.last, Remove) and _PUT_BACK.fullmatch(c):
+        return FollowUp([Undo()])
+    m = _UNDO_STEPS.fullmatch(c)
+    if m:
+        word = m.group("n") or m.group("m") or m.group("k") or m.group("b")
+        return FollowUp([Undo(steps=_NUMBERS.get(word.split()[0], 2))])
+    if _ORIGINAL.fullmatch(c):
+        return FollowUp([Undo(original=True)])
+    if _PREVIOUS.fullmatch(c):
+        return FollowUp([Undo()])
+    return None
+
+
+# "not that one", "wrong one", "that's the wrong horse", "no, I meant another one": the thing was the wrong one
