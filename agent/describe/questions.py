@@ -729,7 +729,8 @@ def register(manager) -> None:
                                "which_kind") and data.get("overlays"):
             manager.context.topic = f"the {question.about}"  # "make it brighter" next: that thing
             # "how many giraffes?", then "make the left one brighter", "now the other one"
-            manager.context.topic_count = len(data["overlays"]) if question.kind == "count" else None
+            manager.context.topic_count = len(data["overlays"]) if question.kind == "count" or (
+                question.kind == "where" and len(data["overlays"]) > 1) else None  # ("where are they?": each)
         return TurnResult(manager.typed() or command.format(), text, command, data=data)
 
     manager.handlers["describe"] = handle
