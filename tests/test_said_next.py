@@ -223,6 +223,9 @@ def test_what_people_say_next_is_read_as_meant():
         "what's left to fix?": ["describe"],  # it ran an automatic enhancement
         "darken the top of the sky": ["adjust_attr brightness -20 in sky at the top"],  # the whole sky
         "make the left part of the sky bluer": ["adjust_color blue 0.2 in sky on the left"],  # the left side, ground and all
+        "remove the contrast": ["adjust_attr contrast -20"],  # it raised the contrast
+        "take away the saturation": ["adjust_attr saturation -30"],
+        "remove the darkness": ["adjust_attr brightness 20"],
     }
     for words, want in cases.items():
         assert _said(words)[0] == want, words
@@ -450,3 +453,11 @@ def test_not_quite_asks_whether_to_undo():
     assert later.reply.startswith("Should I undo “Brighter +20”?") and [c.format() for c in later.proposal] == ["undo"]
     assert read_follow_up("that's not what i meant", Recent.of("remove the horse")).proposal
     assert read_follow_up("not quite", Recent()) is None
+
+
+def test_reverting_what_the_last_edit_changed_undoes_it():
+    """"revert the warmth" after "warm it up" warmed it again (+25)."""
+    for words, last in (("revert the warmth", "adjust_attr warmth 25"), ("get rid of the blur", "background blur"),
+                        ("undo the tint", "adjust_color blue 0.2 in sky"), ("remove the contrast", "adjust_attr contrast 20")):
+        assert [c.format() for c in read_follow_up(words, Recent.of(last)).commands] == ["undo"], words
+    assert read_follow_up("remove the contrast", Recent.of("adjust_attr warmth 25")) is None  # a request of its own

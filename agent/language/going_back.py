@@ -78,7 +78,33 @@ def going_back(c: str, recent: Recent) -> FollowUp | None:
         return FollowUp([Undo(original=True)])
     if _PREVIOUS.fullmatch(c):
         return FollowUp([Undo()])
+    named = _UNDO_NAMED.fullmatch(c)
+    if named and _made(recent.last, named.group("q")):
+        return FollowUp([Undo()])  # "revert the warmth" after warming: it warmed again
     return None
+
+
+# "revert the warmth", "remove the contrast", "get rid of the blur": the edit on screen, by what it changed
+_QUALITY_EDITS = {"warmth": "warmth", "warm": "warmth", "warming": "warmth", "contrast": "contrast",
+                  "brightness": "brightness", "brightening": "brightness", "exposure": "brightness",
+                  "saturation": "saturation", "vibrance": "saturation", "sharpness": "sharpness",
+                  "sharpening": "sharpness", "blur": "blur", "blurring": "blur", "tint": "tint",
+                  "colour": "tint", "color": "tint", "hue": "hue", "rotation": "rotate", "crop": "crop"}
+_UNDO_NAMED = re.compile(r"(?:revert|undo|remove|cancel|drop|lose|get rid of|take (?:out|away|off)|reset|scrap) "
+                         rf"(?:the |that |this |all the |your )?(?P<q>{'|'.join(_QUALITY_EDITS)})"
+                         r"(?: change| edit| effect| adjustment| boost)?(?: you (?:added|made|did))?")
+
+
+def _made(last, word: str) -> bool:
+    """Whether the edit ``last`` changed what ``word`` names ("warmth": a warmth edit)."""
+    from agent.grammar.commands import AdjustAttr, AdjustColor, Background, CropTo, Rotate
+
+    what = _QUALITY_EDITS[word]
+    if isinstance(last, AdjustAttr):
+        return last.attr == what or (what == "blur" and last.attr == "sharpness" and last.amount < 0)
+    return (what == "tint" and isinstance(last, AdjustColor)) or (what == "blur" and isinstance(last, Background)
+                                                                  and last.mode == "blur") or (
+        what == "rotate" and isinstance(last, Rotate)) or (what == "crop" and isinstance(last, CropTo))
 
 
 # "not that one", "wrong one", "that's the wrong horse", "no, I meant another one": the thing was the wrong one

@@ -262,6 +262,11 @@ VERB_DOWN = re.compile(r"\b(?:decrease|reduce|lower|tone down|cut|drop|minimi[sz
                         r"take down|bring down)\b")
 
 
+# The nouns that name an attribute itself, not one of its ends ("the contrast", not "the darkness")
+_OWN_NOUN = {"brightness": "brightness|exposure", "contrast": "contrast", "saturation": "saturation|vibrance",
+             "warmth": "warmth", "sharpness": "sharpness|sharpening"}
+
+
 def direction_of(clause: str, attr: str) -> int:
     """+1 to raise ``attr``, -1 to lower it.
 
@@ -270,6 +275,9 @@ def direction_of(clause: str, attr: str) -> int:
     ("reduce the warmth").
     """
     _, up, down = ATTR_PATTERNS[attr]
+    if attr in _OWN_NOUN and re.search(rf"\b(?:remove|take away|get rid of|take out)\s+(?:the |some |all (?:of )?"
+                                       rf"(?:the )?|any |that )?(?:{_OWN_NOUN[attr]})\b", clause):
+        return -1  # "remove the contrast", "take away the saturation" raised it ("remove the darkness" brightens)
     found = [(m.start(), -sign if re.search(r"\b(?:less|not so|not as|not that) $", clause[max(0, m.start() - 12):m.start()])
               else sign)
              for sign, pattern in ((1, up), (-1, down)) for m in re.finditer(rf"\b(?:{pattern})", clause)]
