@@ -579,3 +579,11 @@ def test_a_vignette_is_told_as_the_edges(manager, photo):
     r = manager.handle("what changed?")
     assert "the edges got darker" in r.reply, r.reply
     assert manager.handle("where?").reply.startswith("They are the edges")
+
+
+def test_what_was_done_so_far_is_every_edit_since_the_original(manager):
+    """"what did you do so far?" told the last edit only."""
+    assert manager.handle("adjust_attr brightness 20").ok
+    assert manager.handle("adjust_attr contrast 20").ok
+    r = manager.handle("what did you do so far?")
+    assert r.reply.startswith("I ran “Brighter +20”, then “Contrast +20”. Compared with the original"), r.reply

@@ -107,6 +107,9 @@ def _named_attr(q: str) -> str | None:
 
 
 _BEFORE_AND_AFTER = re.compile(r"\bbefore (?:and|&|vs\.?|versus) after\b")
+# "what did you do so far?": every edit since the photo was opened (it told the last one)
+_SO_FAR = re.compile(r"\b(?:so far|in total|altogether|all together|until now|up to now|since the start|all (?:the |of the |"
+                     r"your )?(?:edits|changes))\b")
 
 
 def _resolve_before(manager, q: str) -> tuple[str | None, str]:
@@ -114,7 +117,7 @@ def _resolve_before(manager, q: str) -> tuple[str | None, str]:
     doc = manager.document
     head = doc.head
     lineage = doc.lineage()
-    if re.search(r"\b(original|first|start|beginning|unedited)\b", q) or _BEFORE_AND_AFTER.search(q):
+    if re.search(r"\b(original|first|start|beginning|unedited)\b", q) or _BEFORE_AND_AFTER.search(q) or _SO_FAR.search(q):
         return lineage[0].id, "the original"  # ("show me before and after": the photo as it came)
     m = re.search(r"\b(?:version|step)\s+(\d+)\b", q)
     if m:
@@ -169,7 +172,7 @@ def handle_explain(manager, command: Command):
     fresh = intent in ("overview",) or state is None or (state.get("after") != manager.document.head.id
                                                          and not state.get("earlier"))
     names_version = re.search(r"\b(original|first|version|step|previous|parent|prior)\b", q) is not None
-    if _BEFORE_AND_AFTER.search(q):  # a comparison with the original, told whole
+    if _BEFORE_AND_AFTER.search(q) or _SO_FAR.search(q):  # a comparison with the original, told whole
         names_version, intent = True, "overview"
     if fresh or names_version:
         before_id, label = _resolve_before(manager, q)
