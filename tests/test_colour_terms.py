@@ -187,3 +187,13 @@ def test_clusters_of_different_hues_are_not_merged():
     # a red cup (the largest coloured cluster) with orange coffee in view: still red, not an average
     cup = _lch_pixels([(45, 45, 65, 30), (35, 60, 60, 65), (20, 90, 3, 90)])
     assert colour_term(cup) == "red"
+
+
+def test_light_and_shade_are_not_black_and_white_patches():
+    """gcompris' kangaroo in sun and shade was "a black and white wallaby": a third of it dark, two
+    fifths light, but a quarter of it in between (a Holstein cow's patches: 3% in between)."""
+    from agent.perception.colour_terms import two_tone
+
+    patches = np.array([[20, 20, 20]] * 60 + [[235, 235, 235]] * 37 + [[128, 128, 128]] * 3, np.uint8)
+    graded = np.array([[20, 20, 20]] * 35 + [[235, 235, 235]] * 41 + [[128, 128, 128]] * 24, np.uint8)
+    assert two_tone(patches) and not two_tone(graded)

@@ -277,6 +277,12 @@ def main_colour(lab: np.ndarray) -> np.ndarray:
     return np.median(lab[np.isin(idx, best)], axis=0)
 
 
+# ... and patches, not light and shade: at most this share of its pixels between the two (L* 35-65).
+# gcompris' kangaroo in sun and shade (0.35 dark, 0.41 light) was "a black and white wallaby": 0.23 of
+# its pixels lie between; the Holstein cow's 0.03.
+TWO_TONE_BETWEEN = 0.15
+
+
 def two_tone(pixels: np.ndarray, gains: np.ndarray | None = None) -> bool:
     """Whether 8-bit RGB pixels (n, 3), white-balanced with ``gains``, are black and white patches
     (:data:`TWO_TONE_SHARE`).
@@ -288,8 +294,9 @@ def two_tone(pixels: np.ndarray, gains: np.ndarray | None = None) -> bool:
     """
     lab = to_lab(balance(np.asarray(pixels, np.uint8).reshape(-1, 3), gains))
     neutral = np.hypot(lab[:, 1], lab[:, 2]) < 15.0
-    return bool(len(lab) and min((neutral & (lab[:, 0] < 35.0)).mean(),
-                                 (neutral & (lab[:, 0] > 65.0)).mean()) >= TWO_TONE_SHARE)
+    between = ((lab[:, 0] >= 35.0) & (lab[:, 0] <= 65.0)).mean() if len(lab) else 1.0
+    return bool(len(lab) and between <= TWO_TONE_BETWEEN and min(
+        (neutral & (lab[:, 0] < 35.0)).mean(), (neutral & (lab[:, 0] > 65.0)).mean()) >= TWO_TONE_SHARE)
 
 
 def colour_term(pixels: np.ndarray, gains: np.ndarray | None = None, *, white: float | None = None) -> str:
