@@ -336,3 +336,24 @@ def test_how_big_a_thing_or_the_picture_is(monkeypatch):
     assert questions.answer_question(img, read_question("how big is the picture?"))[0] == \
         "The picture is 400 x 300 pixels (0.1 megapixels)."
     assert read_question("how big is it?") is None  # (the thing talked about, put in by the dialogue)
+
+
+def test_is_it_gone_after_a_removal(monkeypatch):
+    """"is it gone?" after "remove the joey" was "I can't answer that"."""
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import things
+    from agent.perception.models import Detection
+
+    from agent.perception import naming
+
+    dets = [Detection("dog", 0.9, (300, 50, 400, 250))]
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
+    monkeypatch.setattr(naming, "called_otherwise", lambda *a, **k: None)  # (a dog to the naming too)
+    img = np.zeros((300, 400, 3), np.uint8)
+    assert read_question("is the dog gone?").value == "gone" and read_question("is the dog still there?").value == "still"
+    assert questions.answer_question(img, read_question("is the dog gone?"))[0].startswith("No: I still see a dog on the right")
+    assert questions.answer_question(img, read_question("is the puppy gone?"))[0] == "Yes: I don't see a puppy any more."
+    dets.clear()
+    assert questions.answer_question(img, read_question("is the dog gone?"))[0] == "Yes: I don't see a dog any more."
+    assert questions.answer_question(img, read_question("is the dog still there?"))[0] == "No: I don't see a dog any more."

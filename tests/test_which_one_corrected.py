@@ -293,3 +293,14 @@ def test_a_thing_named_by_the_person_is_called_so(tmp_path, monkeypatch):
     assert done.ok and done.reply == "Thank you: I'll call it a duck from now on."
     assert manager.context.topic == "the duck" and manager.context.given[manager.document.root.id][0][1] == "duck"
     assert manager.handle("it's a bit dark").reply != done.reply  # (names no thing)
+
+
+def test_it_after_a_removal_is_asked_about_not_removed_again(tmp_path, monkeypatch):
+    """"is it gone?" after "remove the dog on the left" was "I can't answer that"; "remove it" then is
+    still asked (the next dog is not "it")."""
+    img = _two_dogs(monkeypatch)
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="dogs"))
+    manager.document.apply("remove the dog", img)
+    assert [c.format() for c in manager.read("is it gone?")[0]] == ["describe"]
+    assert manager.read("is it gone?")[0][0].question == "is the dog gone"
+    assert manager.read("remove it")[0] == []

@@ -29,6 +29,7 @@ from agent.grammar.commands import AdjustAttr, Command
 from agent.grammar.turns import TurnResult
 from agent.language.questions import Question, read_question
 from agent.perception import measure as m
+from agent.perception.things import YOUNG
 from agent.perception.vocabulary import KIND_ONLY, plural, singular
 
 SURE = 0.5
@@ -303,7 +304,11 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         if unsure:
             text += f" (and maybe {len(unsure)} more I'm not sure of, score {unsure[0].score:.2f})"
         return text + ".", {"overlays": boxes}, []
+    if question.kind == "present" and question.value in ("gone", "still") and said in YOUNG and len(found) < 2:
+        found = []  # a young one is told apart as the smaller of its kind: the joey gone, its mother is no joey
     if not found:
+        if question.kind == "present" and question.value in ("gone", "still"):
+            return (f"{'Yes' if question.value == 'gone' else 'No'}: I don't see {_a(said)} any more.", {}, [])
         return f"I don't see {_a(said)}.", {}, []
     if each and len(sure) > 1:  # it answered "The chicken is on the left" for three
         return _where_each(pixels, sure, said), {"overlays": [_box(d, said) for d in sure]}, []
@@ -329,6 +334,10 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
             if question.kind == "where":
                 return doubt + (hedge.strip() or f"It is {where} (the box on the picture)."), overlays, []
             hedge = doubt + hedge
+    if question.kind == "present" and question.value in ("gone", "still"):  # "is the joey gone?" after its removal
+        where_said = hedge.strip() or f"I still see {_a(said)} {where} (the box on the picture)."
+        where_said = where_said if where_said.startswith("I ") else where_said[0].lower() + where_said[1:]
+        return ("No: " if question.value == "gone" else "Yes: ") + where_said, overlays, []
     if question.kind == "present":
         if hedge:
             return hedge.strip(), overlays, []

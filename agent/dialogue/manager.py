@@ -47,6 +47,7 @@ from agent.grammar.commands import (
     Background,
     Command,
     CommandError,
+    Describe,
     Redo,
     Remove,
     Rotate,
@@ -447,6 +448,7 @@ class DialogueManager:
         reading = None
         about = None
         edited = False  # "it" is the thing the last edit was made in ("make the sheep brighter", "remove it")
+        asked_after = False  # "it" is the thing just removed, which only a question can be about
         if self.selection() is None:
             last_edit = self.recent().last
             region = getattr(last_edit, "region", "") or ""
@@ -462,6 +464,9 @@ class DialogueManager:
             elif not topic and _FOUND_PART.fullmatch(region) and IT.search(utterance.lower()) \
                     and not re.match(r"\s*(?:it|they)\b", utterance.lower()):  # ("it feels cold": the picture)
                 topic, edited = f"the {region}", True  # "the sky is too bright", "darken it": the sky
+            elif not topic and isinstance(last_edit, Remove) and re.fullmatch(r"the [a-z]+(?: [a-z]+)?", last_edit.words) \
+                    and IT.search(utterance.lower()):
+                topic, asked_after = last_edit.words, True  # "is it gone?" after "remove the joey": a question only
             about = about_topic(utterance, topic, last_region=region, count=topic_count) if topic else None
         if about is not None:  # "make it brighter" after "where is the horse?": the horse
             reading = read(about)
@@ -474,6 +479,8 @@ class DialogueManager:
                 reading = None
             elif edited and not all(isinstance(c, (Remove, *REGIONAL)) for c in reading.commands):
                 reading = None  # "crop it" after "make the sheep brighter": the picture, as before
+            elif asked_after and not all(isinstance(c, Describe) for c in reading.commands):
+                reading = None  # ("remove it" again after a removal is not the next one of its kind)
             elif commit:
                 # still what "it" is: "make it brighter", then "where is it?"
                 self.context.topic, self.context.topic_count = topic, topic_count

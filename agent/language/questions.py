@@ -110,6 +110,9 @@ _COLOUR_IS = re.compile(
 _HOW_COLOUR = re.compile(rf"^how (?P<c>{COLOUR_ASKED})(?:ish)? (?:is|are|does) {_THE}(?P<x>{_THING})(?: look)?$")
 # "is it a dog?", "is this a cat": whether the thing is there
 _IS_IT = re.compile(rf"^(?:is|isn't) (?:it|this|that) (?:a|an) (?P<x>{_THING})$")
+# "is the joey gone?", "is it still there?" after a removal: whether it is still found
+_GONE = re.compile(rf"^(?:is|are) {_THE}(?P<x>{_THING}) (?:(?P<gone>gone|removed|away)|(?:still )?(?:there|visible)|"
+                   rf"still (?:in (?:it|the (?:photo|picture|image))|showing))(?: now)?$")
 # "what is on the left?", "what's at the top right": what is in that part of the picture
 _WHAT_AT = re.compile(r"^(?:what|who)(?:'s|s| is| are| do you see| can you see)? (?:there |that |this )?(?:on|at|in) the (?:far )?"
                       r"(?P<x>left|right|top|bottom|middle|centre|center)(?: (?P<y>left|right))?(?: (?:side|corner|"
@@ -251,6 +254,9 @@ def read_question(text: str) -> Question | None:
                     r"(?:size|resolution) of (?:the|this|my) (?:picture|photo|image|pic)|what (?:size|resolution) is "
                     r"(?:it|the (?:picture|photo|image))", c):
         return Question("extent", "picture")  # "how big is the picture?": its size in pixels
+    gone = _GONE.fullmatch(c)
+    if gone and gone.group("x").strip() not in ("it", "this", "that", "they"):
+        return Question("present", gone.group("x").strip(), "gone" if gone.group("gone") else "still")
     big = _HOW_BIG.fullmatch(c)
     if big and big.group("x").strip() not in ("it", "this", "that"):
         return Question("extent", big.group("x").strip())
