@@ -342,10 +342,8 @@ def test_is_it_gone_after_a_removal(monkeypatch):
     """"is it gone?" after "remove the joey" was "I can't answer that"."""
     from agent.describe import questions
     from agent.language.questions import read_question
-    from agent.perception import things
+    from agent.perception import naming, things
     from agent.perception.models import Detection
-
-    from agent.perception import naming
 
     dets = [Detection("dog", 0.9, (300, 50, 400, 250))]
     monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [d for d in dets if d.score >= min_score])
@@ -357,3 +355,5 @@ def test_is_it_gone_after_a_removal(monkeypatch):
     dets.clear()
     assert questions.answer_question(img, read_question("is the dog gone?"))[0] == "Yes: I don't see a dog any more."
     assert questions.answer_question(img, read_question("is the dog still there?"))[0] == "No: I don't see a dog any more."
+    assert read_question("is anyone left?") == read_question("are there any people left?")  # the people, still there?
+    assert questions.answer_question(img, read_question("is anyone left?"))[0] == "No: I don't see a person any more."

@@ -304,3 +304,13 @@ def test_it_after_a_removal_is_asked_about_not_removed_again(tmp_path, monkeypat
     assert [c.format() for c in manager.read("is it gone?")[0]] == ["describe"]
     assert manager.read("is it gone?")[0][0].question == "is the dog gone"
     assert manager.read("remove it")[0] == []
+
+
+def test_them_with_nothing_talked_about_is_asked(tmp_path, monkeypatch):
+    """"how many people?" ("I don't see any people"), then "make them brighter" brightened the whole picture."""
+    img = _two_dogs(monkeypatch)
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="dogs"))
+    commands, reply = manager.read("make them brighter")
+    assert commands == [] and reply.startswith("Which do you mean by “them”?")
+    manager.context.topic = "the dogs"
+    assert [c.format() for c in manager.read("make them brighter")[0]] == ["adjust_attr brightness 20 in the dogs"]

@@ -269,7 +269,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     # "where are the chickens?": each of them, looked for as closely as a count does
     each = question.kind == "where" and not place and (
         question.value == "each" or singular(question.about.split()[-1]) != question.about.split()[-1])
-    found = _found(pixels, label, place, every=question.kind == "count" or each)
+    # ("is anyone left?" after "remove the people" looks as closely as the removal did)
+    found = _found(pixels, label, place, every=question.kind == "count" or each or question.value in ("gone", "still"))
     sure = [d for d in found if d.score >= SURE]
     unsure = [d for d in found if d.score < SURE]
     if not found:

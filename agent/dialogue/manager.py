@@ -486,6 +486,11 @@ class DialogueManager:
                 self.context.topic, self.context.topic_count = topic, topic_count
         resolved = reading is not None  # "the left one" read as the thing talked about
         reading = reading or read(utterance)
+        if not resolved and reading.commands and re.search(r"\bthem\b", utterance.lower()) and any(
+                c.edits_image and not getattr(c, "region", "") for c in reading.commands):
+            # "make them brighter" after "how many people?" found none brightened the whole picture
+            return [], ("Which do you mean by “them”? Say what they are (for example “make the people brighter”), "
+                        "or draw around them with the trace tool (T).")
         one = ONE.search(utterance.lower())
         if reading.commands and one and not resolved and any(c.edits_image and not re.search(
                 rf"\b(?:left|right|top|bottom|middle|centre|center|{SIZE_WORD})\b",

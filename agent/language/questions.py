@@ -254,6 +254,10 @@ def read_question(text: str) -> Question | None:
                     r"(?:size|resolution) of (?:the|this|my) (?:picture|photo|image|pic)|what (?:size|resolution) is "
                     r"(?:it|the (?:picture|photo|image))", c):
         return Question("extent", "picture")  # "how big is the picture?": its size in pixels
+    if re.fullmatch(r"(?:is (?:there )?(?:anyone|anybody|someone|somebody)|are (?:there )?(?:any )?people)(?: still)? "
+                    r"(?:left|there|in (?:it|the (?:picture|photo|image)))(?: now)?", c):
+        # "is anyone left?" after "remove the people"; "is anyone there?" is whether there is
+        return Question("present", "people", "still" if re.search(r"\b(?:left|still)\b", c) else "")
     gone = _GONE.fullmatch(c)
     if gone and gone.group("x").strip() not in ("it", "this", "that", "they"):
         return Question("present", gone.group("x").strip(), "gone" if gone.group("gone") else "still")
