@@ -486,7 +486,10 @@ class DialogueManager:
                 self.context.topic, self.context.topic_count = topic, topic_count
         resolved = reading is not None  # "the left one" read as the thing talked about
         reading = reading or read(utterance)
-        if not resolved and reading.commands and re.search(r"\bthem\b", utterance.lower()) and any(
+        them = re.search(r"\bthem\b", utterance.lower())
+        said_before = them is not None and re.search(r"\b(?!(?:is|was|has|does|this|its|us|yes|plus|thanks)\b)[a-z]{2,}s\b",
+                                                      utterance.lower()[:them.start()])  # "enhance the colours and make them ..."
+        if not resolved and reading.commands and them and not said_before and any(
                 c.edits_image and not getattr(c, "region", "") for c in reading.commands):
             # "make them brighter" after "how many people?" found none brightened the whole picture
             return [], ("Which do you mean by “them”? Say what they are (for example “make the people brighter”), "
