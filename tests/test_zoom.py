@@ -74,3 +74,19 @@ def test_a_bit_wider_after_a_crop_to_a_thing_keeps_more_around_it(monkeypatch):
     assert read_follow_up("wider", Recent.of("adjust_attr brightness 20")) is None
     with pytest.raises(CommandError):
         parse_command("crop the dog margin 150%")
+
+
+def test_a_bit_wider_after_a_headshot_gives_the_face_more_room(monkeypatch):
+    """"crop to his face", then "a bit wider" said "“Crop face” has no amount I can change"."""
+    from agent.edits import retouch
+    from agent.edits.run import run
+    from agent.language.followups import Recent, read_follow_up
+
+    face = type("Face", (), {"box": (180, 80, 220, 130), "score": 0.9})()
+    monkeypatch.setattr(retouch, "find_faces", lambda pixels: [face])
+    img = np.zeros((300, 400, 3), np.uint8)
+    usual = run(parse_command("crop face"), img).pixels.shape[:2]
+    wider = read_follow_up("a bit wider", Recent.of("crop face"))
+    assert [c.format() for c in wider.commands] == ["crop face margin 61%"] and wider.revise
+    assert all(a > b for a, b in zip(run(wider.commands[0], img).pixels.shape[:2], usual))
+    assert wider.commands[0].reply() == "Cropped to the face, with more room around it."

@@ -30,11 +30,11 @@ def red_eye(pixels: np.ndarray) -> tuple[np.ndarray, str]:
     return out, f"{'1 eye was' if n == 1 else f'{n} eyes were'} red, in {faces_said}."
 
 
-def crop_face(pixels: np.ndarray, words: str = "face") -> np.ndarray:
+def crop_face(pixels: np.ndarray, words: str = "face", *, room: float = 1.0) -> np.ndarray:
     """A headshot: the face ``words`` names (:func:`agent.perception.faces.pick`: the biggest, or the
     one placed; "faces": all of them) with room for the hair (a face's height above its box), the
-    chin and shoulders (1.2 below) and half a width on each side, clipped to the picture.
-    ``ValueError`` when there is no face."""
+    chin and shoulders (1.2 below) and half a width on each side, all times ``room`` ("a bit wider"
+    after it), clipped to the picture. ``ValueError`` when there is no face."""
     from agent.grammar.commands import face_words
     from agent.perception.faces import chosen
     from editor import ops
@@ -49,5 +49,6 @@ def crop_face(pixels: np.ndarray, words: str = "face") -> np.ndarray:
     # the room around is a face's size (the biggest face's, when there are several)
     fw, fh = max(f.box[2] - f.box[0] for f in picked), max(f.box[3] - f.box[1] for f in picked)
     h, w = pixels.shape[:2]
-    box = (max(0, int(x1 - 0.5 * fw)), max(0, int(y1 - fh)), min(w, int(x2 + 0.5 * fw)), min(h, int(y2 + 1.2 * fh)))
+    box = (max(0, int(x1 - 0.5 * room * fw)), max(0, int(y1 - room * fh)), min(w, int(x2 + 0.5 * room * fw)),
+           min(h, int(y2 + 1.2 * room * fh)))
     return ops.crop(pixels, box=box)

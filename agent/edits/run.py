@@ -46,7 +46,7 @@ def _crop_to(cmd: c.CropTo, px: np.ndarray) -> np.ndarray:
         dx, dy = round(w * cmd.inset / 100), round(h * cmd.inset / 100)
         return ops.crop(px, box=(dx, dy, w - dx, h - dy))
     if c.face_words(cmd.target) is not None:
-        return retouch.crop_face(px, cmd.target)
+        return retouch.crop_face(px, cmd.target, room=1.0 if cmd.margin is None else cmd.margin / c.FACE_MARGIN)
     if cmd.aspect:
         return objects.crop_aspect(px, cmd.aspect)
     return objects.crop_object(px, cmd.target, margin=c.CROP_MARGIN if cmd.margin is None else cmd.margin)

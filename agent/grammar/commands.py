@@ -81,6 +81,7 @@ FLIP_AXES = ("horizontal", "vertical")
 ASPECTS = ("square", "4:3", "16:9")
 MAX_INSET = 40  # percent of each side: "crop in 50%" would leave nothing
 CROP_MARGIN = 0.1  # the room a crop to a thing leaves around its box, a share of the box's size on each side
+FACE_MARGIN = 0.5  # ... and a headshot around a face (half its width each side; the hair and shoulders as much again)
 # Background colours: CAISE's tint colours and the plain ones people ask for (editor.regions' palette).
 BACKGROUND_COLOURS: dict[str, tuple[int, int, int]] = {
     name: rgb for name, rgb in BACKGROUND_COLORS.items() if name != "gray"
@@ -375,7 +376,7 @@ class CropTo(Command):
     name = "crop"
     usage = "crop <object words> [margin <percent>%]|face|square|4:3|16:9|in <percent>%"
     meaning = ("crop to the named object with a margin (10% of its size on each side unless said), or to the "
-               "face (a headshot: the face detector's face, "
+               "face (a headshot, margin 50% unless said: the face detector's face, "
                "the biggest or the one placed, with room for the hair and the shoulders), or to that aspect ratio "
                "(landscape) centred on the main subject, or `in P%`: P% (1 to 40) off each side, about the centre "
                "(\"zoom in a little\": 5%) (Easel extension)")
@@ -415,8 +416,10 @@ class CropTo(Command):
         if self.inset is not None:
             return f"Cropped {self.inset:g}% off each side (zoomed in about the centre)."
         if self.margin is not None:  # "a bit wider", "tighter" after a crop
-            room = "no room" if self.margin == 0 else f"{'more' if self.margin > CROP_MARGIN else 'less'} room"
-            return f"Cropped to {self.target}, with {room} around it."
+            usual = FACE_MARGIN if face_words(self.target) is not None else CROP_MARGIN
+            room = "no room" if self.margin == 0 else f"{'more' if self.margin > usual else 'less'} room"
+            said = self.target if face_words(self.target) is None else region_phrase(self.target)
+            return f"Cropped to {said}, with {room} around it."
         return f"Cropped to {self.target if face_words(self.target) is None else region_phrase(self.target)}."
 
     def label(self) -> str:

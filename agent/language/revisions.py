@@ -10,6 +10,7 @@ from agent.grammar.commands import (
     ATTR_RANGES,
     BLUR_RANGE,
     CROP_MARGIN,
+    FACE_MARGIN,
     MAX_INSET,
     AdjustAttr,
     AdjustColor,
@@ -68,9 +69,10 @@ def scaled(command: Command, factor: float) -> Command | None:
         return dataclasses.replace(command, degrees=(sign * new) % 360, text=None)
     if isinstance(command, CropTo) and command.inset is not None:  # "a bit more" after "zoom in a little"
         return dataclasses.replace(command, target=f"in {max(1.0, min(MAX_INSET, round(command.inset * factor, 1))):g}%")
-    if isinstance(command, CropTo) and not command.aspect and face_words(command.target) is None:
-        # a crop to a thing: "more" crops closer (the crop's size over ``factor``), "a bit wider" less
-        margin = CROP_MARGIN if command.margin is None else command.margin
+    if isinstance(command, CropTo) and not command.aspect:
+        # a crop to a thing or a face: "more" crops closer (the crop's size over ``factor``), "a bit wider" less
+        usual = FACE_MARGIN if face_words(command.target) is not None else CROP_MARGIN
+        margin = usual if command.margin is None else command.margin
         return dataclasses.replace(command, margin=min(1.0, max(0.0, round(((1 + 2 * margin) / factor - 1) / 2, 2))))
     if isinstance(command, Background) and command.mode == "blur":  # "more" after "blur the background"
         lo, hi = BLUR_RANGE
@@ -145,8 +147,12 @@ def revision_reply(old: Command, new: Command) -> str:
     if isinstance(new, Rotate):
         return f"Rotation now {shown(new)} instead of {shown(old)}."
     if isinstance(new, CropTo) and isinstance(old, CropTo) and new.target == old.target and new.margin is not None:
-        before = CROP_MARGIN if old.margin is None else old.margin  # "a bit wider", "tighter"
+        face = face_words(new.target) is not None
+        before = (FACE_MARGIN if face else CROP_MARGIN) if old.margin is None else old.margin  # "a bit wider"
         way = "wider" if new.margin > before else "closer"
+        if face:  # (a headshot's room is uneven: the hair above, the shoulders below)
+            return (f"Cropped {way} around {region_phrase(new.target)}: the room around it {new.margin / FACE_MARGIN:.2g} "
+                    f"times the usual, instead of {before / FACE_MARGIN:.2g}.")
         return (f"Cropped {way} around {new.target}: {new.margin * 100:.0f}% of its size on each side, "
                 f"instead of {before * 100:.0f}%.")
     if isinstance(new, CropTo) and isinstance(old, CropTo) and new.inset is not None and old.inset is not None:
