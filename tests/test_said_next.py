@@ -450,7 +450,7 @@ def test_not_quite_asks_whether_to_undo():
     """"hmm, not quite" and "that's not what I meant" after an edit were "Sorry, I don't know how to
     do that": asked whether to undo (which "yes" runs), or what was meant."""
     later = read_follow_up("hmm, not quite", Recent.of("adjust_attr brightness 20"))
-    assert later.reply.startswith("Should I undo “Brighter +20”?") and [c.format() for c in later.proposal] == ["undo"]
+    assert later.reply.endswith("should I undo “Brighter +20”?") and [c.format() for c in later.proposal] == ["undo"]
     assert read_follow_up("that's not what i meant", Recent.of("remove the horse")).proposal
     assert read_follow_up("not quite", Recent()) is None
 

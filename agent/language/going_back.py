@@ -59,9 +59,8 @@ def not_it(c: str, recent: Recent) -> FollowUp | None:
     that "yes" runs (it was "Sorry, I don't know how to do that")."""
     if recent.last is None or not _NOT_IT.fullmatch(c):
         return None
-    return FollowUp(reply=f"Should I undo “{recent.last.label()}”? Say yes, or tell me what you meant: "
-                          "for example “a bit less”, “only the sky”, or “no, the one on the left”.",
-                    proposal=[Undo()])
+    return FollowUp(reply="Tell me what you meant (for example “a bit less”, “only the sky” or “no, the one on the "
+                          f"left”), or should I undo “{recent.last.label()}”?", proposal=[Undo()])
 
 
 def going_back(c: str, recent: Recent) -> FollowUp | None:
