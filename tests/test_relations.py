@@ -574,8 +574,13 @@ def test_a_tint_is_not_said_to_turn_a_colour_grey():
 
 
 def test_a_vignette_is_told_as_the_edges(manager, photo):
-    """"add a vignette", "what changed?" said "the background got darker"."""
-    assert manager.handle("adjust_attr brightness -25 in everything except center").ok
+    """"add a vignette", "what changed?" said "the background got darker"; the edit itself was
+    "Darkened everything except the centre", its history label "Darker -25 in everything except center"."""
+    from agent.grammar.commands import parse_command
+
+    done = manager.handle("adjust_attr brightness -25 in everything except center")
+    assert done.ok and done.reply == "Darkened the edges by 25 points."
+    assert parse_command("adjust_attr brightness -25 in everything except center").label() == "Darker -25 at the edges"
     r = manager.handle("what changed?")
     assert "the edges got darker" in r.reply, r.reply
     assert manager.handle("where?").reply.startswith("They are the edges")

@@ -83,8 +83,11 @@ def shown_line(line: str) -> str:
 
 
 def shown_in(region: str) -> str:
-    """``in_region(region)`` for labels: a selection without its hash."""
+    """``in_region(region)`` for labels: a selection without its hash; all but the centre, "at the edges"
+    (a vignette's label was "Darker -25 in everything except center")."""
     inverted, words = region_parts(region)
+    if inverted and words.strip() in ("center", "centre", "middle"):
+        return " at the edges"
     return in_region((EXCEPT if inverted else "") + SELECTION) if is_selection(words) else in_region(region)
 
 
@@ -163,10 +166,12 @@ def region_phrase(region: str) -> str:
     """The region in words, for replies: "the sky", "the left side", "the top left corner",
     "your selection", "everything except the cat".
 
-    >>> region_phrase("top left"), region_phrase("everything except dog")
-    ('the top left corner', 'everything except the dog')
+    >>> region_phrase("top left"), region_phrase("everything except dog"), region_phrase("everything except center")
+    ('the top left corner', 'everything except the dog', 'the edges')
     """
     inverted, words = region_parts(region)
+    if inverted and words.strip() in ("center", "centre", "middle"):
+        return "the edges"  # all but the centre's soft ellipse: a vignette's shape ("add a vignette", "darken the corners")
     kind = region_kind(words)
     if kind == "named":
         name = canonical_region_name(words)
