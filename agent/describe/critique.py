@@ -35,6 +35,7 @@ import numpy as np
 
 from agent.grammar.commands import AdjustAttr, Command, CropTo
 from agent.perception import measure as m
+from agent.perception.vocabulary import listed
 
 
 @dataclass
@@ -48,9 +49,9 @@ class Critique:
         if self.findings:
             out.append("Here is what I measured: " + "; ".join(self.findings) + ".")
         if self.fine:
-            out.append(_cap(_join(self.fine)) + (" look" if len(self.fine) > 1 else " looks") + " fine.")
+            out.append(_cap(listed(self.fine)) + (" look" if len(self.fine) > 1 else " looks") + " fine.")
         if self.plan:
-            steps = _join([_step(c) for c in self.plan])
+            steps = listed([_step(c) for c in self.plan])
             if self.findings:
                 out.append(f"I would {steps}.")
             else:
@@ -64,10 +65,6 @@ class Critique:
 
 def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
-
-
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _step(c: Command) -> str:

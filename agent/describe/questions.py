@@ -30,7 +30,7 @@ from agent.grammar.turns import TurnResult
 from agent.language.questions import Question, read_question
 from agent.perception import measure as m
 from agent.perception.things import YOUNG
-from agent.perception.vocabulary import KIND_ONLY, plural, singular
+from agent.perception.vocabulary import KIND_ONLY, listed, plural, singular
 
 SURE = 0.5
 UNSURE = 0.3
@@ -173,7 +173,7 @@ def _listed(pixels: np.ndarray, kind: str) -> tuple[str, dict, list[Command]]:
     if any("," in p for p in parts):  # "two people, one on the left and one on the right; a dog ..."
         text = "I see " + "; ".join(parts) + "."
     else:
-        text = "I see " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + "."
+        text = "I see " + listed(parts) + "."
     return text, {"overlays": [_box(d, n.said or n.noun) for d, n in named]}, []
 
 
@@ -408,8 +408,7 @@ def _colours_of_each(pixels: np.ndarray, found: list, label: str, said: str,
     group = ("both " if n == 2 else f"all {n} ") + many if n == len(found) else \
         f"the {n} {many} I'm surest of (of {len(found)})"
     wear = "wearing " if label == "person" else ""
-    listed = ", ".join(c or "hard to tell" for c in colours[:-1]) + f" and {colours[-1] or 'hard to tell'}"
-    order = f"from left to right, the {many} are {wear}{listed}"
+    order = f"from left to right, the {many} are {wear}{listed([c or 'hard to tell' for c in colours])}"
     if n < len(found):
         order += f" (the {n} I'm surest of, of {len(found)})"
     same = colours[0] if len(set(colours)) == 1 else None
@@ -506,8 +505,7 @@ def _where_each(pixels: np.ndarray, found: list, said: str) -> str:
         places[where] = places.get(where, 0) + 1
     counted = any(n > 1 for n in places.values())  # "5 on the left, 1 at the bottom and 2 on the right"
     parts = [f"{n} {where}" if counted else where for where, n in places.items()]
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"I see {len(found)} {_plural(said, len(found))}: {listed} (the boxes are on the picture)."
+    return f"I see {len(found)} {_plural(said, len(found))}: {listed(parts)} (the boxes are on the picture)."
 
 
 def _found_answer(pixels: np.ndarray, name: str, kind: str, asked: str = "") -> tuple[str, dict, list[Command]]:
@@ -626,11 +624,10 @@ def _what_at(pixels: np.ndarray, place: str, *, who: bool = False) -> tuple[str,
         for n in name_objects(rgb, sorted(dets, key=lambda d: d.box[0])):
             counts[n.phrase] = counts.get(n.phrase, 0) + 1
         said = [_a(p) if k == 1 else f"{k} {plural(p.split()[0])}{p[len(p.split()[0]):]}" for p, k in counts.items()]
-        listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]  # "2 people in orange"
-        data = {"overlays": [_box(d, "person") for d in dets]}
+        data = {"overlays": [_box(d, "person") for d in dets]}  # ("2 people in orange")
         if len(dets) == 1:
             data["topic"] = f"the person {there}"
-        return (f"{there[0].upper()}{there[1:]} I can see {listed} (the {'box is' if len(dets) == 1 else 'boxes are'} "
+        return (f"{there[0].upper()}{there[1:]} I can see {listed(said)} (the {'box is' if len(dets) == 1 else 'boxes are'} "
                 "on the picture).", data, [])
     box = (int(xs[0] * w), int(ys[0] * h), max(int(xs[0] * w) + 1, int(xs[1] * w)), max(int(ys[0] * h) + 1, int(ys[1] * h)))
     # the part itself first, as describe names a region ("the sky", "a green area"); the classifier
@@ -640,11 +637,10 @@ def _what_at(pixels: np.ndarray, place: str, *, who: bool = False) -> tuple[str,
         return text + ".", {}, []
     names = name_objects(rgb, dets)
     said = list(dict.fromkeys(_a(n.phrase) for n in names))[:4]
-    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
     data = {"overlays": [_box(d, n.said or n.noun) for d, n in zip(dets, names)]}
     if len(dets) == 1 and names[0].noun != "object":  # "what is on the left?", then "make it brighter"
         data["topic"] = f"the {names[0].said or names[0].noun} {there}"
-    return (f"{text}. There {'is' if len(said) == 1 else 'are'} also {listed} "
+    return (f"{text}. There {'is' if len(said) == 1 else 'are'} also {listed(said)} "
             f"(the {'box is' if len(dets) == 1 else 'boxes are'} on the picture).", data, [])
 
 

@@ -8,7 +8,7 @@ import re
 
 from agent.language.followup_words import OPPOSITE, side_phrase, without_place
 from agent.language.questions import WORN
-from agent.perception.things import YOUNG
+from agent.perception.things import one_of
 from agent.perception.vocabulary import plural, singular
 
 # "it", "them", "him", and "her" where it is not "her dress" ("make her brighter", "where is she?")
@@ -115,8 +115,8 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
         return words[:one.start()] + f"the {one.group('size')} {noun}" + words[one.end():]
     if one:
         place = one.group("place") or side_phrase(one.group("side"))
-        if singular(topic.split()[-1]) != topic.split()[-1]:  # one of "the kids" is the person there ("the kid"
-            noun = YOUNG.get(noun, noun)  # alone is the smaller one)
+        if singular(topic.split()[-1]) != topic.split()[-1]:  # one of "the kids" is the person there
+            noun = one_of(noun)
         return words[:one.start()] + f"the {noun} {place}" + words[one.end():]
     other = _OTHER_ONE.search(words)
     if other:

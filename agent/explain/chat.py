@@ -208,15 +208,19 @@ def handle_explain(manager, command: Command):
         # the edits run are known: said first, then what the pixels show (where the pixels cannot
         # name the change, "a way I cannot name" is not all there is to say)
         pieces = run + pieces
-    reply = "".join(t for t, _ in pieces)
-    shown = state["focus"]
-    data = {
-        "overlays": _overlays(exp, shown),
+    return TurnResult(utterance, "".join(t for t, _ in pieces), command, data=_turn_data(state, pieces))
+
+
+def _turn_data(state: dict, pieces: list) -> dict:
+    """What the window draws for an explanation: its boxes, its coloured sentences, its findings and
+    which versions it compared."""
+    exp: Explanation = state["exp"]
+    return {
+        "overlays": _overlays(exp, state["focus"]),
         "segments": [{"text": t, "color": c} for t, c in pieces],
         "findings": [f.as_json() for f in exp.findings],
         "compare": {"before": state["before"], "after": state["after"], "label": state["label"]},
     }
-    return TurnResult(utterance, reply, command, data=data)
 
 
 _BEFORE_THAT = re.compile(r"\bbefore (?:that|this|it)\b|\bthe (?:one|edit|step|change) before\b")
@@ -239,11 +243,7 @@ def _before_that(manager, command: Command, utterance: str, state: dict | None):
     if not run and told:  # "Before that, compared with ..."
         told[0] = (told[0][0][:1].lower() + told[0][0][1:], told[0][1])
     pieces = [("Before that, ", None)] + run + told
-    exp: Explanation = state["exp"]
-    data = {"overlays": _overlays(exp, state["focus"]), "segments": [{"text": t, "color": c} for t, c in pieces],
-            "findings": [f.as_json() for f in exp.findings],
-            "compare": {"before": state["before"], "after": state["after"], "label": state["label"]}}
-    return TurnResult(utterance, "".join(t for t, _ in pieces), command, data=data)
+    return TurnResult(utterance, "".join(t for t, _ in pieces), command, data=_turn_data(state, pieces))
 
 
 # "what did you do?", "what have you changed?": the edits Easel ran, not only what the pixels show

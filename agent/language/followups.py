@@ -76,7 +76,7 @@ from agent.language.followup_words import tidy as _tidy
 from agent.language.going_back import going_back, not_it
 from agent.language.recent import FollowUp, Recent  # noqa: F401 - the follow-ups' types, imported from here too
 from agent.language.revisions import LESS, MORE, reversed_edit, scaled, shown, signed_degrees
-from agent.perception.vocabulary import singular
+from agent.perception.things import one_of  # (loads no model)
 from editor.masks import FOUND_NAMES, canonical_region_name
 
 _SUBJECT = r"(?:(?:that'?s|that is|it'?s|it is|this is|thats|its|that was|it was|now it'?s|it looks|looks|" \
@@ -362,14 +362,6 @@ def _found_to_found(region: str, where: str) -> bool:
     return region.split(" ")[0] in FOUND_NAMES and new.split(" ")[0] in FOUND_NAMES and new != region
 
 
-def _one_of(noun: str) -> str:
-    """The word for one of ``noun`` ("kids" -> "person": a "kid" is looked for as the smaller person)."""
-    from agent.perception.things import YOUNG  # (loads no model)
-
-    one = singular(noun)
-    return YOUNG.get(one, one)
-
-
 def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     """'and the one on the right too' after 'make the bison on the left darker' -> the same edit in
     the bison on the right; 'and the sky as well' -> in the sky; 'the other one too' asks which. Only
@@ -399,7 +391,7 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
             return None
     if where.startswith(("the one ", "the other one ", "the other ", "the others ")) and re.search(_PLACE_WORDS, where):
         # "the one on the right": the same kind there (one of "the kids": the kid on the right)
-        one = thing if where.startswith("the others ") else re.sub(r"\w+$", lambda w: _one_of(w.group(0)), thing)
+        one = thing if where.startswith("the others ") else re.sub(r"\w+$", lambda w: one_of(w.group(0)), thing)
         new = f"{one} {re.search(_PLACE_WORDS, where).group(0)}"
     elif re.fullmatch(r"the other(?: one)?", where) or where == f"the other {thing.removeprefix('the ')}":
         # which is "the other" depends on how many there are and which were done already: asked, not

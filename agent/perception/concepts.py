@@ -18,7 +18,7 @@ from agent.perception.models import (
     ref_lab,
     to_rgb8,
 )
-from agent.perception.vocabulary import plural, with_article
+from agent.perception.vocabulary import listed, plural, with_article
 from editor.models import ModelMissingError
 
 # Bump when what perceive() computes changes; older cache rows are ignored. 2: an object's colour
@@ -103,7 +103,7 @@ class Perception:
             for o in self.objects:
                 counts[o.concept] = counts.get(o.concept, 0) + 1
             phrases = [c if n == 1 else f"{n} {plural(c)}" for c, n in counts.items()]
-            parts.append("A photo of " + _join([p if p[0].isdigit() else with_article(p) for p in phrases]) + ".")
+            parts.append("A photo of " + listed([p if p[0].isdigit() else with_article(p) for p in phrases]) + ".")
         else:
             parts.append("A photo.")
         names = []
@@ -114,20 +114,14 @@ class Perception:
             if short.lower() not in (n.lower() for n in names):
                 names.append(short)
         if names:
-            parts.append("It looks like " + _join([with_article(n) for n in names[:3]]) + ".")
+            parts.append("It looks like " + listed([with_article(n) for n in names[:3]]) + ".")
         if self.colors:
-            parts.append("Mostly " + _join([CONCEPT_COLOR.get(c, c) for c in self.colors], "and") + ".")
+            parts.append("Mostly " + listed([CONCEPT_COLOR.get(c, c) for c in self.colors], "and") + ".")
         if self.text:
             parts.append("Text: " + " ".join(self.text) + ".")
         return " ".join(parts)
 
 
-
-
-def _join(items: list[str], last: str = "and") -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 def _main_colors(rgb: np.ndarray, *, at_least: float = 0.2) -> list[str]:

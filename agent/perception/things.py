@@ -61,6 +61,15 @@ SYNONYMS.update({"pony": "horse", "yacht": "boat", "kayak": "boat", "canoe": "bo
                  "buses": "bus", "couches": "couch", "sandwiches": "sandwich", "knives": "knife", "mice": "mouse"})
 
 
+def one_of(noun: str) -> str:
+    """The word for one of the things ``noun`` names: "kids" -> "person" (one of the kids edited together
+    is the person there; "the kid" alone is looked for as the smaller person), "dogs" -> "dog"."""
+    from agent.perception.vocabulary import singular
+
+    one = singular(noun)
+    return YOUNG.get(one, one)
+
+
 def detector_words() -> frozenset[str]:
     """Every single word that names a thing the detector can find: COCO's labels (and each word of a
     two-word label's last word: "light" is not one, "hydrant" is through :data:`SYNONYMS`), the

@@ -221,6 +221,15 @@ def caption_nouns() -> set[str]:
     return animal_words() | {"rocket", "flower", "helmet", "tripod"} | set(_GROUPS) | set(KIND_WORDS)
 
 
+def listed(items: list[str], last: str = "and") -> str:
+    """Words in a list as a sentence says them: "a, b and c".
+
+    >>> listed(["a dog"]), listed(["red", "green", "blue"])
+    ('a dog', 'red, green and blue')
+    """
+    return "".join(items) if len(items) <= 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
 def with_article(phrase: str) -> str:
     """``phrase`` after "a" or "an" ("an orange cup", "a cow").
 
