@@ -434,7 +434,7 @@ def test_a_moose_stays_an_animal_when_the_detector_shown_its_box_says_cow_again(
     others = list({w: i for i, w in enumerate(words[:398]) if w and not agrees(w, "cow")}.values())[:25]
     probs[others] = 0.015
     monkeypatch.setattr(naming, "classify_crops", lambda rgb, boxes, **kw: np.repeat(probs[None], len(boxes), 0))
-    monkeypatch.setattr(naming, "_closer_look", lambda rgb, box: "cow")
+    monkeypatch.setattr(naming, "closer_look", lambda rgb, box, min_score: "cow")
     rng = np.random.default_rng(0)
     img = cv2.GaussianBlur(rng.integers(0, 256, (300, 400, 3), dtype=np.uint8), (0, 0), 2)
     named = naming.name_objects(img, [Detection("cow", 0.9, (100, 60, 300, 260))])

@@ -79,7 +79,7 @@ def _found(pixels: np.ndarray, label: str, place: str = "", *, every: bool = Fal
     calls a detection (:func:`agent.perception.naming.name_objects`), as describe says it.
     ``every``: each one is wanted (a count), and a detector class is looked for closer too
     (:func:`agent.perception.things.look_closer`: "how many people?" at a palace counted 5 of 20)."""
-    from agent.perception.models import COCO_LABELS, Detection
+    from agent.perception.models import COCO_LABELS, Detection, to_rgb8
     from agent.perception.things import detect, look_closer
 
     dets = detect(pixels, min_score=UNSURE)
@@ -87,6 +87,10 @@ def _found(pixels: np.ndarray, label: str, place: str = "", *, every: bool = Fal
         found = [d for d in dets if d.label == label]
         if every:
             found = look_closer(pixels, found, min_score=UNSURE, label=label)
+        if label == "person":  # not the cygnets beside a swan
+            from agent.perception.animals import without_mistaken_people
+
+            found = without_mistaken_people(to_rgb8(pixels), found)
     else:
         from agent.perception.naming import name_objects
         from agent.perception.vocabulary import animal_words

@@ -26,6 +26,7 @@ from agent.edits.depth import split_by_depth
 from agent.edits.text_removal import find_text, text_mask
 from agent.edits.which_one import NEAR_COLOURS, colours_of, some_of_colour, the_prominent, the_young
 from agent.language.scope import ALL_BUT, EVERYONE, names_text
+from agent.perception.animals import without_mistaken_people
 from agent.perception.models import (
     COCO_LABELS,
     Detection,
@@ -262,6 +263,8 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         if not dets:  # small or unusual objects score low; look again before saying no
             dets = [d for d in detect(rgb, min_score=SECOND_LOOK) if d.label == phrase.label]
             weak = bool(dets)
+        if phrase.label == "person":  # not the cygnets beside a swan
+            dets = without_mistaken_people(rgb, dets)
         if not dets:
             raise ObjectNotFound(f"I couldn't find {phrase.text or phrase.label!r} in the picture")
         classes = {tuple(int(v) for v in d.box): d.label for d in dets}

@@ -58,11 +58,19 @@ import numpy as np
 
 from agent.perception.animals import COCO_ANIMALS as _COCO_ANIMALS
 from agent.perception.animals import SPECIES as _SPECIES
-from agent.perception.animals import classifier_knows, disputed, flat_fill, herd, same_species
+from agent.perception.animals import (
+    classifier_knows,
+    closer_look,
+    disputed,
+    flat_fill,
+    herd,
+    mistaken_people,
+    same_species,
+)
 from agent.perception.classify import classify_crops, has_structure, kind_probs, square_box, word_probs
 from agent.perception.clothing import face_in, faces_of, person_clothing_colour, skin_mask  # noqa: F401 - naming's own words
 from agent.perception.colour_terms import colour_term, photo_light, two_tone
-from agent.perception.models import COCO_LABELS, Detection, box_iou, classifier_and_labels, to_rgb8
+from agent.perception.models import COCO_LABELS, Detection, classifier_and_labels, to_rgb8
 from agent.perception.names_kept import given_word, kept_name, reference_things
 from agent.perception.region_evidence import contrast_with_surroundings, crop_box, goes_on_to_an_edge
 from agent.perception.vocabulary import agrees, coco_label
@@ -449,6 +457,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
     gains, white = photo_light(rgb)
     out, seen_words = [], []
     faces: list | None = None  # the people's faces, looked for once, when a person is named
+    not_people = mistaken_people(rgb, dets, probs)
     for k, d in enumerate(dets):
         words = word_probs(probs[k])
         seen = words
@@ -460,6 +469,8 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         mask = object_mask(rgb, d.box)
         flat = d.label in _COCO_ANIMALS and flat_fill(rgb, d.box, mask)
         noun, source, conf = decide_noun(d.label, d.score, words, contains=inner_words, kinds=kinds, flat=flat)
+        if k in not_people:  # a cygnet the detector took for a person
+            noun, source, conf = "animal", "both", round(kinds.get("animal", 0.0), 4)
         # a word the classifier puts on another thing than the detector's must hold when the
         # square crop it came from moves in or out (:func:`holds_reframed`); else the next word
         for _ in range(3):
@@ -480,7 +491,7 @@ def name_objects(pixels: np.ndarray, dets: list[Detection], *, context: list[Det
         # the detector: shown the box alone it says its nearest class again ("zebra" for a tiger)
         fine = source == "classifier" and noun in _SPECIES and noun not in _COCO_NAMES
         unsure = animal and not fine and (d.score < DETECTOR_SURE or source != "both" or noun == "animal")
-        look = _closer_look(rgb, d.box) if (closer and not agrees(noun, d.label)) or unsure else None
+        look = closer_look(rgb, d.box, PERSON_CLOSER_LOOK) if (closer and not agrees(noun, d.label)) or unsure else None
         if look == "person" and closer and not agrees(noun, d.label):
             # ImageNet has no person class: a camera man is a "tripod" to it, and a "dog" to
             # the detector on the whole picture, but a person at 0.95 and more to the detector
@@ -550,21 +561,6 @@ def _thing_phrase(noun: str, said: str, colour: str | None, words: dict[str, flo
     if said in _PATTERNED:
         return said  # its pattern is its colour: not "a brown zebra", "a grey giraffe"
     return f"{colour} {_SAID.get(said, said)}"
-
-
-def _closer_look(rgb: np.ndarray, box: tuple[int, int, int, int]) -> str | None:
-    """The label of the surest thing the detector, shown the box grown by 15%, finds filling it
-    (IoU >= 0.5) at :data:`PERSON_CLOSER_LOOK` or more; None when it finds none."""
-    from agent.perception.models import detect_objects
-
-    x1, y1, x2, y2 = crop_box(box, rgb.shape, pad=0.15)
-    if x2 - x1 < 16 or y2 - y1 < 16:
-        return None
-    for d in sorted(detect_objects(rgb[y1:y2, x1:x2], min_score=PERSON_CLOSER_LOOK), key=lambda d: -d.score):
-        b = (d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1)
-        if box_iou(b, box) >= 0.5:
-            return d.label
-    return None
 
 
 def name_regions(pixels: np.ndarray, boxes: list[tuple[int, int, int, int]], *,
