@@ -568,7 +568,8 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("undo both", "", "undo 2"))),
     FollowUpRule("not_it", not_it, (("hmm, not quite", "adjust_attr brightness 20", "reply"),
                                      ("that's not what i meant", "remove the horse", "reply"),
-                                     ("not quite", "", "none"))),
+                                     ("not quite", "", "none"), ("try again", "adjust_attr contrast 40", "reply"),
+                                     ("try again", "", "reply"))),
     FollowUpRule("after_removal", _after_removal, (
         ("you missed a bit", "remove the cheetah", "reply"), ("its tail is still there", "remove the cat", "reply"),
         ("remove the rest of it", "remove the dog", "reply"), ("that looks fake", "remove the horse", "reply"),

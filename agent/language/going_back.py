@@ -54,10 +54,21 @@ _NOT_IT = re.compile(r"(?:not quite|not really|not exactly|(?:that'?s|thats|this
                      r"(?:that'?s|thats) not what i (?:meant|wanted))")
 
 
+# "try again": the same edit once more gives the same picture, so it is no repeat ("make the trees
+# greener", "make it dramatic", "try again" raised the contrast by 40 a second time): asked, as "not quite"
+_TRY_AGAIN = re.compile(r"(?:(?:please |can you |could you |let'?s |pls )?try (?:it |that |this )?(?:again|once more)"
+                        r"|try (?:something|anything) (?:else|different)|try (?:it )?(?:a )?different(?:ly| way| one)"
+                        r"|try (?:it )?another (?:way|one))(?: please)?")
+
+
 def not_it(c: str, recent: Recent) -> FollowUp | None:
-    """'hmm, not quite', 'that's not what I meant' after an edit: asked what was meant, with the undo
-    that "yes" runs (it was "Sorry, I don't know how to do that")."""
-    if recent.last is None or not _NOT_IT.fullmatch(c):
+    """'hmm, not quite', 'that's not what I meant', 'try again' after an edit: asked what was meant,
+    with the undo that "yes" runs (it was "Sorry, I don't know how to do that"; "try again" ran the
+    last edit a second time)."""
+    if _TRY_AGAIN.fullmatch(c) and recent.last is None:
+        return FollowUp(reply="There is no edit of mine on screen to try again. Tell me what to change, for "
+                              "example “make it brighter” or “crop it to a square”.")
+    if recent.last is None or not (_NOT_IT.fullmatch(c) or _TRY_AGAIN.fullmatch(c)):
         return None
     return FollowUp(reply="Tell me what you meant (for example “a bit less”, “only the sky” or “no, the one on the "
                           f"left”), or should I undo “{recent.last.label()}”?", proposal=[Undo()])

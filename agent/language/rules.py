@@ -599,6 +599,9 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("vignette", photo_rules.vignette, (  # it was refused ("I can't add effects like that")
         ("add a vignette", "adjust_attr brightness -25 in everything except center"),
         ("remove the vignetting", "adjust_attr brightness 25 in everything except center"))),
+    RequestRule("mood", photo_rules.mood, (  # it was refused ("Sorry, I don't know how to do that")
+        ("make it moodier", "adjust_attr brightness -15; adjust_attr contrast 15; adjust_attr saturation -20"),
+        ("it's too moody", "adjust_attr brightness 15; adjust_attr contrast -15; adjust_attr saturation 20"))),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse")),
