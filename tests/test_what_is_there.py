@@ -272,6 +272,26 @@ def test_the_closer_look_adds_small_things_only(monkeypatch):
     assert found and all((d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) <= 30 * 80 for d in found)
 
 
+def test_a_box_over_a_crowd_gives_way_to_the_people_the_tiles_find(monkeypatch):
+    """gcompris' orchestra: the whole picture's look boxed the 40 musicians as one "person" (1000 x 411
+    pixels), into which every musician the tiles found was merged: "how many people?" said "I count 2
+    people". A box holding three or more small finds of its kind is the crowd's; its finds count. A
+    person the tiles see again, a little differently, stays one."""
+    from agent.perception import things
+    from agent.perception.models import Detection
+
+    def tile_sees(pixels, min_score=0.3):  # each tile (about 585 x 365 of 1024 x 640) sees three musicians
+        return [Detection("person", 0.6, (20 + 60 * k, 100, 60 + 60 * k, 160)) for k in range(3)]
+
+    monkeypatch.setattr(things, "detect_objects", tile_sees)
+    crowd = Detection("person", 0.67, (0, 0, 1024, 640))
+    found = things.look_closer(np.zeros((640, 1024, 3), np.uint8), [crowd], label="person")
+    assert crowd not in found and len(found) >= 6 and all(d.box[2] - d.box[0] == 40 for d in found)
+    one = Detection("person", 0.9, (15, 95, 205, 170))  # holds the three, each over a tenth of it
+    found = things.look_closer(np.zeros((640, 1024, 3), np.uint8), [one], label="person")
+    assert any(d.box[0] <= 15 and d.box[2] >= 205 for d in found)
+
+
 def test_where_are_they_says_where_each_one_is(monkeypatch):
     """"where are the chickens?" (three) and "where are they?" after "how many people?" (eight)
     answered "The chicken is on the left": one of them."""

@@ -164,8 +164,9 @@ def look_closer(pixels: np.ndarray, found: list[Detection], *, min_score: float 
                       if label is None or d.label == label]
     tiles = [d for d in tiles if (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) <= TILE_FIND_AT_MOST * th * tw
              or overlaps_known(d, [o for o in found if o.label == d.label])]
-    out = list(found)
-    for d in clean_detections(tiles):
+    tiles = clean_detections(tiles)
+    out = [o for o in found if not _group_box(o, tiles)]
+    for d in tiles:
         same = [k for k, o in enumerate(out) if o.label == d.label and overlaps_known(d, [o])]
         if not same:
             out.append(d)
@@ -174,6 +175,21 @@ def look_closer(pixels: np.ndarray, found: list[Detection], *, min_score: float 
         out[same[0]] = Detection(o.label, max(o.score, d.score), (
             min(o.box[0], d.box[0]), min(o.box[1], d.box[1]), max(o.box[2], d.box[2]), max(o.box[3], d.box[3])))
     return sorted(out, key=lambda d: -d.score)
+
+
+# The whole image's look at a crowd may box the crowd as one thing: gcompris' orchestra was one
+# "person" over 40 musicians (1000 x 411 pixels), into which every musician the tiles found was
+# merged ("how many people?": "I count 2 people"). A box holding at least GROUP_FINDS of the tiles'
+# finds of its kind, each under GROUP_PART of its area, is a crowd's box: its finds stand for it.
+GROUP_FINDS = 3
+GROUP_PART = 0.1
+
+
+def _group_box(known: Detection, tiles: list[Detection]) -> bool:
+    area = (known.box[2] - known.box[0]) * (known.box[3] - known.box[1])
+    inner = [d for d in tiles if d.label == known.label and inside_share(d.box, known.box) > 0.8
+             and (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) < GROUP_PART * area]
+    return len(inner) >= GROUP_FINDS
 
 
 def detect_in(pixels: np.ndarray, box: tuple[int, int, int, int], min_score: float,
