@@ -362,3 +362,26 @@ def test_a_tinted_sky_is_said_tinted(colour, word):
     after = apply_in_region(field, region_mask(field, "sky"), lambda im: ops.adjust_color(im, color=colour, intensity=0.2))
     exp = explain_images(field, after, name_objects=False)
     assert exp.text.startswith(f"The sky got darker and {word} (lightness "), exp.text
+
+
+def test_a_side_made_warmer_or_more_colourful_is_said_so():
+    """gcompris' Eiffel Tower: "make the left side warmer", "what changed?" said "they differ in a way I
+    cannot name" (its b* moved by 5, under the bar of a thing's new colour), and the colours of a side
+    made more colourful were "changed colour from brown to red" on scikit-image's coffee. A regional
+    edit's part tells a slighter tint, and colours scaled from grey are duller or more colourful."""
+    from skimage import data
+
+    from agent.edits.run import run
+    from agent.grammar.commands import parse_command
+
+    for name in ("coffee", "chelsea"):
+        img = getattr(data, name)()
+
+        def said(line, img=img):
+            return explain_images(img, run(parse_command(line), img).pixels, name_objects=False).text
+
+        assert "became bluer" in said("adjust_attr warmth -25 in right"), name
+        assert "became more colourful (colourfulness +2" in said("adjust_attr saturation 25 in right"), name
+        assert "became duller (colourfulness -1" in said("adjust_attr saturation -20 in left"), name
+    warmer = said("adjust_attr warmth 25 in left")
+    assert "became yellower" in warmer and "grey" not in warmer  # the cat: no "changed colour to grey"

@@ -608,6 +608,9 @@ def _texture(grey: np.ndarray, mask: np.ndarray) -> float:
     return float(mag[mask].mean()) if mask.any() else 0.0
 
 
+PART_TINT = 4.0  # a regional edit's part whose mean a*b* moved this far (OpenCV's 8-bit Lab) is tinted
+
+
 def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
                    min_area=0.0025, piles_of=None, valid=None, aligned=None, part=None):
     """Regions of ``changed`` (small after-frame mask) as local findings with both boxes.
@@ -704,13 +707,27 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
             own = plab[y1:y2, x1:x2][sub][:, 1:].mean(axis=0) - 128
             along = float(np.dot(shift, own) / max(1e-6, float(np.linalg.norm(shift) * np.linalg.norm(own))))
             info["saturation_ratio"], info["shift_along_colour"] = round(sat_a / sat_b, 2), round(along, 2)
+        if in_part and sat_b >= 4:
+            # a part's colours scaled from grey (its colourfulness: each pixel's a*b* moved along its own)
+            # or shifted alike (a tint: "make the left side warmer"); both move a blue sky's mean the same way
+            own = plab[y1:y2, x1:x2][sub][:, 1:] - 128
+            moved = alab[y1:y2, x1:x2][sub][:, 1:] - plab[y1:y2, x1:x2][sub][:, 1:]
+            k = float((moved * own).sum() / max(1e-6, float((own * own).sum())))
+            if np.abs(moved - k * own).mean() < np.abs(moved - moved.mean(axis=0)).mean():
+                info["colourfulness"] = round(1 + k, 2)
         if r2 > 0.85 or flat:  # one colour mapping explains the change: same thing, new colour
-            if dchroma < (15 if flat else 8) and dl < 12 and not info.get("grayscale") and "contrast" not in info:
+            # (a regional edit's own part, which the rest's colour map does not explain, tells a
+            # smaller tint: "make the left side warmer" moved its b* by 5 and was "they differ in a
+            # way I cannot name")
+            tint = PART_TINT if in_part and not flat else 15 if flat else 8
+            if dchroma < tint and dl < 12 and not info.get("grayscale") and "contrast" not in info:
                 continue  # what is left of the global model's error, not a change of its own
             # a regional edit's part brightened more than tinted (a blue sky brightened pales toward
             # white); an object recoloured pink or yellow gets brighter too, and is recoloured
             lighter = in_part and dl >= 12 and dchroma < dl
-            kind = "object_recolored" if (dchroma >= 8 or info.get("grayscale")) and not lighter else "region_changed"
+            kind = "object_recolored" if (dchroma >= min(8, tint) or info.get("grayscale")) and not lighter else "region_changed"
+            if in_part and dchroma < 8 and not info.get("grayscale"):
+                info["small_tint"] = True  # said as its shift, not as colour names (a warmer cat is no "grey" one)
         else:
             # The rim decides first: pasting leaves a step along the outline, filling a hole
             # continues what is around it; fine detail decides when the rim is ambiguous.

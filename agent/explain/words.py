@@ -39,6 +39,7 @@ SAME_THING = 0.5  # a changed part is the thing found in it when their boxes ove
 
 DULLER = 0.75  # a recoloured part whose mean chroma is at most this share of before's is "duller" ...
 ALONG = 0.7  # ... when the shift runs back along its own colour: cosine at most minus this
+COLOURFULNESS = 0.05  # a regional edit's part whose colours scaled from grey by this share is duller or more colourful
 
 
 TINT_SHIFT = 8.0  # a part's mean a* or b* moved this much (8-bit Lab) ...
@@ -95,10 +96,16 @@ def local_sentence(fd: Finding, bsize: tuple[int, int], asize: tuple[int, int]) 
         where = "" if region else " " + where_phrase(fd.after_box, asize)
         if fd.params.get("grayscale"):
             fd.sentence = f"{what}{where} was made black and white."
+        elif abs(fd.params.get("colourfulness", 1.0) - 1) >= COLOURFULNESS:  # a part's colours scaled from grey
+            k = fd.params["colourfulness"]
+            fd.sentence = f"{what}{where} became {'duller' if k < 1 else 'more colourful'} (colourfulness {(k - 1) * 100:+.0f}%)."
         elif fd.params.get("saturation_ratio", 1.0) <= DULLER and fd.params.get("shift_along_colour", 0.0) <= -ALONG:
             # "make the grass less green": its own colour weaker, not "bluer" nor "from brown to black" (a
             # tint toward its own colour, as a bluer sky, is said as the tint)
             fd.sentence = f"{what}{where} became duller (colourfulness {(fd.params['saturation_ratio'] - 1) * 100:+.0f}%)."
+        elif fd.params.get("small_tint") and fd.params.get("chroma_shift"):  # a regional edit's slight tint
+            shift = fd.params["chroma_shift"]
+            fd.sentence = f"{what}{where} became {shift_word([4 * v / max(1e-6, *map(abs, shift)) for v in shift])}."
         elif fr and to and fr != to and not _names_contradicted(fr, to, fd.params.get("saturation_ratio", 1.0)):
             fd.sentence = f"{what}{where} changed colour from {fr} to {to}."
         elif shift_word(fd.params.get("chroma_shift")):  # a tint: the same colour name, shifted
