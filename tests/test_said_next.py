@@ -461,3 +461,19 @@ def test_reverting_what_the_last_edit_changed_undoes_it():
                         ("undo the tint", "adjust_color blue 0.2 in sky"), ("remove the contrast", "adjust_attr contrast 20")):
         assert [c.format() for c in read_follow_up(words, Recent.of(last)).commands] == ["undo"], words
     assert read_follow_up("remove the contrast", Recent.of("adjust_attr warmth 25")) is None  # a request of its own
+
+
+def test_a_fault_asked_without_its_verb_is_a_question():
+    """gcompris' penguin: "the background too dark now?" brightened the background and "the sky too
+    blue?" enhanced a photo with no sky; "is the sky too blue?" was a colour question about "the sky
+    too" and "is the penguin too white?" answered "Yes, the too in the middle is white"."""
+    reading = read("the background too dark now?", model=lambda *a, **k: None, photo_open=True)
+    assert not any(c.edits_image for c in reading.commands)
+    assert [c.format() for c in reading.proposal] == ["adjust_attr brightness 20 in background"]
+    assert read_question("is the sky too blue").kind == "colour" and read_question("is the sky too blue").about == "sky"
+    assert read_question("is the penguin a bit too white").about == "penguin"
+    assert (read_question("are the trees too dark now").kind, read_question("are the trees too dark now").value) == (
+        "measure_part", "dark")
+    assert read_question("is it too dark").kind == "measure"  # the photo
+    assert [c.format() for c in read("the sky too blue?", model=lambda *a, **k: None, photo_open=True).commands] == ["describe"]
+    assert read("the background is too dark", model=lambda *a, **k: None, photo_open=True).commands[0].edits_image  # said, not asked: done

@@ -96,6 +96,8 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     'what are the giraffes doing?'
     >>> about_topic("what colour is his shirt?", "the man on the left")
     'what colour is the shirt of the man on the left?'
+    >>> about_topic("is it too dark?", "the horse") is None
+    True
     """
     words = utterance.strip().lower()
     noun = topic_noun(topic)
@@ -130,6 +132,8 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
         return words[:worn.start()] + f"the {worn.group(1)} of {topic}" + words[worn.end():]
     if not IT.search(words) or _AGREEING.search(words):
         return None
+    if re.match(r"(?:is|isn't|was) it (?:(?:a bit|a little|still|now|way|much|not) )*too\b", words):
+        return None  # "is it too dark?": the photo, as a fault it has ("is the horse too dark?" is the horse)
     if IT.search(words).group(0) in ("they", "them"):  # "what are they doing?" after the giraffes: the giraffes;
         return IT.sub(f"the {plural(noun)}", words, count=1)  # "remove all of them" after "which is the biggest?"
     return IT.sub(topic, words, count=1)

@@ -164,6 +164,12 @@ _FACING = re.compile(rf"^(?:(?:is|are|was|were|isn't|aren't) {_THE}(?P<x>{_THING
                      r"forwards?|camera|us|me|viewer|front|back|sun|sky|ground|same way|same direction|other way))?"
                      r"(?: side)?(?: (?:or|and) (?:the )?(?:left|right|up|down|away))?$")
 # "how bright is the sky?", "how warm is the horse?": a part measured against the whole (it brightened the sky)
+# "is the sky too blue?", "is the penguin a bit too white?" were colour questions about "the sky too"
+# ("“sky too” is not one of them") and "the too": a quality asked of a part is measured there, a
+# colour is the part's colour
+_TOO_PART = re.compile(rf"^(?:is|are) {_THE}(?P<x>{_THING}) (?:(?:a bit|a little|a tad|way|much|far|maybe|still|now|"
+                       rf"not) )*too (?P<y>dark|bright|light|warm|cold|cool|saturated|colorful|vivid|sharp|blurry|"
+                       rf"{COLOUR_ASKED})(?: (?:now|still))?$")
 _HOW_PART = re.compile(rf"^how (?P<y>dark|bright|light|warm|cold|cool|saturated|colorful|vivid|sharp|blurry) "
                        rf"(?:is|are|does) {_THE}(?P<x>{_THING})(?: look)?$")
 # "what is the brightness?", "how much contrast is there": the measure of that quality (it was read as
@@ -234,6 +240,14 @@ def read_question(text: str) -> Question | None:
     amount = _AMOUNT.fullmatch(c)
     if amount:
         return Question("measure", _AMOUNT_ABOUT[amount.group("x")], "amount")
+    too = None if _MEASURE.fullmatch(c) else _TOO_PART.fullmatch(c)
+    if too and too.group("x").strip() not in ("it", "this", "that", "photo", "picture", "image", "pic", "everything",
+                                              "background", "foreground", "subject", "edges", "corners"):
+        # (the background is no part found by name: "is the background too dark?" proposes brightening it)
+        quality = too.group("y")
+        if re.fullmatch(COLOUR_ASKED, quality) and quality not in ("dark", "light", "bright"):
+            return Question("colour", too.group("x").strip())
+        return Question("measure_part", too.group("x").strip(), quality)
     m = None if _MEASURE.fullmatch(c) else _COLOUR_IS.fullmatch(c)
     if m and m.group("x").split()[0] not in ("it", "this", "that", "they", "there"):
         if m.group("or"):  # "is the cup red or orange?": which colour it is

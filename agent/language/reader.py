@@ -140,6 +140,11 @@ _ASKS_ABOUT = re.compile(
     r"|^have (?:you|i|we)\b|^(?:would|should|will) (?:it|this|that|the|my|i|we)\b"
     r"|^could (?:it|this|that) (?:be|have been) (?:that|because|why)\b|^could (?:i|we)\b"
     r"|^do (?:you|i|we|they|these|those|the \w+) (?:think|see|look|seem|need|have|like)\b")
+# A fault asked without its verb ("the background too dark now?", "the sky too blue?") brightened the
+# background and enhanced a photo with no sky: it is the question "is the background too dark now?"
+_FAULT_ASKED = re.compile(r"(?P<who>(?:the|my|this|that|its|his|her) [a-z' ]{1,40}? |it |this |that )?"
+                          r"(?P<fault>(?:still |now |maybe )?(?:a (?:bit|little|tad) |way |much |far )?too [a-z]+"
+                          r"(?: (?:now|still|maybe|then))?\s*\?)")
 _ASKS_FOR = re.compile(
     r"\b(?:possible|possibly|any ?chance|a chance|any ?way|a way|anyone|anybody|someone|somebody|please)\b"
     r"|^(?:are|were|would|will|could|should) you\b|^why not\b")
@@ -307,6 +312,10 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         bare = strip_polite(clause)
         elliptic = bool(_ELLIPTIC.match(bare))  # "make the sky less blue and more purple": "more purple" there
         carried, before = before, ""  # only the clause right before counts
+        asked_fault = _FAULT_ASKED.fullmatch(clause)  # "the background too dark now?": "is the background too dark now?"
+        if asked_fault:
+            typed = clause = f"is {asked_fault.group('who') or 'it '}{asked_fault.group('fault')}"
+            bare = strip_polite(clause)
         questioned = bool(_ASKS_ABOUT.match(bare)) and not _ASKS_FOR.search(clause)  # its edit is proposed, not run
         why_so = _WHY_SO.fullmatch(bare)  # "why is it so dark?": the complaint "it is too dark"
         if why_so:
