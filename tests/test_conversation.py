@@ -748,3 +748,13 @@ def test_not_that_one_undoes_the_wrong_thing_and_asks_which(manager):
     r = manager.handle("not that one")
     assert r.ok and manager.document.head.id == root
     assert "Which horse did you mean?" in r.reply and "remove the horse on the left" in r.reply, r.reply
+
+
+def test_the_mother_after_an_edit_of_the_joey_is_the_biggest_kangaroo(manager):
+    """gcompris' kangaroo and joey: "make the joey brighter", "and the mother warmer" said "I can't find
+    the mother on my own". The parent of the young edited last is the biggest of its kind."""
+    manager.document.apply("adjust_attr brightness 20 in the joey", manager.document.pixels())
+    reading = manager.read("and the mother warmer")[0]
+    assert [c.format() for c in reading] == ["adjust_attr warmth 25 in the biggest kangaroo"]
+    manager.document.apply("adjust_attr brightness 20 in the kid", manager.document.pixels())
+    assert not [c.format() for c in manager.read("and the mother warmer")[0] if "person" in c.format()]

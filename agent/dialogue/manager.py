@@ -37,7 +37,17 @@ from typing import Protocol
 
 import numpy as np
 
-from agent.dialogue.topics import IT, ONE, SIZE_WORD, about_topic, named_as, names_thing, topic_noun
+from agent.dialogue.topics import (
+    IT,
+    ONE,
+    PARENT,
+    SIZE_WORD,
+    about_topic,
+    kind_of_young,
+    named_as,
+    names_thing,
+    topic_noun,
+)
 from agent.edits.regions import RegionNotFound
 from agent.edits.run import pointing_example, quantized, reply_for, selection_box, uses_selection
 from agent.edits.run import run as run_edit
@@ -455,7 +465,8 @@ class DialogueManager:
             if isinstance(last_edit, Background) and last_edit.mode == "blur" and not last_edit.keep:
                 region = "background"  # "blur the background", "make it darker too": the background
             thing = re.match(r"(the [a-z]+(?: [a-z]+)?) (?:on|at|in) the ", region)
-            if not topic and (thing or region.startswith("the ")) and ONE.search(utterance.lower()):
+            if not topic and (thing or region.startswith("the ")) and (
+                    ONE.search(utterance.lower()) or PARENT.search(utterance.lower())):
                 # "make the right one darker" after an edit of the giraffe on the left; "the one in the
                 # middle more" after "make the kids brighter" (it brightened the centre)
                 topic = thing.group(1) if thing else region
@@ -471,6 +482,8 @@ class DialogueManager:
         if about is not None:  # "make it brighter" after "where is the horse?": the horse
             reading = read(about)
             noun = topic_noun(topic)
+            if PARENT.search(utterance.lower()) and kind_of_young(noun):
+                noun = kind_of_young(noun)  # "the mother" of the joey: the biggest kangaroo
             # a question's words are not in its command line ("describe"): looked for in the question
             if not reading.commands or not all(names_thing(noun, c.format())
                                                or re.search(rf"\b(?:{re.escape(noun)}|{re.escape(plural(noun))})\b",

@@ -8,7 +8,7 @@ import re
 
 from agent.language.followup_words import OPPOSITE, side_phrase, without_place
 from agent.language.questions import WORN
-from agent.perception.things import one_of
+from agent.perception.things import YOUNG, one_of
 from agent.perception.vocabulary import plural, singular
 
 # "it", "them", "him", and "her" where it is not "her dress" ("make her brighter", "where is she?")
@@ -23,6 +23,18 @@ SIZE_WORD = r"(?:big|large|small|little|tiny|tall|short)(?:g?er|g?est)?"
 ONE = re.compile(rf"\bthe (?:one (?P<place>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)"
                   rf"(?: (?:left|right))?|in (?:the )?(?:front|back|background|foreground))|(?P<side>{_SIDE}) one|"
                   rf"(?P<size>{SIZE_WORD}) one)\b")
+# "and the mother warmer" after "make the joey brighter" ("I can't find the mother on my own"): the grown
+# one of the young's kind, the biggest of them (as "the joey" is the smaller)
+PARENT = re.compile(r"\bthe (?:mother|mom|mum|mommy|mummy|mama|father|dad|daddy|parent|adult|grown-?up)\b")
+
+
+def kind_of_young(noun: str) -> str | None:
+    """The kind a young one's word names ("joey" -> "kangaroo"), None for other words (people's young
+    are people, whose "mother" Easel cannot tell)."""
+    kind = YOUNG.get(noun)
+    return kind if kind not in (None, "person") else None
+
+
 _OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
 
 
@@ -98,9 +110,14 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     'what colour is the shirt of the man on the left?'
     >>> about_topic("is it too dark?", "the horse") is None
     True
+    >>> about_topic("and the mother warmer", "the joey")
+    'and the biggest kangaroo warmer'
     """
     words = utterance.strip().lower()
     noun = topic_noun(topic)
+    parent = PARENT.search(words)
+    if parent and kind_of_young(noun):  # "and the mother warmer" after the joey: the biggest kangaroo
+        return words[:parent.start()] + f"the biggest {kind_of_young(noun)}" + words[parent.end():]
     which = re.match(r"(which )(?:one|of (?:them|these|those)|(?=(?:is|are) the \w+est\b))\b", words)
     if which:  # "which one is the biggest?": of the giraffes talked about
         return f"which {noun}" + (" " if words[which.end():which.end() + 1] not in " ?" else "") + words[which.end():]
