@@ -758,3 +758,12 @@ def test_the_mother_after_an_edit_of_the_joey_is_the_biggest_kangaroo(manager):
     assert [c.format() for c in reading] == ["adjust_attr warmth 25 in the biggest kangaroo"]
     manager.document.apply("adjust_attr brightness 20 in the kid", manager.document.pixels())
     assert not [c.format() for c in manager.read("and the mother warmer")[0] if "person" in c.format()]
+
+
+def test_a_question_about_him_after_an_edit_of_a_person_is_about_that_person(manager):
+    """gcompris' Irish musicians: "make the person on the left brighter", "what is he holding?" answered
+    about the person on the right (the saxophone): a question's "he" is the one edited, as an edit's is."""
+    manager.document.apply("adjust_attr brightness 20 in the person on the left", manager.document.pixels())
+    [asked] = manager.read("what is he holding?")[0]
+    assert "the person on the left" in asked.question
+    assert [c.format() for c in manager.read("crop it")[0]] != ["crop the person on the left"]  # the picture

@@ -490,7 +490,8 @@ class DialogueManager:
                                                             getattr(c, "question", ""))
                                                for c in reading.commands):
                 reading = None
-            elif edited and not all(isinstance(c, (Remove, *REGIONAL)) for c in reading.commands):
+            elif edited and not all(isinstance(c, (Remove, *REGIONAL)) or getattr(c, "question", "")
+                                    for c in reading.commands):  # ("what is he holding?": the one edited)
                 reading = None  # "crop it" after "make the sheep brighter": the picture, as before
             elif asked_after and not all(isinstance(c, Describe) for c in reading.commands):
                 reading = None  # ("remove it" again after a removal is not the next one of its kind)

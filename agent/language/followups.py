@@ -362,6 +362,20 @@ def _found_to_found(region: str, where: str) -> bool:
     return region.split(" ")[0] in FOUND_NAMES and new.split(" ")[0] in FOUND_NAMES and new != region
 
 
+# "and the one next to him" after "make the person on the left brighter" (it was not understood): the
+# same edit in the thing of its kind nearest that one (the objects' finder reads "next to")
+_NEXT_TO = re.compile(r"(?:(?:and|also|now|then|ok|okay)[,\s]+)*(?:(?:do|apply|make|try)\s+)?(?:(?:the )?same(?: thing)?\s+"
+                      r"(?:for|to|with|on)\s+)?(?:the (?:one|[a-z]+) (?:next to|beside|by|near) (?:him|her|it|them|that one)"
+                      r"|the next one)(?:\s+(?:too|as well|also))*")
+
+
+def _next_to(region: str, last: Command) -> FollowUp:
+    place = re.search(rf"\s+{_PLACE_WORDS}$", region)
+    thing = region[:place.start()] if place else region
+    one = re.sub(r"\w+$", lambda w: one_of(w.group(0)), thing)
+    return FollowUp([dataclasses.replace(last, region=f"{one} next to {region}")])
+
+
 def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     """'and the one on the right too' after 'make the bison on the left darker' -> the same edit in
     the bison on the right; 'and the sky as well' -> in the sky; 'the other one too' asks which. Only
@@ -370,6 +384,8 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
     m = _ELSEWHERE.fullmatch(c)
     last = recent.last
     region = getattr(last, "region", "") if last is not None else ""
+    if _NEXT_TO.fullmatch(c) and region.startswith("the ") and " next to " not in region:
+        return _next_to(region, last)
     if not m or not region or region.startswith(("everything", "selection")):
         return None
     if not (m.group("too") or re.match(r"(?:and|also|now|then|ok|okay)\b|(?:do |apply )?(?:the )?same\b", c)
@@ -608,7 +624,10 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("now the giraffe on the right", "adjust_attr brightness 20 in the giraffe on the left", "none"),
         ("do the same for the sky", "adjust_attr saturation 30 in the dog", "adjust_attr saturation 30 in sky"),
         ("and the dog as well", "adjust_color blue 0.2 in the cat", "adjust_color blue 0.2 in the dog"),
-        ("and the dog too", "adjust_attr brightness 20", "none"))),
+        ("and the dog too", "adjust_attr brightness 20", "none"),
+        ("and the one next to him", "adjust_attr brightness 20 in the person on the left",  # it was not understood
+         "adjust_attr brightness 20 in the person next to the person on the left"),
+        ("the one next to it too", "adjust_attr brightness 20", "none"))),
     FollowUpRule("only_there", _only_there, (
         ("only the giraffe", "adjust_attr brightness 20", "revise adjust_attr brightness 20 in the giraffe"),
         ("just the sky", "adjust_color blue 0.2", "revise adjust_color blue 0.2 in sky"),
