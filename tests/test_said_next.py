@@ -477,3 +477,12 @@ def test_a_fault_asked_without_its_verb_is_a_question():
     assert read_question("is it too dark").kind == "measure"  # the photo
     assert [c.format() for c in read("the sky too blue?", model=lambda *a, **k: None, photo_open=True).commands] == ["describe"]
     assert read("the background is too dark", model=lambda *a, **k: None, photo_open=True).commands[0].edits_image  # said, not asked: done
+
+
+def test_a_thing_next_to_another_keeps_both_in_its_region():
+    """"make the person next to the person on the left brighter" was read as "the person" (the request
+    reader stopped at "to"), which brightened the prominent one; the finder reads "next to"."""
+    reading = read("make the person next to the person on the left brighter", model=lambda *a, **k: None,
+                   photo_open=True)
+    assert [c.format() for c in reading.commands] == [
+        "adjust_attr brightness 20 in the person next to the person on the left"]

@@ -334,7 +334,8 @@ def _object_phrase_at(c: str, start: int) -> str | None:
             words.append(tok)  # "the dog and the cat": both (it edited the dog alone)
             head = False
             continue
-        if (_OBJECT_STOP.match(tok) and not which) or _COMPARATIVE.match(tok):
+        beside = tok == "to" and head and words[-1] == "next"  # "the person next to the person on the left"
+        if (_OBJECT_STOP.match(tok) and not which and not beside) or _COMPARATIVE.match(tok):
             break
         if not head:
             if word in _MODIFIERS or word in colours:
