@@ -416,6 +416,27 @@ def test_a_critique_calls_the_subject_what_describe_calls_it(coffee, monkeypatch
     assert any("the jaguar fills 25%" in f for f in critique(coffee).fine)
 
 
+def test_a_critique_crops_to_no_one_of_a_crowd_nor_to_a_speck(coffee, monkeypatch):
+    """gcompris' Japanese drummers: "I would crop to the person" (one of eight, 2% of the frame); the
+    Eiffel Tower: "crop to the person" (a tourist at the bottom, under 1%; the tower is no thing the
+    detector knows). One small thing alone is still cropped to."""
+    from agent.describe.critique import critique
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    h, w = coffee.shape[:2]
+    crowd = [Detection("person", 0.9, (k * w // 8, h // 2, k * w // 8 + w // 10, h // 2 + h // 5)) for k in range(4)]
+    speck = [Detection("person", 0.9, (10, 10, 10 + w // 20, 10 + h // 20))]
+    monkeypatch.setattr(naming, "called_otherwise", lambda pixels, box, label, min_score=0.3: None)
+    for found in (crowd, speck):
+        monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3, found=found: found)
+        c = critique(coffee)
+        assert not any(p.format().startswith("crop") for p in c.plan)
+        assert any("a scene of 4 people or more" in f for f in c.fine) == (found is crowd)
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: crowd[:1])
+    assert "crop person" in [p.format() for p in critique(coffee).plan]
+
+
 def _replay_caise(history: list[str], original: np.ndarray) -> np.ndarray:
     """The picture a CAISE history replays to: each edit line on the image on screen, each undo back one."""
     from agent.grammar.commands import parse_command

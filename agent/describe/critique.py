@@ -21,8 +21,10 @@ How each figure becomes an edit (amounts rounded to 5 points):
   photos measure 0.2 to 1.3, with noise of sd 5 added 3.1 to 4.0): sharpness -20, a light smoothing,
   and no sharpening (it would sharpen the grain);
 - the main subject (the largest thing the detector is sure of, score 0.5 and more): filling under
-  8% of the frame, "crop <it>" (to it with a margin); otherwise how much it fills and where its
-  centre is, said as fine.
+  8% of the frame, "crop <it>" (to it with a margin), unless three or more of its kind are found
+  (a crowd, a herd: the scene is the subject) or it fills under 1% (a tourist under a tower the
+  detector does not know: no subject is said); otherwise how much it fills and where its centre
+  is, said as fine.
 
 When nothing stands out the answer says so, and offers a small contrast lift as the plan.
 """
@@ -35,7 +37,7 @@ import numpy as np
 
 from agent.grammar.commands import AdjustAttr, Command, CropTo
 from agent.perception import measure as m
-from agent.perception.vocabulary import listed
+from agent.perception.vocabulary import listed, plural
 
 
 @dataclass
@@ -153,7 +155,9 @@ def critique(pixels: np.ndarray, *, subject: bool = True) -> Critique:
 
 
 _SETTINGS = {"dining table", "bed", "couch", "bench", "chair", "tv", "refrigerator"}
-SMALL_SUBJECT = 0.08  # of the frame's area: a main subject this small is lost in it
+SMALL_SUBJECT = 0.08  # of the frame's area: a main subject this small is lost in it ...
+MANY = 3  # ... unless this many of its kind are found surely: a crowd or a herd, no one of them the subject
+SUBJECT_AT_LEAST = 0.01  # the largest thing found, if it is smaller, is no main subject (a tourist under a tower)
 
 
 def _composition(pixels: np.ndarray, findings: list[str], plan: list[Command], fine: list[str]) -> None:
@@ -174,6 +178,15 @@ def _composition(pixels: np.ndarray, findings: list[str], plan: list[Command], f
     where = f"its centre at {100 * cx:.0f}% across and {100 * cy:.0f}% down"
     # describe's word for it: gcompris' jaguar was "the bear" here (the detector's label) and "a jaguar" there
     word = called_otherwise(pixels, d.box, d.label, min_score=0.5) or d.label
+    kin = [o for o in sure if o.label == d.label]
+    if share < SUBJECT_AT_LEAST:
+        # gcompris' Eiffel Tower: "crop to the person" (a tourist at the bottom, 0% of the frame), the
+        # tower being no thing the detector knows: what it finds this small is no main subject
+        return
+    if share < SMALL_SUBJECT and len(kin) >= MANY:
+        # gcompris' Japanese drummers: "crop to the person" (one of eight, 2% of the frame) was the plan
+        fine.append(f"the composition (a scene of {len(kin)} {plural(d.label)} or more, none of them its main subject)")
+        return
     if share < SMALL_SUBJECT:
         findings.append(f"the main subject, the {word}, fills only {100 * share:.0f}% of the frame ({where})")
         plan.append(CropTo(d.label if word in ("animal", "object", "thing") else word))
