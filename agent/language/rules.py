@@ -216,6 +216,10 @@ def keep_rest(utterance: str) -> list[Command] | None:
     return [with_region(cmd, EXCEPT_REGION + kept) for cmd in out]  # "... and make the rest black and white"
 
 
+_SLIGHTLY = re.compile(r"\b(?:a (?:bit|little|touch|tad)|slightly|lightly|gently|subtly|softly|a little bit)\b")
+_HEAVILY = re.compile(r"\b(?:a lot|heavily|strongly|really|very|much|completely|fully|way)\b")
+
+
 def _background(c: str) -> RuleResult:
     """'make the background white' -> background white; 'blur the background' -> background blur;
     'remove the background' -> image_cutout (CAISE's meaning); 'transparent background' -> background transparent;
@@ -228,10 +232,13 @@ def _background(c: str) -> RuleResult:
     if _EVERYTHING.search(c) or re.search(r"\b(?:background|backdrop|bg)\b", c):
         c = _EVERYTHING.sub("the background except", c)
         c, keep = keep_phrase(c)
+        degree = re.search(r"\s+(?:a (?:bit|little|touch|tad)|slightly|a lot|heavily|more)$", keep)
+        if degree:  # "blur everything except the cat a little": the blur's, not the cat's
+            keep, c = keep[:degree.start()], f"{c}{degree.group(0)}"
         if keep:
             out = _background(c if re.search(r"\b(?:background|backdrop|bg)\b", c) else f"{c} background")
             if out and isinstance(out[0], Background):
-                return [Background(out[0].mode, keep=keep)]
+                return [Background(out[0].mode, keep=keep, strength=out[0].strength)]
             return out
     if re.fullmatch(r"make (?:it|the \w+) transparent", c):
         return [Background("transparent")]
@@ -260,7 +267,8 @@ def _background(c: str) -> RuleResult:
         raise Refusal("Should I sharpen the background or blur it more? Say “sharpen the background” or "
                       "“blur the background”.")
     if re.search(r"\bblur\w*|\bout of focus|\bsoft(?:en|er)?\b|\bbokeh\b|\bdepth of field\b", c):
-        return [Background("blur")]
+        # "blur the background a bit" was the usual blur, and "less blur" then half of it
+        return [Background("blur", strength=0.5 if _SLIGHTLY.search(c) else 1.5 if _HEAVILY.search(c) else 1.0)]
     colours = "|".join(sorted({*BACKGROUND_COLOURS, "gray", *(w for w in COLOUR_WORD if " " not in w)},
                               key=len, reverse=True))
     m = re.search(rf"\b({colours})\s+(?:\w+\s+)?(?:background|backdrop|bg)\b|\b(?:background|backdrop|bg)\b"
@@ -623,6 +631,8 @@ RULES: tuple[RequestRule, ...] = (
         worth="off: right +3, wrong +3, refused -6"),
     RequestRule("background", _background, (
         ("make the background white", "background white"), ("blur the background", "background blur"),
+        ("blur the background a bit", "background blur 0.5"),  # it was the usual blur
+        ("blur everything except the cat a little", "background blur 0.5 behind the cat"),
         ("remove the background", "image_cutout"),
         ("make the background transparent", "background transparent"),
         ("the background is blurry", "refuse"), ("is the background blurry", "refuse")),
