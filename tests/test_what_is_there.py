@@ -398,3 +398,36 @@ def test_a_thing_the_classifier_names_surely_counts_though_the_detector_is_unsur
         naming.Named("meerkat", "meerkat", None, "classifier", names[d.score], "meerkat") for d in ds])
     text, data, _ = questions.answer_question(img, read_question("how many meerkats are there?"))
     assert text == "I count 3 meerkats." and len(data["overlays"]) == 3
+
+
+def test_a_breed_is_the_classifier_s_class_and_a_young_one_is_the_smaller(monkeypatch):
+    """gcompris' German shepherd: "what breed is the dog?" was "I can't answer that", "what kind of
+    dog is it?" "I can't tell which kind it is" (the classifier says German shepherd at 0.92); "is it a
+    puppy?" said "Yes, there is a puppy". On the kangaroo, "is there a joey?" boxed the mother."""
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import classify, naming, things
+    from agent.perception.models import Detection, classifier_and_labels
+
+    img = np.full((300, 600, 3), 120, np.uint8)
+    dog = Detection("dog", 0.9, (100, 50, 500, 290))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [dog])
+    monkeypatch.setattr(naming, "name_objects",
+                        lambda rgb, ds, **_: [naming.Named("dog", "brown dog", "brown", "both", 0.9, "dog") for _ in ds])
+    _, labels = classifier_and_labels()
+    shepherd = next(i for i, name in enumerate(labels) if name.startswith("German shepherd"))
+    probs = np.zeros(len(labels), np.float32)
+    probs[shepherd] = 0.92
+    monkeypatch.setattr(classify, "classify_crops", lambda rgb, boxes, square=False: probs[None])
+
+    def ask(words):
+        return questions.answer_question(img, read_question(words))[0]
+
+    assert ask("what breed is the dog?") == ask("what kind of dog is it?") == (
+        "It looks like a German shepherd to me (the dog in the middle: my classifier gives it 0.92).")
+    probs[shepherd] = 0.3  # unsure: no breed said
+    assert "can't tell which kind" in ask("what kind of dog is it?")
+    assert ask("is it a puppy?").startswith("I see a dog in the middle, but I can't tell whether it is a puppy")
+    pup = Detection("dog", 0.8, (20, 200, 90, 280))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [dog, pup])
+    assert ask("is there a puppy?").startswith("Yes, I think the smaller dog at the bottom left is a puppy")

@@ -217,12 +217,37 @@ def _which_kind(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command
     d, word = max(found, key=lambda dw: (dw[0].box[2] - dw[0].box[0]) * (dw[0].box[3] - dw[0].box[1]))
     where = where_words(d.box, pixels.shape)
     overlays = {"overlays": [_box(d, word)]}
+    finer = _finer_kind(pixels, d.box, word) if word == about else None
+    if finer is not None:  # "what breed is the dog?": the classifier's class of that word, when it is sure
+        return (f"It looks like {_a(finer[0])} to me (the {word} {where}: my classifier gives it {finer[1]:.2f}).",
+                overlays, [])
     if word in KIND_ONLY or word == about:
         guess = (f": my detector's guess is {_a(d.label)}, which my classifier does not confirm"
                  if d.label != word and d.label in animals else "")
         return f"I can see {_a(word)} {where}, but I can't tell which kind it is{guess}.", overlays, []
     more = f" (of the {len(found)} I see, the largest)" if len(found) > 1 else ""
     return f"It looks like {_a(word)} to me, {where}{more}.", overlays, []
+
+
+FINER_SURE = 0.5  # the classifier's probability of one class of a word ("German shepherd" of "dog") to say it
+
+
+def _finer_kind(pixels: np.ndarray, box, word: str) -> tuple[str, float] | None:
+    """The ImageNet class among those ``word`` stands for ("German shepherd" for a "dog", "tabby" for
+    a "cat") that the classifier gives the box's square crop at :data:`FINER_SURE` or more, with that
+    probability; None when it is unsure or the word stands for one class only."""
+    from agent.perception.classify import classify_crops
+    from agent.perception.models import classifier_and_labels, to_rgb8
+    from agent.perception.vocabulary import everyday_words
+
+    _, labels = classifier_and_labels()
+    words = everyday_words(labels)
+    mine = [i for i, w in enumerate(words) if w == word]
+    if len(mine) < 2:
+        return None
+    probs = classify_crops(to_rgb8(pixels), [tuple(int(v) for v in box)], square=True)[0]
+    best = max(mine, key=lambda i: probs[i])
+    return (labels[best].split(",")[0].strip(), float(probs[best])) if probs[best] >= FINER_SURE else None
 
 
 def _box(d, label: str) -> dict:
@@ -353,6 +378,21 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     if question.kind == "present":
         if hedge:
             return hedge.strip(), overlays, []
+        if said in YOUNG and YOUNG[said] != "person":
+            # gcompris' German shepherd: "is it a puppy?" said "Yes, there is a puppy", and on the kangaroo
+            # "is there a joey?" boxed the mother: a young one is one clearly smaller than another of its
+            # kind (as the edits take it); one alone is not told young or grown
+            from agent.perception.things import YOUNG_SHARE
+
+            area = [(d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) for d in found]
+            small = [d for d, a in zip(found, area) if a <= YOUNG_SHARE * max(area)]
+            if len(small) == 1:
+                young = small[0]
+                return (f"Yes, I think the smaller {YOUNG[said]} {where_words(young.box, pixels.shape)} is "
+                        f"{_a(said)} (the box on the picture).", {"overlays": [_box(young, said)]}, [])
+            return (f"I see {_a(YOUNG[said]) if len(found) == 1 else f'{len(found)} {plural(YOUNG[said])}'} "
+                    f"{where if len(found) == 1 else 'here'}, but I can't tell whether {'it is' if len(found) == 1 else 'one is'} "
+                    f"{_a(said)}: my models find what kind of animal it is, not how old.", overlays, [])
         more = f" ({len(sure)} of them)" if len(sure) > 1 else ""
         return f"Yes, there is {_a(said)} {where}{more}.", overlays, []
     if question.kind == "where":

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from agent.perception.models import Detection
-from agent.perception.things import ObjectNotFound
+from agent.perception.things import YOUNG_SHARE, ObjectNotFound
 from agent.perception.vocabulary import plural
 
 
@@ -46,12 +46,11 @@ def some_of_colour(colour: str, label: str, dets: list[Detection], colours: dict
         seen=[(label, tuple(int(v) for v in d.box)) for d in dets])
 
 
-YOUNG_SHARE = 0.5  # the young of a kind ("the foal") is a box under this share of the largest one's area
 
 
 def the_young(dets: list[Detection], young: str, phrase, *, every: bool = False) -> list[Detection]:
     """Those of ``dets`` of a kind that ``young`` ("foal", "calf", "cygnets") may name: the ones
-    clearly smaller than the largest (:data:`YOUNG_SHARE`), when it is one, when the words also say
+    clearly smaller than the largest (:data:`agent.perception.things.YOUNG_SHARE`), when it is one, when the words also say
     where or what colour ("the foal on the right": placed among them), or, ``every`` ("the
     cygnets"), all of them; else it is asked. "remove the foal" among three grown horses (the foals
     a "cow" to the detector, and missed) removed the black horse on the right, the caption having

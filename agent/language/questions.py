@@ -145,7 +145,9 @@ _WHICH_KIND = re.compile(
     rf"^(?:what|which)(?: (?:kinds?|sorts?|types?|species|breeds?) of)? {_KIND_OF} (?:is|are|'s) "
     rf"(?:it|this|that|they|these|those|there|this one|that one|(?:in )?(?:the|this) (?:photo|picture|image|pic))$"
     rf"|^what(?:'s| is) (?:this|that|the) (?P<y>animal|creature|bird|insect|fish)$"
-    rf"|^what (?:kind|sort|type|species|breed) (?:is|'s) (?:it|this|that)$")
+    rf"|^what (?:kind|sort|type|species|breed) (?:is|'s) (?:it|this|that)$"
+    rf"|^what (?:kind|sort|type|species|breed) (?:of (?:animal|dog|cat|bird) )?(?:is|'s) (?:the|this|that) "
+    rf"(?P<z>animal|creature|bird|fish|insect|dog|cat|snake|monkey|bear)$")  # "what breed is the dog?": refused
 _NO_APOSTROPHE = re.compile(r"\b(is|does|do|are|was|were|did|has|have)nt\b")
 _MEASURE = re.compile(
     rf"^(?:is|does|do|are|was|isn't|doesn't|don't|aren't|wasn't) (?:it|this|that|the (?:photo|picture|image|pic|colors?|horizon|exposure|light)|"
@@ -262,7 +264,7 @@ def read_question(text: str) -> Question | None:
         return Question("list", LIST_KINDS[listed.group("x").rstrip("s") if listed.group("x") != "people" else "people"])
     kind_of = _WHICH_KIND.fullmatch(c)
     if kind_of:
-        word = kind_of.group("x") or kind_of.group("y") or "animal"
+        word = kind_of.group("x") or kind_of.group("y") or kind_of.group("z") or "animal"
         return Question("which_kind", "animal" if word == "creature" else word)
     if re.fullmatch(r"how (?:big|large) is (?:the|this|my) (?:picture|photo|image|file|pic)|what(?:'s| is) the "
                     r"(?:size|resolution) of (?:the|this|my) (?:picture|photo|image|pic)|what (?:size|resolution) is "

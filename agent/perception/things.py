@@ -54,6 +54,7 @@ YOUNG: dict[str, str] = {"joey": "kangaroo", "joeys": "kangaroo", "cygnet": "swa
                          "kittens": "cat", "child": "person", "kid": "person", "baby": "person", "babies": "person",
                          "children": "person", "kids": "person", "toddler": "person", "infant": "person"}
 SYNONYMS.update({w: label for w, label in YOUNG.items() if w not in ("children", "kids", "kittens")})
+YOUNG_SHARE = 0.5  # the young of a kind ("the foal") is a box under this share of the largest one's area
 SYNONYMS.update({"pony": "horse", "yacht": "boat", "kayak": "boat", "canoe": "boat", "stool": "chair",
                  "seat": "chair", "van": "car", "vehicle": "car", "luggage": "suitcase", "fridge": "refrigerator",
                  "hydrant": "fire hydrant", "racket": "tennis racket", "glove": "baseball glove",
