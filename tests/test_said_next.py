@@ -486,3 +486,11 @@ def test_a_thing_next_to_another_keeps_both_in_its_region():
                    photo_open=True)
     assert [c.format() for c in reading.commands] == [
         "adjust_attr brightness 20 in the person next to the person on the left"]
+
+
+def test_what_is_in_the_background_or_around_a_thing_is_what_else_is_there():
+    """"what's in the background?" was "I can't answer that" and "what is around the dog?" explained
+    changes ("I have nothing to compare with")."""
+    for words in ("what's in the background", "whats behind the dog", "what is around the dog", "what is behind it"):
+        assert read_question(words).kind == "else", words
+    assert read_question("what is the dog doing").kind != "else"

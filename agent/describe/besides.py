@@ -84,7 +84,8 @@ def anything_else(pixels: np.ndarray, *, unsure: float, sure: float) -> tuple[st
         if mask.mean() >= least:
             h, w = pixels.shape[:2]
             wide = box[2] - box[0] >= 0.8 * w and box[3] - box[1] >= 0.8 * h  # (its box is the picture's)
-            parts.append(f"{REGION_WORDS[name]} {'around them' if wide and said else where_words(box, pixels.shape)}")
+            around = "around it" if sum(n for _, n in words) == 1 else "around them"  # (the dog: "around it")
+            parts.append(f"{REGION_WORDS[name]} {around if wide and said else where_words(box, pixels.shape)}")
             if not wide:  # (a box around the whole picture points at nothing)
                 overlays.append(_box(box, name))
     lead = f"Besides {_led_with(words)}, " if said else ""

@@ -190,7 +190,11 @@ _ELSE = re.compile(
     r"^(?:(?:is|are) there |(?:do|can) you see |did you (?:see|miss|notice) )?(?:anything|something) (?:else|more)"
     r"(?: (?:in it|there|in (?:the|this) (?:photo|picture|image|pic)|you can see|you see|to see))?"
     r"|what else(?: (?:is there|is in it|is in (?:the|this) (?:photo|picture|image|pic)|(?:can|do) you see|"
-    r"is there to see|do you notice))?$")
+    r"is there to see|do you notice))?$"
+    # "what's in the background?" was "I can't answer that", "what is around the dog?" an explanation of
+    # changes: what is there besides the main thing
+    r"|what(?:'s|s| is| can you see| do you see| else is) (?:in the background|behind (?:it|him|her|them|the \w+)|"
+    r"around (?:it|him|her|them|the \w+)|in the back)$")
 # "what is the dog doing?": what it does, which no model here can tell (said so, and where it is)
 _DOING = re.compile(rf"^what(?:'s| is| are) {_THE}(?P<x>{_THING}) (?:doing|up to)(?: (?:there|here|in (?:the|this) "
                     r"(?:photo|picture|image|pic)))?$")
