@@ -672,3 +672,17 @@ def test_cygnets_the_detector_took_for_people_are_no_people(monkeypatch):
     assert [d.box for d in animals.without_mistaken_people(img, dets)] == [sure, small, seen]
     monkeypatch.setattr(classify, "kind_probs", lambda probs: {"animal": 0.2})  # a person in a fur coat
     assert animals.mistaken_people(img, dets) == set()
+
+
+def test_an_edit_of_things_that_finds_one_says_so(monkeypatch):
+    """gcompris' swans: "make the swans brighter" found one swan (the other and the cygnets missed) and
+    said "Brightened the swans by 20 points." alone."""
+    from agent.edits import regions
+
+    swan = (96, 85, 205, 241)
+    _fake_scene(monkeypatch, [("bird", 0.52, swan)], [("swan", "swan", 0.8)])
+    img = np.zeros((360, 640, 3), np.uint8)
+    img[85:241, 96:205] = 230
+    found = regions.object_region(img, "the swans")
+    assert found.note.startswith("I found only one swan, on the left (its box is on the picture)"), found.note
+    assert regions.object_region(img, "the swan").note == ""

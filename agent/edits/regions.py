@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -53,6 +54,7 @@ from agent.grammar.commands import (
     region_phrase,
 )
 from agent.perception.models import to_rgb8
+from agent.perception.places import box_place, place_phrase
 from agent.perception.things import ObjectNotFound
 from agent.perception.vocabulary import counted
 from editor import masks, ops
@@ -247,6 +249,11 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
         if m.others and not m.plural and not m.positioned:
             notes.append(f"I see {counted(len(m.others) + 1, m.label)} and changed the one {which_one(m.boxes[0], m.others)} "
                          "(its box is on the picture); say which if you meant another")
+        if m.plural and len(m.boxes) == 1 and not m.others and not re.search(r"\b(?:one|1)\b", words):
+            # gcompris' swans: "make the swans brighter" found one (the other and the cygnets missed) and
+            # said "Brightened the swans"
+            notes.append(f"I found only one {m.label}, {place_phrase(box_place(m.boxes[0], (w, h)))} (its box is on the picture); if "
+                         "there are more, draw around them with the trace tool (T) and say what to do there")
         overlays += [_box_overlay(b, f"other {m.label}", OTHER_COLOR) for b in m.others if not m.plural]
     if not hard.any():
         raise RegionNotFound(f"I found {phrase} but could not tell its outline from the rest", overlays)
