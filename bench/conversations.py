@@ -92,6 +92,8 @@ def amount(line: str) -> tuple[str, float] | None:
         if parts[0] == "rotate":
             deg = float(parts[1]) % 360
             return "rotate", deg if deg <= 180 else deg - 360
+        if parts[:2] == ["background", "blur"]:  # its strength, 1 when left out ("background blur behind the dog")
+            return "background blur", float(parts[2]) if len(parts) > 2 and parts[2][:1].isdigit() else 1.0
     except (IndexError, ValueError):
         return None
     return None
