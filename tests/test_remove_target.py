@@ -686,3 +686,16 @@ def test_an_edit_of_things_that_finds_one_says_so(monkeypatch):
     found = regions.object_region(img, "the swans")
     assert found.note.startswith("I found only one swan, on the left (its box is on the picture)"), found.note
     assert regions.object_region(img, "the swan").note == ""
+
+
+def test_one_of_a_kind_on_either_side_of_a_thing_is_asked_which(monkeypatch):
+    """Three meerkats: "the meerkat next to the meerkat in the middle" took the one on the right, of one
+    on each side about as near; it asks which. Next to the one on the left there is one only."""
+    row = [("bird", 0.9, (10, 50, 110, 300)), ("bird", 0.9, (130, 50, 230, 300)), ("bird", 0.9, (250, 50, 350, 300))]
+    _fake_scene(monkeypatch, row, [("meerkat", "meerkat", 0.8)] * 3)
+    img = np.zeros((360, 360, 3), np.uint8)
+    with pytest.raises(objects.ObjectNotFound, match="a meerkat on either side of the meerkat in the middle") as err:
+        objects.match_objects(img, "the meerkat next to the meerkat in the middle")
+    assert sorted(b for _, b in err.value.seen) == [row[0][2], row[2][2]]
+    [m] = objects.match_objects(img, "the meerkat next to the meerkat on the left")
+    assert m.boxes == [row[1][2]]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from agent.edits import which_one
 from agent.edits.attached import attached_parts
 from agent.edits.depth import split_by_depth
 from agent.edits.text_removal import find_text, text_mask
@@ -302,6 +303,7 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
                                  f"is next to ({exc})") from None
         beside = list(other.boxes)
         dets = [d for d in dets if tuple(int(v) for v in d.box) not in beside] or dets
+        which_one.either_side(dets, beside, phrase.label, rel.group(1).strip(), placed=bool(phrase.position))
         positioned = True
     if each and phrase.position:
         # "the people on the left" took the one most to the left, under a group of three, and
@@ -533,7 +535,6 @@ def _apart(pixels: np.ndarray, box: Box, keep, cache: dict) -> tuple[np.ndarray,
     return mask, others & ~mask
 
 
-
 def _touching(region: np.ndarray, seed: np.ndarray) -> np.ndarray:
     """The connected pieces of ``region`` that touch ``seed`` (or overlap it)."""
     n, lab = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
@@ -691,7 +692,6 @@ def neighbour_boxes(pixels: np.ndarray, boxes: list[Box]) -> list[Box]:
         if all(box_iou(b, t) < 0.7 for t in boxes) and not part:
             out.append(b)
     return out
-
 
 
 def removal_hole(pixels: np.ndarray, words: str) -> tuple[np.ndarray, list[Match], np.ndarray | None]:

@@ -95,3 +95,31 @@ def the_prominent(dets: list[Detection]) -> Detection | None:
     area = [_area(d) for d in dets]
     k = int(np.argmax(area))
     return dets[k] if all(a <= PROMINENT_SHARE * area[k] for j, a in enumerate(area) if j != k) else None
+
+
+EITHER_SIDE = 1.25  # two of a kind on either side of a thing, the farther at most this much farther: asked
+
+
+def either_side(dets: list[Detection], beside: list, label: str, other: str, *, placed: bool = False) -> None:
+    """Raise :class:`ObjectNotFound` asking which, when the nearest two of ``dets`` to the thing
+    ``beside`` (its boxes; ``other`` its words) are on either side of it and about as near (under
+    :data:`EITHER_SIDE`): "and the one next to it" after an edit of the meerkat in the middle took the
+    one on the right, of one on each side. Not when the words say where (``placed``)."""
+    if placed or len(dets) < 2 or not beside:
+        return
+    bx = [(b[0] + b[2]) / 2 for b in beside]
+    by = [(b[1] + b[3]) / 2 for b in beside]
+
+    def gap(d) -> float:
+        cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+        return min(float(np.hypot(cx - x, cy - y)) for x, y in zip(bx, by))
+
+    a, b = sorted(dets, key=gap)[:2]
+    left = [(d.box[0] + d.box[2]) / 2 < bx[0] for d in (a, b)]
+    if left[0] != left[1] and gap(b) <= EITHER_SIDE * max(1.0, gap(a)):
+        raise ObjectNotFound(f"I see {_a(label)} on either side of {other}: say which, for example “the {label} "
+                             f"on the left”", seen=[(label, tuple(int(v) for v in d.box)) for d in (a, b)])
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
