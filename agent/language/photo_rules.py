@@ -210,7 +210,7 @@ def vignette(c: str) -> list[AdjustAttr] | None:
 MOOD = (("brightness", -15), ("contrast", 15), ("saturation", -20))
 _MOODY = re.compile(r"\b(?:mood(?:y|ier|iest)|more mood|broody|brooding|gloomier|atmospheric|darker mood|"
                     r"more (?:of a )?(?:dark |sombre |somber )?mood)\b")
-_LESS_MOODY = re.compile(r"\b(?:less|not so|too|not as|overly)\s+(?:moody|gloomy|broody|atmospheric)\b")
+_LESS_MOODY = re.compile(r"\b(?:less|not so|too|not as|overly)\s+(?:moody|broody|atmospheric)\b")
 
 
 def mood(c: str) -> list[AdjustAttr] | None:
