@@ -78,6 +78,8 @@ from agent.explain.fill import filled_or_pasted
 from agent.explain.objects import find_content, inside, name_findings
 from agent.explain.regional import (
     PART_BIG,
+    PART_TINT,
+    colourfulness,
     contrast_change,
     found_in,
     kept_colour,
@@ -608,9 +610,6 @@ def _texture(grey: np.ndarray, mask: np.ndarray) -> float:
     return float(mag[mask].mean()) if mask.any() else 0.0
 
 
-PART_TINT = 4.0  # a regional edit's part whose mean a*b* moved this far (OpenCV's 8-bit Lab) is tinted
-
-
 def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize, max_local,
                    min_area=0.0025, piles_of=None, valid=None, aligned=None, part=None):
     """Regions of ``changed`` (small after-frame mask) as local findings with both boxes.
@@ -707,14 +706,9 @@ def _local_changes(changed, warped, a_rgb, a, b, as_size, Sa, Minv, bsize, asize
             own = plab[y1:y2, x1:x2][sub][:, 1:].mean(axis=0) - 128
             along = float(np.dot(shift, own) / max(1e-6, float(np.linalg.norm(shift) * np.linalg.norm(own))))
             info["saturation_ratio"], info["shift_along_colour"] = round(sat_a / sat_b, 2), round(along, 2)
-        if in_part and sat_b >= 4:
-            # a part's colours scaled from grey (its colourfulness: each pixel's a*b* moved along its own)
-            # or shifted alike (a tint: "make the left side warmer"); both move a blue sky's mean the same way
-            own = plab[y1:y2, x1:x2][sub][:, 1:] - 128
-            moved = alab[y1:y2, x1:x2][sub][:, 1:] - plab[y1:y2, x1:x2][sub][:, 1:]
-            k = float((moved * own).sum() / max(1e-6, float((own * own).sum())))
-            if np.abs(moved - k * own).mean() < np.abs(moved - moved.mean(axis=0)).mean():
-                info["colourfulness"] = round(1 + k, 2)
+        k = colourfulness(plab[y1:y2, x1:x2][sub], alab[y1:y2, x1:x2][sub]) if in_part and sat_b >= 4 else None
+        if k is not None:
+            info["colourfulness"] = round(k, 2)
         if r2 > 0.85 or flat:  # one colour mapping explains the change: same thing, new colour
             # (a regional edit's own part, which the rest's colour map does not explain, tells a
             # smaller tint: "make the left side warmer" moved its b* by 5 and was "they differ in a

@@ -174,6 +174,20 @@ CONTRAST_FIT = 0.9  # ... and the line fits this well (R^2)
 CONTRAST_FREE = 0.1  # ... each channel fitted on this share of the pixels at least, where it is not clipped
 
 
+PART_TINT = 4.0  # a regional edit's part whose mean a*b* moved this far (OpenCV's 8-bit Lab) is tinted
+
+
+def colourfulness(before_lab: np.ndarray, after_lab: np.ndarray) -> float | None:
+    """How much a regional edit's part's colours were scaled from grey (1.2: 20% more colourful), from
+    its pixels' OpenCV 8-bit Lab before and after ``(n, 3)``, when that explains the change better
+    than the same a*b* shift for all (a tint: "make the left side warmer"; both move a blue sky's mean
+    the same way); else None."""
+    own = before_lab[:, 1:].astype(np.float32) - 128
+    moved = after_lab[:, 1:].astype(np.float32) - before_lab[:, 1:].astype(np.float32)
+    k = float((moved * own).sum() / max(1e-6, float((own * own).sum())))
+    return 1 + k if np.abs(moved - k * own).mean() < np.abs(moved - moved.mean(axis=0)).mean() else None
+
+
 def contrast_change(before: np.ndarray, after: np.ndarray) -> float | None:
     """The factor by which a part's contrast changed (> 1: more), when each colour channel's levels
     after are a line of those before with a slope that far from 1 and a mid-grey pivot, as the
