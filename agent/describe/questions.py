@@ -31,6 +31,7 @@ from agent.language.questions import Question, read_question
 from agent.perception import measure as m
 from agent.perception.things import YOUNG
 from agent.perception.vocabulary import KIND_ONLY, listed, plural, singular
+from agent.perception.vocabulary import with_article as _a
 
 SURE = 0.5
 UNSURE = 0.3
@@ -42,10 +43,6 @@ _THINGS = "people, animals, vehicles and everyday objects"
 
 def _plural(word: str, n: int) -> str:
     return word if n == 1 else plural(word)
-
-
-def _a(word: str) -> str:
-    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 _PLACE = re.compile(r"\s+(?:on|at|in|to) the (?:far )?(left|right|top|bottom|middle|centre|center)(?: (left|right))?"

@@ -9,7 +9,7 @@ import numpy as np
 
 from agent.perception.models import Detection
 from agent.perception.things import YOUNG_SHARE, ObjectNotFound
-from agent.perception.vocabulary import plural
+from agent.perception.vocabulary import plural, with_article
 
 
 def colours_of(rgb: np.ndarray, dets: list[Detection], label: str) -> dict[int, str | None]:
@@ -117,9 +117,5 @@ def either_side(dets: list[Detection], beside: list, label: str, other: str, *, 
     a, b = sorted(dets, key=gap)[:2]
     left = [(d.box[0] + d.box[2]) / 2 < bx[0] for d in (a, b)]
     if left[0] != left[1] and gap(b) <= EITHER_SIDE * max(1.0, gap(a)):
-        raise ObjectNotFound(f"I see {_a(label)} on either side of {other}: say which, for example “the {label} "
+        raise ObjectNotFound(f"I see {with_article(label)} on either side of {other}: say which, for example “the {label} "
                              f"on the left”", seen=[(label, tuple(int(v) for v in d.box)) for d in (a, b)])
-
-
-def _a(word: str) -> str:
-    return ("an " if word[:1] in "aeiou" else "a ") + word
