@@ -37,6 +37,8 @@ from typing import Protocol
 
 import numpy as np
 
+from agent.dialogue import revising
+from agent.dialogue.revising import caise_path, point_at
 from agent.dialogue.topics import (
     IT,
     ONE,
@@ -49,7 +51,7 @@ from agent.dialogue.topics import (
     topic_noun,
 )
 from agent.edits.regions import RegionNotFound
-from agent.edits.run import pointing_example, quantized, reply_for, selection_box, uses_selection
+from agent.edits.run import quantized, reply_for, selection_box, uses_selection
 from agent.edits.run import run as run_edit
 from agent.edits.selection import Selection
 from agent.grammar.commands import (
@@ -70,10 +72,9 @@ from agent.grammar.commands import (
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
 from agent.language.recent import Recent
-from agent.language.revisions import revision_reply
 from agent.language.search_steps import read_switch, search_step
 from agent.perception.names_kept import names_from, names_given
-from agent.perception.vocabulary import plural, singular, with_article
+from agent.perception.vocabulary import plural, with_article
 from editor.document import Document, Version
 from editor.masks import FOUND_NAMES
 from editor.models import ModelMissingError
@@ -208,18 +209,6 @@ def _last_edit(document: Document | None, turns: list[dict]) -> tuple[str, str] 
     return (before.id, document.head.id) if before.id != document.head.id else None
 
 
-def caise_path(doc: Document, start: str, end: str) -> list[str]:
-    """The CAISE lines that take the picture from version ``start`` to version ``end`` when replayed
-    (each edit line applies to the image on screen, each ``undo`` goes back one): one ``undo`` per
-    version from ``start`` up to their common ancestor, then the command lines down to ``end``. A
-    revision ("too much" after contrast +40) is written ``undo`` and ``adjust_attr contrast 10``, so
-    the conversation's history replays to the pixels on screen."""
-    up = [v.id for v in doc.lineage(start)]
-    down = doc.lineage(end)
-    common = max((i for i, v in enumerate(down) if v.id in up and i < len(up) and up[i] == v.id), default=0)
-    return ["undo"] * (len(up) - 1 - common) + [v.command or "" for v in down[common + 1:]]
-
-
 def version_label(command_line: str | None) -> str:
     """A version named in words: "Brighter +20" for ``adjust_attr brightness 20``, "the original"."""
     if not command_line:
@@ -250,7 +239,7 @@ class DialogueManager:
         # around it (versions, history, replies, the transaction) stays this manager's.
         self.executors: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
         self.context = TurnContext()
-        self._revise = False  # the turn's first command revises the edit on screen (set by _understand)
+        self._revise = 0  # the turn's first commands revise the edits on screen (set by _understand)
         # Asked at the end of a turn, before it is committed: True drops the whole turn (versions,
         # rows, history lines) and raises TurnStopped. The app sets it to its worker's "cancelled".
         self.stop_requested: Callable[[], bool] = lambda: False
@@ -285,7 +274,7 @@ class DialogueManager:
         store = self.document.store if self.document is not None else None
         head_before = self.document.head.id if self.document is not None else None
         lines = len(self.history)
-        self._revise = False
+        self._revise = 0
         self.context.confirmed = self.context.chat = False
         given = self.context.given.get(self.document.root.id, []) if self.document is not None else []
         with store.transaction() if store is not None else contextlib.nullcontext(), names_from(self._opened), \
@@ -319,8 +308,9 @@ class DialogueManager:
             return
         edits = result.commands and all(c.edits_image for c in result.commands)
         head = self.document.head
-        if edits and head.id in self.context.undo_to:  # a revision: the request is the version it made
-            self.context.last_edit = (head.parent_id, head.id)
+        if edits and head.id in self.context.undo_to:  # a revision: the request is what it replaced
+            span, lineage = self.context.last_edit, [v.id for v in self.document.lineage()]
+            self.context.last_edit = (span[0] if span and span[0] in lineage[:-1] else head.parent_id, head.id)
             return
         self.context.last_edit = (head_before, head.id) if edits and head_before else None
 
@@ -351,15 +341,14 @@ class DialogueManager:
     def _run_all(self, commands: list[Command], utterance: str) -> TurnResult:
         """Run the turn's commands in order; stop at the first that fails (its reply says why)."""
         results: list[TurnResult] = []
-        revise, self._revise = self._revise, False
+        revise, self._revise = self._revise, 0
         start = self.document.head.id if self.document is not None else None
-        for i, command in enumerate(commands):
-            if i == 0 and revise:
-                results.append(self.revise(command, utterance=utterance))
-            else:
-                results.append(self.run(command, utterance=utterance))
-            if not results[-1].ok:
+        if revise:  # the first ``revise`` commands replace the edits on screen, in one step
+            results.append(revising.revise(self, commands[:revise], utterance))
+        for command in commands[revise:]:
+            if results and not results[-1].ok:
                 break
+            results.append(self.run(command, utterance=utterance))
         if len(results) == 1:
             return results[0]
         done = [r for r in results if r.ok]
@@ -658,7 +647,7 @@ class DialogueManager:
                     data["overlays"] = [{**drawn.overlay(), "label": "edited here", "fill": False}]
         except RegionNotFound as exc:
             self.context.unfound = command
-            return TurnResult(utterance, self._point_at(command, exc), command, ok=False,
+            return TurnResult(utterance, point_at(command, exc), command, ok=False,
                               data={"overlays": exc.overlays} if exc.overlays else {})
         except (ValueError, LookupError, ModelMissingError) as exc:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
@@ -690,50 +679,6 @@ class DialogueManager:
                 return None
             version = parent
         return None
-
-    @staticmethod
-    def _point_at(command: Command, exc: RegionNotFound) -> str:
-        """The reply when a region is not in the picture: what was not found, that nothing changed,
-        and how to point at it instead (never the whole picture in its place)."""
-        what = str(exc)
-        if uses_selection(command):  # "brighten this" with nothing drawn
-            return (f"{what[:1].upper()}{what[1:]}, so I changed nothing. Draw around what you mean with the trace "
-                    f"tool (T) or a box (B), then say “{pointing_example(command)}” again.")
-        said = re.search(r"\bfind (?:the|any) ([a-z]+)\b", what)
-        many = said is not None and singular(said.group(1)) != said.group(1)  # "the kids", "the people"
-        there = "If they are there, draw around them" if many else "If it is there, draw around it"
-        return (f"{what[:1].upper()}{what[1:]}, so I changed nothing. {there} with the "
-                f"trace tool (T) or a box (B) and say “{pointing_example(command)}”.")
-
-    def revise(self, command: Command, *, utterance: str | None = None) -> TurnResult:
-        """Replace the edit on screen by ``command`` (the same edit with another amount), made again
-        from the version that edit was applied to, never on top of its result: the new version is its
-        sibling, the history shows the revised amount, and one undo brings the first try back."""
-        utterance = utterance if utterance is not None else command.format()
-        doc = self.document
-        if doc is None or doc.head.parent_id is None:
-            return self.run(command, utterance=utterance)
-        self.context.last_kind = None
-        replaced, parent = doc.head, doc.parent()
-        try:
-            old = parse_command(replaced.command or "")
-        except CommandError:
-            old = command
-        before = doc.pixels(parent.id)
-        try:
-            done = run_edit(command, before, load=doc.store.get_pixels)
-        except RegionNotFound as exc:  # "no, only the castle": said as a fresh edit says it, nothing changed
-            return TurnResult(utterance, self._point_at(command, exc), command, ok=False,
-                              data={"overlays": exc.overlays} if exc.overlays else {})
-        except (ValueError, LookupError, ModelMissingError) as exc:
-            return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
-        version = doc.apply(command.format(), done.pixels, parent=parent.id)
-        self.context.undo_to[version.id] = replaced.id
-        self.history.extend(caise_path(doc, replaced.id, version.id))  # "undo", then the new amount
-        # what the edit said of itself ("I see 2 giraffes and changed the one on the right"), and its boxes
-        reply = " ".join(t for t in (revision_reply(old, command), done.note) if t)
-        return TurnResult(utterance, reply, command, version,
-                          data={"overlays": done.overlays} if done.overlays else {})
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
         is_undo = isinstance(command, Undo)

@@ -193,13 +193,47 @@ def _quality_of(word: str, last: Command) -> int | None:
 
 
 def _revise(last: Command, factor: float) -> FollowUp:
+    return _revise_at(Recent(last, (last,)), 0, factor)
+
+
+def _request(recent: Recent) -> tuple[Command, ...]:
+    """The last request's edits, the one on screen last."""
+    request = recent.request
+    return request if request and request[-1] == recent.last else (recent.last,)
+
+
+def _revise_at(recent: Recent, index: int, factor: float) -> FollowUp:
+    """The last request's edit at ``index`` with its amount times ``factor``, and its edits after it
+    made again after it ("too dark" after "make it moodier" lightens its darkening, and keeps its
+    contrast and colours as they were)."""
+    request = _request(recent)
+    last = request[index]
     new = scaled(last, factor)
     if new is None:
         return _no_amount(last)
     if new == last:
         edge = "most" if factor > 1 else "least"
         return FollowUp(reply=f"It is already at the {edge} I can do: {shown(last)}. Say 'undo' to take it back.")
-    return FollowUp([new], revise=True)
+    return FollowUp([new, *request[index + 1:]], revise=len(request) - index)
+
+
+def _revise_all(recent: Recent, factor: float) -> FollowUp:
+    """'a bit less' after a request of several adjustments ("make it moodier": darker, more contrast,
+    duller colours): every one of them scaled, made again from the picture before the request."""
+    request = _request(recent)
+    if len(request) < 2 or not all(isinstance(c, (AdjustAttr, AdjustColor)) for c in request):
+        return _revise_at(recent, len(request) - 1, factor)  # ("crop to the dog and brighten it": the last)
+    new = [scaled(c, factor) for c in request]
+    if new == list(request):
+        return _revise_at(recent, len(request) - 1, factor)  # (at the edge: said of the last)
+    return FollowUp(new, revise=len(request))
+
+
+def _named(recent: Recent, fits: Callable[[Command], bool]) -> int | None:
+    """The index of the last request's last edit that ``fits`` ("too dark" after "make it moodier":
+    its darkening, not its colours), None when none does."""
+    request = _request(recent)
+    return next((i for i in range(len(request) - 1, -1, -1) if fits(request[i])), None)
 
 
 def amount_only(text: str) -> bool:
@@ -231,35 +265,37 @@ def _less_more(c: str, recent: Recent) -> FollowUp | None:
         if recent.last is None:
             return None  # "too dark" with nothing done yet is a request of its own
         word = m.group("q") or m.group("q2") or m.group("q3")
-        sign = _quality_of(word, recent.last)
-        if sign is None:
+        i = _named(recent, lambda e: _quality_of(word, e) is not None)
+        if i is None:
             return None  # "too dark" after a rotation: a new request, for the rules
+        edit = _request(recent)[i]
         excess = m.re is _EXCESS
-        same_way = sign == _key(recent.last)[1]
-        factor = (LESS if excess == same_way else MORE)[size]
-        return _revise(recent.last, factor)
+        same_way = _quality_of(word, edit) == _key(edit)[1]
+        return _revise_at(recent, i, (LESS if excess == same_way else MORE)[size])
     said = _SAID_OF_IT.fullmatch(c)
     compared = _COMPARATIVE.fullmatch(c)
     if (said or compared) and recent.last is not None:
-        key = _key(recent.last)
         if said:
-            sign = _quality_of(said.group("q"), recent.last)
-            if sign is not None and any(w for w, d in QUALITIES[said.group("q")] if d):  # a direction, not a noun
-                return _revise(recent.last, (LESS if sign == key[1] else MORE)[size])
-        elif key is not None:
+            word = said.group("q")
+            i = _named(recent, lambda e: _quality_of(word, e) is not None)
+            if i is not None and any(w for w, d in QUALITIES[word] if d):  # a direction, not a noun
+                edit = _request(recent)[i]
+                return _revise_at(recent, i, (LESS if _quality_of(word, edit) == _key(edit)[1] else MORE)[size])
+        else:
             what, sign = COMPARATIVES[compared.group("q")]
-            if what == key[0]:
+            i = _named(recent, lambda e: (_key(e) or ("",))[0] == what)
+            if i is not None:
                 head = c[: compared.start("q")]
                 size = "large" if re.search(r"\b(?:way|much|far|a lot)\b", head) else \
                     "small" if re.search(r"\b(?:bit|little|tad|touch|slightly|somewhat)\b", head) else "normal"
-                return _revise(recent.last, (MORE if sign == key[1] else LESS)[size])
+                return _revise_at(recent, i, (MORE if sign == _key(_request(recent)[i])[1] else LESS)[size])
         return None
     less, more = _LESS.fullmatch(c), _MORE.fullmatch(c)
     if not (less or more):
         return None
     if recent.last is None:
         return None  # nothing done yet: the rules and the model read it (CAISE's "more" follows its history)
-    return _revise(recent.last, (LESS if less else MORE)[size])
+    return _revise_all(recent, (LESS if less else MORE)[size])
 
 
 _OPPOSITE = re.compile(r"(?:(?:no|nope|wrong)[\s,]+)*(?:i meant |i said |go |do it |turn it |rotate it |"
@@ -669,7 +705,15 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("way brighter", "adjust_attr brightness 10", "revise adjust_attr brightness 20"),
         ("darker", "adjust_attr brightness 20", "revise adjust_attr brightness 10"),
         ("brighter", "adjust_attr contrast 20", "none"),
-        ("that looks garish", "adjust_attr saturation 50", "revise adjust_attr saturation 25"))),
+        ("that looks garish", "adjust_attr saturation 50", "revise adjust_attr saturation 25"),
+        # a request of several edits ("make it moodier"): all of them, or the one the words name
+        ("a bit less", "adjust_attr brightness -15; adjust_attr contrast 15; adjust_attr saturation -20",
+         "revise adjust_attr brightness -11; adjust_attr contrast 11; adjust_attr saturation -15"),
+        ("too dark", "adjust_attr brightness -15; adjust_attr contrast 15; adjust_attr saturation -20",
+         "revise adjust_attr brightness -8; adjust_attr contrast 15; adjust_attr saturation -20"),
+        ("brighter", "adjust_attr brightness 20; adjust_attr contrast 20",
+         "revise adjust_attr brightness 30; adjust_attr contrast 20"),
+        ("a bit less", "crop the dog; adjust_attr brightness 20", "revise adjust_attr brightness 15"))),
 )
 FOLLOW_UP_NAMES = tuple(r.name for r in FOLLOW_UPS)
 

@@ -98,7 +98,7 @@ class Reading:
     reply: str | None = None  # a refusal or a question, when nothing should run
     proposal: list[Command] = field(default_factory=list)  # what "yes" runs after a question
     notes: list[str] = field(default_factory=list)  # clauses left out, said after the edits
-    revise: bool = False  # commands[0] replaces the last edit, made again from its parent ("too much")
+    revise: int = 0  # commands[:revise] replace the last edits, made again from before them ("too much")
     confirmed: bool = False  # the commands are what the person just agreed to ("yes" to a proposal)
     chat: bool = False  # the reply answers small talk ("thanks", "no", "it's not too dark") or asks back: no failure
 
@@ -280,7 +280,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if rest.commands and all(isinstance(c, Undo) for c in rest.commands):
             return rest  # "that's too much, go back one": the undo is the answer to it (it was made less, then undone)
         if rest.commands:
-            return Reading(commands=[*split[0].commands, *rest.commands], revise=True, notes=rest.notes)
+            return Reading(commands=[*split[0].commands, *rest.commands], revise=split[0].revise, notes=rest.notes)
     reading = Reading()
     keep_region = ""  # "keep the cat as it is": what the edits leave alone
     unknown: list[str] = []

@@ -28,7 +28,9 @@ class Recent:
 @dataclass
 class FollowUp:
     commands: list[Command] = field(default_factory=list)
-    revise: bool = False  # commands[0] replaces the last edit, made again from the version it was applied to
+    # commands[:revise] replace the last ``revise`` edits (True: the last one), made again from the version
+    # before them ("a bit less" after "make it moodier" revises its three edits)
+    revise: int = 0
     reply: str | None = None  # nothing to run: say this instead
     note: str = ""  # said after what runs ("which one did you mean?")
     proposal: list[Command] = field(default_factory=list)  # what "yes" runs after the reply's question
