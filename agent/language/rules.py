@@ -403,6 +403,12 @@ _EACH_SIDE = re.compile(r"(\d+(?:\.\d+)?) ?(?:%|percent)(?: (?:off|from|of|on|at
                         r"(?: of the (?:photo|picture|image))? by (\d+(?:\.\d+)?) ?(?:%|percent)")
 
 
+# "crop it closer", "crop in a bit tighter": no thing named, a tighter frame about the centre (it was "Crop to what?")
+_CLOSER = re.compile(r"\b(?:crop|trim|frame)(?: it| this| the (?:image|picture|photo|pic|shot))?(?: in)?"
+                     r"(?: (?:a (?:little |tiny )?bit|a little|slightly|a touch|a tad|a lot|much|way))?"
+                     r" (?:closer|tighter|more tightly|in)(?: please)?\s*$")
+
+
 def _inset(c: str) -> float | None:
     """The share of each side "zoom in a little" (5), "zoom in" (10), "zoom in a lot" (20) and "crop
     10% off each side" cut, about the centre; None when the words name no such crop ("zoom in on the
@@ -410,7 +416,7 @@ def _inset(c: str) -> float | None:
     m = _EACH_SIDE.search(c)
     if m and re.search(r"\b(?:crop\w*|trim|cut|zoom)\b", c):
         return min(float(m.group(1) or m.group(2)), float(MAX_INSET))
-    m = _ZOOM_IN.search(c)
+    m = _ZOOM_IN.search(c) or _CLOSER.search(c)
     if m is None:
         return None
     said = m.group(0)
@@ -652,6 +658,7 @@ RULES: tuple[RequestRule, ...] = (
         ("crop it square", "crop square"), ("crop to the dog", "crop the dog"),
         ("zoom in on the girl", "crop the girl"), ("crop to the selection", "crop selection"),
         ("zoom in a little", "crop in 5%"), ("crop 10% off each side", "crop in 10%"),
+        ("crop it closer", "crop in 10%"), ("crop in a bit tighter", "crop in 5%"),
         ("crop it to a headshot", "crop face"), ("crop to the face on the left", "crop face on the left")),
         worth="off: right +10, wrong +3, refused -19"),
     RequestRule("rotate_flip", _rotate_flip, (
