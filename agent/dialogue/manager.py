@@ -73,7 +73,7 @@ from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
 from agent.language.recent import Recent
 from agent.language.search_steps import read_switch, search_step
-from agent.perception.names_kept import names_from, names_given
+from agent.perception.names_kept import names_from, names_given, unmoved_from
 from agent.perception.vocabulary import plural, with_article
 from editor.document import Document, Version
 from editor.masks import FOUND_NAMES
@@ -278,7 +278,7 @@ class DialogueManager:
         self.context.confirmed = self.context.chat = False
         given = self.context.given.get(self.document.root.id, []) if self.document is not None else []
         with store.transaction() if store is not None else contextlib.nullcontext(), names_from(self._opened), \
-                names_given(given):
+                names_given(given), unmoved_from(self._unmoved):
             self.history.append(f"user_text: {utterance}")
             commands, reply = understand()
             if not commands:
@@ -666,19 +666,32 @@ class DialogueManager:
             return None
         if drawn.version_id is None:
             return drawn if drawn.shape == (doc.head.height, doc.head.width) else None
-        version = doc.head
-        for _ in range(50):
-            if version.id == drawn.version_id:
-                return drawn
+        return drawn if drawn.version_id in [v.id for v in self._unmoved_since()] else None
+
+    def _unmoved_since(self) -> list[Version]:
+        """The head and the versions it was made from by edits that move no pixel, newest first
+        (at most 50)."""
+        doc = self.document
+        if doc is None:
+            return []
+        out = [doc.head]
+        while len(out) < 50:
             try:
-                kept = version.command is not None and isinstance(parse_command(version.command), REGIONAL)
+                kept = out[-1].command is not None and isinstance(parse_command(out[-1].command), REGIONAL)
             except CommandError:
                 kept = False
-            parent = doc.parent(version.id) if kept else None
+            parent = doc.parent(out[-1].id) if kept else None
             if parent is None:
-                return None
-            version = parent
-        return None
+                break
+            out.append(parent)
+        return out
+
+    def _unmoved(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The head's pixels and those before the light and colour edits that made it, which the
+        detector's looks at the head see instead (agent.perception.names_kept.unmoved_from); None
+        when the head was not made by one."""
+        chain = self._unmoved_since()
+        return (self.document.pixels(), self.document.pixels(chain[-1].id)) if len(chain) > 1 else None
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:
         is_undo = isinstance(command, Undo)

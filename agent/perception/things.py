@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agent.grammar.lexicon import THING_COLOURS
-from agent.perception.models import Detection, box_iou, detect_objects
+from agent.perception.models import Detection, box_iou, detect_objects, to_rgb8
 
 MIN_SCORE = 0.35
 
@@ -126,9 +126,21 @@ def clean_detections(dets: list[Detection]) -> list[Detection]:
     return kept
 
 
+def _looked(pixels: np.ndarray, min_score: float, window: tuple[int, int, int, int] | None = None) -> list[Detection]:
+    """The detector's finds in ``pixels`` (its ``window`` x1, y1, x2, y2 only, boxes in the window's
+    pixels). On the picture on screen made by edits that move no pixel, the finds on the picture
+    before them (agent.perception.names_kept.unmoved_reference): light and colour edits neither add
+    nor take away a thing, and brightening a meerkat made the detector lose it."""
+    from agent.perception.names_kept import unmoved_reference
+
+    x1, y1, x2, y2 = window or (0, 0, pixels.shape[1], pixels.shape[0])
+    ref = unmoved_reference(to_rgb8(pixels))
+    return detect_objects((pixels if ref is None else ref)[y1:y2, x1:x2], min_score=min_score)
+
+
 def detect(pixels: np.ndarray, *, min_score: float = MIN_SCORE) -> list[Detection]:
     """Detections of the image after suppression of duplicates."""
-    return clean_detections(detect_objects(pixels, min_score=min_score))
+    return clean_detections(_looked(pixels, min_score))
 
 
 # A closer look for every thing of a kind ("remove the people"): the detector sees the image at
@@ -161,7 +173,7 @@ def look_closer(pixels: np.ndarray, found: list[Detection], *, min_score: float 
         for j in range(TILES):
             y, x = int(i * th * (1 - TILE_OVERLAP)), int(j * tw * (1 - TILE_OVERLAP))
             tiles += [Detection(d.label, d.score, (d.box[0] + x, d.box[1] + y, d.box[2] + x, d.box[3] + y))
-                      for d in detect_objects(pixels[y:y + th, x:x + tw], min_score=min_score)
+                      for d in _looked(pixels, min_score, (x, y, x + tw, y + th))
                       if label is None or d.label == label]
     tiles = [d for d in tiles if (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]) <= TILE_FIND_AT_MOST * th * tw
              or overlaps_known(d, [o for o in found if o.label == d.label])]
@@ -204,9 +216,8 @@ def detect_in(pixels: np.ndarray, box: tuple[int, int, int, int], min_score: flo
     x2, y2 = min(w, int(box[2] + px)), min(h, int(box[3] + py))
     if x2 - x1 < 16 or y2 - y1 < 16:
         return []
-    crop = pixels[y1:y2, x1:x2]
     out = []
-    for d in detect_objects(crop, min_score=min_score):
+    for d in _looked(pixels, min_score, (x1, y1, x2, y2)):
         b = d.box
         out.append(Detection(d.label, d.score, (b[0] + x1, b[1] + y1, b[2] + x1, b[3] + y1)))
     return out
