@@ -43,7 +43,6 @@ from agent.dialogue.topics import (
     IT,
     ONE,
     PARENT,
-    SIZE_WORD,
     about_topic,
     kind_of_young,
     named_as,
@@ -498,10 +497,10 @@ class DialogueManager:
             return [], ("Which do you mean by “them”? Say what they are (for example “make the people brighter”), "
                         "or draw around them with the trace tool (T).")
         one = ONE.search(utterance.lower())
-        if reading.commands and one and not resolved and any(c.edits_image and not re.search(
-                rf"\b(?:left|right|top|bottom|middle|centre|center|{SIZE_WORD})\b",
-                c.format()) for c in reading.commands):
-            # "make the left one brighter" with no thing talked about: not the whole picture
+        if reading.commands and one and not resolved and any(
+                c.edits_image and not getattr(c, "region", "").startswith("the ") for c in reading.commands):
+            # "make the left one brighter" with no thing talked about: not the whole picture, nor the
+            # middle of the picture for "the one in the middle" (gcompris' meerkats: the middle one was meant)
             return [], ("Which one do you mean? Say what it is and where, for example “make the dog on "
                         "the left brighter”, or draw around it with the trace tool (T).")
         if reading.proposal and commit:
