@@ -312,6 +312,12 @@ def test_what_a_request_is_about_decides_the_edit(request_, expected):
         ("add a green tint to the river", "can't find the river on my own"),  # (the lawn, the grass: editor.greenery)
         ("make sand yellower", "can't find the sand on my own"),
         ("make the sea more blue", "can't find the sea on my own"),
+        # a colour after the part: the learned model made "make his shirt red" a red tint of everything
+        ("make his shirt red", "can't find the shirt on my own"),
+        ("make the dress blue", "can't find the dress on my own"),
+        ("make the person on the left's shirt red", "the person's shirt on my own. Draw around it with the trace tool "
+                                                    "(T) or a box (B) and say “make this red”"),  # (it was "the left's")
+        ("make the shirt of the man on the left red", "say “make this red”"),
         # a removal names what goes before where it is
         ("remove the reflection of the lamp", "can't remove haze, glare or reflections"),
         ("remove the sticker on the laptop", "say “remove this”"),

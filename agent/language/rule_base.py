@@ -40,9 +40,12 @@ def region_or_ask(c: str, own_words: set[str] | frozenset[str] = frozenset(), *,
         if re.search(rf"\b(?:especially|particularly|mostly|mainly|above all)\b(?:\s+\w+){{0,3}}\s+(?:\w+'s )?"
                      rf"{re.escape(part)}\b", c):
             return ""  # "lighten up the image, especially around the face": the image, as asked first
+        if not example and exc.said and exc.said in c:
+            example = c.replace(exc.said, "this", 1)  # "make the person on the left's shirt red": "make this red"
         if not example:
             pointed = re.sub(rf"\b(?:(?:the|his|her|their|my|its|our|your|this|that) )?(?:\w+'s )?{re.escape(part)}\b"
-                             r"(?: of (?:the|his|her|their|its|my) \w+)?", "this", c, count=1)  # "the eyes of the owl"
+                             r"(?: of (?:the|his|her|their|its|my) \w+(?: (?:on|in|at) the (?:far )?(?:left|right|top|bottom|"
+                             r"middle|cent(?:re|er)|front|back|background|foreground))?)?", "this", c, count=1)  # "the eyes of the owl"
             example = pointed if pointed != c and len(pointed) <= 60 else "brighten this"
             example = f"make {example}" if example.startswith("this ") else example  # "hair darker": "make this darker"
         them = "them" if part.endswith("s") and not part.endswith(("ss", "us")) else "it"  # the trees, the grass

@@ -221,9 +221,10 @@ class Unfindable(ValueError):
     """A part of the picture the request names that Easel cannot find on its own (a face, the sea,
     the grass): the person has to point at it. ``part`` is its word."""
 
-    def __init__(self, part: str):
+    def __init__(self, part: str, said: str = ""):
         super().__init__(part)
         self.part = part
+        self.said = said  # the words that name it, when not just "the <part>" ("the person on the left's shirt")
 
 
 EXCEPT_REGION = "everything except "
@@ -421,8 +422,9 @@ def _objects(c: str) -> Iterator[tuple[int, int, str]]:
             if c[end - 2:end] in ("'s", "s'") and _FACE.match(c, end - len(phrase.split()[-1]) - 2):
                 continue  # "the man's face", "the man's skin": agent.perception.faces finds them
             owned = re.match(r"\s+([a-z]+(?: plates?)?)\b", c[end:]) if c[end - 2:end] in ("'s", "s'") else None
-            if owned and owned.group(1).split()[0] in THING_PARTS:
-                raise Unfindable(f"{phrase.split()[-1]}'s {owned.group(1)}")  # "the owl's eyes": not the owl
+            if owned and owned.group(1).split()[0] in THING_PARTS:  # "the owl's eyes": not the owl
+                head = re.split(r" (?:on|in|at|next|near|by|behind|with) ", phrase)[0].split()[-1]  # (not "left's")
+                raise Unfindable(f"{head}'s {owned.group(1)}", c[m.start():end + owned.end()])
             yield m.start(), end, phrase
 
 

@@ -130,6 +130,7 @@ def explicit_number(clause: str, unit: str | None = None) -> float | None:
     return None
 
 
+_COLOUR_WORDS = set(COLORS) | {"grey", "gray", "black"}
 POSITIONS = {"left", "right", "top", "bottom", "middle", "front", "back", "first", "second", "third", "big",
               "small", "little", "other", "upper", "lower"}
 
@@ -138,8 +139,8 @@ def local_part(clause: str, own_words: set[str]) -> str | None:
     """The part of the picture a clause names ("the sky" in "brighten the sky"), if any."""
     clause = re.sub(r"\b(the|his|her|their|my|its|our|your|this|that|these|those) (?:\w+ly )+", r"\1 ", clause)  # adverbs
     for m in DETERMINER.finditer(clause):
-        if m.group(2) in WHOLE and m.group(1) not in POSITIONS:
-            continue  # "the overexposed image", "the whole photo": the picture itself
+        if m.group(2) in WHOLE and m.group(2) not in _COLOUR_WORDS and m.group(1) not in POSITIONS:
+            continue  # "the overexposed image", "the whole photo": the picture itself ("the shirt red": the shirt)
         for word in (m.group(1), m.group(2)):
             if word is None:
                 continue
