@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import fake_detector
 
 from agent.language.reader import read
 
@@ -431,3 +432,28 @@ def test_a_breed_is_the_classifier_s_class_and_a_young_one_is_the_smaller(monkey
     pup = Detection("dog", 0.8, (20, 200, 90, 280))
     monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [dog, pup])
     assert ask("is there a puppy?").startswith("Yes, I think the smaller dog at the bottom left is a puppy")
+
+
+def test_a_role_is_answered_about_the_people_seen(monkeypatch):
+    """"is there a conductor?" among musicians was "Yes, there is a conductor on the left": the detector
+    finds people, not what they do. "the dancers" in an edit are all of them, as "the people" are."""
+    from agent.describe import questions
+    from agent.edits import objects
+    from agent.language.questions import read_question
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    img = np.full((300, 600, 3), 120, np.uint8)
+    dets = [Detection("person", 0.9, (10, 60, 60, 240)), Detection("person", 0.9, (540, 60, 590, 240))]
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: list(dets))
+    monkeypatch.setattr(things, "look_closer", lambda rgb, found, **_: list(found))
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, **_: [
+        naming.Named("person", "person in red", "red", "detector", 0.9, "person") for _ in ds])
+    text = questions.answer_question(img, read_question("is there a conductor?"))[0]
+    assert text == ("I count 2 people. I can't tell whether one of them is a conductor: my models find people, "
+                    "not what they do."), text
+    assert questions.answer_question(img, read_question("how many dancers are there?"))[0].startswith(
+        "I count 2 people. I can't tell which of them are dancers")
+    fake_detector(monkeypatch, dets)
+    assert len(objects.match_objects(img, "the dancers")[0].boxes) == 2  # (it was the one in the middle)
+    assert len(objects.match_objects(img, "the dancer on the left")[0].boxes) == 1

@@ -29,7 +29,7 @@ from agent.grammar.commands import AdjustAttr, Command
 from agent.grammar.turns import TurnResult
 from agent.language.questions import Question, read_question
 from agent.perception import measure as m
-from agent.perception.things import YOUNG
+from agent.perception.things import ROLES, YOUNG
 from agent.perception.vocabulary import KIND_ONLY, listed, plural, singular
 from agent.perception.vocabulary import with_article as _a
 
@@ -265,6 +265,16 @@ def _not_a_thing(about: str) -> str:
             "so I can't tell. 'describe' says what I see.")
 
 
+def _role(pixels: np.ndarray, question: Question, role: str) -> tuple[str, dict, list[Command]]:
+    """"is there a conductor?", "how many dancers are there?": the people seen, and that which of
+    them does what is not something the models tell (it was "Yes, there is a conductor on the left")."""
+    text, data, plan = answer_question(pixels, Question("count", re.sub(rf"\b{role}s?\b", "people", question.about)))
+    if text.startswith("I don't see"):
+        return text, data, plan
+    which = f"which of them are {plural(role)}" if question.kind == "count" else f"whether one of them is {_a(role)}"
+    return f"{text} I can't tell {which}: my models find people, not what they do.", data, plan
+
+
 def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, list[Command]]:
     """The answer in words, the data to draw (boxes), and what "yes" would run (a proposal)."""
     if question.kind == "critique":
@@ -299,6 +309,8 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
     if thing is None:
         return _not_a_thing(question.about), {}, []
     label, said, place = thing
+    if singular(said) in ROLES and question.kind in ("present", "count") and question.value not in ("gone", "still"):
+        return _role(pixels, question, singular(said))
     # "where are the chickens?": each of them, looked for as closely as a count does
     each = question.kind == "where" and not place and (
         question.value == "each" or singular(question.about.split()[-1]) != question.about.split()[-1])

@@ -38,6 +38,7 @@ from agent.perception.models import (
 from agent.perception.places import box_place, on_side, place_phrase, position_score
 from agent.perception.things import (  # SPLIT
     COLOR_WORDS,
+    SYNONYMS,
     YOUNG,
     ObjectNotFound,
     detect,
@@ -46,7 +47,7 @@ from agent.perception.things import (  # SPLIT
     names_object,
     object_phrase,
 )
-from agent.perception.vocabulary import plural, same_in_plural, with_article
+from agent.perception.vocabulary import plural, same_in_plural, singular, with_article
 from editor import masks, ops, regions
 from editor.fill import inpaint
 from editor.sky import fill_small_holes
@@ -112,8 +113,8 @@ def _is_plural(text: str, label: str) -> bool:
     toks = re.findall(r"[a-z]+", text)
     if any(t in _ALL_WORDS or t in _NUMBER_WORDS for t in toks):
         return True
-    last = label.split()[-1]
-    return any(t in (last + "s", last + "es") for t in toks)
+    last = label.split()[-1]  # ("the dancers": every person, as "the people" is)
+    return any(t in (last + "s", last + "es") or (singular(t) != t and SYNONYMS.get(singular(t)) == label) for t in toks)
 
 
 @dataclass(frozen=True)

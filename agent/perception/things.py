@@ -35,11 +35,18 @@ SYNONYMS: dict[str, str] = {
 # this module could not look for ("remove the priest" then failed when it ran).
 # Words for whom someone is to the person asking ("my son", "her ex") are not among them: the detector
 # finds people, not which one is the son, so such a phrase is left to the main subject or a pointer.
-SYNONYMS.update({w: "person" for w in [
+# What someone does or is there for ("the priest", "the dancers"): a person to the detector, which cannot
+# tell which person that is; a question about one is answered about the people seen
+# (agent.describe.questions: "is there a conductor?" was "Yes, there is a conductor on the left").
+ROLES = frozenset({
     "priest", "photographer", "officer", "soldier", "bride", "groom", "swimmer", "surfer", "skier",
     "runner", "cyclist", "rider", "fan", "spectator", "audience", "guest", "drinker", "onlooker",
-    "cameraman", "female", "male", "vet", "lifeguard", "gentleman", "somebody", "everyone", "everybody",
-    "tourist", "crowd", "photobomber", "stranger", "adult", "bystander", "pedestrian", "worker", "dude",
+    "cameraman", "vet", "lifeguard", "tourist", "photobomber", "stranger", "bystander", "pedestrian", "worker",
+    "dancer", "musician", "singer", "player", "performer", "athlete", "actor", "actress", "drummer",
+    "guitarist", "violinist", "pianist", "piper", "conductor",
+})
+SYNONYMS.update({w: "person" for w in [
+    *ROLES, "female", "male", "gentleman", "somebody", "everyone", "everybody", "crowd", "adult", "dude",
     "individual", "figure",
 ]})
 SYNONYMS.update({w: "bird" for w in ["seagull", "gull", "duck", "pigeon", "goose", "geese", "eagle", "hawk", "crow"]})
