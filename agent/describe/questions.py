@@ -24,11 +24,11 @@ import re
 import numpy as np
 
 from agent.describe.critique import critique
+from agent.describe.measured import measured
 from agent.describe.placing import SKY_SIDE, found_region, where_words  # noqa: F401 (callers import where_words here)
-from agent.grammar.commands import AdjustAttr, Command
+from agent.grammar.commands import Command
 from agent.grammar.turns import TurnResult
 from agent.language.questions import Question, read_question
-from agent.perception import measure as m
 from agent.perception.things import ROLES, YOUNG
 from agent.perception.vocabulary import KIND_ONLY, listed, plural, singular
 from agent.perception.vocabulary import with_article as _a
@@ -281,7 +281,7 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         c = critique(pixels)
         return c.text(), {"plan": [p.format() for p in c.plan]}, c.plan
     if question.kind == "measure":
-        text, data, plan = _measured(pixels, question.about)
+        text, data, plan = measured(pixels, question.about)
         if question.value == "amount" and text.startswith(("No, ", "Yes, ")):  # "what is the brightness?"
             text = text.split(", ", 1)[1][:1].upper() + text.split(", ", 1)[1][1:]
         return text, data, plan
@@ -632,7 +632,7 @@ def _part_measured(pixels: np.ndarray, about: str, quality: str) -> tuple[str, d
     from agent.perception.models import to_rgb8
 
     if quality in ("sharp", "blurry"):
-        text, data, plan = _measured(pixels, quality)
+        text, data, plan = measured(pixels, quality)
         return f"I measure sharpness over the whole picture only. {text}", data, plan
     part, said, data = _part(pixels, about)
     if part is None:
@@ -702,72 +702,6 @@ def _what_at(pixels: np.ndarray, place: str, *, who: bool = False) -> tuple[str,
         data["topic"] = f"the {names[0].said or names[0].noun} {there}"
     return (f"{text}. There {'is' if len(said) == 1 else 'are'} also {listed(said)} "
             f"(the {'box is' if len(dets) == 1 else 'boxes are'} on the picture).", data, [])
-
-
-def _measured(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command]]:
-    f = m.measure(pixels)
-    pct = lambda x: f"{100 * x:.0f}%"  # noqa: E731
-    if about in {"dark", "underexposed", "light"} or about in {"bright", "overexposed", "exposed"}:
-        dark = f.mean < m.DARK_MEAN
-        bright = f.mean > m.BRIGHT_MEAN
-        figure = (f"its mean brightness is {pct(f.mean)}, with {pct(f.clipped_black)} crushed to black and "
-                  f"{pct(f.clipped_white)} blown to white (I call a photo dark under {pct(m.DARK_MEAN)} and bright "
-                  f"over {pct(m.BRIGHT_MEAN)})")
-        if dark:
-            amount = max(10.0, min(40.0, 5 * round((0.45 - f.mean) * 20)))
-            return (f"Yes, it is on the dark side: {figure}. Should I brighten it by {amount:g}?", {},
-                    [AdjustAttr("brightness", amount)])
-        if bright:
-            amount = max(10.0, min(40.0, 5 * round((f.mean - 0.55) * 20)))
-            return (f"It is on the bright side: {figure}. Should I darken it by {amount:g}?", {},
-                    [AdjustAttr("brightness", -amount)])
-        return f"No, it is neither too dark nor too bright: {figure}.", {}, []
-    if about in {"warm", "cold", "cool", "blue", "yellow", "orange", "red", "green", "pink", "purple"}:
-        if f.grey:
-            return "It has no colour at all, so no colour cast either.", {}, []
-        figure = f"the tones that should be grey measure b* {f.cast_b:+.1f} (+ yellow, - blue) and a* {f.cast_a:+.1f}"
-        if f.cast_b > m.CAST:
-            return f"It leans warm: {figure}. Should I make it cooler by 15?", {}, [AdjustAttr("warmth", -15.0)]
-        if f.cast_b < -m.CAST:
-            return f"It leans cold: {figure}. Should I make it warmer by 15?", {}, [AdjustAttr("warmth", 15.0)]
-        return f"No, I see no strong colour cast: {figure} (I call it a cast beyond ±{m.CAST:g}).", {}, []
-    if about in {"blurry", "blurred", "sharp", "soft", "in focus", "out of focus"}:
-        figure = (f"its fine detail measures {f.detail:.3f} (I call a photo soft under {m.SOFT_DETAIL:.3f}; the sharp "
-                  f"photos I know measure {m.SHARP_DETAIL:.3f} and more)")
-        if f.detail < m.FLAT_DETAIL:
-            return f"It has almost no fine detail to judge by ({f.detail:.3f}): it may be a drawing or a plain area.", {}, []
-        if f.detail < m.SOFT_DETAIL:
-            return f"It looks soft: {figure}. Should I sharpen it by 30?", {}, [AdjustAttr("sharpness", 30.0)]
-        # between the two, "sharp enough" beside "the sharp photos measure 0.023 and more" read as a contradiction
-        how = "sharp" if round(f.detail, 3) >= m.SHARP_DETAIL else "reasonably sharp, not crisp"  # as the figure is shown
-        return f"It looks {how} to me: {figure}.", {}, []
-    if about in {"crooked", "tilted", "straight", "level"}:
-        if f.tilt is None:
-            return "I find no long straight line like a horizon to judge by, so I can't tell.", {}, []
-        if abs(f.tilt) < m.TILT_MIN:
-            return f"It looks level: the longest near-horizontal lines tilt {abs(f.tilt):.1f}°.", {}, []
-        way = "clockwise" if f.tilt > 0 else "counter-clockwise"
-        return (f"The longest near-horizontal lines tilt {abs(f.tilt):.1f}°; 'rotate {abs(f.tilt):.1f} degrees {way}' "
-                "would level them (the corners would show).", {}, [])
-    if about in {"saturated", "oversaturated", "dull", "vivid", "colorful", "washed out", "color", "saturation"}:
-        if f.grey:
-            return "It is black and white: no colour at all.", {}, []
-        figure = f"the mean saturation of its colours is {pct(f.saturation)}"
-        if f.saturation < m.DULL_SATURATION:
-            return f"The colours are dull: {figure}. Should I make them more vivid by 25?", {}, \
-                [AdjustAttr("saturation", 25.0)]
-        if f.saturation > m.VIVID_SATURATION:
-            return f"The colours are very strong: {figure}. Should I tone them down by 15?", {}, \
-                [AdjustAttr("saturation", -15.0)]
-        return f"The colours look balanced to me: {figure}.", {}, []
-    if about in {"flat", "contrasty", "contrast"}:
-        figure = f"the middle 96% of its tones spans {pct(f.spread)} of the range"
-        if f.spread < m.FLAT_SPREAD:
-            return f"Yes, the contrast is low: {figure}. Should I raise it by 20?", {}, [AdjustAttr("contrast", 20.0)]
-        return f"The contrast looks fine to me: {figure}.", {}, []
-    if about in {"noisy", "grainy", "noise"}:
-        return "I can't measure noise or grain yet.", {}, []
-    return f"I can't measure “{about}”. I can tell you about exposure, contrast, colour, sharpness and tilt.", {}, []
 
 
 def register(manager) -> None:
