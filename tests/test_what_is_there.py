@@ -457,3 +457,26 @@ def test_a_role_is_answered_about_the_people_seen(monkeypatch):
     fake_detector(monkeypatch, dets)
     assert len(objects.match_objects(img, "the dancers")[0].boxes) == 2  # (it was the one in the middle)
     assert len(objects.match_objects(img, "the dancer on the left")[0].boxes) == 1
+
+
+def test_is_it_gone_looks_where_the_removal_was(monkeypatch):
+    """After "remove the smaller giraffe", "is it gone?" said "No: I still see a giraffe on the right"
+    (the other one): what was removed is looked for where it was."""
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+
+    img = np.full((300, 600, 3), 120, np.uint8)
+    right = Detection("giraffe", 0.9, (400, 40, 590, 290))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [right])
+    monkeypatch.setattr(things, "look_closer", lambda rgb, found, **_: list(found))
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, **_: [
+        naming.Named("giraffe", "brown giraffe", "brown", "both", 0.9, "giraffe") for _ in ds])
+    gone = read_question("is the giraffe gone?")
+    text = questions.answer_question(img, gone, ((200, 60, 330, 280), "the smaller giraffe"))[0]
+    assert text == "Yes: I don't see it there any more. I still see a giraffe on the right.", text
+    text = questions.answer_question(img, gone, ((380, 30, 600, 300), "the giraffe on the right"))[0]
+    assert text.startswith("No: I still see a giraffe on the right"), text
+    # another kind removed: the giraffe is looked for anywhere
+    assert questions.answer_question(img, gone, ((200, 60, 330, 280), "the dog"))[0].startswith("No: I still see")

@@ -29,7 +29,7 @@ from agent.describe.placing import SKY_SIDE, found_region, where_words  # noqa: 
 from agent.grammar.commands import Command
 from agent.grammar.turns import TurnResult
 from agent.language.questions import Question, read_question
-from agent.perception.things import ROLES, YOUNG
+from agent.perception.things import ROLES, YOUNG, inside_share
 from agent.perception.vocabulary import KIND_ONLY, listed, plural, singular
 from agent.perception.vocabulary import with_article as _a
 
@@ -275,8 +275,10 @@ def _role(pixels: np.ndarray, question: Question, role: str) -> tuple[str, dict,
     return f"{text} I can't tell {which}: my models find people, not what they do.", data, plan
 
 
-def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, list[Command]]:
-    """The answer in words, the data to draw (boxes), and what "yes" would run (a proposal)."""
+def answer_question(pixels: np.ndarray, question: Question, removed: tuple | None = None) -> tuple[str, dict, list[Command]]:
+    """The answer in words, the data to draw (boxes), and what "yes" would run (a proposal).
+    ``removed``: the box of what the last edit removed and the words it was named by, which "is it
+    gone?" looks at (the other giraffe, still there, was "No: I still see a giraffe on the right")."""
     if question.kind == "critique":
         c = critique(pixels)
         return c.text(), {"plan": [p.format() for p in c.plan]}, c.plan
@@ -316,6 +318,13 @@ def answer_question(pixels: np.ndarray, question: Question) -> tuple[str, dict, 
         question.value == "each" or singular(question.about.split()[-1]) != question.about.split()[-1])
     # ("is anyone left?" after "remove the people" looks as closely as the removal did)
     found = _found(pixels, label, place, every=question.kind == "count" or each or question.value in ("gone", "still"))
+    if removed is not None and question.value in ("gone", "still") and (_thing(removed[1]) or ("", ""))[:2] == (label, said):
+        there = [d for d in found if inside_share(d.box, removed[0]) >= 0.5]
+        if not there:  # what was removed is not there; others of its kind may be (the joey's mother: a kangaroo)
+            rest = f" I still see {_a(YOUNG.get(said, said))} {where_words(found[0].box, pixels.shape)}." if found else ""
+            return (f"{'Yes' if question.value == 'gone' else 'No'}: I don't see it there any more.{rest}",
+                    {"overlays": [_box(found[0], YOUNG.get(said, said))]} if found else {}, [])
+        found = there
     sure = [d for d in found if d.score >= SURE]
     unsure = [d for d in found if d.score < SURE]
     if not found:
@@ -704,6 +713,25 @@ def _what_at(pixels: np.ndarray, place: str, *, who: bool = False) -> tuple[str,
             f"(the {'box is' if len(dets) == 1 else 'boxes are'} on the picture).", data, [])
 
 
+def _removed(doc) -> tuple | None:
+    """The box of the pixels the head's removal changed and the words it removed, when the head was
+    made by a removal; else None."""
+    from agent.grammar.commands import CommandError, Remove, parse_command
+
+    parent = doc.parent()
+    try:
+        command = parse_command(doc.head.command or "")
+    except CommandError:
+        return None
+    if parent is None or not isinstance(command, Remove):
+        return None
+    before, after = doc.pixels(parent.id), doc.pixels()
+    if before.shape != after.shape:
+        return None
+    ys, xs = np.nonzero(np.abs(before.astype(np.int32) - after).max(axis=2) > 8)
+    return ((int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1), command.words) if len(xs) else None
+
+
 def register(manager) -> None:
     """Answer ``describe`` requests that carry a question; plain ones go to the caption handler
     registered before (:mod:`agent.describe.caption`)."""
@@ -718,7 +746,7 @@ def register(manager) -> None:
         if manager.document is None:
             return TurnResult(manager.typed() or command.format(), "Open a photo first, then ask me about it.",
                               command, ok=False)
-        text, data, proposal = answer_question(manager.document.pixels(), question)
+        text, data, proposal = answer_question(manager.document.pixels(), question, _removed(manager.document))
         if proposal:
             manager.context.proposal = proposal  # "yes" runs it, "only the first one" part of it
         if question.kind == "size" and len(data.get("overlays", [])) == 1:
