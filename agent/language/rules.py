@@ -98,7 +98,9 @@ def _unsupported(c: str) -> RuleResult:
          r"teeth|tattoo|beard|(?:smooth|soften|clear)\w* (?:the |his |her |their |my )?skin)\b",
          "I can't retouch skin, teeth or eyes, or change how a face or a body looks. I can change the light and "
          "colours of a face ('brighten the face'), of a part or of the whole picture."),
-        (r"\b(?:resize|enlarge|upscale|upsize|larger|bigger|smaller|resolution|inches|\d+ ?x ?\d+|dpi|print|"
+        # ("remove the smaller one", "the bigger giraffe": which one, not a size)
+        (r"\b(?:resize|enlarge|upscale|upsize|(?<!the )(?<!this )(?<!that )(?:larger|bigger|smaller)|resolution|inches|"
+         r"\d+ ?x ?\d+|dpi|print|"
          r"stretch|shrink|scale)\b",
          "I resize in pixels: tell me the size, for example 'resize it to 1080 pixels wide', 'make it 50% "
          "smaller' or 'save it smaller'; or I can crop it to a shape (square, 4:3, 16:9) or to an object."),
@@ -289,6 +291,12 @@ def _background(c: str) -> RuleResult:
     if re.search(r"\b(?:change|replace|swap|new|different)\b", c) and not re.search(r"\b(?:remove|delete)\b", c):
         raise Refusal("Change the background to what? I can make it a plain colour (say which), blur it, or "
                       "make it transparent.")
+    things = re.search(r"\bclear (?:up |out |away )?(?P<x>(?:the |all (?:of )?(?:the )?)?(?!background\b)\w+.*) "
+                       r"(?:in|from) the background\b", c)
+    if things:  # "clear the people in the background": things in it, not the background
+        from agent.perception.things import names_object  # the detector's words; loads no model
+
+        return [Remove(f"{things.group('x')} in the background")] if names_object(things.group("x")) else None
     if re.search(r"\b(?:remov\w*|delet\w*|eras\w*|get rid of|take out|cut out|cut|isolate|separate|lose|no|"
                  r"without|eliminat\w*|clear)\b", c):
         return [ImageCutout()]
@@ -618,7 +626,7 @@ RULES: tuple[RequestRule, ...] = (
         ("it's too moody", "adjust_attr brightness 15; adjust_attr contrast -15; adjust_attr saturation 20"))),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
-        ("add a rainbow", "refuse")),
+        ("add a rainbow", "refuse"), ("make it bigger", "refuse")),
         worth="off: right +34, wrong +13, refused -50"),
     RequestRule("complaint", light_rules.said_fault, (
         ("the sky is too blue", "adjust_attr saturation -30 in sky"), ("it's a bit dark", "adjust_attr brightness 10"),
@@ -640,6 +648,7 @@ RULES: tuple[RequestRule, ...] = (
         ("blur the background a bit", "background blur 0.5"),  # it was the usual blur
         ("blur everything except the cat a little", "background blur 0.5 behind the cat"),
         ("remove the background", "image_cutout"),
+        ("clear the people in the background", "remove the people in the background"),  # it was a cutout
         ("make the background transparent", "background transparent"),
         ("the background is blurry", "refuse"), ("is the background blurry", "refuse")),
         worth="off: right -127, wrong -17, refused +148"),
@@ -652,7 +661,7 @@ RULES: tuple[RequestRule, ...] = (
         ("edit the priest out", "remove the priest"), ("get rid of the seagulls", "remove the seagulls"),
         ("remove the selection", "remove selection"), ("remove the shadows", "refuse"),
         ("remove the swans", "remove the swans"), ("erase the kangaroo on the left", "remove the kangaroo on the left"),
-        ("remove the joke", "refuse")),
+        ("remove the joke", "refuse"), ("remove the smaller giraffe", "remove the smaller giraffe")),
         worth="off: right -351, wrong +195, refused +145"),
     RequestRule("crop", _crop, (
         ("crop it square", "crop square"), ("crop to the dog", "crop the dog"),
