@@ -480,3 +480,26 @@ def test_is_it_gone_looks_where_the_removal_was(monkeypatch):
     assert text.startswith("No: I still see a giraffe on the right"), text
     # another kind removed: the giraffe is looked for anywhere
     assert questions.answer_question(img, gone, ((200, 60, 330, 280), "the dog"))[0].startswith("No: I still see")
+
+
+def test_one_found_of_the_things_talked_about_is_it_next(monkeypatch, tmp_path):
+    """"where are the giraffes?", a crop to one, "what colour is it?" (one giraffe answered about),
+    then "make it warmer" made "the giraffes" warmer and said it found only one."""
+    from agent.describe import questions
+    from agent.dialogue.manager import DialogueManager
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+    from editor.document import Document
+    from editor.store import Store
+
+    img = np.full((300, 600, 3), 120, np.uint8)
+    giraffe = Detection("giraffe", 0.9, (200, 40, 400, 290))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [giraffe])
+    monkeypatch.setattr(things, "look_closer", lambda rgb, found, **_: list(found))
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, **_: [
+        naming.Named("giraffe", "brown giraffe", "brown", "both", 0.9, "giraffe") for _ in ds])
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="g.png"))
+    questions.register(manager)
+    manager.context.topic = "the giraffes"
+    manager.handle("what colour is it?")
+    assert manager.context.topic == "the giraffe"

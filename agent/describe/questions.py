@@ -755,7 +755,10 @@ def register(manager) -> None:
             manager.context.topic = data.pop("topic")
         elif question.kind in ("colour", "colour_is", "where", "present", "count", "doing", "extent",
                                "which_kind") and data.get("overlays"):
-            manager.context.topic = f"the {question.about}"  # "make it brighter" next: that thing
+            about = question.about.split()  # (one found of "the giraffes" after a crop: "it" is that one)
+            if len(data["overlays"]) == 1 and question.kind != "count" and about:
+                about[-1] = singular(about[-1])
+            manager.context.topic = f"the {' '.join(about)}"  # "make it brighter" next: that thing
             # "how many giraffes?", then "make the left one brighter", "now the other one"
             manager.context.topic_count = len(data["overlays"]) if question.kind == "count" or (
                 question.kind == "where" and len(data["overlays"]) > 1) else None  # ("where are they?": each)
