@@ -75,7 +75,17 @@ from agent.language.followup_words import size_of as _size
 from agent.language.followup_words import tidy as _tidy
 from agent.language.going_back import going_back, not_it
 from agent.language.recent import FollowUp, Recent  # noqa: F401 - the follow-ups' types, imported from here too
-from agent.language.revisions import LESS, MORE, reversed_edit, scaled, shown, signed_degrees
+from agent.language.revisions import (
+    LESS,
+    MORE,
+    named_edit,
+    no_amount,
+    request_of,
+    reversed_edit,
+    revise_all,
+    revise_at,
+    signed_degrees,
+)
 from agent.perception.things import one_of  # (loads no model)
 from editor.masks import FOUND_NAMES, canonical_region_name
 
@@ -193,47 +203,7 @@ def _quality_of(word: str, last: Command) -> int | None:
 
 
 def _revise(last: Command, factor: float) -> FollowUp:
-    return _revise_at(Recent(last, (last,)), 0, factor)
-
-
-def _request(recent: Recent) -> tuple[Command, ...]:
-    """The last request's edits, the one on screen last."""
-    request = recent.request
-    return request if request and request[-1] == recent.last else (recent.last,)
-
-
-def _revise_at(recent: Recent, index: int, factor: float) -> FollowUp:
-    """The last request's edit at ``index`` with its amount times ``factor``, and its edits after it
-    made again after it ("too dark" after "make it moodier" lightens its darkening, and keeps its
-    contrast and colours as they were)."""
-    request = _request(recent)
-    last = request[index]
-    new = scaled(last, factor)
-    if new is None:
-        return _no_amount(last)
-    if new == last:
-        edge = "most" if factor > 1 else "least"
-        return FollowUp(reply=f"It is already at the {edge} I can do: {shown(last)}. Say 'undo' to take it back.")
-    return FollowUp([new, *request[index + 1:]], revise=len(request) - index)
-
-
-def _revise_all(recent: Recent, factor: float) -> FollowUp:
-    """'a bit less' after a request of several adjustments ("make it moodier": darker, more contrast,
-    duller colours): every one of them scaled, made again from the picture before the request."""
-    request = _request(recent)
-    if len(request) < 2 or not all(isinstance(c, (AdjustAttr, AdjustColor)) for c in request):
-        return _revise_at(recent, len(request) - 1, factor)  # ("crop to the dog and brighten it": the last)
-    new = [scaled(c, factor) for c in request]
-    if new == list(request):
-        return _revise_at(recent, len(request) - 1, factor)  # (at the edge: said of the last)
-    return FollowUp(new, revise=len(request))
-
-
-def _named(recent: Recent, fits: Callable[[Command], bool]) -> int | None:
-    """The index of the last request's last edit that ``fits`` ("too dark" after "make it moodier":
-    its darkening, not its colours), None when none does."""
-    request = _request(recent)
-    return next((i for i in range(len(request) - 1, -1, -1) if fits(request[i])), None)
+    return revise_at(Recent(last, (last,)), 0, factor)
 
 
 def amount_only(text: str) -> bool:
@@ -251,51 +221,79 @@ def _reframe(c: str, recent: Recent) -> FollowUp | None:
     return None if factor is None else _revise(recent.last, factor)
 
 
-def _no_amount(last: Command) -> FollowUp:
-    return FollowUp(reply=f"“{last.label()}” has no amount I can change. Say 'undo' to take it back, or tell me "
-                          "what to do instead.")
+# "the trees are too green now" after "make the sky bluer and the trees greener": the part's edit
+_PART_SAID = re.compile(rf"(?:the )?(?P<part>[a-z][a-z ]*?) (?:is|are|looks?|seems?|got) (?:now |still )?"
+                        rf"(?:(?:way|far|much|a bit|a little|slightly|really|still|kind of) )*(?:(?P<too>too|overly) "
+                        rf"(?P<q>{_QUALITY_RE})|not (?P<q2>{_QUALITY_RE}) enough)(?: now| anymore)?")
+
+
+def _same_part(words: str, region: str) -> bool:
+    """Whether ``words`` ("the trees", "the pig") name the part ``region`` ("greenery", "the pig on the left")."""
+    if not region:
+        return False
+    try:
+        return canonical_region_name(words) == canonical_region_name(region)
+    except ValueError:
+        return region.startswith("the ") and without_place(region) == f"the {words.removeprefix('the ')}"
+
+
+def _part_quality(c: str, recent: Recent) -> FollowUp | None:
+    """'the trees are too green now': the edit of the request in that part which the quality names."""
+    m = _PART_SAID.fullmatch(c)
+    if m is None or recent.last is None or m.group("part") in ("it", "this", "that"):
+        return None
+    word = m.group("q") or m.group("q2")
+    i = named_edit(recent, lambda e: _same_part(m.group("part"), getattr(e, "region", "")) and _quality_of(word, e) is not None)
+    if i is None:
+        return None  # the part's fault, not an edit's: the complaint rules read it
+    edit = request_of(recent)[i]
+    same_way = _quality_of(word, edit) == _key(edit)[1]
+    return revise_at(recent, i, (LESS if bool(m.group("too")) == same_way else MORE)[_size(c)])
 
 
 def _less_more(c: str, recent: Recent) -> FollowUp | None:
     """'too much', 'tone it down', 'a bit less', 'not so blue', 'make it stronger', 'more', 'too dark
     now': the last edit with a smaller or larger amount, made again from the version it was applied to."""
+    part = _part_quality(c, recent)
+    if part is not None:
+        return part
     size = _size(c)
     m = _EXCESS.fullmatch(c) or _DEFICIT.fullmatch(c)
     if m is not None:
         if recent.last is None:
             return None  # "too dark" with nothing done yet is a request of its own
         word = m.group("q") or m.group("q2") or m.group("q3")
-        i = _named(recent, lambda e: _quality_of(word, e) is not None)
+        i = named_edit(recent, lambda e: _quality_of(word, e) is not None)
         if i is None:
             return None  # "too dark" after a rotation: a new request, for the rules
-        edit = _request(recent)[i]
+        edit = request_of(recent)[i]
         excess = m.re is _EXCESS
         same_way = _quality_of(word, edit) == _key(edit)[1]
-        return _revise_at(recent, i, (LESS if excess == same_way else MORE)[size])
+        return revise_at(recent, i, (LESS if excess == same_way else MORE)[size])
     said = _SAID_OF_IT.fullmatch(c)
     compared = _COMPARATIVE.fullmatch(c)
     if (said or compared) and recent.last is not None:
         if said:
             word = said.group("q")
-            i = _named(recent, lambda e: _quality_of(word, e) is not None)
+            i = named_edit(recent, lambda e: _quality_of(word, e) is not None)
             if i is not None and any(w for w, d in QUALITIES[word] if d):  # a direction, not a noun
-                edit = _request(recent)[i]
-                return _revise_at(recent, i, (LESS if _quality_of(word, edit) == _key(edit)[1] else MORE)[size])
+                edit = request_of(recent)[i]
+                return revise_at(recent, i, (LESS if _quality_of(word, edit) == _key(edit)[1] else MORE)[size])
         else:
             what, sign = COMPARATIVES[compared.group("q")]
-            i = _named(recent, lambda e: (_key(e) or ("",))[0] == what)
+            i = named_edit(recent, lambda e: (_key(e) or ("",))[0] == what)
             if i is not None:
                 head = c[: compared.start("q")]
                 size = "large" if re.search(r"\b(?:way|much|far|a lot)\b", head) else \
                     "small" if re.search(r"\b(?:bit|little|tad|touch|slightly|somewhat)\b", head) else "normal"
-                return _revise_at(recent, i, (MORE if sign == _key(_request(recent)[i])[1] else LESS)[size])
+                return revise_at(recent, i, (MORE if sign == _key(request_of(recent)[i])[1] else LESS)[size])
         return None
     less, more = _LESS.fullmatch(c), _MORE.fullmatch(c)
     if not (less or more):
         return None
     if recent.last is None:
         return None  # nothing done yet: the rules and the model read it (CAISE's "more" follows its history)
-    return _revise_all(recent, (LESS if less else MORE)[size])
+    return revise_all(recent, (LESS if less else MORE)[size])
 
 
 _OPPOSITE = re.compile(r"(?:(?:no|nope|wrong)[\s,]+)*(?:i meant |i said |go |do it |turn it |rotate it |"
@@ -312,7 +310,7 @@ def _opposite(c: str, recent: Recent) -> FollowUp | None:
     if recent.last is None:
         return None
     new = reversed_edit(recent.last)
-    return FollowUp([new], revise=True) if new is not None else _no_amount(recent.last)
+    return FollowUp([new], revise=True) if new is not None else no_amount(recent.last)
 
 
 _REPEAT = re.compile(r"(?:(?:do|try|apply|run|make|give)\s+)?(?:it|that|this|the same(?: thing)?|the last "
@@ -713,7 +711,12 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
          "revise adjust_attr brightness -8; adjust_attr contrast 15; adjust_attr saturation -20"),
         ("brighter", "adjust_attr brightness 20; adjust_attr contrast 20",
          "revise adjust_attr brightness 30; adjust_attr contrast 20"),
-        ("a bit less", "crop the dog; adjust_attr brightness 20", "revise adjust_attr brightness 15"))),
+        ("a bit less", "crop the dog; adjust_attr brightness 20", "revise adjust_attr brightness 15"),
+        ("the trees are too green now", "adjust_color blue 0.2 in sky; adjust_color green 0.2 in greenery",
+         "revise adjust_color green 0.1 in greenery"),
+        ("the pig is not pink enough", "adjust_color pink 0.2 in the pig; adjust_attr brightness 20",
+         "revise adjust_color pink 0.3 in the pig; adjust_attr brightness 20"),
+        ("the dog is too dark", "adjust_attr brightness 20 in the cat", "none"))),
 )
 FOLLOW_UP_NAMES = tuple(r.name for r in FOLLOW_UPS)
 

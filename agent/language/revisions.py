@@ -1,10 +1,12 @@
 """Revisions of an edit: its amount scaled ("too much": x 0.5, "more": x 1.5), the same edit the other
 way, and the reply that says what changed (:mod:`agent.language.followups` reads the words that
-ask for them)."""
+ask for them); and of a request of several edits: all of them scaled ("a bit less" after "make it
+moodier"), or the one the words name with those after it made again (:func:`revise_at`)."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from agent.grammar.commands import (
     ATTR_RANGES,
@@ -24,6 +26,7 @@ from agent.grammar.commands import (
 )
 from agent.grammar.regions import region_phrase
 from agent.language.followup_words import without_place
+from agent.language.recent import FollowUp, Recent
 
 # -- amounts -----------------------------------------------------------------------------------
 
@@ -160,3 +163,51 @@ def revision_reply(old: Command, new: Command) -> str:
     if isinstance(new, Background) and isinstance(old, Background) and new.mode == old.mode == "blur":
         return f"Background blur now {new.strength:g} times the usual instead of {old.strength:g}."
     return f"{new.reply().rstrip('.')} instead ({old.label()} taken back)."
+
+
+# -- revisions of a request's edits (agent.language.followups reads the words that ask for them) ---------
+
+
+def no_amount(last: Command) -> FollowUp:
+    return FollowUp(reply=f"“{last.label()}” has no amount I can change. Say 'undo' to take it back, or tell me "
+                          "what to do instead.")
+
+
+def request_of(recent: Recent) -> tuple[Command, ...]:
+    """The last request's edits, the one on screen last."""
+    request = recent.request
+    return request if request and request[-1] == recent.last else (recent.last,)
+
+
+def revise_at(recent: Recent, index: int, factor: float) -> FollowUp:
+    """The last request's edit at ``index`` with its amount times ``factor``, and its edits after it
+    made again after it ("too dark" after "make it moodier" lightens its darkening, and keeps its
+    contrast and colours as they were)."""
+    request = request_of(recent)
+    last = request[index]
+    new = scaled(last, factor)
+    if new is None:
+        return no_amount(last)
+    if new == last:
+        edge = "most" if factor > 1 else "least"
+        return FollowUp(reply=f"It is already at the {edge} I can do: {shown(last)}. Say 'undo' to take it back.")
+    return FollowUp([new, *request[index + 1:]], revise=len(request) - index)
+
+
+def revise_all(recent: Recent, factor: float) -> FollowUp:
+    """'a bit less' after a request of several adjustments ("make it moodier": darker, more contrast,
+    duller colours): every one of them scaled, made again from the picture before the request."""
+    request = request_of(recent)
+    if len(request) < 2 or not all(isinstance(c, (AdjustAttr, AdjustColor)) for c in request):
+        return revise_at(recent, len(request) - 1, factor)  # ("crop to the dog and brighten it": the last)
+    new = [scaled(c, factor) for c in request]
+    if new == list(request):
+        return revise_at(recent, len(request) - 1, factor)  # (at the edge: said of the last)
+    return FollowUp(new, revise=len(request))
+
+
+def named_edit(recent: Recent, fits: Callable[[Command], bool]) -> int | None:
+    """The index of the last request's last edit that ``fits`` ("too dark" after "make it moodier":
+    its darkening, not its colours), None when none does."""
+    request = request_of(recent)
+    return next((i for i in range(len(request) - 1, -1, -1) if fits(request[i])), None)
