@@ -275,6 +275,10 @@ def test_a_request_in_words_for_a_photo_takes_the_models_search_at_lower_confide
     [
         # "background" naming where things are, not what goes
         ("delete the background truck", ["remove the background truck"]),
+        # "since" of time is no reason to drop ("what changed since the original?" compared the last edit only)
+        ("what changed since the original?", ["explain what changed since the original"]),
+        ("brighten it since it is dark", ["adjust_attr brightness 20"]),
+        ("sharpen it since the original picture is blurry", ["adjust_attr sharpness 40"]),
         ("I'd like the two dogs in the background to be removed", ["remove the two dogs in the background"]),
         ("change the yellow backdrop to white", ["background white"]),
         ("remove the background and make it solid white", ["background white"]),

@@ -478,8 +478,9 @@ def test_is_it_gone_looks_where_the_removal_was(monkeypatch):
     assert text == "Yes: I don't see it there any more. I still see a giraffe on the right.", text
     text = questions.answer_question(img, gone, ((380, 30, 600, 300), "the giraffe on the right"))[0]
     assert text.startswith("No: I still see a giraffe on the right"), text
-    # another kind removed: the giraffe is looked for anywhere
+    # another kind removed, or several: the giraffe is looked for anywhere
     assert questions.answer_question(img, gone, ((200, 60, 330, 280), "the dog"))[0].startswith("No: I still see")
+    assert questions.answer_question(img, gone, ((200, 60, 330, 280), "the giraffes"))[0].startswith("No: I still see")
 
 
 def test_one_found_of_the_things_talked_about_is_it_next(monkeypatch, tmp_path):

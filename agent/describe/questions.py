@@ -318,7 +318,10 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
         question.value == "each" or singular(question.about.split()[-1]) != question.about.split()[-1])
     # ("is anyone left?" after "remove the people" looks as closely as the removal did)
     found = _found(pixels, label, place, every=question.kind == "count" or each or question.value in ("gone", "still"))
-    if removed is not None and question.value in ("gone", "still") and (_thing(removed[1]) or ("", ""))[:2] == (label, said):
+    removed_one = removed is not None and not re.search(r"\b(?:all|every|each|both|everyone|everybody|two|three|four)\b",
+                                                        removed[1]) and singular(removed[1].split()[-1]) == removed[1].split()[-1]
+    if removed_one and question.value in ("gone", "still") and (_thing(removed[1]) or ("", ""))[:2] == (label, said):
+        # (one thing removed; "is anyone left?" after "remove the people" looks anywhere)
         there = [d for d in found if inside_share(d.box, removed[0]) >= 0.5]
         if not there:  # what was removed is not there; others of its kind may be (the joey's mother: a kangaroo)
             rest = f" I still see {_a(YOUNG.get(said, said))} {where_words(found[0].box, pixels.shape)}." if found else ""

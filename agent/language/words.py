@@ -62,7 +62,7 @@ def clean_text(text: str) -> str:
     return t
 
 
-PURPOSE = re.compile(r"(?<!except)(?<!like)(?<!love)\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in order to|because|since|as it|as they|"
+PURPOSE = re.compile(r"(?<!except)(?<!like)(?<!love)\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in order to|because|since(?! (?:(?:the (?:original|start|beginning|first|last)|then|my first)(?: (?:version|photo|picture|image|one|edit))?|(?:i|we|you) (?:opened|started|began|loaded)\b.*)\W*$)|as it|as they|"
                       r"(?:enough )?to (?:see|show|reveal|bring out)|for (?:my|our|a|the) )\b.*$")
 
 
