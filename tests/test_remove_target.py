@@ -9,6 +9,7 @@ import pytest
 from skimage import data
 
 from agent.dialogue.manager import DialogueManager, GrammarParser
+from agent.edits import apart as apart_module
 from agent.edits import objects, removal, text_removal
 from agent.edits.regions import RegionNotFound
 from editor import ops
@@ -283,8 +284,8 @@ def test_past_its_box_the_overlap_is_the_neighbours_unless_its_colour_is_ours(mo
     masks = {ours: np.zeros((100, 200), bool), theirs: np.zeros((100, 200), bool)}
     masks[ours][10:90, 80:190] = True  # 20 px past its box: the calf's head and the leg
     masks[theirs][30:90, 10:110] = True  # 5 px into the camel
-    monkeypatch.setattr(objects, "_object_mask", lambda px, box: masks[tuple(box)].copy())
-    mask, _ = objects._apart(img, ours, [theirs], {})
+    monkeypatch.setattr(apart_module, "own_mask", lambda px, box: masks[tuple(box)].copy())
+    mask, _ = apart_module.apart(img, ours, [theirs], {})
     assert not mask[30:60, 80:100].any()  # the calf's head is left
     assert mask[62:88, 92:100].all() and mask[10:90, 110:190].all()  # the camel's leg and body go
 
@@ -423,7 +424,7 @@ def test_a_small_things_hole_is_its_box_and_a_margin(monkeypatch):
     img = np.full((400, 600, 3), 150, np.uint8)
     box = (100, 300, 120, 360)
     fake_detector(monkeypatch, [Detection("person", 0.8, box)])
-    monkeypatch.setattr(objects, "_object_mask", lambda pixels, b: np.zeros(pixels.shape[:2], bool))
+    monkeypatch.setattr(apart_module, "own_mask", lambda pixels, b: np.zeros(pixels.shape[:2], bool))
     hole, _, _ = objects.removal_hole(img, "the person")
     assert hole[300 - 7:360 + 7, 100 - 4:120 + 4].all()
     big = (100, 100, 300, 360)  # 22%: its own outline
@@ -443,7 +444,7 @@ def test_the_neighbours_left_near_the_hole_are_no_source_touching_it_or_not(monk
         m[box[1]:box[3], box[0]:box[2]] = True
         return m
 
-    monkeypatch.setattr(objects, "_object_mask", box_mask)
+    monkeypatch.setattr(apart_module, "own_mask", box_mask)
     monkeypatch.setattr(objects, "neighbour_boxes", lambda pixels, boxes: [])
     img = np.full((200, 600, 3), 120, np.uint8)
     removed, near, small, far = (100, 40, 140, 160), (170, 40, 210, 160), (230, 100, 240, 120), (400, 40, 440, 160)
@@ -476,7 +477,7 @@ def test_a_piece_of_the_object_whose_colour_the_neighbour_shares_goes_with_the_o
             m[60:100, 140:185] = True  # its mask reaches over the horse's head
         return m
 
-    monkeypatch.setattr(objects, "_object_mask", own)
+    monkeypatch.setattr(apart_module, "own_mask", own)
     hole = objects.removal_mask(img, [horse], keep=[foal])
     assert hole[70:86, 160:176].all()  # the blaze goes with the horse
     assert not hole[95:180, 95:145].any()  # the foal stays

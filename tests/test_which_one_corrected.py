@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from agent.dialogue.manager import DialogueManager
+from agent.edits import apart as apart_module
 from agent.edits import objects, removal
 from agent.language.followups import Recent
 from agent.language.instead import read_instead
@@ -79,7 +80,7 @@ def _two_dogs(monkeypatch) -> np.ndarray:
         m[box[1]:box[3], box[0]:box[2]] = True
         return m
 
-    monkeypatch.setattr(objects, "_object_mask", box_mask)
+    monkeypatch.setattr(apart_module, "own_mask", box_mask)
     return img
 
 
