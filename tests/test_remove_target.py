@@ -700,3 +700,19 @@ def test_one_of_a_kind_on_either_side_of_a_thing_is_asked_which(monkeypatch):
     assert sorted(b for _, b in err.value.seen) == [row[0][2], row[2][2]]
     [m] = objects.match_objects(img, "the meerkat next to the meerkat on the left")
     assert m.boxes == [row[1][2]]
+
+
+def test_two_of_a_kind_share_their_overlap_by_nearness(monkeypatch):
+    """"remove the smaller giraffe" took the neck of the giraffe behind it: two giraffes have the same
+    colours, so the overlap of their masks goes to the one each pixel is nearer to, not all to the
+    one removed."""
+    img = np.full((100, 200, 3), (90, 110, 140), np.uint8)
+    img[10:90, 10:190] = (200, 150, 90)  # two tan animals side by side, one colour
+    ours, theirs = (10, 10, 150, 90), (100, 10, 190, 90)
+    own = {ours: np.zeros((100, 200), bool), theirs: np.zeros((100, 200), bool)}
+    own[ours][10:90, 10:150] = True
+    own[theirs][10:90, 100:190] = True
+    monkeypatch.setattr(apart_module, "own_mask", lambda px, box: own[tuple(box)].copy())
+    mask, _ = apart_module.apart(img, ours, [theirs], {})
+    assert mask[10:90, 10:120].all()  # ours, and the overlap nearer it
+    assert not mask[10:90, 130:190].any()  # the neighbour's side of the overlap stays the neighbour's

@@ -13,6 +13,7 @@ from editor import masks, ops
 
 Box = tuple[int, int, int, int]
 OUTSIDE_ODDS = 0.25  # past our box, in a neighbour's: theirs unless our colours are 4 times likelier
+ALIKE = 0.8  # two objects' colours this alike (Bhattacharyya coefficient) are not told apart by colour
 
 
 def grow_box(box: Box, frac: float, w: int, h: int) -> Box:
@@ -79,8 +80,13 @@ def apart(pixels: np.ndarray, box: Box, keep, cache: dict) -> tuple[np.ndarray, 
             # unless its colour is far likelier ours (the camel's own dark leg in the calf's box)
             outside = both & (masks.from_box(mask.shape, k) > 0) & ~(masks.from_box(mask.shape, box) > 0)
             rgb = to_rgb8(pixels)
-            claimed = (_claimed_by(rgb, both & ~outside, theirs & ~mask, mask & ~theirs)
-                       | _claimed_by(rgb, outside, theirs & ~mask, mask & ~theirs, odds=OUTSIDE_ODDS))
+            if _alike(rgb, theirs & ~mask, mask & ~theirs):
+                # colours cannot tell two giraffes apart: a pixel both take is the one's it is nearer to
+                # (the neck of the giraffe left in place, behind the one removed, went with it)
+                inside = _nearer(both & ~outside, theirs & ~mask, mask & ~theirs)
+            else:
+                inside = _claimed_by(rgb, both & ~outside, theirs & ~mask, mask & ~theirs)
+            claimed = inside | _claimed_by(rgb, outside, theirs & ~mask, mask & ~theirs, odds=OUTSIDE_ODDS)
             # a claim is a piece of the neighbour: it touches what is the neighbour's alone. The
             # black horse's white blaze, claimed by the colours of the foal's blaze beside it, was
             # an island in the horse and was left floating in the sky when the horse was removed.
@@ -92,6 +98,31 @@ def apart(pixels: np.ndarray, box: Box, keep, cache: dict) -> tuple[np.ndarray, 
             mask &= ~both | (_touching(kept, alone) if alone.any() else kept)
         others |= theirs
     return mask, others & ~mask
+
+
+def _histogram(rgb: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """The smoothed 16-level colour histogram of ``rgb`` where ``where``, summing to 1."""
+    q = (rgb[where] // 16).astype(np.int32)
+    hist = np.bincount((q[:, 0] * 16 + q[:, 1]) * 16 + q[:, 2], minlength=4096).astype(np.float32)
+    hist = cv2.GaussianBlur(hist.reshape(16, 256), (0, 0), 1.0).ravel()  # neighbouring levels
+    return hist / max(float(hist.sum()), 1e-6)
+
+
+def _alike(rgb: np.ndarray, theirs: np.ndarray, ours: np.ndarray) -> bool:
+    """Whether two objects' own pixels have the same colours (Bhattacharyya coefficient of their
+    histograms at least :data:`ALIKE`): two of a kind, whom colour does not tell apart."""
+    if not theirs.any() or not ours.any():
+        return False
+    return float(np.sum(np.sqrt(_histogram(rgb, theirs) * _histogram(rgb, ours)))) >= ALIKE
+
+
+def _nearer(both: np.ndarray, theirs: np.ndarray, ours: np.ndarray) -> np.ndarray:
+    """The pixels of ``both`` nearer to ``theirs`` than to ``ours`` (straight-line distance)."""
+    if not theirs.any():
+        return np.zeros_like(both)
+    to_theirs = cv2.distanceTransform((~theirs).astype(np.uint8), cv2.DIST_L2, 3)
+    to_ours = cv2.distanceTransform((~ours).astype(np.uint8), cv2.DIST_L2, 3) if ours.any() else np.inf
+    return both & (to_theirs < to_ours)
 
 
 def _touching(region: np.ndarray, seed: np.ndarray) -> np.ndarray:
