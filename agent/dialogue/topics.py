@@ -114,6 +114,8 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     True
     >>> about_topic("make the white one brighter", "the chickens"), about_topic("and the brown ones warmer", "the chickens")
     ('make the white chicken brighter', 'and the brown chickens warmer')
+    >>> about_topic("make its fur warmer", "the dog")
+    "make the dog's fur warmer"
     >>> about_topic("and the mother warmer", "the joey")
     'and the biggest kangaroo warmer'
     """
@@ -155,6 +157,9 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     worn = re.search(rf"\b(?:his|her|their) ({WORN})\b", words)
     if worn:  # "what colour is his shirt?" after "where is the man on the left?"
         return words[:worn.start()] + f"the {worn.group(1)} of {topic}" + words[worn.end():]
+    its = re.search(r"\bits ([a-z]+)\b", words)
+    if its and not IT.search(words):  # "make its fur warmer" after the dog: the dog's fur (the dog)
+        return words[:its.start()] + f"the {noun}'s {its.group(1)}" + words[its.end():]
     if not IT.search(words) or _AGREEING.search(words):
         return None
     if re.match(r"(?:is|isn't|was) it (?:(?:a bit|a little|still|now|way|much|not) )*too\b", words):

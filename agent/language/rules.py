@@ -51,6 +51,7 @@ from agent.language.scope import (
     ALL_BUT,
     EVERYONE,
     EXCEPT_REGION,
+    THING_PARTS,
     Unfindable,
     keep_phrase,
     names_text,
@@ -457,6 +458,15 @@ def _crop(c: str) -> RuleResult:
                      r"(faces?(?: (?:on|at) the (?:left|right|top|bottom))?)\b", c)
     if face:
         return [CropTo(face.group(1) or "face")]  # a headshot: agent.perception.faces' face
+    owned = re.search(r"\b(?:crop|zoom|close[- ]?up)\b.*?\bthe ([a-z]+)'s ([a-z]+)\b", c)
+    if owned and owned.group(2) in THING_PARTS | {"face", "faces"}:
+        from agent.perception.things import SYNONYMS
+
+        if owned.group(2).startswith("face") and SYNONYMS.get(owned.group(1), owned.group(1)) in ("person", "man", "woman"):
+            return [CropTo("face")]  # "crop to the man's face": a headshot, as "his face" is
+        # "crop to the dog's face" cropped to the dog and said "Cropped to the dog's face"
+        raise Refusal(f"I can't find the {owned.group(1)}'s {owned.group(2)} on my own. Draw a box around it (the "
+                      f"box tool, B) and say “crop to this”, or say “crop to the {owned.group(1)}”.")
     if re.search(r"\b(?:remove|delete|erase)\s*/\s*crop\b|\bcrop\s*/\s*(?:remove|delete|erase)\b", c):
         raise Refusal("Remove it, or crop to it? Say 'remove the …' or 'crop to the …'.")
     if re.search(r"\bcrop (?:out|away|off)\b|\bcrop (?:\w+ ){1,6}?(?:out|away|off)(?: of| from)?\b", c):
@@ -667,6 +677,7 @@ RULES: tuple[RequestRule, ...] = (
         ("crop it square", "crop square"), ("crop to the dog", "crop the dog"),
         ("zoom in on the girl", "crop the girl"), ("crop to the selection", "crop selection"),
         ("zoom in a little", "crop in 5%"), ("crop 10% off each side", "crop in 10%"),
+        ("crop to the dog's face", "refuse"), ("crop to the man's face", "crop face"),
         ("crop it closer", "crop in 10%"), ("crop in a bit tighter", "crop in 5%"),
         ("crop it to a headshot", "crop face"), ("crop to the face on the left", "crop face on the left")),
         worth="off: right +10, wrong +3, refused -19"),
