@@ -277,6 +277,10 @@ def test_a_request_in_words_for_a_photo_takes_the_models_search_at_lower_confide
         ("delete the background truck", ["remove the background truck"]),
         # "since" of time is no reason to drop ("what changed since the original?" compared the last edit only)
         ("what changed since the original?", ["explain what changed since the original"]),
+        # a tonal part's words say where, not which way ("make the dark areas brighter" darkened them)
+        ("make the dark areas brighter", ["adjust_attr brightness 25 in shadows"]),
+        ("make the black parts darker", ["adjust_attr brightness -25 in shadows"]),
+        ("darken the white areas", ["adjust_attr brightness -25 in highlights"]),
         ("brighten it since it is dark", ["adjust_attr brightness 20"]),
         ("sharpen it since the original picture is blurry", ["adjust_attr sharpness 40"]),
         ("I'd like the two dogs in the background to be removed", ["remove the two dogs in the background"]),

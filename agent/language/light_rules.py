@@ -215,7 +215,9 @@ def attributes(c: str) -> RuleResult:
         # "make the sky clear" was "sharpen the sky": clouds, haze and murky water are not a blur
         raise Refusal("I can't clear clouds, haze or murky water away: sharpening would only add grain. I can make "
                       "it bluer (“make the sky bluer”), darker or brighter, or give it more contrast.")
-    sign = direction_of(c, attr)
+    # "make the dark areas brighter" was a darkening: the part's words say where, not which way
+    sign = direction_of(re.sub(r"\b(?:the )?(?:dark(?:er)?|black|bright(?:er)?|white|light) (?:areas|parts|tones|spots|"
+                               r"regions|bits)\b", "", c), attr)
     n = explicit_number(c, "percent")
     if n is not None and n < 0:
         sign = -1  # "adjust the brightness by -30"

@@ -256,10 +256,10 @@ _FACE = re.compile(r"(?:\b(?:the|his|her|their|my|our|your|its|all the|all|both|
                    r"(?:(?: of (?:the |my |his |her |our |their |both |all )?[a-z]+(?: [a-z]+)?)?"
                    r" (?:on|at) the (?P<at>left|right|top|bottom))?")
 _TONES = [
-    (re.compile(r"\b(?:the )?(?:shadows?|dark(?:er)? (?:areas|parts|tones|spots|regions)|darks|blacks|"
+    (re.compile(r"\b(?:the )?(?:shadows?|(?:dark(?:er)?|black) (?:areas|parts|tones|spots|regions|bits)|darks|blacks|"
                 r"low ?lights)\b"), "shadows"),
-    (re.compile(r"\b(?:the )?(?:highlights?|bright(?:er)? (?:areas|parts|tones|spots|regions)|whites)\b"),
-     "highlights"),
+    (re.compile(r"\b(?:the )?(?:highlights?|(?:bright(?:er)?|white|light) (?:areas|parts|tones|spots|regions|bits)|"
+                r"whites)\b"), "highlights"),
     (re.compile(r"\b(?:the )?mid[- ]?tones?\b"), "midtones"),
 ]
 _PICTURE = r"(?: (?:of|in) (?:the|this|my) (?:picture|image|photo|pic|frame|shot))?"
