@@ -504,3 +504,22 @@ def test_one_found_of_the_things_talked_about_is_it_next(monkeypatch, tmp_path):
     manager.context.topic = "the giraffes"
     manager.handle("what colour is it?")
     assert manager.context.topic == "the giraffe"
+
+
+def test_what_animal_leaves_the_animal_named_as_it(monkeypatch, tmp_path):
+    """"what animal is this?" ("a panda"), then "what colour is it?" answered about "the animal"."""
+    from agent.describe import questions
+    from agent.dialogue.manager import DialogueManager
+    from agent.perception import naming, things
+    from agent.perception.models import Detection
+    from editor.document import Document
+    from editor.store import Store
+
+    img = np.full((300, 600, 3), 120, np.uint8)
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [Detection("bear", 0.9, (200, 40, 400, 290))])
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, **_: [
+        naming.Named("panda", "black and white panda", "black and white", "classifier", 0.9, "panda") for _ in ds])
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="g.png"))
+    questions.register(manager)
+    assert manager.handle("what animal is this?").reply.startswith("It looks like a panda to me")
+    assert manager.context.topic == "the panda"

@@ -223,7 +223,9 @@ def _which_kind(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command
                  if d.label != word and d.label in animals else "")
         return f"I can see {_a(word)} {where}, but I can't tell which kind it is{guess}.", overlays, []
     more = f" (of the {len(found)} I see, the largest)" if len(found) > 1 else ""
-    return f"It looks like {_a(word)} to me, {where}{more}.", overlays, []
+    # "what colour is it?" next is about the panda named, not "the animal" asked about
+    topic = f"the {word} {where}" if len(found) > 1 else f"the {word}"
+    return f"It looks like {_a(word)} to me, {where}{more}.", {**overlays, "topic": topic}, []
 
 
 FINER_SURE = 0.5  # the classifier's probability of one class of a word ("German shepherd" of "dog") to say it
@@ -754,7 +756,7 @@ def register(manager) -> None:
             manager.context.proposal = proposal  # "yes" runs it, "only the first one" part of it
         if question.kind == "size" and len(data.get("overlays", [])) == 1:
             manager.context.topic = f"the {question.value} {question.about}"  # "make it brighter": the biggest horse
-        elif question.kind in ("else", "what_at") and data.get("topic"):  # what the description led with, what is there
+        elif question.kind in ("else", "what_at", "which_kind") and data.get("topic"):  # what the description led with
             manager.context.topic = data.pop("topic")
         elif question.kind in ("colour", "colour_is", "where", "present", "count", "doing", "extent",
                                "which_kind") and data.get("overlays"):
