@@ -12,7 +12,8 @@ from agent.language.reader import read
 
 def test_which_way_a_thing_faces_is_answered_with_where_it_is_not_a_rotation():
     """"is the horse facing left?" proposed "Rotate 1° CCW"."""
-    for words in ("is the horse facing left?", "which way is the dog looking", "are the people facing the camera?"):
+    for words in ("is the horse facing left?", "which way is the dog looking", "are the people facing the camera?",
+                  "where is the owl looking?"):  # (it was "The looking is on the right")
         question = read_question(words)
         assert question is not None and question.kind == "where" and question.value == "facing", words
         reading = read(words, model=lambda *a, **k: None, photo_open=True)

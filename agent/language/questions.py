@@ -158,9 +158,9 @@ _MEASURE = re.compile(
     rf"(?:it|this|the (?:photo|picture|image)|my (?:photo|picture))$"
     rf"|^(?:is|are) there (?:too much|too little|enough|not enough) (?P<z>contrast|light|color|saturation|noise|blur)"
     rf"{_IN_IT}$")
-# "is the horse facing left?", "which way is the dog looking?": where it is, not which way it faces (a
-# rotation was proposed)
-_FACING = re.compile(rf"^(?:(?:is|are|was|were|isn't|aren't) {_THE}(?P<x>{_THING})|which (?:way|direction|side) "
+# "is the horse facing left?", "which way is the dog looking?", "where is it looking?": where it is, not
+# which way it faces (a rotation was proposed; "where is it looking?" was "The looking is on the right")
+_FACING = re.compile(rf"^(?:(?:is|are|was|were|isn't|aren't) {_THE}(?P<x>{_THING})|(?:which (?:way|direction|side)|where) "
                      rf"(?:is|are) {_THE}(?P<y>{_THING})) (?:facing|looking|pointing|turned|heading|walking|running|moving|"
                      r"going|turning|gazing|staring)(?: (?:to(?:wards?)? |at |in )?(?:the )?(?:left|right|up|down|away|"
                      r"forwards?|camera|us|me|viewer|front|back|sun|sky|ground|same way|same direction|other way))?"
