@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from agent.grammar.commands import SHARE_SIDE, AdjustAttr, RedEye, RemoveLocation, Resize, Rotate, face_words
+from agent.language.rule_base import Refusal
 from agent.language.scope import Unfindable, region_of
 
 _NUM = r"(\d+(?:\.\d+)?)"
@@ -130,6 +131,22 @@ def resize(c: str) -> list[Resize] | None:
 _LOCATION = re.compile(r"\b(?:remove|strip|delete|erase|drop|clear|hide|take out|get rid of|wipe|scrub|leave out|"
                        r"no|without|don't (?:include|share|show|keep|save))\b.*\b(?:location|gps|geo-?tags?|"
                        r"geo-?location|geo ?data|coordinates|where (?:it|this|the (?:photo|picture)) was taken)\b")
+
+
+_SAVE = re.compile(r"(?:save|export|download|store)(?: (?:it|this|that|the (?:photo|picture|image|edits?|result|changes|"
+                   r"version|file)|my (?:photo|picture|image|edits?|changes)|a copy|all of it|everything))?"
+                   r"(?: (?:for me|now|please|as (?:a |an )?(?:jpe?g|png|tiff?|webp|file|new file|copy)|to (?:my )?"
+                   r"(?:disk|desktop|computer|files?|folder)))*")
+
+
+def save(c: str) -> None:
+    """'save it', 'export the photo': where that is done (the File menu); it was "Sorry, I don't know
+    how to do that"."""
+    if _SAVE.fullmatch(c):
+        raise Refusal("Saving is in the File menu: File ▸ Save (Ctrl+S) writes this version (and asks before "
+                      "replacing your original), File ▸ Save As… (Ctrl+Shift+S) or Export a Copy… (Ctrl+E) "
+                      "write a new file. Every version is also kept in the history.", asks=True)
+    return None
 
 
 def remove_location(c: str) -> list[RemoveLocation] | None:

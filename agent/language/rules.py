@@ -624,6 +624,7 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("resize", photo_rules.resize, (
         ("resize it to 1080 pixels wide", "resize width 1080"), ("make it 50% smaller", "resize 50%"),
         ("save it smaller", "resize long 2048"))),
+    RequestRule("save", photo_rules.save, (("save it", "refuse"), ("export the photo as a png", "refuse"))),
     RequestRule("remove_location", photo_rules.remove_location, (("remove the location", "remove_location"),)),
     RequestRule("red_eye", photo_rules.red_eye, (("remove the red eye", "red_eye"), ("fix the red eyes", "red_eye"))),
     RequestRule("hide_faces", photo_rules.hide_faces, (("blur the faces", "adjust_attr sharpness -100 in faces"),
