@@ -532,6 +532,25 @@ def test_two_groups_removed_on_one_side_are_said_once_and_both_boxed(tmp_path, g
     assert [o["box"] for o in result.data["overlays"] if o["target"] == "before"] == [g.before_box for g in groups]
 
 
+def test_what_changed_after_a_removal_of_unnamed_things_says_what_was_removed(tmp_path, grass, monkeypatch):
+    """"remove the people" (tourists too small for the explainer's detector), "what changed?": "the
+    grey object at the bottom right was removed": the edit run is said first."""
+    from agent.dialogue.assistant import build_manager
+    from agent.explain import chat
+    from agent.explain.types import Explanation, Finding
+
+    doc = Document.create(Store(tmp_path / "e.db"), grass.copy(), title="t")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert manager.handle("make it brighter").ok  # (a version to compare with; its command is what was run)
+    said = "The grey object at the bottom right was removed."
+    h, w = grass.shape[:2]
+    monkeypatch.setattr(chat, "explain_images", lambda before, after: Explanation(
+        [Finding("object_removed", {}, [10, 300, 60, 400], [10, 300, 60, 400], said)], said, (w, h), (w, h),
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
+    reply = manager.handle("what changed?").reply
+    assert reply.startswith("I ran “Brighter +20”.") and said.lower() in reply.lower(), reply
+
+
 HORSES = [("horse", 1.0, (586, 223, 898, 563)), ("horse", 0.99, (118, 205, 407, 561)), ("horse", 0.98, (330, 228, 585, 546))]
 
 

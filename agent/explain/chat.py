@@ -204,9 +204,11 @@ def handle_explain(manager, command: Command):
         # an edit of a few pixels (the red of two pupils) is no "nothing changed": said, and why unseen
         pieces = run + [(f"It changed too few pixels for me to measure against {state['label']}.", None)]
     elif _WHAT_DID_YOU_DO.search(q) or (exp.findings[0].kind == "unnamed" and intent.split("+")[-1] in (
-            "overview", "how_much")):
+            "overview", "how_much")) or (intent.startswith("overview") and any(
+            f.kind == "object_removed" and not f.params.get("object") for f in exp.findings)):
         # the edits run are known: said first, then what the pixels show (where the pixels cannot
-        # name the change, "a way I cannot name" is not all there is to say)
+        # name the change, "a way I cannot name" is not all there is to say; where they name what was
+        # removed only "a grey object", "remove the people" says what it was)
         pieces = run + pieces
     return TurnResult(utterance, "".join(t for t, _ in pieces), command, data=_turn_data(state, pieces))
 
