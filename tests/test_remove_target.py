@@ -735,3 +735,16 @@ def test_two_of_a_kind_share_their_overlap_by_nearness(monkeypatch):
     mask, _ = apart_module.apart(img, ours, [theirs], {})
     assert mask[10:90, 10:120].all()  # ours, and the overlap nearer it
     assert not mask[10:90, 130:190].any()  # the neighbour's side of the overlap stays the neighbour's
+
+
+def test_one_in_the_middle_is_not_the_one_on_the_right(monkeypatch):
+    """gcompris' didgeridoo player (one person, in the middle): "make the person on the right brighter"
+    brightened him and said "Brightened the person on the right"."""
+    from agent.perception.models import Detection
+    from tests.conftest import fake_detector
+
+    img = np.zeros((480, 320, 3), np.uint8)
+    fake_detector(monkeypatch, [Detection("person", 0.9, (60, 20, 280, 470))])
+    with pytest.raises(objects.ObjectNotFound, match="I see one person, in the middle, and none on the right"):
+        objects.match_objects(img, "the person on the right")
+    assert objects.match_objects(img, "the person in the middle")[0].boxes == [(60, 20, 280, 470)]

@@ -350,7 +350,9 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
 
     main = None if positioned or beside is not None or extreme or young else the_prominent(dets)
     best = tuple(int(v) for v in (main or max(dets, key=score)).box)
-    if phrase.position and len(every) == 1 and _other_side(best, phrase.position, w, h):
+    # (one in the middle is not "the person on the right" either: it was brightened and said so)
+    if phrase.position and len(every) == 1 and (_other_side(best, phrase.position, w, h) if extreme
+                                                else not on_side(best, phrase.position, w, h)):
         _only_one_elsewhere(rgb, best, phrase.position, phrase.label)
     if phrase.position and phrase.position != "centre" and not extreme:
         _further_found(best, phrase.position, phrase.label, every, w, h)
