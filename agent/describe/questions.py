@@ -280,7 +280,8 @@ def _role(pixels: np.ndarray, question: Question, role: str) -> tuple[str, dict,
 def answer_question(pixels: np.ndarray, question: Question, removed: tuple | None = None) -> tuple[str, dict, list[Command]]:
     """The answer in words, the data to draw (boxes), and what "yes" would run (a proposal).
     ``removed``: the box of what the last edit removed and the words it was named by, which "is it
-    gone?" looks at (the other giraffe, still there, was "No: I still see a giraffe on the right")."""
+    gone?" looks at (the other giraffe, still there, was "No: I still see a giraffe on the right"); ()
+    when nothing was removed from the photo."""
     if question.kind == "critique":
         c = critique(pixels)
         return c.text(), {"plan": [p.format() for p in c.plan]}, c.plan
@@ -320,7 +321,7 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
         question.value == "each" or singular(question.about.split()[-1]) != question.about.split()[-1])
     # ("is anyone left?" after "remove the people" looks as closely as the removal did)
     found = _found(pixels, label, place, every=question.kind == "count" or each or question.value in ("gone", "still"))
-    removed_one = removed is not None and not re.search(r"\b(?:all|every|each|both|everyone|everybody|two|three|four)\b",
+    removed_one = bool(removed) and not re.search(r"\b(?:all|every|each|both|everyone|everybody|two|three|four)\b",
                                                         removed[1]) and singular(removed[1].split()[-1]) == removed[1].split()[-1]
     if removed_one and question.value in ("gone", "still") and (_thing(removed[1]) or ("", ""))[:2] == (label, said):
         # (one thing removed; "is anyone left?" after "remove the people" looks anywhere)
@@ -367,6 +368,8 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
     if question.kind == "present" and question.value in ("gone", "still") and said in YOUNG and len(found) < 2:
         found = []  # a young one is told apart as the smaller of its kind: the joey gone, its mother is no joey
     if not found:
+        if question.kind == "present" and question.value in ("gone", "still") and removed == ():
+            return f"I don't see {_a(said)}, and nothing has been removed from this photo.", {}, []
         if question.kind == "present" and question.value in ("gone", "still"):
             return (f"{'Yes' if question.value == 'gone' else 'No'}: I don't see {_a(said)} any more.", {}, [])
         return f"I don't see {_a(said)}.", {}, []
@@ -720,9 +723,12 @@ def _what_at(pixels: np.ndarray, place: str, *, who: bool = False) -> tuple[str,
 
 def _removed(doc) -> tuple | None:
     """The box of the pixels the head's removal changed and the words it removed, when the head was
-    made by a removal; else None."""
+    made by a removal; () when no version the head was made from was ("is the calf gone?" after a
+    removal that found no calf said "Yes: I don't see a calf any more"); else None."""
     from agent.grammar.commands import CommandError, Remove, parse_command
 
+    if not any((v.command or "").startswith("remove ") for v in doc.lineage()):
+        return ()
     parent = doc.parent()
     try:
         command = parse_command(doc.head.command or "")
