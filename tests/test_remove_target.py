@@ -748,3 +748,19 @@ def test_one_in_the_middle_is_not_the_one_on_the_right(monkeypatch):
     with pytest.raises(objects.ObjectNotFound, match="I see one person, in the middle, and none on the right"):
         objects.match_objects(img, "the person on the right")
     assert objects.match_objects(img, "the person in the middle")[0].boxes == [(60, 20, 280, 470)]
+
+
+def test_one_thing_of_another_colour_is_asked_about(monkeypatch):
+    """gcompris' camels (one brown camel found, the white calf missed): "make the white one warmer"
+    made the brown camel warmer and said "Made the white camel warmer". A black and tan dog is still
+    "the black dog"."""
+    from agent.perception.models import Detection
+    from tests.conftest import fake_detector
+
+    img = np.full((300, 400, 3), (110, 150, 90), np.uint8)  # grass
+    img[60:260, 100:300] = (150, 95, 50)  # a brown animal
+    fake_detector(monkeypatch, [Detection("dog", 0.9, (100, 60, 300, 260))])
+    with pytest.raises(objects.ObjectNotFound, match="I see one dog, and it looks .* to me, not white"):
+        objects.match_objects(img, "the white dog")
+    img[60:160, 100:300] = (20, 18, 16)  # its back black
+    assert objects.match_objects(img, "the black dog")[0].boxes == [(100, 60, 300, 260)]

@@ -332,9 +332,10 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
                      tuple(dict.fromkeys(classes[b] for b in boxes)))
 
     extreme = bool(phrase.position and _EXTREME.search(head))
-    colours = colours_of(rgb, dets, phrase.label) if phrase.colour in COLOR_WORDS and len(dets) > 1 else {}
+    # (one found is asked about too: "make the white one warmer" of a brown camel said "the white camel")
+    colours = colours_of(rgb, dets, phrase.label) if phrase.colour in COLOR_WORDS else {}
     if colours:
-        some_of_colour(phrase.colour.replace("gray", "grey"), phrase.label, dets, colours)
+        some_of_colour(phrase.colour.replace("gray", "grey"), phrase.label, dets, colours, rgb)
 
     def score(d) -> float:
         s = d.score * (0.01 if extreme else 1.0)

@@ -5,6 +5,7 @@ when none is (:func:`agent.edits.objects.match_objects` places them among the re
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from agent.perception.models import Detection
@@ -31,14 +32,42 @@ NEAR_COLOURS = {"brown": {"orange", "beige", "red"}, "black": {"grey"}, "grey": 
                  "blue": {"purple", "skyblue"}, "skyblue": {"blue", "grey"}, "yellow": {"orange", "beige"}, "green": set()}
 
 
-def some_of_colour(colour: str, label: str, dets: list[Detection], colours: dict[int, str | None]) -> None:
+PART_OF_IT = 0.15  # a black or white this share of one thing's middle is its colour too (a German shepherd's back)
+
+
+def _much_of(rgb: np.ndarray, box, colour: str) -> bool:
+    """Whether a good part (:data:`PART_OF_IT`) of the middle of ``box`` is black or white (L* under 25,
+    or over 75 with a chroma under 18): the colour one thing is named by is its main one, and a black
+    and tan dog is "the black dog" to its owner, a panda "the white panda" (its middle 22% white, 47%
+    black; a camel's 0% white)."""
+    if colour not in ("black", "white"):
+        return False
+    x1, y1, x2, y2 = (int(v) for v in box)
+    dx, dy = (x2 - x1) // 5, (y2 - y1) // 5
+    middle = rgb[y1 + dy:y2 - dy, x1 + dx:x2 - dx]
+    if middle.size == 0:
+        return False
+    lab = cv2.cvtColor(np.ascontiguousarray(middle[:, :, :3]), cv2.COLOR_RGB2LAB).reshape(-1, 3).astype(np.float32)
+    light, chroma = lab[:, 0] * 100 / 255, np.hypot(lab[:, 1] - 128, lab[:, 2] - 128)
+    share = np.mean(light < 25) if colour == "black" else np.mean((light > 75) & (chroma < 18))
+    return float(share) >= PART_OF_IT
+
+
+def some_of_colour(colour: str, label: str, dets: list[Detection], colours: dict[int, str | None],
+                   rgb: np.ndarray | None = None) -> None:
     """Raise :class:`ObjectNotFound` when none of several ``dets`` is ``colour`` or near it: "the brown
     horse" among a black, a black and a grey one (the brown foal a "cow" to the detector) took the
-    surest, a black one."""
+    surest, a black one. One found is asked about too, unless a good part of it is the black or white
+    asked for (``rgb``: the picture)."""
     said = [colours.get(id(d)) for d in dets]
     if any(c is None or c == colour or c in NEAR_COLOURS.get(colour, ()) for c in said):
         return
     seen = list(dict.fromkeys(c for c in said if c))
+    if len(dets) == 1 and rgb is not None and _much_of(rgb, dets[0].box, colour):
+        return
+    if len(dets) == 1:
+        raise ObjectNotFound(f"I see one {label}, and it looks {seen[0]} to me, not {colour}",
+                             seen=[(label, tuple(int(v) for v in dets[0].box))])
     raise ObjectNotFound(
         f"I see {len(dets)} {plural(label)} but none looks {colour} to me (" +
         (", ".join(seen[:-1]) + " and " + seen[-1] if len(seen) > 1 else seen[0]) +
