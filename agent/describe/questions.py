@@ -772,7 +772,7 @@ def register(manager) -> None:
             manager.context.topic = f"the {' '.join(about)}"  # "make it brighter" next: that thing
             # "how many giraffes?", then "make the left one brighter", "now the other one"
             manager.context.topic_count = len(data["overlays"]) if question.kind == "count" or (
-                question.kind == "where" and len(data["overlays"]) > 1) else None  # ("where are they?": each)
+                question.kind in ("where", "doing") and len(data["overlays"]) > 1) else None  # ("where are they?": each)
         return TurnResult(manager.typed() or command.format(), text, command, data=data)
 
     manager.handlers["describe"] = handle

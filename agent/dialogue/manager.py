@@ -496,9 +496,11 @@ class DialogueManager:
             # "make them brighter" after "how many people?" found none brightened the whole picture
             return [], ("Which do you mean by “them”? Say what they are (for example “make the people brighter”), "
                         "or draw around them with the trace tool (T).")
-        one = ONE.search(utterance.lower())
-        if reading.commands and one and not resolved and any(
-                c.edits_image and not getattr(c, "region", "").startswith("the ") for c in reading.commands):
+        # ("and the other one darker", not understood as a follow-up, darkened the whole picture)
+        other = not reading.revise and re.search(r"\bthe other ones?\b", utterance.lower())
+        if reading.commands and (ONE.search(utterance.lower()) or other) and not resolved and any(
+                c.edits_image and not (other and isinstance(c, Remove)) and not getattr(c, "region", "").startswith("the ")
+                for c in reading.commands):
             # "make the left one brighter" with no thing talked about: not the whole picture, nor the
             # middle of the picture for "the one in the middle" (gcompris' meerkats: the middle one was meant)
             return [], ("Which one do you mean? Say what it is and where, for example “make the dog on "

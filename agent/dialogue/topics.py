@@ -114,6 +114,8 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     True
     >>> about_topic("make the white one brighter", "the chickens"), about_topic("and the brown ones warmer", "the chickens")
     ('make the white chicken brighter', 'and the brown chickens warmer')
+    >>> about_topic("and the other one darker", "the jaguars", last_region="the jaguar on the right", count=2)
+    'and the jaguar on the left darker'
     >>> about_topic("make its fur warmer", "the dog")
     "make the dog's fur warmer"
     >>> about_topic("and the mother warmer", "the joey")
@@ -153,7 +155,9 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
         if count != 2 or not done:
             return None
         side = OPPOSITE[done.group(1) or done.group(2)]  # (said as "the one there": a follow-up reads it)
-        return words[:other.start()] + f"the one {side_phrase(side)}" + words[other.end():]
+        bare = re.fullmatch(r"(?:(?:and|now|then|ok|okay),? )*the other(?: one)?(?: too| as well| also| please)*[.!?]?", words)
+        what = "the one" if bare else f"the {noun}"  # "and the other one darker": an edit of its own, there
+        return words[:other.start()] + f"{what} {side_phrase(side)}" + words[other.end():]
     worn = re.search(rf"\b(?:his|her|their) ({WORN})\b", words)
     if worn:  # "what colour is his shirt?" after "where is the man on the left?"
         return words[:worn.start()] + f"the {worn.group(1)} of {topic}" + words[worn.end():]
