@@ -36,6 +36,7 @@ answer. Replies carry ``data["overlays"]`` (boxes on the "before" and "current" 
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -596,7 +597,8 @@ def _pick(state: dict, q: str) -> list[int]:
 def _how_much(state: dict, q: str) -> list:
     exp: Explanation = state["exp"]
     attr = _named_attr(q)
-    if attr and not any(_answers(attr, f.kind) for f in exp.findings):
+    if attr and not any(_answers(attr, f.kind) for f in exp.findings) and not any(
+            f.kind in LOCAL_KINDS for f in exp.findings):  # ("how much greener?" of the greenery: "not tinted")
         return [(_unchanged_attr(attr), None)]
     idx = _pick(state, q)
     if not idx:
@@ -656,8 +658,12 @@ def _amount_sentence(f: Finding, exp: Explanation) -> str:
         return f"About {p['removed_fraction'] * 100:.0f}% of the picture was background and is now gone."
     area = p.get("area_fraction")
     size = f" It covers about {area * 100:.0f}% of the picture." if area else ""
-    if f.kind == "object_recolored" and p.get("from_color"):
+    if f.kind == "object_recolored" and p.get("from_color") and p["from_color"] != p.get("to_color"):
         return f"{_thing(f)} went from {p['from_color']} to {p['to_color']}.{size}"
+    if f.kind == "object_recolored" and p.get("chroma_shift"):  # (it said "went from brown to brown")
+        da, db = p["chroma_shift"]
+        return (f"{f.sentence.rstrip('.')}: its colours moved by about {math.hypot(da, db):.0f} (CIELAB a*b*), "
+                f"lightness {p.get('lightness_change', 0.0):+.0f} of 100.{size}")
     return f"{f.sentence}{size}".strip()
 
 

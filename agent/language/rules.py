@@ -566,6 +566,7 @@ def _describe_explain(c: str) -> RuleResult:
                  r"\bcompare\b|\bwhat (?:did|have) you (?:just |already )?(?:do|done|change|changed)\b"
                  r"|\bwhere (?:did|have) you (?:change|changed|edit|edited)\b"
                  r"|^how much (?:\w+er|more \w+|less \w+) (?:is|did|has) (?:it|the (?:photo|picture|image))\b"
+                 r"|^how much (?:\w+er|more \w+|less \w+)(?: (?:now|then|than before|exactly))?$"  # ("how much greener?": it tinted)
                  r"|^(?:by )?how much(?: did (?:it|you) change(?: it)?)?$"
                  r"|^(?:how|is|was|does|did|has|what|compared)\b.*\bcompared? (?:to|with) (?:the )?(?:original|before|"
                  r"previous|last|first)|\bbefore (?:and|&|vs\.?|versus) after\b", c):

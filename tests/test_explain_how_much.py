@@ -1,0 +1,30 @@
+""""How much greener?" after "make the grass greener": it tinted the whole picture green at 35% (read
+as a request), then, read as a question, said "it was not tinted" (the change was the greenery's, not
+a tint of everything) and "The changed region went from brown to brown"."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agent.dialogue.assistant import build_manager
+from agent.dialogue.manager import GrammarParser
+from agent.explain import chat
+from agent.explain.types import Explanation, Finding
+from editor.document import Document
+from editor.store import Store
+
+
+def test_how_much_of_a_part_recoloured_says_by_how_much(tmp_path, monkeypatch):
+    img = np.full((60, 80, 3), 120, np.uint8)
+    doc = Document.create(Store(tmp_path / "e.db"), img, title="t")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert manager.handle("make it brighter").ok  # (a version to compare with)
+    said = "The greenery became greener."
+    finding = Finding("object_recolored", {"from_color": "brown", "to_color": "brown", "chroma_shift": [-10.1, 6.2],
+                                           "lightness_change": 2.6, "area_fraction": 0.13, "region": "greenery"},
+                      [0, 30, 80, 60], [0, 30, 80, 60], said)
+    monkeypatch.setattr(chat, "explain_images", lambda before, after: Explanation(
+        [finding], said, (80, 60), (80, 60), [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]))
+    reply = manager.handle("how much greener?").reply
+    assert "not tinted" not in reply and "from brown to brown" not in reply, reply
+    assert "the greenery became greener: its colours moved by about 12 (CIELAB a*b*), lightness +3 of 100" in reply, reply
