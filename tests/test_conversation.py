@@ -706,6 +706,9 @@ def test_the_left_one_and_the_other_one_are_things_talked_about(monkeypatch, man
     assert manager.read("make the left one brighter")[1].startswith("Which one do you mean?")
     assert manager.read("make the one in the middle brighter")[1].startswith("Which one")  # (not the centre)
     assert manager.read("and the other one darker")[1].startswith("Which one")  # (not the whole picture)
+    manager.document.apply("adjust_attr sharpness 40 in the giraffe on the left", manager.document.pixels())
+    assert [c.format() for c in manager.read("blur everything else")[0]] == [  # (it blurred the giraffe too)
+        "background blur behind the giraffe on the left"]
     assert manager.handle("how many giraffes are there?").reply.startswith("I count 2 giraffes")
     assert manager.context.topic == "the giraffes" and manager.context.topic_count == 2
     first = manager.read("make the left one brighter")[0]

@@ -43,6 +43,7 @@ from agent.dialogue.topics import (
     IT,
     ONE,
     PARENT,
+    REST,
     about_topic,
     kind_of_young,
     named_as,
@@ -452,14 +453,16 @@ class DialogueManager:
             region = getattr(last_edit, "region", "") or ""
             if isinstance(last_edit, Background) and last_edit.mode == "blur" and not last_edit.keep:
                 region = "background"  # "blur the background", "make it darker too": the background
+            elif isinstance(last_edit, Background) and last_edit.keep and REST.search(utterance.lower()):
+                region = last_edit.keep  # "make the rest darker" after a blur behind the penguin
             thing = re.match(r"(the [a-z]+(?: [a-z]+)?) (?:on|at|in) the ", region)
             if not topic and (thing or region.startswith("the ")) and (
                     ONE.search(utterance.lower()) or PARENT.search(utterance.lower())):
                 # "make the right one darker" after an edit of the giraffe on the left; "the one in the
                 # middle more" after "make the kids brighter" (it brightened the centre)
                 topic = thing.group(1) if thing else region
-            elif not topic and region.startswith("the ") and IT.search(utterance.lower()):
-                topic, edited = region, True
+            elif not topic and region.startswith("the ") and (IT.search(utterance.lower()) or REST.search(utterance.lower())):
+                topic, edited = region, True  # ("blur everything else" after "make the penguin sharper": it blurred it)
             elif not topic and _FOUND_PART.fullmatch(region) and IT.search(utterance.lower()) \
                     and not re.match(r"\s*(?:it|they)\b", utterance.lower()):  # ("it feels cold": the picture)
                 topic, edited = f"the {region}", True  # "the sky is too bright", "darken it": the sky
@@ -478,7 +481,7 @@ class DialogueManager:
                                                             getattr(c, "question", ""))
                                                for c in reading.commands):
                 reading = None
-            elif edited and not all(isinstance(c, (Remove, *REGIONAL)) or getattr(c, "question", "")
+            elif edited and not all(isinstance(c, (Remove, Background, *REGIONAL)) or getattr(c, "question", "")
                                     for c in reading.commands):  # ("what is he holding?": the one edited)
                 reading = None  # "crop it" after "make the sheep brighter": the picture, as before
             elif asked_after and not all(isinstance(c, Describe) for c in reading.commands):

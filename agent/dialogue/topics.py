@@ -37,6 +37,8 @@ def kind_of_young(noun: str) -> str | None:
     return kind if kind not in (None, "person") else None
 
 
+# "blur everything else", "make the rest darker": all but the thing the last edit was made in
+REST = re.compile(r"\b(?:everything|all) else\b|\bthe rest(?: of (?:it|the (?:picture|photo|image)))?\b")
 _OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
 
 
@@ -116,6 +118,8 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     ('make the white chicken brighter', 'and the brown chickens warmer')
     >>> about_topic("and the other one darker", "the jaguars", last_region="the jaguar on the right", count=2)
     'and the jaguar on the left darker'
+    >>> about_topic("blur everything else", "the penguin", last_region="the penguin")
+    'blur everything except the penguin'
     >>> about_topic("make its fur warmer", "the dog")
     "make the dog's fur warmer"
     >>> about_topic("and the mother warmer", "the joey")
@@ -161,6 +165,9 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     worn = re.search(rf"\b(?:his|her|their) ({WORN})\b", words)
     if worn:  # "what colour is his shirt?" after "where is the man on the left?"
         return words[:worn.start()] + f"the {worn.group(1)} of {topic}" + words[worn.end():]
+    rest = REST.search(words)
+    if rest and last_region.startswith("the "):  # "blur everything else" after "make the penguin sharper"
+        return words[:rest.start()] + f"everything except {last_region}" + words[rest.end():]
     its = re.search(r"\bits ([a-z]+)\b", words)
     if its and not IT.search(words):  # "make its fur warmer" after the dog: the dog's fur (the dog)
         return words[:its.start()] + f"the {noun}'s {its.group(1)}" + words[its.end():]
