@@ -10,6 +10,13 @@ from agent.language.questions import read_question
 from agent.language.reader import read
 
 
+def test_a_thing_asked_to_be_in_focus_is_measured_not_sharpened():
+    """"is the penguin in focus?" proposed “Sharper +40 in the penguin in focus”."""
+    assert read_question("is the penguin in focus?").kind == "measure_part"
+    assert read_question("is the dog blurry?").value == "blurry"
+    assert read("is the penguin in focus?", model=lambda *a, **k: None, photo_open=True).proposal == []
+
+
 def test_which_way_a_thing_faces_is_answered_with_where_it_is_not_a_rotation():
     """"is the horse facing left?" proposed "Rotate 1° CCW"."""
     for words in ("is the horse facing left?", "which way is the dog looking", "are the people facing the camera?",

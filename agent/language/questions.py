@@ -172,6 +172,9 @@ _FACING = re.compile(rf"^(?:(?:is|are|was|were|isn't|aren't) {_THE}(?P<x>{_THING
 _TOO_PART = re.compile(rf"^(?:is|are) {_THE}(?P<x>{_THING}) (?:(?:a bit|a little|a tad|way|much|far|maybe|still|now|"
                        rf"not) )*too (?P<y>dark|bright|light|warm|cold|cool|saturated|colorful|vivid|sharp|blurry|"
                        rf"{COLOUR_ASKED})(?: (?:now|still))?$")
+# "is the penguin in focus?" proposed "Sharper +40 in the penguin in focus"
+_PART_FOCUS = re.compile(rf"^(?:is|are) {_THE}(?P<x>{_THING}) (?:(?:still|now|really) )*(?P<y>in focus|sharp|blurry|blurred|"
+                         rf"out of focus|focused|soft)(?: (?:now|enough))?$")
 _HOW_PART = re.compile(rf"^how (?P<y>dark|bright|light|warm|cold|cool|saturated|colorful|vivid|sharp|blurry) "
                        rf"(?:is|are|does) {_THE}(?P<x>{_THING})(?: look)?$")
 # "what is the brightness?", "how much contrast is there": the measure of that quality (it was read as
@@ -290,6 +293,11 @@ def read_question(text: str) -> Question | None:
     facing = _FACING.fullmatch(c)
     if facing:
         return Question("where", (facing.group("x") or facing.group("y")).strip(), "facing")
+    focus = _PART_FOCUS.fullmatch(c)
+    if focus and focus.group("x").strip() not in ("it", "this", "that", "photo", "picture", "image", "pic", "everything",
+                                                  "background", "foreground", "subject", "edges", "corners"):
+        return Question("measure_part", focus.group("x").strip(), "sharp" if focus.group("y") in ("in focus", "sharp", "focused")
+                        else "blurry")
     part = _HOW_PART.fullmatch(c)
     if part and part.group("x") not in ("it", "this", "that", "photo", "picture", "image", "pic", "everything"):
         return Question("measure_part", part.group("x").strip(), part.group("y"))
