@@ -1,0 +1,101 @@
+"""Crops said in words (the request reader's ``crop`` rule, :mod:`agent.language.rules`): a shape
+("crop it square"), a zoom about the centre ("zoom in a little", "crop it closer", "crop 10% off each
+side"), a headshot ("crop to his face"), a thing ("crop to the dog"), four numbers, or a question back
+when the words name nothing Easel can crop to ("crop to the dog's face": it cannot find a dog's face).
+Split from :mod:`agent.language.rules`."""
+
+from __future__ import annotations
+
+import re
+
+from agent.grammar.commands import MAX_INSET, CommandError, Crop, CropTo
+from agent.language.rule_base import Refusal, RuleResult
+from agent.language.scope import THING_PARTS
+
+_ZOOM_IN = re.compile(r"\bzoom(?:ed)?(?: in|(?= (?:the|this|my) (?:photo|picture|image|pic)))(?: (?:on |to )?(?:the |this |my )?(?:whole |entire )?(?:photo|picture|image|pic|shot))?"
+                      r"(?: (?:a|the) little bit| a (?:little|tiny|wee) bit| a (?:little|bit|touch|tad)| slightly| just a bit"
+                      r"| a lot| (?:much|way|a bit) more| more)?\s*$")
+_EACH_SIDE = re.compile(r"(\d+(?:\.\d+)?) ?(?:%|percent)(?: (?:off|from|of|on|at|around))? (?:each|every|all|both|the) "
+                        r"(?:four )?(?:sides?|edges?|borders?)|(?:each|every|all) (?:four )?(?:sides?|edges?|borders?)"
+                        r"(?: of the (?:photo|picture|image))? by (\d+(?:\.\d+)?) ?(?:%|percent)")
+
+
+# "crop it closer", "crop in a bit tighter": no thing named, a tighter frame about the centre (it was "Crop to what?")
+_CLOSER = re.compile(r"\b(?:crop|trim|frame)(?: it| this| the (?:image|picture|photo|pic|shot))?(?: in)?"
+                     r"(?: (?:a (?:little |tiny )?bit|a little|slightly|a touch|a tad|a lot|much|way))?"
+                     r" (?:closer|tighter|more tightly|in)(?: please)?\s*$")
+
+
+def _inset(c: str) -> float | None:
+    """The share of each side "zoom in a little" (5), "zoom in" (10), "zoom in a lot" (20) and "crop
+    10% off each side" cut, about the centre; None when the words name no such crop ("zoom in on the
+    dog" crops to the dog). They were "Crop to what?"."""
+    m = _EACH_SIDE.search(c)
+    if m and re.search(r"\b(?:crop\w*|trim|cut|zoom)\b", c):
+        return min(float(m.group(1) or m.group(2)), float(MAX_INSET))
+    m = _ZOOM_IN.search(c) or _CLOSER.search(c)
+    if m is None:
+        return None
+    said = m.group(0)
+    if re.search(r"\b(?:lot|much|way)\b", said):
+        return 20.0
+    little = r"\b(?:little|bit|tiny|wee|touch|tad|slightly)\b"
+    return 5.0 if re.search(little, said) or re.search(little + r"\s+zoom", c) else 10.0
+
+
+def crop(c: str) -> RuleResult:
+    """'crop it square' -> crop square; 'crop to the dog', 'zoom in on the girl' -> crop the dog / the girl."""
+    if not re.search(r"\b(?:crop\w*|trim|zoom(?:ed)? in|zoom (?:the|this|my)|close[- ]?up|reframe)\b|^make (?:it|the \w+) (?:square|4:3|16:9)$", c):
+        return None
+    numbers = re.findall(r"(?<![\d.])\d+(?![\d.]|:\d)", c)
+    if len(numbers) == 4:
+        try:
+            return [Crop(*(int(n) for n in numbers))]  # "crop from (40, 20) to (480, 500)"
+        except CommandError as exc:
+            raise Refusal(str(exc)) from None
+    m = re.search(r"\b(square|1:1|4:3|16:9|4 ?x ?3|16 ?x ?9|instagram|widescreen|wide)\b", c)
+    if m:
+        word = m.group(1).replace(" ", "")
+        aspect = {"1:1": "square", "instagram": "square", "4x3": "4:3", "16x9": "16:9", "widescreen": "16:9",
+                  "wide": "16:9"}.get(word, word)
+        return [CropTo(aspect)]
+    inset = _inset(c)
+    if inset is not None:
+        return [CropTo(f"in {inset:g}%")]
+    face = re.search(r"\bhead ?shot\b|\b(?:crop|zoom|close[- ]?up)\b.*?\b(?:the|his|her|my|their|our|your|only|just) "
+                     r"(faces?(?: (?:on|at) the (?:left|right|top|bottom))?)\b", c)
+    if face:
+        return [CropTo(face.group(1) or "face")]  # a headshot: agent.perception.faces' face
+    owned = re.search(r"\b(?:crop|zoom|close[- ]?up)\b.*?\bthe ([a-z]+)'s ([a-z]+)\b", c)
+    if owned and owned.group(2) in THING_PARTS | {"face", "faces"}:
+        from agent.perception.things import SYNONYMS
+
+        if owned.group(2).startswith("face") and SYNONYMS.get(owned.group(1), owned.group(1)) in ("person", "man", "woman"):
+            return [CropTo("face")]  # "crop to the man's face": a headshot, as "his face" is
+        # "crop to the dog's face" cropped to the dog and said "Cropped to the dog's face"
+        raise Refusal(f"I can't find the {owned.group(1)}'s {owned.group(2)} on my own. Draw a box around it (the "
+                      f"box tool, B) and say “crop to this”, or say “crop to the {owned.group(1)}”.")
+    if re.search(r"\b(?:remove|delete|erase)\s*/\s*crop\b|\bcrop\s*/\s*(?:remove|delete|erase)\b", c):
+        raise Refusal("Remove it, or crop to it? Say 'remove the …' or 'crop to the …'.")
+    if re.search(r"\bcrop (?:out|away|off)\b|\bcrop (?:\w+ ){1,6}?(?:out|away|off)(?: of| from)?\b", c):
+        raise Refusal("Crop out means different things. Say 'crop to the …' to keep something, or "
+                      "'remove the …' to take it out of the picture.")
+    m = re.search(r"\b(?:crop(?: it| this| the (?:image|picture|photo))?(?: to| around| on| onto)?|"
+                  r"zoom(?:ed)? in(?: on| to)?|close[- ]?up(?: of| on)?|(?:reframe|trim)(?: to| around)?)\s+"
+                  r"((?:the|his|her|their|my|that|this|these|those|only|just|a|an)\b.*|selection\b)", c)
+    if m:
+        what = re.sub(r"^(?:only|just)\s+", "", m.group(1)).strip()
+        what = re.split(r"[?!.(:;\"]|,", what)[0].strip()
+        what = re.sub(r"\s+(?:only|please|a (?:tiny |little )?bit|a little|slightly)$", "", what)
+        if re.fullmatch(r"(?:the )?selection", what):
+            return [CropTo("selection")]  # "crop to this" with a drawn selection
+        from agent.perception.things import names_object  # the detector's words; loads no model
+
+        if names_object(what):
+            return [CropTo(what)]
+        if not re.fullmatch(r"(?:the |this |that )?(?:whole |entire )?(?:image|picture|photo|pic|edges?|sides?|"
+                            r"borders?|little bit|bit)", what):
+            raise Refusal(f"I can crop to something I can recognise (people, animals, vehicles, everyday objects), "
+                          f"and I can't find {what!r} that way. I can crop to a shape ('crop square', 'crop 16:9') "
+                          "or to a box you draw (the box tool, B) and “crop to this”.")
+    raise Refusal("Crop to what? Name a thing ('crop to the dog') or a shape ('crop square', 'crop 16:9').")
