@@ -278,6 +278,7 @@ def test_a_request_in_words_for_a_photo_takes_the_models_search_at_lower_confide
         # "since" of time is no reason to drop ("what changed since the original?" compared the last edit only)
         ("what changed since the original?", ["explain what changed since the original"]),
         ("how much greener?", ["explain how much greener"]),  # (it was a green tint of the whole picture)
+        ("make both lemurs warmer", ["adjust_attr warmth 25 in both lemurs"]),  # (it was the whole picture)
         # a tonal part's words say where, not which way ("make the dark areas brighter" darkened them)
         ("make the dark areas brighter", ["adjust_attr brightness 25 in shadows"]),
         ("make the black parts darker", ["adjust_attr brightness -25 in shadows"]),

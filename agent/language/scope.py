@@ -284,7 +284,7 @@ _EDGES = re.compile(r"\b(?:(?:the|its|all the|all four|4) )?(?:corners|outer (?:
                     r"|(?<=\bblur )(?:the |its )?edges\b")  # ("blur the edges": the picture's, a soft frame)
 _SUBJECT = re.compile(r"\b(?:the )?(?:main )?(?:subject|foreground)\b")
 _OBJECT_START = re.compile(r"\b(?:(?:all|both|each|every one) (?:of )?)?(?:the|his|her|their|my|our|these|those|"
-                           r"that|this|its|your)\s+")
+                           r"that|this|its|your)\s+|\b(?:all|both)\s+(?=[a-z]+s\b)")  # ("both lemurs": it was everything)
 # Words that end an object's phrase: what the request does to it, not which one it is.
 _OBJECT_STOP = re.compile(
     r"^(?:more|less|a|an|bit|little|slightly|much|lot|too|very|really|so|to|into|by|and|but|please|look|looks|"
