@@ -100,12 +100,18 @@ def apart(pixels: np.ndarray, box: Box, keep, cache: dict) -> tuple[np.ndarray, 
     return mask, others & ~mask
 
 
-def _histogram(rgb: np.ndarray, where: np.ndarray) -> np.ndarray:
-    """The smoothed 16-level colour histogram of ``rgb`` where ``where``, summing to 1."""
-    q = (rgb[where] // 16).astype(np.int32)
-    hist = np.bincount((q[:, 0] * 16 + q[:, 1]) * 16 + q[:, 2], minlength=4096).astype(np.float32)
-    hist = cv2.GaussianBlur(hist.reshape(16, 256), (0, 0), 1.0).ravel()  # neighbouring levels
-    return hist / max(float(hist.sum()), 1e-6)
+def _codes(pixels: np.ndarray) -> np.ndarray:
+    """Each RGB pixel's bin of a 16-level colour histogram (0..4095)."""
+    q = (pixels // 16).astype(np.int32)
+    return (q[..., 0] * 16 + q[..., 1]) * 16 + q[..., 2]
+
+
+def _histogram(rgb: np.ndarray, where: np.ndarray, *, floor: float = 0.0) -> np.ndarray:
+    """The smoothed 16-level colour histogram of ``rgb`` where ``where`` (4096 bins, neighbouring levels
+    blurred together), each bin raised by ``floor`` (no colour impossible) and summing to 1."""
+    hist = np.bincount(_codes(rgb[where]), minlength=4096).astype(np.float32)
+    hist = cv2.GaussianBlur(hist.reshape(16, 256), (0, 0), 1.0).ravel()
+    return (hist + floor) / max(float(hist.sum()) + 4096 * floor, 1e-6)
 
 
 def _alike(rgb: np.ndarray, theirs: np.ndarray, ours: np.ndarray) -> bool:
@@ -151,18 +157,11 @@ def _claimed_by(rgb: np.ndarray, both: np.ndarray, theirs: np.ndarray, ours: np.
     its own claims nothing."""
     if not theirs.any() or not both.any():
         return np.zeros_like(both)
-    q = (rgb // 16).astype(np.int32)
-    code = (q[..., 0] * 16 + q[..., 1]) * 16 + q[..., 2]
-
-    def density(where: np.ndarray) -> np.ndarray:
-        hist = np.bincount(code[where], minlength=4096).reshape(16, 16, 16).astype(np.float32)
-        hist = cv2.GaussianBlur(hist.reshape(16, 256), (0, 0), 1.0).reshape(16, 16, 16)  # neighbouring levels
-        return (hist + 1e-3) / (hist.sum() + 4.096)
-
-    pt, po = density(theirs), density(ours) if ours.any() else np.full((16, 16, 16), 1 / 4096, np.float32)
-    c = code[both]
+    pt = _histogram(rgb, theirs, floor=1e-3)
+    po = _histogram(rgb, ours, floor=1e-3) if ours.any() else np.full(4096, 1 / 4096, np.float32)
+    c = _codes(rgb[both])
     out = np.zeros_like(both)
-    out[both] = pt.reshape(-1)[c] > odds * po.reshape(-1)[c]
+    out[both] = pt[c] > odds * po[c]
     # a claim is a region, not scattered pixels
     return cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)).astype(bool) & both
 
