@@ -757,7 +757,9 @@ def register(manager) -> None:
         if manager.document is None:
             return TurnResult(manager.typed() or command.format(), "Open a photo first, then ask me about it.",
                               command, ok=False)
-        text, data, proposal = answer_question(manager.document.pixels(), question, _removed(manager.document))
+        # (what a removal changed is read only for "is it gone?": a full-resolution difference otherwise unused)
+        removed = _removed(manager.document) if question.value in ("gone", "still") else None
+        text, data, proposal = answer_question(manager.document.pixels(), question, removed)
         if proposal:
             manager.context.proposal = proposal  # "yes" runs it, "only the first one" part of it
         if question.kind == "size" and len(data.get("overlays", [])) == 1:

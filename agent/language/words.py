@@ -33,6 +33,7 @@ DOWN = re.compile(r"\b(?:decrease[sd]?|decreasing|reduce[sd]?|reducing|less|lowe
 # A number as people type it, exponent included: "1e309" is one number (too large), not a 1.
 NUMBER = re.compile(r"(?<![\w.])([+-]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]?\d+)?)\s*(%|percent|per cent|points?|degrees?|°)?")
 
+_COLOUR_WORDS = set(COLORS) | {"grey", "gray", "black"}
 # Nouns that mean the whole picture; any other noun after a determiner names a part of it.
 WHOLE = {
     "image", "picture", "photo", "photograph", "pic", "shot", "it", "whole", "everything", "overall",
@@ -44,7 +45,7 @@ WHOLE = {
     "lights", "darks", "blacks", "whites", "version", "result", "original", "left", "right", "top", "bottom",
     "lightness", "darkness", "blurriness", "blur", "general", "possible", "most", "best", "vibrancy", "mood",
     "atmosphere", "feel", "feeling", "vibe", "camera", "lens", "end", "other",
-} | set(COLORS) | {"grey", "gray", "black"}
+} | _COLOUR_WORDS
 DETERMINER = re.compile(r"\b(?:the|his|her|their|my|its|our|your|this|that|these|those)\s+([a-z]+)(?:\s+([a-z]+))?")
 
 
@@ -130,7 +131,6 @@ def explicit_number(clause: str, unit: str | None = None) -> float | None:
     return None
 
 
-_COLOUR_WORDS = set(COLORS) | {"grey", "gray", "black"}
 POSITIONS = {"left", "right", "top", "bottom", "middle", "front", "back", "first", "second", "third", "big",
               "small", "little", "other", "upper", "lower"}
 
