@@ -37,6 +37,32 @@ def test_crop_in_cuts_the_share_of_each_side_and_refuses_too_much():
             parse_command(bad)
 
 
+def test_a_side_cut_off_is_that_share_of_the_picture_and_revised_by_more_or_less():
+    """"crop off the bottom" was "Crop out means different things", "trim the left edge" "I can't find
+    'the left edge'", and "cut the top a bit" cut the subject out of its background."""
+    from agent.language.followups import Recent, read_follow_up
+
+    assert _said("crop off the bottom") == ["crop off bottom 10%"]
+    assert _said("trim the left edge") == ["crop off left 10%"]
+    assert _said("cut the top a bit") == ["crop off top 5%"]
+    assert _said("chop the top off") == ["crop off top 10%"]
+    assert _said("crop the bottom half") == ["crop off bottom 50%"]
+    assert _said("crop 5% off the right") == ["crop off right 5%"]
+    assert _said("crop off the bottom and brighten it") == ["crop off bottom 10%", "adjust_attr brightness 20"]
+    assert _said("crop to the top half") == ["crop off bottom 50%"]  # the top kept
+    img = np.arange(100 * 200 * 3, dtype=np.uint32).reshape(100, 200, 3).astype(np.uint8)
+    assert np.array_equal(execute(parse_command("crop off bottom 10%"), img), img[:90])
+    assert np.array_equal(execute(parse_command("crop off left and right 5%"), img), img[:, 10:190])
+    assert parse_command("crop off top 5%").reply() == "Cropped 5% off the top."
+    for bad in ("crop off bottom 80%", "crop off left and right 50%", "crop off middle 10%", "crop off top and top 5%"):
+        with pytest.raises(CommandError):
+            parse_command(bad)
+    more = read_follow_up("a bit more", Recent.of("crop off bottom 10%"))
+    assert [c.format() for c in more.commands] == ["crop off bottom 12.5%"] and more.revise
+    assert [c.format() for c in read_follow_up("too much", Recent.of("crop off left and right 40%")).commands] == [
+        "crop off left and right 20%"]
+
+
 def test_more_and_too_much_after_a_zoom_revise_its_share():
     from agent.language.followups import Recent, read_follow_up
 

@@ -45,6 +45,11 @@ def _crop_to(cmd: c.CropTo, px: np.ndarray) -> np.ndarray:
         h, w = px.shape[:2]
         dx, dy = round(w * cmd.inset / 100), round(h * cmd.inset / 100)
         return ops.crop(px, box=(dx, dy, w - dx, h - dy))
+    if cmd.edges is not None:  # "crop off the bottom": that share of the picture off each side named
+        h, w = px.shape[:2]
+        sides, share = cmd.edges
+        cut = {s: round((h if s in ("top", "bottom") else w) * share / 100) for s in sides}
+        return ops.crop(px, box=(cut.get("left", 0), cut.get("top", 0), w - cut.get("right", 0), h - cut.get("bottom", 0)))
     if c.face_words(cmd.target) is not None:
         return retouch.crop_face(px, cmd.target, room=1.0 if cmd.margin is None else cmd.margin / c.FACE_MARGIN)
     if cmd.aspect:
@@ -170,7 +175,7 @@ def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None 
         return Outcome(objects.remove_region(pixels, selection))
     if isinstance(command, c.CropTo) and command.target in SELECTION_WORDS:
         return Outcome(RUNNERS[c.Crop](selection_box(selection), pixels))
-    if isinstance(command, c.CropTo) and not command.aspect and command.inset is None \
+    if isinstance(command, c.CropTo) and not command.aspect and command.inset is None and command.edges is None \
             and c.face_words(command.target) is None:  # says which one, of several ("Cropped to the bison.")
         found = objects.match_objects(pixels, command.target)
         notes = [f"I see {counted(len(m.others) + 1, m.label)} and cropped to the one {regions.which_one(m.boxes[0], m.others)}"

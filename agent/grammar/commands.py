@@ -80,6 +80,14 @@ ATTRS = tuple(ATTR_RANGES)
 FLIP_AXES = ("horizontal", "vertical")
 ASPECTS = ("square", "4:3", "16:9")
 MAX_INSET = 40  # percent of each side: "crop in 50%" would leave nothing
+MAX_EDGE = 75  # percent of the picture cut off one side ("crop off the bottom half": 50)
+def edge_limit(sides: tuple[str, ...]) -> float:
+    """The most of the picture ``crop off`` may cut off each of ``sides``: :data:`MAX_EDGE`, under half
+    for two opposite sides."""
+    return min(MAX_EDGE, 49) if set(sides) in ({"left", "right"}, {"top", "bottom"}) else MAX_EDGE
+
+
+_EDGE = re.compile(r"off (top|bottom|left|right)(?: and (top|bottom|left|right))? (\d+(?:\.\d+)?)%")
 CROP_MARGIN = 0.1  # the room a crop to a thing leaves around its box, a share of the box's size on each side
 FACE_MARGIN = 0.5  # ... and a headshot around a face (half its width each side; the hair and shoulders as much again)
 # Background colours: CAISE's tint colours and the plain ones people ask for (editor.regions' palette).
@@ -374,12 +382,13 @@ class CropTo(Command):
     target: str
     margin: float | None = None
     name = "crop"
-    usage = "crop <object words> [margin <percent>%]|face|square|4:3|16:9|in <percent>%"
+    usage = "crop <object words> [margin <percent>%]|face|square|4:3|16:9|in <percent>%|off <side> [and <side>] <percent>%"
     meaning = ("crop to the named object with a margin (10% of its size on each side unless said), or to the "
                "face (a headshot, margin 50% unless said: the face detector's face, "
                "the biggest or the one placed, with room for the hair and the shoulders), or to that aspect ratio "
                "(landscape) centred on the main subject, or `in P%`: P% (1 to 40) off each side, about the centre "
-               "(\"zoom in a little\": 5%) (Easel extension)")
+               "(\"zoom in a little\": 5%), or `off S P%`: P% of the picture cut off side S (top, bottom, left or "
+               "right; \"crop off the bottom\": 10%), or off two sides (`off left and right 5%`) (Easel extension)")
     edits_image = True
 
     def __post_init__(self) -> None:
@@ -388,6 +397,9 @@ class CropTo(Command):
         if self.target.startswith("in ") and self.inset is None:
             raise CommandError(f"crop in takes a share of each side from 1% to {MAX_INSET}%, got "
                                f"{shown(self.target[3:])}; usage: {self.usage}")
+        if self.target.startswith("off ") and self.edges is None:
+            raise CommandError(f"crop off takes a side (top, bottom, left, right) and a share of the picture from 1% to "
+                               f"{MAX_EDGE}% (less than half off each of two opposite sides), got {shown(self.target[4:])}")
         if self.margin is not None and not 0 <= self.margin <= 1:
             raise CommandError(f"a crop's margin is from 0% to 100% of the thing's size, got {self.margin * 100:g}%")
 
@@ -396,6 +408,20 @@ class CropTo(Command):
         """The share of each side cut off, for ``crop in P%`` (else None)."""
         m = re.fullmatch(r"in (\d+(?:\.\d+)?)%", self.target)
         return float(m.group(1)) if m and 1 <= float(m.group(1)) <= MAX_INSET else None
+
+    @property
+    def edges(self) -> tuple[tuple[str, ...], float] | None:
+        """The sides cut and the share of the picture cut off each, for ``crop off S P%`` (else None)."""
+        m = _EDGE.fullmatch(self.target)
+        if m is None or m.group(1) == m.group(2):
+            return None
+        sides, share = tuple(s for s in m.group(1, 2) if s), float(m.group(3))
+        return (sides, share) if 1 <= share <= edge_limit(sides) else None
+
+    def edges_said(self) -> str:
+        """"10% off the bottom", "5% off the left and right" (``crop off``'s words)."""
+        sides, share = self.edges or ((), 0.0)
+        return f"{share:g}% off the {' and '.join(sides)}"
 
     @classmethod
     def parse(cls, args: list[str], rest: str) -> Command:
@@ -415,6 +441,8 @@ class CropTo(Command):
             return f"Cropped to {'a square' if self.aspect == 'square' else self.aspect} around the main subject."
         if self.inset is not None:
             return f"Cropped {self.inset:g}% off each side (zoomed in about the centre)."
+        if self.edges is not None:
+            return f"Cropped {self.edges_said()}."
         if self.margin is not None:  # "a bit wider", "tighter" after a crop
             usual = FACE_MARGIN if face_words(self.target) is not None else CROP_MARGIN
             room = "no room" if self.margin == 0 else f"{'more' if self.margin > usual else 'less'} room"
@@ -423,6 +451,8 @@ class CropTo(Command):
         return f"Cropped to {self.target if face_words(self.target) is None else region_phrase(self.target)}."
 
     def label(self) -> str:
+        if self.edges is not None:
+            return f"Crop {self.edges_said()}"
         return f"Crop {self.target}" + ("" if self.margin is None else f" (margin {round(self.margin * 100):g}%)")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from agent.grammar.commands import MAX_INSET, CommandError, Crop, CropTo
+from agent.grammar.commands import MAX_INSET, CommandError, Crop, CropTo, edge_limit
 from agent.language.rule_base import Refusal, RuleResult
 from agent.language.scope import THING_PARTS
 
@@ -43,8 +43,60 @@ def _inset(c: str) -> float | None:
     return 5.0 if re.search(little, said) or re.search(little + r"\s+zoom", c) else 10.0
 
 
+_SIDE = r"(?P<side>top|bottom|left|right)(?: (?:and|&) (?:the )?(?P<side2>top|bottom|left|right))?"
+_PART = r"(?: (?P<part>half|third|quarter|sides?|edges?|parts?|strips?|bits?|borders?|portions?|ends?|areas?|sections?))?"
+_OF_PICTURE = r"(?: of (?:the|this|my) (?:whole |entire )?(?:photo|picture|image|pic|shot|frame))?"
+_SOME = (r"(?P<some>a (?:little |tiny |wee )?bit(?: more)?|a little|slightly|a touch|a tad|a lot|much more|way more|more"
+         r"|(?:by )?(?:about |around |roughly |approximately |some )?(?P<n>\d+(?:\.\d+)?) ?(?:%|percent))")
+# "crop off the bottom", "cut the top a bit", "trim the left edge", "chop the top off", "crop the right side of the
+# image by about 5%", "crop the bottom half": that side of the picture cut off (they were "Crop out means different
+# things", "I can't find 'the left edge'", and "cut the top a bit" a cutout of the subject)
+_EDGE_CUT = re.compile(rf"^(?:please )?(?:can you |could you )?(?:crop|cut|trim|chop|shave|slice)(?: (?:off|out|away))?"
+                       rf"(?: (?P<some0>a (?:little |tiny )?bit|a little|some|a lot))?(?: (?:off |from |of )?the {_SIDE}{_PART}{_OF_PICTURE}"
+                       rf"(?: (?:off|out|away))?(?: {_SOME})?)(?: please)?\s*$")
+_EDGE_AMOUNT = re.compile(rf"^(?:crop|cut|trim|chop|shave|slice)(?: off)? (?P<n>\d+(?:\.\d+)?) ?(?:%|percent) (?:off|from) "
+                          rf"(?:the )?{_SIDE}{_PART}{_OF_PICTURE}\s*$")
+_KEEP_HALF = re.compile(rf"^(?:crop|trim|cut)(?: it| the (?:photo|picture|image))? (?:down )?to the {_SIDE} half{_OF_PICTURE}\s*$")
+_OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
+
+
+def edge_cut(c: str) -> str | None:
+    """``crop off``'s target for words that cut a side of the picture away ("crop off the bottom": 10%,
+    "cut the top a bit": 5%, "a lot": 20%, "crop the bottom half": 50%, "crop 5% off the right"; "crop to
+    the left half" cuts the right half), or None."""
+    m = _KEEP_HALF.match(c)
+    if m:
+        if m.group("side2"):
+            return None
+        return f"off {_OPPOSITE[m.group('side')]} 50%"
+    m = _EDGE_CUT.match(c) or _EDGE_AMOUNT.match(c)
+    if m is None:
+        return None
+    sides = tuple(s for s in (m.group("side"), m.group("side2")) if s)
+    part = m.group("part") or ""
+    some = (m.groupdict().get("some") or "") + " " + (m.groupdict().get("some0") or "")
+    number = m.group("n")
+    if part in ("half", "third", "quarter"):
+        share = {"half": 50.0, "third": 33.3, "quarter": 25.0}[part]
+    elif number:
+        share = float(number)
+    elif re.search(r"\b(?:lot|much|way)\b", some):
+        share = 20.0
+    elif re.search(r"\b(?:bit|little|slightly|touch|tad)\b", some):
+        share = 5.0
+    else:
+        share = 10.0
+    if not 1 <= share <= edge_limit(sides):
+        raise Refusal(f"I can cut from 1% to {edge_limit(sides):g}% of the picture off {'each of those sides' if len(sides) > 1 else 'a side'}"
+                      f", not {share:g}%.")
+    return f"off {' and '.join(sides)} {share:g}%"
+
+
 def crop(c: str) -> RuleResult:
     """'crop it square' -> crop square; 'crop to the dog', 'zoom in on the girl' -> crop the dog / the girl."""
+    edge = edge_cut(c)
+    if edge is not None:
+        return [CropTo(edge)]
     if not re.search(r"\b(?:crop\w*|trim|zoom(?:ed)? in|zoom (?:the|this|my)|close[- ]?up|reframe)\b|^make (?:it|the \w+) (?:square|4:3|16:9)$", c):
         return None
     numbers = re.findall(r"(?<![\d.])\d+(?![\d.]|:\d)", c)

@@ -22,6 +22,7 @@ from agent.grammar.commands import (
     Flip,
     Remove,
     Rotate,
+    edge_limit,
     face_words,
 )
 from agent.grammar.regions import region_phrase
@@ -72,6 +73,10 @@ def scaled(command: Command, factor: float) -> Command | None:
         return dataclasses.replace(command, degrees=(sign * new) % 360, text=None)
     if isinstance(command, CropTo) and command.inset is not None:  # "a bit more" after "zoom in a little"
         return dataclasses.replace(command, target=f"in {max(1.0, min(MAX_INSET, round(command.inset * factor, 1))):g}%")
+    if isinstance(command, CropTo) and command.edges is not None:  # "a bit more" after "crop off the bottom"
+        sides, share = command.edges
+        new = max(1.0, min(edge_limit(sides), round(share * factor, 1)))
+        return dataclasses.replace(command, target=f"off {' and '.join(sides)} {new:g}%")
     if isinstance(command, CropTo) and not command.aspect:
         # a crop to a thing or a face: "more" crops closer (the crop's size over ``factor``), "a bit wider" less
         usual = FACE_MARGIN if face_words(command.target) is not None else CROP_MARGIN
@@ -160,6 +165,8 @@ def revision_reply(old: Command, new: Command) -> str:
                 f"instead of {before * 100:.0f}%.")
     if isinstance(new, CropTo) and isinstance(old, CropTo) and new.inset is not None and old.inset is not None:
         return f"Crop now {new.inset:g}% off each side instead of {old.inset:g}%."
+    if isinstance(new, CropTo) and isinstance(old, CropTo) and new.edges is not None and old.edges is not None:
+        return f"Crop now {new.edges_said()} instead of {old.edges[1]:g}%."
     if isinstance(new, Background) and isinstance(old, Background) and new.mode == old.mode == "blur":
         return f"Background blur now {new.strength:g} times the usual instead of {old.strength:g}."
     return f"{new.reply().rstrip('.')} instead ({old.label()} taken back)."
