@@ -375,7 +375,7 @@ _ELSEWHERE = re.compile(
     r"(?:(?:and|also|now|then|ok|okay)[,\s]+)*(?:(?:do|apply|make|try)\s+)?"
     r"(?:(?:the )?same(?: thing)?\s+(?:for|to|with|on)\s+|(?:it|that|this)\s+(?:for|to|with|on)\s+|(?:for|to|on)\s+)?"
     rf"(?P<where>the (?:one|other one|other|others) {_PLACE_WORDS}|the other(?: one| [a-z]+)?|the [a-z]+(?: [a-z]+)? {_PLACE_WORDS}"
-    rf"|the (?P<side>(?:{_SIDE_ONE})) one|the [a-z]+)(?P<too>(?:\s+(?:too|as well|also|(?:a bit |a little |even )?more))+)?")
+    rf"|the (?P<side>(?:{_SIDE_ONE})) one|the (?:{_SIDE_ONE}) (?:side|half|part|edge|corner)|the [a-z]+)(?P<too>(?:\s+(?:too|as well|also|(?:a bit |a little |even )?more))+)?")
 # "the other one", "the one on the right", "the left one" refer back whatever leads in or follows ("now
 # the other one": the lead-in words are off before the rules read it); "the dog" alone may be anything
 _ANAPHORIC = re.compile(rf"the (?:other(?: one)?|one {_PLACE_WORDS}|(?:{_SIDE_ONE}) one)")
@@ -422,7 +422,7 @@ def _elsewhere(c: str, recent: Recent) -> FollowUp | None:
         return _next_to(region, last)
     if not m or not region or region.startswith(("everything", "selection")):
         return None
-    if not (m.group("too") or re.match(r"(?:and|also|now|then|ok|okay)\b|(?:do |apply )?(?:the )?same\b", c)
+    if not (m.group("too") or re.match(r"(?:and|also|now|then|ok|okay)\b|(?:do |apply )?(?:the )?same\b|do (?:it |that )?(?:for |to |on )?the\b", c)
             or _ANAPHORIC.fullmatch(m.group("where")) or (c == m.group("where") and _found_to_found(region, c))):
         return None
     where = m.group("where")
@@ -642,6 +642,8 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("now the sky", "adjust_color green 0.2 in greenery", "adjust_color green 0.2 in sky"),
         ("and the sky too", "adjust_attr brightness 20 in greenery", "adjust_attr brightness 20 in sky"),
         ("same for the right", "adjust_attr brightness -20 in left", "adjust_attr brightness -20 in right"),
+        ("now the right side too", "adjust_attr brightness 20 in left", "adjust_attr brightness 20 in right"),  # (rotate 20)
+        ("and the top half as well", "adjust_attr brightness 20 in left", "adjust_attr brightness 20 in top half"),
         ("the dog", "adjust_color green 0.2 in greenery", "none"),
         ("make the sky darker at the top", "adjust_attr brightness 10 in clouds", "none"),  # (it brightened the sky)
         ("the sky darker", "adjust_attr brightness 10 in clouds", "none"),
