@@ -28,3 +28,23 @@ def test_how_much_of_a_part_recoloured_says_by_how_much(tmp_path, monkeypatch):
     reply = manager.handle("how much greener?").reply
     assert "not tinted" not in reply and "from brown to brown" not in reply, reply
     assert "the greenery became greener: its colours moved by about 12 (CIELAB a*b*), lightness +3 of 100" in reply, reply
+
+
+def test_how_much_did_you_brighten_it_is_answered_from_the_edits_not_run(tmp_path):
+    """"how much did you brighten it?" brightened it by 40; "how many degrees did you rotate it?" was
+    taken for things to count ("“degrees did you rotate it” is not one of them")."""
+    img = np.full((60, 80, 3), 120, np.uint8)
+    doc = Document.create(Store(tmp_path / "e.db"), img, title="t")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert manager.handle("how much did you brighten it?").reply == (
+        "I haven't changed the brightness since the original (the edits: no edit yet).")
+    for request in ("rotate 2", "brighten it", "brighten it a bit more"):
+        assert manager.handle(request).ok
+    lines = [v.command for v in manager.document.lineage()]
+    assert manager.handle("how much have you brightened it so far?").reply == (
+        "I changed the brightness twice since the original: “Brighter +20”, then “Brighter +10” (+30 in all).")
+    assert manager.handle("how many degrees did you rotate it?").reply == (
+        "I rotated it once since the original: “Rotate 2° CCW”.")
+    assert manager.handle("how much did you increase the contrast?").reply.startswith(
+        "I haven't changed the contrast since the original (the edits: “Rotate 2° CCW”, “Brighter +20”")
+    assert [v.command for v in manager.document.lineage()] == lines  # no question ran an edit

@@ -41,6 +41,7 @@ import re
 
 import numpy as np
 
+from agent.explain.asked_edits import edits_asked
 from agent.explain.engine import explain_images
 from agent.explain.types import LOCAL_KINDS, Explanation, Finding, told
 from agent.grammar.commands import Command
@@ -166,6 +167,9 @@ def handle_explain(manager, command: Command):
     if manager.document is None:
         return TurnResult(utterance, "Open an image first; then I can tell you what changed.",
                           command, ok=False)
+    told = edits_asked(manager.document, q)
+    if told is not None:  # "how much did you brighten it?": the edits of that kind, from the history
+        return TurnResult(utterance, told, command)
     intent = _intent(q)
     state = manager.context.explain
     if _BEFORE_THAT.search(q):  # "and before that?": the edit before the one just told (it was undone)

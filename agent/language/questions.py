@@ -86,7 +86,7 @@ _COLOUR = re.compile(
     # "what is the person on the left wearing?": the colour of their clothes, as describe says it
     rf"|^what(?: colou?r)?(?:'s| is| are| does| do) {_THE}(?P<w>{_THING}) (?:wearing|dressed in|have on|got on)$")
 _COUNT = re.compile(
-    r"^how many (?P<x>(?!(?:are|is|do|can|remain)\b)[a-z ]+?)(?:\s+(?:are there|is there|are in (?:it|the \w+|this \w+)|"
+    r"^how many (?P<x>(?!(?:are|is|do|can|remain)\b)(?![a-z ]*\b(?:did|have|has) (?:you|easel)\b)[a-z ]+?)(?:\s+(?:are there|is there|are in (?:it|the \w+|this \w+)|"
     r"do you see|can you see|are visible|(?:are|is|do you see) in (?:it|the \w+|this \w+)|in (?:it|the \w+|this \w+)|"
     r"there are|(?:are|is) (?:still )?(?:left|remaining|there)|(?:still )?remain|do (?:i|we) have(?: left)?))?"
     r"(?: now| still| after that| any more| anymore)?$")

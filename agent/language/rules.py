@@ -476,6 +476,8 @@ def _describe_explain(c: str) -> RuleResult:
                  r"|^how much (?:\w+er|more \w+|less \w+) (?:is|did|has) (?:it|the (?:photo|picture|image))\b"
                  r"|^how much (?:\w+er|more \w+|less \w+)(?: (?:now|then|than before|exactly))?$"  # ("how much greener?": it tinted)
                  r"|^(?:by )?how much(?: did (?:it|you) change(?: it)?)?$"
+                 # "how much did you brighten it?" (it brightened it by 40), "how many degrees did you rotate it?"
+                 r"|^(?:and )?(?:by )?how (?:much|many (?:degrees|points|percent)|far)(?: exactly)? (?:did|have|has) (?:you|easel) "
                  r"|^(?:how|is|was|does|did|has|what|compared)\b.*\bcompared? (?:to|with) (?:the )?(?:original|before|"
                  r"previous|last|first)|\bbefore (?:and|&|vs\.?|versus) after\b", c):
         # "how much brighter is it now?" was read as "brighten it by 40"; "how warm is it now compared to
@@ -522,7 +524,8 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("describe_explain", _describe_explain, (
         ("what changed?", "explain what changed"), ("describe it", "describe"),
         ("what is in this picture?", "describe"),
-        ("how warm is it now compared to the original?", "explain how warm is it now compared to the original")),
+        ("how warm is it now compared to the original?", "explain how warm is it now compared to the original"),
+        ("how much did you brighten it?", "explain how much did you brighten it")),  # (it brightened it by 40)
         worth="off: right +0, wrong +0, refused +0"),
     RequestRule("question", _question, (
         ("what colour is the cup?", "describe"), ("is there a spoon?", "describe"),
