@@ -471,6 +471,38 @@ def test_reverting_what_the_last_edit_changed_undoes_it():
     assert read_follow_up("remove the contrast", Recent.of("adjust_attr warmth 25")) is None  # a request of its own
 
 
+def test_undoing_an_edit_made_before_the_last_takes_it_out_and_keeps_the_later_ones(tmp_path):
+    """gcompris' penguin: "make the background darker", "and blur it", "make the penguin pop", then
+    "undo the blur" sharpened the whole picture by 40 (read as a request: the blur was not the last
+    edit). The blur is taken out and the edits after it made again without it; one undo brings it back."""
+    import numpy as np
+
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+    from editor.document import Document
+    from editor.store import Store
+
+    img = np.zeros((60, 80, 3), np.uint8)
+    img[:, :40] = 90
+    img[:, 40:] = 160
+    doc = Document.create(Store(tmp_path / "easel.db"), img, title="a.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    for line in ("adjust_attr warmth 25", "adjust_attr brightness -20 in left", "adjust_attr contrast 20"):
+        assert manager.handle(line).ok
+    lines = [v.command for v in manager.document.lineage()[1:]]
+    result = manager.handle("undo the warmth")
+    assert result.reply == ("Took out “Warmer +25” and made “Darker -20 in left”, “Contrast +20” again without it."), result.reply
+    assert [v.command for v in manager.document.lineage()[1:]] == lines[1:]
+    alone = manager.document.pixels()
+    assert manager.handle("undo").ok and [v.command for v in manager.document.lineage()[1:]] == lines
+    assert manager.handle("undo the darkening").ok  # (a word for a brightness edit)
+    assert [v.command for v in manager.document.lineage()[1:]] == [lines[0], lines[2]]
+    assert alone.shape == img.shape and not np.array_equal(alone, img)
+    assert manager.handle("undo the rotation").reply == (  # (it undid the last edit, whatever it was)
+        "No edit on screen changed the rotation (they are “Warmer +25”, “Contrast +20”). Say “undo” to take back the last one.")
+    assert [v.command for v in manager.document.lineage()[1:]] == [lines[0], lines[2]]
+
+
 def test_a_fault_asked_without_its_verb_is_a_question():
     """gcompris' penguin: "the background too dark now?" brightened the background and "the sky too
     blue?" enhanced a photo with no sky; "is the sky too blue?" was a colour question about "the sky

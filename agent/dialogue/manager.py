@@ -240,6 +240,7 @@ class DialogueManager:
         self.executors: dict[str, Callable[[np.ndarray], np.ndarray]] = {}
         self.context = TurnContext()
         self._revise = 0  # the turn's first commands revise the edits on screen (set by _understand)
+        self._dropped = 0  # ... and this many edits before those are taken out
         # Asked at the end of a turn, before it is committed: True drops the whole turn (versions,
         # rows, history lines) and raises TurnStopped. The app sets it to its worker's "cancelled".
         self.stop_requested: Callable[[], bool] = lambda: False
@@ -274,7 +275,7 @@ class DialogueManager:
         store = self.document.store if self.document is not None else None
         head_before = self.document.head.id if self.document is not None else None
         lines = len(self.history)
-        self._revise = 0
+        self._revise = self._dropped = 0
         self.context.confirmed = self.context.chat = False
         given = self.context.given.get(self.document.root.id, []) if self.document is not None else []
         with store.transaction() if store is not None else contextlib.nullcontext(), names_from(self._opened), \
@@ -336,15 +337,20 @@ class DialogueManager:
                     request = [parse_command(v.command) for v in lineage[ids.index(span[0]) + 1:]]
                 except CommandError:
                     request = [last]
-        return Recent(last, tuple(request))
+        try:
+            earlier = tuple(parse_command(v.command) for v in doc.lineage()[1:] if v.command)
+        except CommandError:
+            earlier = (last,)
+        return Recent(last, tuple(request), earlier=earlier)
 
     def _run_all(self, commands: list[Command], utterance: str) -> TurnResult:
         """Run the turn's commands in order; stop at the first that fails (its reply says why)."""
         results: list[TurnResult] = []
         revise, self._revise = self._revise, 0
+        dropped, self._dropped = self._dropped, 0
         start = self.document.head.id if self.document is not None else None
         if revise:  # the first ``revise`` commands replace the edits on screen, in one step
-            results.append(revising.revise(self, commands[:revise], utterance))
+            results.append(revising.revise(self, commands[:revise], utterance, dropped=dropped))
         for command in commands[revise:]:
             if results and not results[-1].ok:
                 break
@@ -515,7 +521,7 @@ class DialogueManager:
             self.context.chat = reading.chat
         if reading.commands:
             if commit:
-                self._revise = reading.revise
+                self._revise, self._dropped = reading.revise, reading.dropped
             return reading.commands, " ".join(reading.notes)
         return [], reading.reply or f"Sorry, I did not understand that. {CAPABILITIES}"
 

@@ -54,16 +54,19 @@ def point_at(command: Command, exc: RegionNotFound) -> str:
             f"trace tool (T) or a box (B) and say “{pointing_example(command)}”.")
 
 
-def revise(manager, commands: list[Command], utterance: str) -> TurnResult:
+def revise(manager, commands: list[Command], utterance: str, *, dropped: int = 0) -> TurnResult:
     """Replace the last ``len(commands)`` edits on screen by ``commands`` (the same edits, some with
-    other amounts), made again from the version before them. ``manager`` is the
-    :class:`agent.dialogue.manager.DialogueManager` whose document, history and context this changes."""
+    other amounts), made again from the version before them; with ``dropped``, the edits before those
+    (that many) are taken out too ("undo the blur" when an edit came after it: the later one is made
+    again without it). ``manager`` is the :class:`agent.dialogue.manager.DialogueManager` whose
+    document, history and context this changes."""
     doc = manager.document
     lineage = doc.lineage() if doc is not None else []
-    if len(lineage) <= len(commands):  # nothing (or not enough) on screen to replace: a fresh edit
+    if len(lineage) <= len(commands) + dropped:  # nothing (or not enough) on screen to replace: a fresh edit
         return manager.run(commands[0], utterance=utterance)
     manager.context.last_kind = None
-    replaced, base = doc.head, lineage[-1 - len(commands)]
+    replaced, base = doc.head, lineage[-1 - len(commands) - dropped]
+    taken_out = [v.command or "" for v in lineage[len(lineage) - len(commands) - dropped:len(lineage) - len(commands)]]
     olds = []
     for version, command in zip(lineage[-len(commands):], commands, strict=True):
         try:
@@ -90,6 +93,17 @@ def revise(manager, commands: list[Command], utterance: str) -> TurnResult:
     manager.history.extend(caise_path(doc, replaced.id, parent.id))  # "undo", then the new amounts
     # what was revised, then what the edits said of themselves ("I see 2 giraffes and changed the one on the right")
     said = [revision_reply(old, new) for old, new in zip(olds, commands, strict=True) if old != new]
+    if taken_out:
+        kept = "”, “".join(c.label() for c in commands)
+        said.insert(0, f"Took out “{'”, “'.join(_label(line) for line in taken_out)}” and made “{kept}” again "
+                       f"without it.")
     reply = " ".join(t for t in (*said, *notes) if t)
     return TurnResult(utterance, reply, commands[0], parent, data={"overlays": overlays} if overlays else {},
                       commands=list(commands))
+
+
+def _label(line: str) -> str:
+    try:
+        return parse_command(line).label()
+    except CommandError:
+        return line

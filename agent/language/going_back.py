@@ -91,12 +91,39 @@ def going_back(c: str, recent: Recent) -> FollowUp | None:
     named = _UNDO_NAMED.fullmatch(c)
     if named and _made(recent.last, named.group("q")):
         return FollowUp([Undo()])  # "revert the warmth" after warming: it warmed again
+    if named:
+        return _take_out(named.group("q"), recent)
     return None
+
+
+REPLAYED_AT_MOST = 4  # "undo the blur" with more edits after it than this asks to undo step by step
+
+
+def _take_out(word: str, recent: Recent) -> FollowUp | None:
+    """"undo the blur" when the blur is not the last edit (a contrast came after it): the latest edit
+    of that kind taken out and the edits after it made again without it (it sharpened the picture,
+    reading "undo the blur" as a request). When no edit on screen is of that kind, it says so ("undo the
+    rotation" undid the last edit, whatever it was); None with no edit on screen."""
+    at = next((i for i in range(len(recent.earlier) - 1, -1, -1) if _made(recent.earlier[i], word)), None)
+    if at is None and recent.earlier:
+        return FollowUp(reply=f"No edit on screen changed the {word} (they are “{'”, “'.join(c.label() for c in recent.earlier)}”"
+                              f"). Say “undo” to take back the last one.")
+    if at is None:
+        return None
+    later = list(recent.earlier[at + 1:])
+    if not later:  # (the last edit, which ``_made`` took above)
+        return FollowUp([Undo()])
+    if len(later) > REPLAYED_AT_MOST:
+        return FollowUp(reply=f"“{recent.earlier[at].label()}” was {len(later) + 1} edits ago. Say “undo” to go back "
+                              "one step at a time, or “go back to the original”.")
+    return FollowUp(later, revise=len(later), dropped=1)
 
 
 # "revert the warmth", "remove the contrast", "get rid of the blur": the edit on screen, by what it changed
 _QUALITY_EDITS = {"warmth": "warmth", "warm": "warmth", "warming": "warmth", "contrast": "contrast",
                   "brightness": "brightness", "brightening": "brightness", "exposure": "brightness",
+                  "darkening": "brightness", "lightening": "brightness", "cooling": "warmth", "tinting": "tint",
+                  "cropping": "crop", "desaturation": "saturation",
                   "saturation": "saturation", "vibrance": "saturation", "sharpness": "sharpness",
                   "sharpening": "sharpness", "blur": "blur", "blurring": "blur", "tint": "tint",
                   "colour": "tint", "color": "tint", "hue": "hue", "rotation": "rotate", "crop": "crop"}
@@ -107,14 +134,14 @@ _UNDO_NAMED = re.compile(r"(?:revert|undo|remove|cancel|drop|lose|get rid of|tak
 
 def _made(last, word: str) -> bool:
     """Whether the edit ``last`` changed what ``word`` names ("warmth": a warmth edit)."""
-    from agent.grammar.commands import AdjustAttr, AdjustColor, Background, CropTo, Rotate
+    from agent.grammar.commands import AdjustAttr, AdjustColor, Background, Crop, CropTo, Rotate
 
     what = _QUALITY_EDITS[word]
     if isinstance(last, AdjustAttr):
         return last.attr == what or (what == "blur" and last.attr == "sharpness" and last.amount < 0)
     return (what == "tint" and isinstance(last, AdjustColor)) or (what == "blur" and isinstance(last, Background)
                                                                   and last.mode == "blur") or (
-        what == "rotate" and isinstance(last, Rotate)) or (what == "crop" and isinstance(last, CropTo))
+        what == "rotate" and isinstance(last, Rotate)) or (what == "crop" and isinstance(last, (Crop, CropTo)))
 
 
 # "not that one", "wrong one", "that's the wrong horse", "no, I meant another one": the thing was the wrong one

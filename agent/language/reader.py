@@ -99,6 +99,7 @@ class Reading:
     proposal: list[Command] = field(default_factory=list)  # what "yes" runs after a question
     notes: list[str] = field(default_factory=list)  # clauses left out, said after the edits
     revise: int = 0  # commands[:revise] replace the last edits, made again from before them ("too much")
+    dropped: int = 0  # ... and the ``dropped`` edits before those are taken out ("undo the blur" two edits back)
     confirmed: bool = False  # the commands are what the person just agreed to ("yes" to a proposal)
     chat: bool = False  # the reply answers small talk ("thanks", "no", "it's not too dark") or asks back: no failure
 
@@ -267,7 +268,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     if later is not None:
         if later.reply is not None:
             return Reading(reply=later.reply, proposal=later.proposal)
-        return Reading(commands=later.commands, revise=later.revise, notes=[later.note] if later.note else [])
+        return Reading(commands=later.commands, revise=later.revise, dropped=later.dropped,
+                       notes=[later.note] if later.note else [])
     if (recent is None or recent.last is None) and amount_only(utterance):  # "a bit more" with no edit made
         undone = f"I made no change for “{refused.label()}”, so there is" if refused else "There is no edit on screen,"
         return Reading(reply=f"{undone} nothing to make more or less of. Tell me what to change, "

@@ -17,6 +17,7 @@ class Recent:
     last: Command | None = None
     request: tuple[Command, ...] = ()
     said: str = ""  # what the assistant answered last ("I see 2 of them and removed the dog on the left")
+    earlier: tuple[Command, ...] = ()  # every edit since the original, in order, ``last`` the last of them
 
     @classmethod
     def of(cls, *lines: str) -> Recent:
@@ -31,6 +32,7 @@ class FollowUp:
     # commands[:revise] replace the last ``revise`` edits (True: the last one), made again from the version
     # before them ("a bit less" after "make it moodier" revises its three edits)
     revise: int = 0
+    dropped: int = 0  # ... and, before them, this many edits are taken out ("undo the blur" two edits back)
     reply: str | None = None  # nothing to run: say this instead
     note: str = ""  # said after what runs ("which one did you mean?")
     proposal: list[Command] = field(default_factory=list)  # what "yes" runs after the reply's question
