@@ -709,6 +709,8 @@ def test_the_left_one_and_the_other_one_are_things_talked_about(monkeypatch, man
     manager.document.apply("adjust_attr sharpness 40 in the giraffe on the left", manager.document.pixels())
     assert [c.format() for c in manager.read("blur everything else")[0]] == [  # (it blurred the giraffe too)
         "background blur behind the giraffe on the left"]
+    assert [c.format() for c in manager.read("make everyone else black and white")[0]] == [  # (all of it)
+        "grayscale in everything except the giraffe on the left"]
     assert manager.handle("how many giraffes are there?").reply.startswith("I count 2 giraffes")
     assert manager.context.topic == "the giraffes" and manager.context.topic_count == 2
     first = manager.read("make the left one brighter")[0]

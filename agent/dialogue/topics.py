@@ -38,7 +38,7 @@ def kind_of_young(noun: str) -> str | None:
 
 
 # "blur everything else", "make the rest darker": all but the thing the last edit was made in
-REST = re.compile(r"\b(?:everything|all) else\b|\bthe rest(?: of (?:it|the (?:picture|photo|image)))?\b")
+REST = re.compile(r"\b(?:everything|all|everyone|everybody) else\b|\bthe rest(?: of (?:it|the (?:picture|photo|image)))?\b")
 _OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
 
 

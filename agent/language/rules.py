@@ -169,7 +169,7 @@ def _grayscale(c: str) -> RuleResult:
                  r"\bremove (?:all )?(?:the )?(?:background )?colors?\b(?! (?:cast|tint|tone))|\bno colors?\b|\bcolorless\b|"
                  r"\bdesaturate (?:it |the \w+ )?(?:completely|entirely|fully|totally)\b", c):
         bw = c.replace("black_and_white", "monochrome")  # "the dog black..." would read as "the black"
-        bw = re.sub(r"\b(?:the rest|everything else|all else)\b", "the background", bw)
+        bw = re.sub(r"\b(?:the rest|everything else|all else|everyone else|everybody else)\b", "the background", bw)
         # "make the cat black and white", "everything except the cat black and white": only there
         return [Grayscale(region=region_or_ask(bw, {"grayscale", "greyscale", "monochrome", "color", "colors"}))]
     return None
