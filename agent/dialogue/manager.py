@@ -676,15 +676,15 @@ class DialogueManager:
             return None
         if drawn.version_id is None:
             return drawn if drawn.shape == (doc.head.height, doc.head.width) else None
-        return drawn if drawn.version_id in [v.id for v in self._unmoved_since()] else None
+        return drawn if drawn.version_id in [v.id for v in self.unmoved_since()] else None
 
-    def _unmoved_since(self) -> list[Version]:
-        """The head and the versions it was made from by edits that move no pixel, newest first
-        (at most 50)."""
+    def unmoved_since(self, start: Version | None = None) -> list[Version]:
+        """The head (or ``start``) and the versions it was made from by edits that move no pixel,
+        newest first (at most 50)."""
         doc = self.document
         if doc is None:
             return []
-        out = [doc.head]
+        out = [start or doc.head]
         while len(out) < 50:
             try:
                 kept = out[-1].command is not None and isinstance(parse_command(out[-1].command), REGIONAL)
@@ -700,7 +700,7 @@ class DialogueManager:
         """The head's pixels and those before the light and colour edits that made it, which the
         detector's looks at the head see instead (agent.perception.names_kept.unmoved_from); None
         when the head was not made by one."""
-        chain = self._unmoved_since()
+        chain = self.unmoved_since()
         return (self.document.pixels(), self.document.pixels(chain[-1].id)) if len(chain) > 1 else None
 
     def _undo_redo(self, command: Command, utterance: str) -> TurnResult:

@@ -15,9 +15,10 @@ import re
 from agent.edits.regions import RegionNotFound
 from agent.edits.run import pointing_example, uses_selection
 from agent.edits.run import run as run_edit
-from agent.grammar.commands import Command, CommandError, parse_command
+from agent.grammar.commands import REGIONAL, Command, CommandError, parse_command
 from agent.grammar.turns import TurnResult
 from agent.language.revisions import revision_reply
+from agent.perception.names_kept import unmoved_from
 from agent.perception.vocabulary import singular
 from editor.document import Document
 from editor.models import ModelMissingError
@@ -74,15 +75,22 @@ def revise(manager, commands: list[Command], utterance: str, *, dropped: int = 0
         except CommandError:
             olds.append(command)
     pixels, made, notes, overlays = doc.pixels(base.id), [], [], []
+    # the parts found by their look (the sky, the greenery) are looked for on the picture before the light
+    # and colour edits, as on the picture on screen: "too red" after "give the sky a sunset look" found no sky
+    root = doc.pixels(manager.unmoved_since(base)[-1].id)
     for command in commands:
         try:
-            done = run_edit(command, pixels, load=doc.store.get_pixels)
+            pair = None if root is None else (pixels, root)
+            with unmoved_from(lambda pair=pair: pair):
+                done = run_edit(command, pixels, load=doc.store.get_pixels)
         except RegionNotFound as exc:  # "no, only the castle": said as a fresh edit says it, nothing changed
             return TurnResult(utterance, point_at(command, exc), command, ok=False,
                               data={"overlays": exc.overlays} if exc.overlays else {})
         except (ValueError, LookupError, ModelMissingError) as exc:
             return TurnResult(utterance, f"I could not do that: {exc}", command, ok=False)
         pixels = done.pixels
+        if not isinstance(command, REGIONAL):
+            root = None  # (a picture made by other edits is looked at as it is)
         made.append(pixels)
         notes.append(done.note)
         overlays.extend(done.overlays or [])

@@ -54,6 +54,7 @@ from agent.grammar.commands import (
     region_phrase,
 )
 from agent.perception.models import to_rgb8
+from agent.perception.names_kept import unmoved_reference
 from agent.perception.places import box_place, place_phrase
 from agent.perception.things import ObjectNotFound
 from agent.perception.vocabulary import counted
@@ -384,7 +385,10 @@ def resolve(region: str, pixels: np.ndarray, *, selection: np.ndarray | None = N
         found = face_region(pixels, words)
         mask, overlays, note = found.mask, found.overlays, found.note
     elif kind == "named":
-        mask = masks.region_mask(pixels, words)
+        # the sky, the clouds, the greenery of the picture before the light and colour edits that made
+        # the one on screen: "give the sky a sunset look" warmed the sky, and then its darkening found none
+        ref = unmoved_reference(to_rgb8(pixels)) if words.split(" ")[0] in masks.FOUND_NAMES else None
+        mask = masks.region_mask(pixels if ref is None else ref, words)
         if not mask.any():
             raise RegionNotFound(f"I couldn't find {phrase} in this picture")
         if words == "sky" and _small_sky(mask):

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 import re
 
-from agent.grammar.commands import SHARE_SIDE, AdjustAttr, RedEye, RemoveLocation, Resize, Rotate, face_words
+from agent.grammar.commands import (
+    SHARE_SIDE,
+    AdjustAttr,
+    AdjustColor,
+    RedEye,
+    RemoveLocation,
+    Resize,
+    Rotate,
+    face_words,
+)
 from agent.language.rule_base import Refusal
 from agent.language.scope import Unfindable, region_of
 
@@ -228,6 +237,34 @@ MOOD = (("brightness", -15), ("contrast", 15), ("saturation", -20))
 _MOODY = re.compile(r"\b(?:mood(?:y|ier|iest)|more mood|broody|brooding|gloomier|atmospheric|darker mood|"
                     r"more (?:of a )?(?:dark |sombre |somber )?mood)\b")
 _LESS_MOODY = re.compile(r"\b(?:less|not so|too|not as|overly)\s+(?:moody|broody|atmospheric)\b")
+
+
+# "make it look like sunset", "golden hour" were refused as a sky replacement ("I can't replace the
+# sky ..."): the light of a late sun, warmer, a little darker, a touch of red (three edits, as a mood; warmth
+# alone turned a blue sky khaki, an orange tint made it sepia: compared on gcompris' Chenonceau)
+SUNSET = (("warmth", 40), ("brightness", -15))
+SUNSET_TINT = ("red", 0.1)
+_SUNSET = re.compile(r"\b(?:golden hour|sunset (?:look|feel|light|lighting|tones?|colou?rs?|glow|vibe|mood|effect|filter)"
+                     r"|(?:look|looks|feel|feels|seem) (?:more )?like (?:it was taken at |it's |it is )?(?:a |the )?sunset"
+                     r"|(?:taken )?at sunset|(?:warm )?evening light)\b")
+
+
+def sunset(c: str) -> list[AdjustAttr | AdjustColor] | None:
+    """'make it look like sunset', 'give it a golden hour feel' -> warmer by 40, darker by 15, tinted
+    red at 10% ('a bit' half of it; 'the sky' in the sky); not 'replace the sky with a sunset'.
+
+    >>> [r.format() for r in sunset("make it look like sunset")]
+    ['adjust_attr warmth 40', 'adjust_attr brightness -15', 'adjust_color red 0.1']
+    """
+    if not _SUNSET.search(c) or re.search(r"\b(?:replace|swap|add|put|insert|new)\b", c):
+        return None
+    scale = 0.5 if re.search(r"\b(?:a (?:bit|little|touch)|slightly|somewhat|a tad|subtle)\b", c) else 1.0
+    try:
+        region = region_of(c) or ""
+    except Unfindable:
+        return None
+    return [*(AdjustAttr(attr, int(round(amount * scale + (0.01 if amount > 0 else -0.01))), region=region)
+              for attr, amount in SUNSET), AdjustColor(SUNSET_TINT[0], round(SUNSET_TINT[1] * scale, 2), region=region)]
 
 
 def mood(c: str) -> list[AdjustAttr] | None:

@@ -547,6 +547,9 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("mood", photo_rules.mood, (  # it was refused ("Sorry, I don't know how to do that")
         ("make it moodier", "adjust_attr brightness -15; adjust_attr contrast 15; adjust_attr saturation -20"),
         ("it's too moody", "adjust_attr brightness 15; adjust_attr contrast -15; adjust_attr saturation 20"))),
+    RequestRule("sunset", photo_rules.sunset, (  # it was "I can't replace the sky"
+        ("make it look like sunset", "adjust_attr warmth 40; adjust_attr brightness -15; adjust_color red 0.1"),
+        ("give it a golden hour feel", "adjust_attr warmth 40; adjust_attr brightness -15; adjust_color red 0.1"))),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse"), ("make it bigger", "refuse")),

@@ -1,0 +1,43 @@
+""""make it look like sunset" was refused ("I can't replace the sky"); "give the sky a sunset look"
+warmed the sky and then found no sky to darken (the sky was looked for on the warmed picture), and
+"too red" after it found none either."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agent.dialogue.assistant import build_manager
+from agent.dialogue.manager import GrammarParser
+from agent.language.reader import read
+from editor.document import Document
+from editor.store import Store
+
+
+def _sky_photo() -> np.ndarray:
+    """A pale blue sky over grass: warmed by 40, the sky finder sees no sky in it."""
+    img = np.zeros((300, 400, 3), np.uint8)
+    yy = np.linspace(0, 1, 200)[:, None]
+    img[:200] = np.stack([200 + 40 * yy, 215 + 30 * yy, 235 + 0 * yy], axis=2).clip(0, 255).astype(np.uint8)
+    img[200:] = np.clip(np.array([60, 140, 50]) + np.random.default_rng(0).normal(0, 12, (100, 400, 3)), 0, 255)
+    return img
+
+
+def test_a_sunset_look_is_warmer_darker_and_redder_and_not_a_new_sky():
+    said = lambda words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]  # noqa: E731
+    assert said("make it look like sunset") == ["adjust_attr warmth 40", "adjust_attr brightness -15", "adjust_color red 0.1"]
+    assert said("give it a subtle golden hour feel") == ["adjust_attr warmth 20", "adjust_attr brightness -8",
+                                                         "adjust_color red 0.05"]
+    assert not said("replace the sky with a sunset")
+
+
+def test_the_sky_is_found_through_the_light_and_colour_edits_made_to_it(tmp_path):
+    doc = Document.create(Store(tmp_path / "e.db"), _sky_photo(), title="sky.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    result = manager.handle("give the sky a sunset look")
+    assert result.ok and result.reply == ("Made the sky warmer by 40 points. Darkened the sky by 15 points. "
+                                          "Tinted the sky toward red at 10%."), result.reply
+    out = manager.document.pixels().astype(int)
+    assert (out[250] == _sky_photo()[250]).all()  # the grass as it was
+    result = manager.handle("too red")
+    assert result.ok and result.reply == "Tint now red at 5% instead of red at 10%.", result.reply
+    assert manager.handle("make the sky darker").ok
