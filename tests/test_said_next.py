@@ -534,3 +534,23 @@ def test_what_is_in_the_background_or_around_a_thing_is_what_else_is_there():
     for words in ("what's in the background", "whats behind the dog", "what is around the dog", "what is behind it"):
         assert read_question(words).kind == "else", words
     assert read_question("what is the dog doing").kind != "else"
+
+
+def test_what_about_a_part_after_an_edit_in_another_asks_and_makes_it_what_it_is(tmp_path):
+    """gcompris' kangaroos: "make the kangaroo sharper", "what about the background?" ("I can't answer
+    that"), then "blur it" blurred the kangaroo. The same edit there is offered for "yes", and the
+    background is what "it" is next."""
+    import numpy as np
+
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+    from editor.document import Document
+    from editor.store import Store
+
+    doc = Document.create(Store(tmp_path / "easel.db"), np.full((60, 80, 3), 120, np.uint8), title="a.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert manager.handle("adjust_attr sharpness 40 in left").ok
+    reply = manager.handle("what about the background?").reply
+    assert reply.startswith("Should I do the same to the background (“Sharper +40 in background”)?"), reply
+    assert [c.format() for c in manager.context.proposal] == ["adjust_attr sharpness 40 in background"]
+    assert [c.format() for c in manager.read("blur it")[0]] == ["background blur"]

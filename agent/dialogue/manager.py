@@ -516,6 +516,8 @@ class DialogueManager:
                         "the left brighter”, or draw around it with the trace tool (T).")
         if reading.proposal and commit:
             self.context.proposal = reading.proposal
+        if reading.topic and commit:
+            self.context.topic = reading.topic
         if commit:
             self.context.confirmed = reading.confirmed
             self.context.chat = reading.chat

@@ -86,6 +86,7 @@ from agent.language.revisions import (
     revise_at,
     signed_degrees,
 )
+from agent.language.what_about import what_about
 from agent.perception.things import one_of  # (loads no model)
 from editor.masks import FOUND_NAMES, canonical_region_name
 
@@ -664,6 +665,9 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("and the one next to him", "adjust_attr brightness 20 in the person on the left",  # it was not understood
          "adjust_attr brightness 20 in the person next to the person on the left"),
         ("the one next to it too", "adjust_attr brightness 20", "none"))),
+    FollowUpRule("what_about", what_about, (  # it was "I can't answer that"; "blur it" then blurred the kangaroo
+        ("what about the background?", "adjust_attr sharpness 40 in the kangaroo", "reply"),
+        ("what about the background?", "adjust_attr sharpness 40", "none"))),
     FollowUpRule("only_there", _only_there, (
         ("only the giraffe", "adjust_attr brightness 20", "revise adjust_attr brightness 20 in the giraffe"),
         ("just the sky", "adjust_color blue 0.2", "revise adjust_color blue 0.2 in sky"),

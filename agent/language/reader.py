@@ -100,6 +100,7 @@ class Reading:
     notes: list[str] = field(default_factory=list)  # clauses left out, said after the edits
     revise: int = 0  # commands[:revise] replace the last edits, made again from before them ("too much")
     dropped: int = 0  # ... and the ``dropped`` edits before those are taken out ("undo the blur" two edits back)
+    topic: str | None = None  # what "it" is next, when the reply asks about a thing ("what about the background?")
     confirmed: bool = False  # the commands are what the person just agreed to ("yes" to a proposal)
     chat: bool = False  # the reply answers small talk ("thanks", "no", "it's not too dark") or asks back: no failure
 
@@ -267,7 +268,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         or read_follow_up(utterance, heard)
     if later is not None:
         if later.reply is not None:
-            return Reading(reply=later.reply, proposal=later.proposal)
+            return Reading(reply=later.reply, proposal=later.proposal, topic=later.topic)
         return Reading(commands=later.commands, revise=later.revise, dropped=later.dropped,
                        notes=[later.note] if later.note else [])
     if (recent is None or recent.last is None) and amount_only(utterance):  # "a bit more" with no edit made

@@ -33,6 +33,7 @@ class FollowUp:
     # before them ("a bit less" after "make it moodier" revises its three edits)
     revise: int = 0
     dropped: int = 0  # ... and, before them, this many edits are taken out ("undo the blur" two edits back)
+    topic: str | None = None  # what "it" is next ("what about the background?": the background)
     reply: str | None = None  # nothing to run: say this instead
     note: str = ""  # said after what runs ("which one did you mean?")
     proposal: list[Command] = field(default_factory=list)  # what "yes" runs after the reply's question
