@@ -554,3 +554,13 @@ def test_what_about_a_part_after_an_edit_in_another_asks_and_makes_it_what_it_is
     assert reply.startswith("Should I do the same to the background (“Sharper +40 in background”)?"), reply
     assert [c.format() for c in manager.context.proposal] == ["adjust_attr sharpness 40 in background"]
     assert [c.format() for c in manager.read("blur it")[0]] == ["background blur"]
+
+
+def test_a_sad_looking_dog_is_no_fault_of_the_photo_to_fix():
+    """"the dog looks sad, can you fix it?" enhanced the photo automatically (the first clause was
+    taken for small talk, and "fix it" then fixed the photo)."""
+    for words in ("the dog looks sad, can you fix it?", "she looks tired", "he looks angry, fix it"):
+        reading = read(words, model=lambda *a, **k: None, photo_open=True)
+        assert not reading.commands and reading.reply.startswith("I can't change a face's expression"), words
+    assert [c.format() for c in read("it looks blurry, fix it", model=lambda *a, **k: None).commands] == [
+        "adjust_attr sharpness 40"]

@@ -50,6 +50,7 @@ from agent.language.questions import QUALITY_WORDS, read_question
 from agent.language.recent import FollowUp, Recent
 from agent.language.rules import (  # noqa: F401 - RULES, RULE_NAMES, use_rules, detectable: the reader's registry
     AS_IT_IS,
+    EXPRESSION,
     JUDGED,
     JUDGED_REPLY,
     NEAREST,
@@ -323,14 +324,16 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         why_so = _WHY_SO.fullmatch(bare)  # "why is it so dark?": the complaint "it is too dark"
         if why_so:
             typed = clause = bare = f"{why_so.group(2)} {why_so.group(1)} too {why_so.group(3)}"
-        said_so = _STATEMENT.match(bare) and complaint(bare) is None and not (  # ("which one is the biggest?": asked;
+        said_so = _STATEMENT.match(bare) and complaint(bare) is None and not EXPRESSION.search(bare) and not (  # ("which one is the biggest?": asked;
             photo_open and bare.startswith(("which ", "who ")) and read_question(bare) is not None)  # "who is on the left?")
         if said_so or (len(clauses) > 1 and (_FILLER.fullmatch(bare)
                                                                                        or _CONFIRM.fullmatch(bare))):
             continue  # "thanks", "it turned out great", "good, also ...": no request of its own
-        if any(c.edits_image for c in reading.commands) and re.fullmatch(r"(?:fix|correct|sort out|repair) (?:it|that|this)",
-                                                                        bare):
-            continue  # "it looks blurry, fix it": the fault just named is what to fix
+        if (any(c.edits_image for c in reading.commands) or reading.notes) and re.fullmatch(
+                r"(?:fix|correct|sort out|repair) (?:it|that|this)", bare):
+            # "it looks blurry, fix it": the fault just named is what to fix; "the dog looks sad, can you
+            # fix it?" when that fault was refused: nothing else to fix (it enhanced the photo)
+            continue
         kept = re.match(r"(?:leaving|leave|keeping|keep) (?:only |just )?(?:the colou?rs? of )?(.+?) (?:untouched|"
                         r"unchanged|alone|in colou?r|the same)$", strip_polite(AS_IT_IS.sub("unchanged", clause)))
         if kept:  # "... and keep the cat as it is": the edits are of everything except the cat

@@ -74,6 +74,13 @@ NEAREST = ("I can change the light, colours and sharpness, remove objects, repla
 _TEXT_EDIT = r"\b(?:text|words?|caption|watermark|logo|signature|write|writing|font|letters?)\b"
 
 
+# "the dog looks sad, can you fix it?" enhanced the photo: a face's or an animal's expression, not its light
+EXPRESSION = re.compile(
+    r"\b(?:he|she|they|(?:the|my|our|his|her|their) (?!(?:photo|picture|image|pic|shot|colou?rs?|sky|light|lighting|"
+    r"weather|scene|mood|background)\b)[a-z]+) (?:looks?|seems?|is|are) (?:so |very |a bit |a little |kind of |really )?"
+    r"(?:sad|unhappy|angry|grumpy|tired|bored|upset|scared|miserable|worried|annoyed)\b")
+
+
 def _unsupported(c: str) -> RuleResult:
     """Requests no operation of Easel's can serve: say so, name the nearest thing.
 
@@ -96,6 +103,9 @@ def _unsupported(c: str) -> RuleResult:
          r"teeth|tattoo|beard|(?:smooth|soften|clear)\w* (?:the |his |her |their |my )?skin)\b",
          "I can't retouch skin, teeth or eyes, or change how a face or a body looks. I can change the light and "
          "colours of a face ('brighten the face'), of a part or of the whole picture."),
+        (EXPRESSION.pattern,
+         "I can't change a face's expression or how a person or an animal feels. I can change the light and colours "
+         "of a face or a thing ('brighten the dog', 'make his face warmer'), or of the whole picture."),
         # ("remove the smaller one", "the bigger giraffe": which one, not a size)
         (r"\b(?:resize|enlarge|upscale|upsize|(?<!the )(?<!this )(?<!that )(?:larger|bigger|smaller)|resolution|inches|"
          r"\d+ ?x ?\d+|dpi|print|"
@@ -552,7 +562,8 @@ RULES: tuple[RequestRule, ...] = (
         ("give it a golden hour feel", "adjust_attr warmth 40; adjust_attr brightness -15; adjust_color red 0.1"))),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
-        ("add a rainbow", "refuse"), ("make it bigger", "refuse")),
+        ("add a rainbow", "refuse"), ("make it bigger", "refuse"),
+        ("the dog looks sad, can you fix it?", "refuse")),  # (it enhanced the photo)
         worth="off: right +34, wrong +13, refused -50"),
     RequestRule("complaint", light_rules.said_fault, (
         ("the sky is too blue", "adjust_attr saturation -30 in sky"), ("it's a bit dark", "adjust_attr brightness 10"),
