@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from agent.explain import LOCAL_KINDS, explain_images
-from agent.explain.regional import contrast_change
+from agent.explain.regional import contrast_change, regional_part
 from editor import adjust, ops
 from editor.masks import apply_in_region, region_mask
 
@@ -385,3 +385,18 @@ def test_a_side_made_warmer_or_more_colourful_is_said_so():
         assert "became duller (colourfulness -1" in said("adjust_attr saturation -20 in left"), name
     warmer = said("adjust_attr warmth 25 in left")
     assert "became yellower" in warmer and "grey" not in warmer  # the cat: no "changed colour to grey"
+
+
+def test_a_part_recoloured_beside_a_clipped_blue_sky_is_a_regional_edit():
+    """gcompris' Chambord: "raise the contrast of the sky" clipped its blue, then "make the grass greener"
+    was "Its colours were changed (I cannot name the adjustment)": the unchanged mid-tones were the
+    grey castle alone, which a saturation change of everything would leave as it was too. The sky,
+    unchanged and blue though near clipping, says the change was the grass's alone."""
+    wf = np.zeros((100, 100, 3), np.float32)
+    wf[:40] = (160, 205, 252)  # the sky, its blue near the top of the range
+    wf[40:80] = 128  # the castle
+    wf[80:] = (70, 100, 50)  # the grass
+    af = wf.copy()
+    af[80:, :, 1] += 15  # greener
+    part = regional_part(wf, af, np.ones((100, 100), bool), None, 1.0, np.zeros(3))
+    assert part is not None and part[80:].all() and not part[:80].any()

@@ -58,7 +58,7 @@ def regional_part(wf: np.ndarray, af: np.ndarray, valid: np.ndarray, cmodel, a: 
             and ((kept_colour(wf, same) and solid(part)) or tonal_part(wf, af, part, valid) is not None):
         return part  # the fit is the rest's (none), and the part changed too little to stand out below
     if same.sum() >= PART_KEPT * mid.sum() and part.sum() >= PART_TINTED * valid.sum() \
-            and kept_colour(wf, same) and solid(part):
+            and (kept_colour(wf, same) or kept_colour(wf, _bright_kept(wf, moved, valid, mid))) and solid(part):
         # the fit is a colour map that moves the part's colours and happens to leave the rest's, each
         # colour being one or the other's alone: a sky tinted red over a green field was "Its colours
         # were changed (I cannot name the adjustment)", and a bluer one "It was sharpened" too. A whole-
@@ -97,6 +97,17 @@ def other_way(wf: np.ndarray, af: np.ndarray, part: np.ndarray) -> np.ndarray | 
     if contrast_change(wf[part], af[part]) is not None:
         return None
     return piece
+
+
+def _bright_kept(wf: np.ndarray, moved: np.ndarray, valid: np.ndarray, mid: np.ndarray) -> np.ndarray:
+    """The unchanged pixels with one channel near clipping (a bright blue sky), in solid pieces of
+    :data:`PART_TINTED` of the picture or more (else none): a saturation or hue change would have moved
+    their other channels. After "raise the contrast of the sky" the sky's blue was clipped, the
+    unchanged mid-tones were the grey castle alone, and "make the grass greener" next was "Its colours
+    were changed (I cannot name the adjustment)"."""
+    bright = (valid & ~mid & (wf.min(axis=2) > 8) & (wf.min(axis=2) < 247) & (moved <= 2)).astype(np.uint8)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0
+    return bright if bright.sum() >= PART_TINTED * valid.sum() else np.zeros_like(bright)
 
 
 def kept_colour(wf: np.ndarray, same: np.ndarray) -> bool:
