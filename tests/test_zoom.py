@@ -116,3 +116,22 @@ def test_a_bit_wider_after_a_headshot_gives_the_face_more_room(monkeypatch):
     assert [c.format() for c in wider.commands] == ["crop face margin 61%"] and wider.revise
     assert all(a > b for a, b in zip(run(wider.commands[0], img).pixels.shape[:2], usual))
     assert wider.commands[0].reply() == "Cropped to the face, with more room around it."
+
+
+def test_centring_a_thing_is_the_largest_crop_with_it_in_the_middle(monkeypatch):
+    """"crop it so the giraffes are centered" was "Crop to what?" (the words after "so" were cut off as a
+    purpose), "put the cat in the middle" "I can't add new things to a photo"."""
+    from conftest import fake_detector
+
+    from agent.edits.run import run
+    from agent.perception.models import Detection
+
+    assert _said("ok better. now crop it so the giraffes are centered") == ["crop centre the giraffes"]
+    assert _said("put the cat in the middle") == ["crop centre the cat"]
+    assert _said("the dog is not centred") == ["crop centre the dog"]
+    assert _said("brighten it so the dog stands out") == ["adjust_attr brightness 20"]  # (a purpose, as before)
+    fake_detector(monkeypatch, [Detection("dog", 0.9, (50, 40, 110, 120))])
+    img = np.zeros((200, 400, 3), np.uint8)
+    done = run(parse_command("crop centre the dog"), img)
+    assert done.pixels.shape[:2] == (160, 160)  # the dog's centre (80, 80): 80 each way to the left and the top
+    assert parse_command("crop centre the dog").reply() == "Cropped so that the dog is in the middle."

@@ -614,6 +614,21 @@ def crop_object(pixels: np.ndarray, words: str, *, margin: float = 0.1,
     return regions.crop_to_box(pixels, box=union, margin=margin)
 
 
+def centre_on(pixels: np.ndarray, words: str, *, matches: list[Match] | None = None) -> np.ndarray:
+    """The largest crop with the object ``words`` names (all of them, for a plural) in its middle:
+    "crop it so the giraffes are centred". It holds the whole object (its box's centre is the crop's).
+    Raises :class:`ObjectNotFound`."""
+    found = match_objects(pixels, words) if matches is None else matches
+    boxes = list(dict.fromkeys(b for m in found for b in m.boxes))
+    x1, y1 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x2, y2 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    h, w = pixels.shape[:2]
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    half_w, half_h = min(cx, w - cx), min(cy, h - cy)
+    return ops.crop(pixels, box=(int(round(cx - half_w)), int(round(cy - half_h)),
+                                 int(round(cx + half_w)), int(round(cy + half_h))))
+
+
 def subject_box(pixels: np.ndarray) -> Box | None:
     """The bounding box of the main subject (u2netp's mask above 0.5), or None when it is empty."""
     small = ops.mask_input(pixels)

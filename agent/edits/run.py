@@ -50,6 +50,8 @@ def _crop_to(cmd: c.CropTo, px: np.ndarray) -> np.ndarray:
         sides, share = cmd.edges
         cut = {s: round((h if s in ("top", "bottom") else w) * share / 100) for s in sides}
         return ops.crop(px, box=(cut.get("left", 0), cut.get("top", 0), w - cut.get("right", 0), h - cut.get("bottom", 0)))
+    if cmd.centred is not None:
+        return objects.centre_on(px, cmd.centred)
     if c.face_words(cmd.target) is not None:
         return retouch.crop_face(px, cmd.target, room=1.0 if cmd.margin is None else cmd.margin / c.FACE_MARGIN)
     if cmd.aspect:
@@ -177,12 +179,14 @@ def run(command: c.Command, pixels: np.ndarray, *, selection: np.ndarray | None 
         return Outcome(RUNNERS[c.Crop](selection_box(selection), pixels))
     if isinstance(command, c.CropTo) and not command.aspect and command.inset is None and command.edges is None \
             and c.face_words(command.target) is None:  # says which one, of several ("Cropped to the bison.")
-        found = objects.match_objects(pixels, command.target)
-        notes = [f"I see {counted(len(m.others) + 1, m.label)} and cropped to the one {regions.which_one(m.boxes[0], m.others)}"
+        found = objects.match_objects(pixels, command.centred or command.target)
+        verb = "centred" if command.centred else "cropped to"
+        notes = [f"I see {counted(len(m.others) + 1, m.label)} and {verb} the one {regions.which_one(m.boxes[0], m.others)}"
                  "; say which if you meant another" for m in found if m.others and not m.plural and not m.positioned]
         margin = c.CROP_MARGIN if command.margin is None else command.margin
-        return Outcome(objects.crop_object(pixels, command.target, matches=found, margin=margin),
-                       note=". ".join(notes) + ("." if notes else ""))
+        out = objects.centre_on(pixels, command.centred, matches=found) if command.centred else \
+            objects.crop_object(pixels, command.target, matches=found, margin=margin)
+        return Outcome(out, note=". ".join(notes) + ("." if notes else ""))
     region = getattr(command, "region", "")
     if isinstance(command, c.Remove) and not region:  # says which one went, or why none did
         out, overlays, note = removal.remove(pixels, command.words)

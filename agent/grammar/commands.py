@@ -382,13 +382,15 @@ class CropTo(Command):
     target: str
     margin: float | None = None
     name = "crop"
-    usage = "crop <object words> [margin <percent>%]|face|square|4:3|16:9|in <percent>%|off <side> [and <side>] <percent>%"
+    usage = ("crop <object words> [margin <percent>%]|face|square|4:3|16:9|in <percent>%|off <side> [and <side>] <percent>%"
+             "|centre <object words>")
     meaning = ("crop to the named object with a margin (10% of its size on each side unless said), or to the "
                "face (a headshot, margin 50% unless said: the face detector's face, "
                "the biggest or the one placed, with room for the hair and the shoulders), or to that aspect ratio "
                "(landscape) centred on the main subject, or `in P%`: P% (1 to 40) off each side, about the centre "
                "(\"zoom in a little\": 5%), or `off S P%`: P% of the picture cut off side S (top, bottom, left or "
-               "right; \"crop off the bottom\": 10%), or off two sides (`off left and right 5%`) (Easel extension)")
+               "right; \"crop off the bottom\": 10%), or off two sides (`off left and right 5%`), or `centre <object words>`: "
+               "the largest crop with the object in its middle (Easel extension)")
     edits_image = True
 
     def __post_init__(self) -> None:
@@ -418,6 +420,12 @@ class CropTo(Command):
         sides, share = tuple(s for s in m.group(1, 2) if s), float(m.group(3))
         return (sides, share) if 1 <= share <= edge_limit(sides) else None
 
+    @property
+    def centred(self) -> str | None:
+        """The object words of ``crop centre <words>`` (the largest crop with it in the middle), else None."""
+        m = re.fullmatch(r"cent(?:re|er) (.+)", self.target)
+        return m.group(1) if m else None
+
     def edges_said(self) -> str:
         """"10% off the bottom", "5% off the left and right" (``crop off``'s words)."""
         sides, share = self.edges or ((), 0.0)
@@ -443,6 +451,8 @@ class CropTo(Command):
             return f"Cropped {self.inset:g}% off each side (zoomed in about the centre)."
         if self.edges is not None:
             return f"Cropped {self.edges_said()}."
+        if self.centred is not None:
+            return f"Cropped so that {self.centred} {'are' if self.centred.endswith('s') else 'is'} in the middle."
         if self.margin is not None:  # "a bit wider", "tighter" after a crop
             usual = FACE_MARGIN if face_words(self.target) is not None else CROP_MARGIN
             room = "no room" if self.margin == 0 else f"{'more' if self.margin > usual else 'less'} room"
@@ -453,6 +463,8 @@ class CropTo(Command):
     def label(self) -> str:
         if self.edges is not None:
             return f"Crop {self.edges_said()}"
+        if self.centred is not None:
+            return f"Centre on {self.centred}"
         return f"Crop {self.target}" + ("" if self.margin is None else f" (margin {round(self.margin * 100):g}%)")
 
 

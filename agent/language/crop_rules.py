@@ -92,6 +92,32 @@ def edge_cut(c: str) -> str | None:
     return f"off {' and '.join(sides)} {share:g}%"
 
 
+_MIDDLE = r"(?:cent(?:ered|red|er|re)|in the (?:middle|centre|center)(?: of the (?:frame|picture|photo|image|shot))?)"
+_CENTRE = re.compile(
+    rf"(?:^|[.,;!?] |\b(?:now|then|and|also|next),? )(?:(?:crop|frame|reframe)(?: it| the (?:photo|picture|image))? (?:so(?: that)?|to have|with) (?P<a>(?:the|my) [a-z ]+?) "
+    rf"(?:is |are )?{_MIDDLE}"
+    rf"|(?:put|move|place|get) (?P<b>(?:the|my) [a-z ]+?) (?:in|into|to) the (?:middle|centre|center)(?: of the (?:frame|picture|photo|image))?"
+    rf"|cent(?:er|re) (?P<c>(?:the|my) [a-z ]+?)(?: in the (?:frame|picture|photo|image|middle))?"
+    rf"|(?P<d>(?:the|my) [a-z ]+?) (?:is|are)(?:n't| not) {_MIDDLE})(?: please)?\s*$")
+
+
+def centre(c: str) -> RuleResult:
+    """'crop it so the giraffes are centred', 'put the cat in the middle', 'centre the dog', 'the dog
+    isn't centred' -> the
+    largest crop with it in the middle (``crop centre the giraffes``). They were "Crop to what?" and "I
+    can't add new things to a photo"."""
+    m = _CENTRE.search(c)
+    if m is None:
+        return None
+    what = m.group("a") or m.group("b") or m.group("c") or m.group("d")  # ("the dog isn't centred": a complaint)
+    from agent.perception.things import names_object  # the detector's words; loads no model
+
+    if not names_object(what):
+        raise Refusal(f"I can centre something I can recognise (people, animals, vehicles, everyday objects), and I "
+                      f"can't find {what!r} that way. Draw a box around it (the box tool, B) and say “crop to this”.")
+    return [CropTo(f"centre {what}")]
+
+
 def crop(c: str) -> RuleResult:
     """'crop it square' -> crop square; 'crop to the dog', 'zoom in on the girl' -> crop the dog / the girl."""
     edge = edge_cut(c)

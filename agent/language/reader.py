@@ -113,7 +113,7 @@ _STATEMENT = re.compile(r"(?:^(?:it|this|that|my|our|his|her|their|i|we|she|he|t
                         r"fix|enhance|change|put|get rid|take out|edit|erase|delete|replace|convert|adjust|boost|"
                         r"reduce|looking|look|find|search|show|share|fetch|get|image|photo|picture|pic|"
                         r"overexposed|underexposed|out of focus|unfocused|blurr?y|washed out|grainy|noisy|grain|noise|"
-                        r"busy|cluttered|distracting|messy|crooked|tilted|slanted|lopsided|straight|off|wrong|"
+                        r"busy|cluttered|distracting|messy|crooked|tilted|slanted|lopsided|straight|off|wrong|centr?ed|centered|"
                         r"unnatural|better)\b)")
 HELP = ("I edit the open photo when you ask: light and colour (brighter, more contrast, more vivid, warmer, "
         "black and white, a blue tint), sharpness, removing an object, a plain or blurred background, crop, "

@@ -77,7 +77,7 @@ def scaled(command: Command, factor: float) -> Command | None:
         sides, share = command.edges
         new = max(1.0, min(edge_limit(sides), round(share * factor, 1)))
         return dataclasses.replace(command, target=f"off {' and '.join(sides)} {new:g}%")
-    if isinstance(command, CropTo) and not command.aspect:
+    if isinstance(command, CropTo) and not command.aspect and command.centred is None:
         # a crop to a thing or a face: "more" crops closer (the crop's size over ``factor``), "a bit wider" less
         usual = FACE_MARGIN if face_words(command.target) is not None else CROP_MARGIN
         margin = usual if command.margin is None else command.margin

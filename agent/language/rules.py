@@ -560,6 +560,9 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("sunset", photo_rules.sunset, (  # it was "I can't replace the sky"
         ("make it look like sunset", "adjust_attr warmth 40; adjust_attr brightness -15; adjust_color red 0.1"),
         ("give it a golden hour feel", "adjust_attr warmth 40; adjust_attr brightness -15; adjust_color red 0.1"))),
+    RequestRule("centre", crop_rules.centre, (  # "Crop to what?", and "put the cat in the middle" "I can't add ..."
+        ("crop it so the giraffes are centered", "crop centre the giraffes"),
+        ("put the cat in the middle", "crop centre the cat"), ("center the dog in the frame", "crop centre the dog"))),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse"), ("make it bigger", "refuse"),

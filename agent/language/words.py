@@ -63,7 +63,9 @@ def clean_text(text: str) -> str:
     return t
 
 
-PURPOSE = re.compile(r"(?<!except)(?<!like)(?<!love)\s+(?:so (?:that )?(?:you|we|i|it|they|he|she|the)|in order to|because|since(?! (?:(?:the (?:original|start|beginning|first|last)|then|my first)(?: (?:version|photo|picture|image|one|edit))?|(?:i|we|you) (?:opened|started|began|loaded)\b.*)\W*$)|as it|as they|"
+# ("crop it so the giraffes are centred" says how to crop: the crop_rules' centring reads it)
+PURPOSE = re.compile(r"(?<!except)(?<!like)(?<!love)\s+(?:so(?! (?:that )?(?:the|my) [a-z ]+? (?:is |are )?(?:cent|in the "
+                     r"(?:middle|cent)))(?: that)? (?:you|we|i|it|they|he|she|the)|in order to|because|since(?! (?:(?:the (?:original|start|beginning|first|last)|then|my first)(?: (?:version|photo|picture|image|one|edit))?|(?:i|we|you) (?:opened|started|began|loaded)\b.*)\W*$)|as it|as they|"
                       r"(?:enough )?to (?:see|show|reveal|bring out)|for (?:my|our|a|the) )\b.*$")
 
 
