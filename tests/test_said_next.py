@@ -564,3 +564,18 @@ def test_a_sad_looking_dog_is_no_fault_of_the_photo_to_fix():
         assert not reading.commands and reading.reply.startswith("I can't change a face's expression"), words
     assert [c.format() for c in read("it looks blurry, fix it", model=lambda *a, **k: None).commands] == [
         "adjust_attr sharpness 40"]
+
+
+def test_a_colour_that_says_which_thing_is_not_the_colour_asked_for():
+    """gcompris' Irish dancers: "make her pink clothes brighter" brightened the whole picture (the colour
+    before "clothes" hid them), "make the red car blue" was refused and the learned model then tinted
+    the car red, "tint the man in the red shirt green" tinted him red."""
+    said = lambda words: read(words, model=lambda *a, **k: None, photo_open=True)  # noqa: E731
+    reading = said("make her pink clothes brighter")
+    assert not reading.commands and reading.reply.startswith("I can't find the clothes on my own"), reading.reply
+    assert reading.reply.endswith("say “make this brighter”."), reading.reply
+    assert [c.format() for c in said("make the red car blue").commands] == ["adjust_color blue 0.2 in the red car"]
+    assert [c.format() for c in said("tint the man in the red shirt green").commands] == [
+        "adjust_color green 0.2 in the man in the red shirt"]
+    assert [c.format() for c in said("give the dog a red tint").commands] == ["adjust_color red 0.2 in the dog"]
+    assert [c.format() for c in said("make the red car brighter").commands] == ["adjust_attr brightness 20 in the red car"]

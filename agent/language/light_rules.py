@@ -118,17 +118,18 @@ def tint(c: str) -> RuleResult:
                  rf"less|too)\b.*\b(?:(?:tint|tone|ton|cast|hue)s?|redness|yellowness|blueness|greenness|(?:{COLOR_RE})(?: colou?r\w*| tones?| tint| cast)?)\b|\bwhite balance\b|\bcolor correct\w*|\bnatural colors?\b|\bfix (?:the )?colors?\b|"
                  rf"\btoo ({COLOR_RE})\b", c):
         return [AutoEnhance()]
-    m = re.search(rf"\b({COLOR_RE})\b", c)
+    m = None
+    for m in re.finditer(rf"\b({COLOR_RE})\b", c):
+        thing = re.match(r"\s+([a-z]+)", c[m.end():])
+        if not (thing and thing.group(1) != "light" and (thing.group(1) in detectable() | PARTS)):
+            break  # ("make the red car blue": blue; it was refused, and the model read "red" in the car)
+        m = None  # "the reddish car", "the man in the blue shirt": a colour that says which thing
     if not m:
         return None
     colour = COLOUR_WORD[m.group(1)]
     if re.search(r"\b(?:with|against|from|than|like|beside|near|next to)\s+(?:the |a |an |its |their )?$", c[:m.start()]) \
             and not re.match(r"\s+(?:tones?|tint|cast|filter|hue|glow|look|feel|wash|overlay|shade|effect)\b", c[m.end():]):
         return None  # "contrast more with the red rocks": the colour of another thing ("with a sepia tone" is a tint)
-    thing = re.match(r"\s+([a-z]+)", c[m.end():])
-    if thing and thing.group(1) != "light" and (thing.group(1) in detectable() | PARTS) and not re.search(
-            r"\b(?:tint|tone|tones|toned|cast|filter|hue|shade|glow|look|feel|overlay|wash)\b", c):
-        return None  # "the reddish car", "the man in the blue shirt": a colour that says which thing
     region = region_or_ask(c, {"color", "colors", "tone", "tint"})
     if region:  # "make the dog's fur more orange", "I'd like the sky to be bluer": only there
         small, normal, large = DEFAULT_AMOUNTS["tint"]

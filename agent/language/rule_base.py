@@ -10,6 +10,7 @@ import functools
 import re
 
 from agent.grammar.commands import Command
+from agent.grammar.lexicon import COLOUR_WORD
 from agent.language.scope import Unfindable, region_of
 
 
@@ -23,6 +24,7 @@ class Refusal(Exception):
 
 
 RuleResult = list[Command] | None
+_COLOURS = "|".join(sorted({*COLOUR_WORD, "gray", "grey"}, key=len, reverse=True))  # "her pink clothes": "this"
 TONAL_LIFT = 25  # "lift the shadows": brightness in a tonal range, the most that keeps the order of tones
 
 
@@ -43,7 +45,8 @@ def region_or_ask(c: str, own_words: set[str] | frozenset[str] = frozenset(), *,
         if not example and exc.said and exc.said in c:
             example = c.replace(exc.said, "this", 1)  # "make the person on the left's shirt red": "make this red"
         if not example:
-            pointed = re.sub(rf"\b(?:(?:the|his|her|their|my|its|our|your|this|that) )?(?:\w+'s )?{re.escape(part)}\b"
+            pointed = re.sub(rf"\b(?:(?:the|his|her|their|my|its|our|your|this|that) )?(?:\w+'s )?(?:(?:{_COLOURS}) )?"
+                             rf"{re.escape(part)}\b"
                              r"(?: of (?:the|his|her|their|its|my) \w+(?: (?:on|in|at) the (?:far )?(?:left|right|top|bottom|"
                              r"middle|cent(?:re|er)|front|back|background|foreground))?)?", "this", c, count=1)  # "the eyes of the owl"
             example = pointed if pointed != c and len(pointed) <= 60 else "brighten this"

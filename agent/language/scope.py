@@ -439,6 +439,8 @@ THING_PARTS = frozenset({
     "windows", "window", "windshield", "windscreen", "roof", "door", "doors", "seat", "saddle", "plate",
     "license", "licence", "number", "logo", "headlights", "lights", "screen", "handle", "label", "leaves",
     "petals", "trunk"})
+_PART_NOUNS = frozenset(PARTS) | THING_PARTS  # ("her pink clothes": a colour before them says which)
+
 _JOINED = re.compile(r"\s*,?\s*(?:and|&|as well as|plus)\s+(?:also\s+)?")
 
 
@@ -527,7 +529,7 @@ def region_of(clause: str, own_words: set[str] | frozenset[str] = frozenset()) -
     candidates += [(at, phrase) for at, _, phrase in itertools.islice(_objects(c), 1)]
     from agent.language.words import local_part  # words imports the grammar only
 
-    part = local_part(c, set(own_words)) or bare_part(c)
+    part = local_part(c, set(own_words), _PART_NOUNS) or bare_part(c)
     at = re.search(rf"\b{re.escape(part)}\b", c).start() if part is not None and re.search(
         rf"\b{re.escape(part)}\b", c) else len(c)
     if candidates and min(x[0] for x in candidates) <= at:

@@ -137,8 +137,9 @@ POSITIONS = {"left", "right", "top", "bottom", "middle", "front", "back", "first
               "small", "little", "other", "upper", "lower"}
 
 
-def local_part(clause: str, own_words: set[str]) -> str | None:
-    """The part of the picture a clause names ("the sky" in "brighten the sky"), if any."""
+def local_part(clause: str, own_words: set[str], nouns: frozenset[str] = frozenset()) -> str | None:
+    """The part of the picture a clause names ("the sky" in "brighten the sky"), if any; a colour
+    before one of ``nouns`` says which ("her pink clothes": the clothes)."""
     clause = re.sub(r"\b(the|his|her|their|my|its|our|your|this|that|these|those) (?:\w+ly )+", r"\1 ", clause)  # adverbs
     for m in DETERMINER.finditer(clause):
         if m.group(2) in WHOLE and m.group(2) not in _COLOUR_WORDS and m.group(1) not in POSITIONS:
@@ -148,6 +149,8 @@ def local_part(clause: str, own_words: set[str]) -> str | None:
                 continue
             if word in POSITIONS and m.group(2) and word == m.group(1):
                 continue  # "the left cat": the thing is the next word
+            if word == m.group(1) and word in _COLOUR_WORDS and m.group(2) in nouns:
+                continue  # "her pink clothes": the clothes (they were the whole picture, brightened)
             if word in WHOLE or word in own_words or word.rstrip("s") in WHOLE:
                 break  # "the image", "the brightness of ...": the whole picture so far
             if word in {"a", "an", "of", "and", "to", "into", "in", "by", "more", "less", "up", "down", "the", "above",
