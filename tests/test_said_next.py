@@ -579,3 +579,23 @@ def test_a_colour_that_says_which_thing_is_not_the_colour_asked_for():
         "adjust_color green 0.2 in the man in the red shirt"]
     assert [c.format() for c in said("give the dog a red tint").commands] == ["adjust_color red 0.2 in the dog"]
     assert [c.format() for c in said("make the red car brighter").commands] == ["adjust_attr brightness 20 in the red car"]
+
+
+def test_the_one_on_the_right_is_the_sure_one_there_and_the_far_right_the_last(monkeypatch):
+    """gcompris' Irish band: "who is on the right?" "a person in pink", then "what is she wearing?" "I
+    think there is a person on the right, but I'm not sure (score 0.30) ... black": the question took an
+    unsure find further right. "the person on the far right" was not understood."""
+    import numpy as np
+
+    from agent.describe import questions
+    from agent.language.questions import read_question
+    from agent.perception import things
+    from agent.perception.models import Detection
+
+    sure, unsure = Detection("person", 0.9, (600, 100, 760, 380)), Detection("person", 0.32, (880, 100, 1000, 380))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [d for d in (sure, unsure) if d.score >= min_score])
+    img = np.full((416, 1024, 3), 90, np.uint8)
+    _, data, _ = questions.answer_question(img, read_question("what is the person on the right wearing"))
+    assert data["overlays"][0]["box"] == list(sure.box)
+    text, data, _ = questions.answer_question(img, read_question("where is the person on the far right"))
+    assert data["overlays"][0]["box"] == list(unsure.box) and "not sure" in text, text

@@ -45,7 +45,7 @@ def _plural(word: str, n: int) -> str:
     return word if n == 1 else plural(word)
 
 
-_PLACE = re.compile(r"\s+(?:on|at|in|to) the (?:far )?(left|right|top|bottom|middle|centre|center)(?: (left|right))?"
+_PLACE = re.compile(r"\s+(?:on|at|in|to) the (far )?(left|right|top|bottom|middle|centre|center)(?: (left|right))?"
                     r"(?: (?:side|corner))?$")
 
 
@@ -69,7 +69,7 @@ def _thing(words: str) -> tuple[str, str, str] | None:
         phrase, _ = object_phrase(f"the {words}")
     except ObjectNotFound:
         return None
-    return phrase.label, singular(words.split()[-1]), " ".join(g for g in (place.groups() if place else ()) if g)
+    return phrase.label, singular(words.split()[-1]), " ".join(g.strip() for g in (place.groups() if place else ()) if g)
 
 
 def _found(pixels: np.ndarray, label: str, place: str = "", *, every: bool = False) -> list:
@@ -107,11 +107,16 @@ def _found(pixels: np.ndarray, label: str, place: str = "", *, every: bool = Fal
                  or (n.said in animals and n.said != label and first_is_a(n.said, label))]  # a wallaby is a kangaroo
         # "the owl" where describe says "a bird", which an owl is (WordNet), as the edits take it
         found = found or [Detection(label, d.score, d.box) for d, n in named if first_is_a(label, d.label)]
-    if place:  # nearest the place first, as the edits choose "the one on the left"
+    if place:  # nearest the place first, as the edits choose "the one on the left"; of those said to be
+        # there, a sure one before an unsure one further that way (gcompris' Irish band: "who is on the
+        # right?" was "a person in pink", and "what is she wearing?" then the unsure violinist's black)
         from agent.perception.places import position_score
 
         h, w = pixels.shape[:2]
-        return sorted(found, key=lambda d: -position_score(d.box, place, w, h) - 0.01 * d.score)
+        far, place = place.startswith("far "), place.removeprefix("far ")  # ("the far right": the last one that way)
+        there = set(where_words_for(place).split())
+        return sorted(found, key=lambda d: (not far and not (d.score >= SURE and there <= set(where_words(d.box, pixels.shape).split())),
+                                            -position_score(d.box, place, w, h) - 0.01 * d.score))
     return sorted(found, key=lambda d: -d.score)
 
 
@@ -378,9 +383,9 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
     best = found[0]
     where = where_words(best.box, pixels.shape)
     hedge = "" if best.score >= SURE else f"I think there is {_a(said)} {where}, but I'm not sure (score {best.score:.2f}). "
-    if place and not set(place.replace("centre", "middle").replace("center", "middle").split()) <= set(where.split()):
+    if place and not set(place.removeprefix("far ").replace("centre", "middle").replace("center", "middle").split()) <= set(where.split()):
         # "is the camel on the left brown?" with one camel, on the right: about that one, said so
-        hedge = f"I don't see {_a(said)} {where_words_for(place)}; I see one {where}. " + hedge
+        hedge = f"I don't see {_a(said)} {where_words_for(place.removeprefix('far '))}; I see one {where}. " + hedge
     overlays = {"overlays": [_box(best, said)]}
     from agent.perception.models import COCO_LABELS
     from agent.perception.naming import COCO_KINDS, called_otherwise

@@ -46,7 +46,7 @@ def wearer(about: str) -> str:
 # What a question is about: a short noun phrase, not "any way to make it pop" or "someone who could ..."
 _THING = (r"(?!(?:any ?)?ways?\b|chance\b|someone\b|anyone\b|anybody\b|somebody\b|possib\w*|hope\b|something\b|"
           r"anything\b|too\b|enough\b|much\b|no\b|not\b|more\b|other\b|others\b|another\b|"
-          r"(?:\w+ )?(?:pictures?|photos?|images?|pics?|shots?|ones?)\b)[a-z]+(?: [a-z]+){0,3}?")
+          r"(?:\w+ )?(?:pictures?|photos?|images?|pics?|shots?|ones?)\b)[a-z]+(?: [a-z]+){0,3}?(?: on the far (?:left|right))?")
 _IN_IT = r"(?:\s+(?:in|on|of) (?:it|the (?:photo|picture|image|pic)|this (?:photo|picture|image|pic)))?"
 QUALITY_WORDS = (
     r"dark|bright|light|overexposed|underexposed|exposed|warm|cold|cool|blue|yellow|orange|red|green|pink|purple|"
