@@ -334,7 +334,6 @@ def test_what_a_request_is_about_decides_the_edit(request_, expected):
         ("remove the shadow of the bicycle", "can't remove a shadow"),
         # a crop needs something to crop to
         ("zoom in on the band", "I can crop to something I can recognise"),
-        ("crop the top edge of the picture by 10%", "I can crop to something I can recognise"),
         ("crop the woman on the left out of the picture", "Crop out means different things"),
         # a colour of one thing, and colourising, are not black and white
         ("remove the black and white effect", "can't colourise"),

@@ -50,6 +50,7 @@ def test_a_side_cut_off_is_that_share_of_the_picture_and_revised_by_more_or_less
     assert _said("crop 5% off the right") == ["crop off right 5%"]
     assert _said("crop off the bottom and brighten it") == ["crop off bottom 10%", "adjust_attr brightness 20"]
     assert _said("crop to the top half") == ["crop off bottom 50%"]  # the top kept
+    assert _said("crop the top edge of the picture by 10%") == ["crop off top 10%"]  # (it was refused)
     img = np.arange(100 * 200 * 3, dtype=np.uint32).reshape(100, 200, 3).astype(np.uint8)
     assert np.array_equal(execute(parse_command("crop off bottom 10%"), img), img[:90])
     assert np.array_equal(execute(parse_command("crop off left and right 5%"), img), img[:, 10:190])
