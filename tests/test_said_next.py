@@ -599,3 +599,15 @@ def test_the_one_on_the_right_is_the_sure_one_there_and_the_far_right_the_last(m
     assert data["overlays"][0]["box"] == list(sure.box)
     text, data, _ = questions.answer_question(img, read_question("where is the person on the far right"))
     assert data["overlays"][0]["box"] == list(unsure.box) and "not sure" in text, text
+
+
+def test_did_it_work_is_answered_from_the_last_reply():
+    """"did it work?" after a removal that found nothing was "I can't answer that"."""
+    import dataclasses
+
+    from agent.language.followups import Recent, read_follow_up
+
+    failed = Recent(said="I see one swan, on the left, and none on the right, so I changed nothing.")
+    assert read_follow_up("did it work?", failed).reply.startswith("No: I changed nothing")
+    done = dataclasses.replace(Recent.of("adjust_attr brightness 20"), said="Brightened by 20 points.")
+    assert read_follow_up("did it work?", done).reply.startswith("Yes: the picture on screen has “Brighter +20”")

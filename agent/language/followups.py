@@ -74,6 +74,7 @@ from agent.language.followup_words import SIZE_AFTER as _SIZE_AFTER
 from agent.language.followup_words import size_of as _size
 from agent.language.followup_words import tidy as _tidy
 from agent.language.going_back import going_back, not_it
+from agent.language.last_turn import did_it_work
 from agent.language.recent import FollowUp, Recent  # noqa: F401 - the follow-ups' types, imported from here too
 from agent.language.revisions import (
     LESS,
@@ -665,6 +666,8 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("and the one next to him", "adjust_attr brightness 20 in the person on the left",  # it was not understood
          "adjust_attr brightness 20 in the person next to the person on the left"),
         ("the one next to it too", "adjust_attr brightness 20", "none"))),
+    FollowUpRule("did_it_work", did_it_work, (("did it work?", "adjust_attr brightness 20", "reply"),
+                                              ("did it work?", "", "reply"))),  # (it was "I can't answer that")
     FollowUpRule("what_about", what_about, (  # it was "I can't answer that"; "blur it" then blurred the kangaroo
         ("what about the background?", "adjust_attr sharpness 40 in the kangaroo", "reply"),
         ("what about the background?", "adjust_attr sharpness 40", "none"))),
