@@ -750,6 +750,23 @@ def test_one_in_the_middle_is_not_the_one_on_the_right(monkeypatch):
     assert objects.match_objects(img, "the person in the middle")[0].boxes == [(60, 20, 280, 470)]
 
 
+def test_an_animal_taken_for_a_person_is_not_pointed_at_as_one(monkeypatch):
+    """gcompris' swans: "remove the swan on the right" said "... and none on the right; on the right I
+    see a person": the other swan, which the detector is unsure is a person (and the classifier sees an
+    animal in), as "how many people?" already leaves out."""
+    from agent.perception import animals
+    from agent.perception.models import Detection
+    from tests.conftest import fake_detector
+
+    img = np.zeros((300, 600, 3), np.uint8)
+    fake_detector(monkeypatch, [Detection("bird", 0.9, (40, 60, 200, 260)), Detection("person", 0.4, (420, 80, 560, 260))])
+    monkeypatch.setattr(animals, "mistaken_people", lambda rgb, dets, probs=None: {
+        k for k, d in enumerate(dets) if d.label == "person"})
+    with pytest.raises(objects.ObjectNotFound) as caught:
+        objects.match_objects(img, "the bird on the right")
+    assert "none on the right" in str(caught.value) and "person" not in str(caught.value), str(caught.value)
+
+
 def test_one_thing_of_another_colour_is_asked_about(monkeypatch):
     """gcompris' camels (one brown camel found, the white calf missed): "make the white one warmer"
     made the brown camel warmer and said "Made the white camel warmer". A black and tan dog is still

@@ -374,8 +374,11 @@ def _only_one_elsewhere(rgb: np.ndarray, best: Box, position: str, word: str) ->
     left: it was removed, and the reply said "Removed the swan on the right". What the detector
     finds on the side asked about is pointed at too (the other swan, a "bird" to the naming)."""
 
+    from agent.perception.animals import without_mistaken_people
+
     h, w = rgb.shape[:2]
-    there = [(d.label, tuple(int(v) for v in d.box)) for d in detect(rgb, min_score=SECOND_LOOK)
+    # (not the "persons" that are animals: the cygnets beside a swan were "on the right I see a person")
+    there = [(d.label, tuple(int(v) for v in d.box)) for d in without_mistaken_people(rgb, detect(rgb, min_score=SECOND_LOOK))
              if not _other_side(d.box, position, w, h) and box_iou(d.box, best) < 0.3]
     asked = place_phrase(position)
     said = f"I see one {word}, {place_phrase(box_place(best, (w, h)))}, and none {asked}"
