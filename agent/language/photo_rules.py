@@ -267,6 +267,34 @@ def sunset(c: str) -> list[AdjustAttr | AdjustColor] | None:
               for attr, amount in SUNSET), AdjustColor(SUNSET_TINT[0], round(SUNSET_TINT[1] * scale, 2), region=region)]
 
 
+# "make the photo look older" was refused as a face's retouch ("I can't retouch skin ..."): an old print's
+# look is faded (colours -40, contrast -15) and warm (tinted orange at 20%; a brown tint made the Eiffel
+# Tower's sky pink, warmth a cool grey: compared on gcompris' Eiffel Tower)
+VINTAGE = (("saturation", -40), ("contrast", -15))
+VINTAGE_TINT = ("orange", 0.2)
+_AGED = r"(?:older|old|vintage|retro|aged|antique|faded|old[- ]fashioned|old[- ]school|like an old (?:photo|picture|print|photograph))"
+_VINTAGE = re.compile(
+    rf"^(?:make|turn|get) (?:it|this|the (?:whole )?(?:photo|picture|image|pic|shot|photograph))(?: look| seem| feel)?"
+    rf"(?: a (?:bit|little|lot)| slightly| much| way)? (?:more )?{_AGED}"
+    rf"|\b(?:vintage|retro|old[- ]fashioned|old[- ]school|faded|aged|antique|old (?:photo|film)|film) "
+    rf"(?:look|feel|style|effect|filter|vibe|tone|tones|colou?rs?)\b|^(?:vintage|retro)(?: please)?$")
+
+
+def vintage(c: str) -> list[AdjustAttr | AdjustColor] | None:
+    """'make the photo look older', 'give it a vintage look' -> colours -40, contrast -15, tinted orange
+    at 20% ('a bit' half of it); not 'make him look older' (a face's age: refused).
+
+    >>> [r.format() for r in vintage("make the photo look older")]
+    ['adjust_attr saturation -40', 'adjust_attr contrast -15', 'adjust_color orange 0.2']
+    """
+    if not _VINTAGE.search(c) or re.search(r"\b(?:remove|undo|take (?:away|off|out)|get rid of|less|without|no|reduce|"
+                                           r"fix|restore|too)\b", c):
+        return None  # ("remove the vintage look from the picture" is no vintage look to add)
+    scale = 0.5 if re.search(r"\b(?:a (?:bit|little|touch)|slightly|somewhat|a tad|subtle)\b", c) else 1.0
+    return [*(AdjustAttr(attr, int(round(amount * scale - 0.01))) for attr, amount in VINTAGE),
+            AdjustColor(VINTAGE_TINT[0], round(VINTAGE_TINT[1] * scale, 2))]
+
+
 def mood(c: str) -> list[AdjustAttr] | None:
     """'make it moodier' -> darker by 15, contrast +15, colours -20; 'a bit moodier' half of it, 'the
     sky moodier' in the sky; 'less moody' the other way.

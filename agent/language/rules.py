@@ -119,6 +119,9 @@ def _unsupported(c: str) -> RuleResult:
         (r"\b(?:colori[sz]e|restore|restoration|scratch(?:es)?|tears?|damage[sd]?|creases?|stains?|repair)\b",
          "I can't restore or colourise old photos. I can adjust contrast and sharpness, or enhance it "
          "automatically."),
+        (r"\b(?:add|more|film) (?:some |a bit of |a little )?(?:noise|grain)\b|\b(?:make|turn) (?:it|this|the)\b(?: \w+)?"
+         r" (?:more )?(?:grainy|noisy)\b",  # (it said "I can't remove noise")
+         "I can't add grain or noise. For an old photo's look, say “give it a vintage look”."),
         (r"\b(?:noise|noisy|grain|grainy|denoise|de-noise|pixelated|jpeg artifacts?|compression)\b",
          "I can't remove noise or grain. I can soften the picture (negative sharpness) or enhance it "
          "automatically."),
@@ -560,13 +563,17 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("sunset", photo_rules.sunset, (  # it was "I can't replace the sky"
         ("make it look like sunset", "adjust_attr warmth 40; adjust_attr brightness -15; adjust_color red 0.1"),
         ("give it a golden hour feel", "adjust_attr warmth 40; adjust_attr brightness -15; adjust_color red 0.1"))),
+    RequestRule("vintage", photo_rules.vintage, (  # it was "I can't retouch skin, teeth or eyes ..."
+        ("make the photo look older", "adjust_attr saturation -40; adjust_attr contrast -15; adjust_color orange 0.2"),
+        ("give it a vintage look", "adjust_attr saturation -40; adjust_attr contrast -15; adjust_color orange 0.2"))),
     RequestRule("centre", crop_rules.centre, (  # "Crop to what?", and "put the cat in the middle" "I can't add ..."
         ("crop it so the giraffes are centered", "crop centre the giraffes"),
         ("put the cat in the middle", "crop centre the cat"), ("center the dog in the frame", "crop centre the dog"))),
     RequestRule("unsupported", _unsupported, (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse"), ("make it bigger", "refuse"),
-        ("the dog looks sad, can you fix it?", "refuse")),  # (it enhanced the photo)
+        ("the dog looks sad, can you fix it?", "refuse"),  # (it enhanced the photo)
+        ("make him look older", "refuse"), ("add some grain", "refuse")),  # (not a vintage look; not "remove noise")
         worth="off: right +34, wrong +13, refused -50"),
     RequestRule("complaint", light_rules.said_fault, (
         ("the sky is too blue", "adjust_attr saturation -30 in sky"), ("it's a bit dark", "adjust_attr brightness 10"),

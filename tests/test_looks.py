@@ -1,4 +1,4 @@
-""""make it look like sunset" was refused ("I can't replace the sky"); "give the sky a sunset look"
+"""Looks made of several edits. "make it look like sunset" was refused ("I can't replace the sky"); "give the sky a sunset look"
 warmed the sky and then found no sky to darken (the sky was looked for on the warmed picture), and
 "too red" after it found none either."""
 
@@ -41,3 +41,15 @@ def test_the_sky_is_found_through_the_light_and_colour_edits_made_to_it(tmp_path
     result = manager.handle("too red")
     assert result.ok and result.reply == "Tint now red at 5% instead of red at 10%.", result.reply
     assert manager.handle("make the sky darker").ok
+
+
+def test_an_old_photo_look_is_faded_and_warm_and_not_a_face_made_older():
+    """"make the photo look older" was refused as a face's retouch ("I can't retouch skin ..."), and "add
+    some grain" said "I can't remove noise or grain"."""
+    said = lambda words: read(words, model=lambda *a, **k: None, photo_open=True)  # noqa: E731
+    look = ["adjust_attr saturation -40", "adjust_attr contrast -15", "adjust_color orange 0.2"]
+    assert [c.format() for c in said("make the photo look older").commands] == look
+    assert [c.format() for c in said("give it a vintage look").commands] == look
+    assert not said("make him look older").commands
+    assert not said("remove the vintage look from the picture").commands  # (it added one)
+    assert said("add some grain").reply.startswith("I can't add grain")
