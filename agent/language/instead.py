@@ -21,7 +21,7 @@ import re
 from agent.grammar.commands import REGIONAL, Command, Remove
 from agent.language.followup_words import TOOK, other_of_two, side_phrase, tidy, without_place
 from agent.language.recent import FollowUp, Recent
-from editor.masks import FOUND_NAMES
+from editor.masks import FOUND_NAMES, GEOMETRIC_NAMES
 
 _PLACE = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"
 _SIDE = r"(?:far |top |bottom )?(?:left|right)|top|bottom|middle"
@@ -92,12 +92,16 @@ def read_instead(text: str, recent: Recent) -> FollowUp | None:
     True
     >>> read_instead("no, the grass", Recent.of("adjust_attr brightness 20 in sky")).commands[0].format()
     'adjust_attr brightness 20 in greenery'
+    >>> read_instead("no, the top left", Recent.of("adjust_attr brightness -20 in top right")).commands[0].format()
+    'adjust_attr brightness -20 in top left'
     """
+    words = " ".join(text.lower().split())
+    lead = _CORRECTING.match(words)
+    if isinstance(recent.last, REGIONAL) and recent.last.region in GEOMETRIC_NAMES and len(recent.request) == 1:
+        return _other_place(words, lead, recent.last)
     thing = _target(recent.last)
     if not thing or len(recent.request) > 1:
         return None
-    words = " ".join(text.lower().split())
-    lead = _CORRECTING.match(words)
     if lead is None or not _NEGATING.search(lead.group(0)):
         more = _MORE.fullmatch(tidy(words)) if isinstance(recent.last, Remove) else None
         ref = _REFERENCE.fullmatch(more.group("ref")) if more else None
@@ -125,3 +129,19 @@ def read_instead(text: str, recent: Recent) -> FollowUp | None:
     except Unfindable:
         return None
     return FollowUp([dataclasses.replace(recent.last, region=region)], revise=True) if region else None
+
+
+def _other_place(words: str, lead: re.Match | None, last: Command) -> FollowUp | None:
+    """"no, the top left" after "make the top right corner darker": the edit made in that part instead
+    (it was not understood); None unless a correction names another side, half, corner or the centre."""
+    from agent.language.scope import Unfindable, region_of
+
+    if lead is None or not _NEGATING.search(lead.group(0)):
+        return None
+    try:
+        region = region_of(_TAIL.sub("", tidy(words[lead.end():])))
+    except Unfindable:
+        return None
+    if region not in GEOMETRIC_NAMES or region == last.region:
+        return None
+    return FollowUp([dataclasses.replace(last, region=region)], revise=True)
