@@ -611,3 +611,22 @@ def test_did_it_work_is_answered_from_the_last_reply():
     assert read_follow_up("did it work?", failed).reply.startswith("No: I changed nothing")
     done = dataclasses.replace(Recent.of("adjust_attr brightness 20"), said="Brightened by 20 points.")
     assert read_follow_up("did it work?", done).reply.startswith("Yes: the picture on screen has “Brighter +20”")
+
+
+def test_the_brightest_part_of_the_picture_is_measured_and_shown():
+    """gcompris' Brandenburg Gate: "what's the brightest part of the picture?" asked to point at "the
+    brightest"; "where is it darkest?" looked for a thing called "it darkest"."""
+    import numpy as np
+
+    from agent.describe import questions
+    from agent.language.questions import read_question
+
+    img = np.full((90, 120, 3), 100, np.uint8)
+    img[:30, 80:] = 230  # bright at the top right
+    img[60:, :40] = 10  # dark at the bottom left
+    for words, start, box in (("what's the brightest part of the picture?", "The brightest part is at the top right: its "
+                               "mean brightness is 90%", [80, 0, 120, 30]),
+                              ("where is it darkest?", "The darkest part is at the bottom left", [0, 60, 40, 90]),
+                              ("which part is the darkest?", "The darkest part", [0, 60, 40, 90])):
+        text, data, plan = questions.answer_question(img, read_question(words))
+        assert text.startswith(start) and data["overlays"][0]["box"] == box and not plan, (words, text)

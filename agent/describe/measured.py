@@ -76,3 +76,26 @@ def measured(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command]]:
     if about in {"noisy", "grainy", "noise"}:
         return "I can't measure noise or grain yet.", {}, []
     return f"I can't measure “{about}”. I can tell you about exposure, contrast, colour, sharpness and tilt.", {}, []
+
+
+def extreme_part(pixels: np.ndarray, which: str) -> tuple[str, dict, list[Command]]:
+    """"what's the brightest part of the picture?", "where is it darkest?": of the picture cut in 3 x 3,
+    the part whose mean brightness (Rec. 601 grey, 0-100% of full scale) is highest (``which``
+    "bright") or lowest, where it is and its figure against the whole picture's, its box drawn. It
+    was "I can't find the brightest on my own"."""
+    import cv2
+
+    from agent.describe.placing import where_words
+    from agent.perception.models import to_rgb8
+
+    rgb = to_rgb8(pixels)
+    h, w = rgb.shape[:2]
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY).astype(np.float32) / 255.0
+    cells = [(grey[h * r // 3:h * (r + 1) // 3, w * c // 3:w * (c + 1) // 3].mean(), r, c) for r in range(3) for c in range(3)]
+    level, r, c = max(cells) if which == "bright" else min(cells)
+    box = [w * c // 3, h * r // 3, w * (c + 1) // 3, h * (r + 1) // 3]
+    word = "brightest" if which == "bright" else "darkest"
+    overlay = {"kind": "box", "target": "current", "box": box, "color": "#ffd54a", "label": word}
+    return (f"The {word} part is {where_words(box, rgb.shape)}: its mean brightness is {100 * level:.0f}% of full scale, "
+            f"against {100 * float(grey.mean()):.0f}% for the whole picture (its box is on the picture).",
+            {"overlays": [overlay]}, [])

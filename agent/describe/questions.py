@@ -24,7 +24,7 @@ import re
 import numpy as np
 
 from agent.describe.critique import critique
-from agent.describe.measured import measured
+from agent.describe.measured import extreme_part, measured
 from agent.describe.placing import SKY_SIDE, found_region, where_words  # noqa: F401 (callers import where_words here)
 from agent.grammar.commands import Command
 from agent.grammar.turns import TurnResult
@@ -295,6 +295,8 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
         if question.value == "amount" and text.startswith(("No, ", "Yes, ")):  # "what is the brightness?"
             text = text.split(", ", 1)[1][:1].upper() + text.split(", ", 1)[1][1:]
         return text, data, plan
+    if question.kind == "extreme":
+        return extreme_part(pixels, question.value)
     if question.kind == "measure_part":
         return _part_measured(pixels, question.about, question.value)
     if question.kind == "what_at":

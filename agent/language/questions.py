@@ -17,7 +17,7 @@ from agent.language.words import clean_text, strip_polite
 
 @dataclass(frozen=True)
 class Question:
-    kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | critique | size | list
+    kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | extreme | critique | size | list
     #           | extent
     #           | holding | which_kind | else | doing
     about: str = ""  # the thing ("cup"), or the quality ("dark")
@@ -149,6 +149,11 @@ _WHICH_KIND = re.compile(
     rf"|^what (?:kind|sort|type|species|breed) (?:of (?:animal|dog|cat|bird) )?(?:is|'s) (?:the|this|that) "
     rf"(?P<z>animal|creature|bird|fish|insect|dog|cat|snake|monkey|bear)$")  # "what breed is the dog?": refused
 _NO_APOSTROPHE = re.compile(r"\b(is|does|do|are|was|were|did|has|have)nt\b")
+_EXTREME = re.compile(r"^(?:what|which|where)(?:'s| is)? (?:the )?(?P<y>brightest|darkest|lightest)(?: (?:part|area|spot|bit|"
+                      r"region|place))?(?: of (?:the|this|my) (?:picture|photo|image))?"
+                      r"|^where (?:is|'s) (?:it|the (?:picture|photo|image)) (?P<z>brightest|darkest|lightest)$"
+                      r"|^which (?:part|area|bit|side|corner)(?: of (?:the|this|my) (?:picture|photo|image))? (?:is|looks) "
+                      r"(?:the )?(?P<w>brightest|darkest|lightest)$")
 _MEASURE = re.compile(
     rf"^(?:is|does|do|are|was|isn't|doesn't|don't|aren't|wasn't) (?:it|this|that|the (?:photo|picture|image|pic|colors?|horizon|exposure|light)|"
     rf"my (?:photo|picture|image)|this (?:photo|picture|image)) (?:look |seem |appear |feel )?(?:to be )?"
@@ -246,6 +251,9 @@ def read_question(text: str) -> Question | None:
     if at:
         return Question("what_at", " ".join(g for g in at.groups() if g).replace("centre", "middle").replace("center", "middle"),
                         "who" if c.startswith("who") else "")  # "who is on the left?": the people there
+    extreme = _EXTREME.fullmatch(c)
+    if extreme:  # "what's the brightest part of the picture?" (it asked to point at "the brightest")
+        return Question("extreme", "picture", "dark" if "darkest" in extreme.groups() else "bright")
     amount = _AMOUNT.fullmatch(c)
     if amount:
         return Question("measure", _AMOUNT_ABOUT[amount.group("x")], "amount")
