@@ -630,3 +630,5 @@ def test_the_brightest_part_of_the_picture_is_measured_and_shown():
                               ("which part is the darkest?", "The darkest part", [0, 60, 40, 90])):
         text, data, plan = questions.answer_question(img, read_question(words))
         assert text.startswith(start) and data["overlays"][0]["box"] == box and not plan, (words, text)
+    after_explain = read("what's the brightest part of the picture?", model=lambda *a, **k: None, state="explain")
+    assert [c.name for c in after_explain.commands] == ["describe"]  # (it told what changed again)

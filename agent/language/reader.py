@@ -153,7 +153,7 @@ _ASKS_FOR = re.compile(
     r"|^(?:are|were|would|will|could|should) you\b|^why not\b")
 # Questions about what is in the picture, answered from it even right after "what changed?"
 _ABOUT_THE_PICTURE = {"colour", "colour_is", "present", "count", "where", "what_at", "measure_part", "critique", "list",
-                      "doing"}
+                      "doing", "extreme"}
 _AS_MEANT = re.compile(r"\b(?:on purpose|intentional(?:ly)?|deliberate(?:ly)?|(?:but|and) i (?:like|love) it|"
                        r"i (?:like|love|want) it (?:that way|like that|this way)|(?:it'?s|is|looks) fine (?:as it is|like that))\b")
 _PRAISED = re.compile(r"(?:really |very |such |what (?:a )?)?(?:nice|great|good|lovely|beautiful|amazing|gorgeous|cool|"
