@@ -254,7 +254,7 @@ def _before_that(manager, command: Command, utterance: str, state: dict | None):
 
 
 # "what did you do?", "what have you changed?": the edits Easel ran, not only what the pixels show
-_WHAT_DID_YOU_DO = re.compile(r"\bwhat (?:did|have|has) (?:you|easel) (?:just )?(?:do|done|did|change|changed|edit|edited)\b"
+_WHAT_DID_YOU_DO = re.compile(r"\bwhat (?:did|have|has) (?:you|easel|we) (?:just )?(?:do|done|did|change|changed|edit|edited)\b"
                               r"|\bhow much (?:did|have) you (?:change|changed|edit|edited)\b"
                               r"|\bwhat (?:edits?|changes?) (?:did|have) you (?:make|made|do|done)\b")
 

@@ -484,7 +484,7 @@ def describes_picture(c: str) -> bool:
 def _describe_explain(c: str) -> RuleResult:
     """'what changed?' -> explain; 'describe it', 'what is in this picture?' -> describe."""
     if re.search(r"\bwhat(?:'s| has| have| did)? (?:you )?(?:changed?|different|differs?)\b|\bdifferences?\b|"
-                 r"\bcompare\b|\bwhat (?:did|have) you (?:just |already )?(?:do|done|change|changed)\b"
+                 r"\bcompare\b|\bwhat (?:did|have) (?:you|we) (?:just |already )?(?:do|done|change|changed)\b"
                  r"|\bwhere (?:did|have) you (?:change|changed|edit|edited)\b"
                  r"|^how much (?:\w+er|more \w+|less \w+) (?:is|did|has) (?:it|the (?:photo|picture|image))\b"
                  r"|^how much (?:\w+er|more \w+|less \w+)(?: (?:now|then|than before|exactly))?$"  # ("how much greener?": it tinted)
@@ -538,7 +538,8 @@ RULES: tuple[RequestRule, ...] = (
         ("what changed?", "explain what changed"), ("describe it", "describe"),
         ("what is in this picture?", "describe"),
         ("how warm is it now compared to the original?", "explain how warm is it now compared to the original"),
-        ("how much did you brighten it?", "explain how much did you brighten it")),  # (it brightened it by 40)
+        ("how much did you brighten it?", "explain how much did you brighten it"),  # (it brightened it by 40)
+        ("what did we do in total?", "explain what did we do in total")),  # (it was "I can't answer that")
         worth="off: right +0, wrong +0, refused +0"),
     RequestRule("question", _question, (
         ("what colour is the cup?", "describe"), ("is there a spoon?", "describe"),
