@@ -40,6 +40,8 @@ def kind_of_young(noun: str) -> str | None:
 # "blur everything else", "make the rest darker": all but the thing the last edit was made in
 REST = re.compile(r"\b(?:everything|all|everyone|everybody) else\b|\bthe rest(?: of (?:it|the (?:picture|photo|image)))?\b")
 _OTHER_ONE = re.compile(r"\bthe other(?: one)?\b(?! (?:way|side|direction)\b)")
+# "make the remaining ones warmer" after "remove the smallest one": every one of the kind still there
+_REMAINING = re.compile(r"\bthe (?:remaining ones|ones (?:that are )?(?:left|remaining)|rest of them|remaining \w+s)\b")
 
 
 # "no, it's a duck", "that's a duck, not a goose", "it's not a goose, it's a duck": what the person says the
@@ -124,6 +126,8 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     "make the dog's fur warmer"
     >>> about_topic("and the mother warmer", "the joey")
     'and the biggest kangaroo warmer'
+    >>> about_topic("make the remaining ones warmer", "the chicken")
+    'make the chickens warmer'
     """
     words = utterance.strip().lower()
     noun = topic_noun(topic)
@@ -139,6 +143,10 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
             and not _names_a_thing(bare.group(2))):
         # "remove the smallest" after "how many chickens?": the smallest chicken
         words = words[:bare.end(1)] + " one" + words[bare.end(1):]
+    remaining = _REMAINING.search(words)
+    if remaining:  # ("I can't find the remaining on my own")
+        kind = one_of(noun) if singular(topic.split()[-1]) != topic.split()[-1] else noun
+        return words[:remaining.start()] + f"the {plural(kind)}" + words[remaining.end():]
     one = ONE.search(words)
     if one and one.group("size"):  # "the big one" of the giraffes counted (the objects' finder reads its size)
         if (count or 0) < 2:
