@@ -632,3 +632,26 @@ def test_the_brightest_part_of_the_picture_is_measured_and_shown():
         assert text.startswith(start) and data["overlays"][0]["box"] == box and not plan, (words, text)
     after_explain = read("what's the brightest part of the picture?", model=lambda *a, **k: None, state="explain")
     assert [c.name for c in after_explain.commands] == ["describe"]  # (it told what changed again)
+
+
+def test_keeping_the_colour_takes_the_black_and_white_out(tmp_path):
+    """gcompris' dog: "make it black and white except the dog", "give the dog more contrast", then
+    "actually keep the colour everywhere" was "Sorry, I don't know how to do that"."""
+    import numpy as np
+
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+    from editor.document import Document
+    from editor.store import Store
+
+    img = np.zeros((60, 80, 3), np.uint8)
+    img[..., 0] = 200
+    doc = Document.create(Store(tmp_path / "easel.db"), img, title="a.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    for line in ("grayscale in left", "adjust_attr contrast 20"):
+        assert manager.handle(line).ok
+    assert manager.handle("actually keep the colour everywhere").reply.startswith("Took out “Black and white in")
+    assert [v.command for v in manager.document.lineage()[1:]] == ["adjust_attr contrast 20"]
+    assert manager.handle("grayscale").ok
+    assert manager.handle("bring back the colour").ok and [v.command for v in manager.document.lineage()[1:]] == [
+        "adjust_attr contrast 20"]

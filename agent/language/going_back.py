@@ -88,6 +88,9 @@ def going_back(c: str, recent: Recent) -> FollowUp | None:
         return FollowUp([Undo(original=True)])
     if _PREVIOUS.fullmatch(c):
         return FollowUp([Undo()])
+    if _KEEP_COLOUR.fullmatch(c) and any(_made(e, "grayscale") for e in recent.earlier or (recent.last,) if e):
+        # "actually keep the colour everywhere" after "make it black and white except the dog"
+        return FollowUp([Undo()]) if _made(recent.last, "grayscale") else _take_out("grayscale", recent)
     named = _UNDO_NAMED.fullmatch(c)
     if named and _made(recent.last, named.group("q")):
         return FollowUp([Undo()])  # "revert the warmth" after warming: it warmed again
@@ -96,6 +99,9 @@ def going_back(c: str, recent: Recent) -> FollowUp | None:
     return None
 
 
+_KEEP_COLOUR = re.compile(r"(?:actually,? |no,? |oh,? |hmm,? )*(?:(?:keep|leave|bring back|restore|put back|give me back|i want) "
+                          r"(?:the |all the |its )?colou?rs?|back (?:to|in) colou?r|(?:make|turn|put) it (?:back )?(?:in|into|to) "
+                          r"colou?r)(?: back)?(?: everywhere| in (?:it|everything|the whole (?:photo|picture|image)))?(?: please)?")
 REPLAYED_AT_MOST = 4  # "undo the blur" with more edits after it than this asks to undo step by step
 
 
@@ -123,7 +129,8 @@ def _take_out(word: str, recent: Recent) -> FollowUp | None:
 _QUALITY_EDITS = {"warmth": "warmth", "warm": "warmth", "warming": "warmth", "contrast": "contrast",
                   "brightness": "brightness", "brightening": "brightness", "exposure": "brightness",
                   "darkening": "brightness", "lightening": "brightness", "cooling": "warmth", "tinting": "tint",
-                  "cropping": "crop", "desaturation": "saturation",
+                  "cropping": "crop", "desaturation": "saturation", "black and white": "grayscale",
+                  "black_and_white": "grayscale", "grayscale": "grayscale", "greyscale": "grayscale",
                   "saturation": "saturation", "vibrance": "saturation", "sharpness": "sharpness",
                   "sharpening": "sharpness", "blur": "blur", "blurring": "blur", "tint": "tint",
                   "colour": "tint", "color": "tint", "hue": "hue", "rotation": "rotate", "crop": "crop"}
@@ -134,14 +141,15 @@ _UNDO_NAMED = re.compile(r"(?:revert|undo|remove|cancel|drop|lose|get rid of|tak
 
 def _made(last, word: str) -> bool:
     """Whether the edit ``last`` changed what ``word`` names ("warmth": a warmth edit)."""
-    from agent.grammar.commands import AdjustAttr, AdjustColor, Background, Crop, CropTo, Rotate
+    from agent.grammar.commands import AdjustAttr, AdjustColor, Background, Crop, CropTo, Grayscale, Rotate
 
     what = _QUALITY_EDITS[word]
     if isinstance(last, AdjustAttr):
         return last.attr == what or (what == "blur" and last.attr == "sharpness" and last.amount < 0)
     return (what == "tint" and isinstance(last, AdjustColor)) or (what == "blur" and isinstance(last, Background)
                                                                   and last.mode == "blur") or (
-        what == "rotate" and isinstance(last, Rotate)) or (what == "crop" and isinstance(last, (Crop, CropTo)))
+        what == "rotate" and isinstance(last, Rotate)) or (what == "crop" and isinstance(last, (Crop, CropTo))) or (
+        what == "grayscale" and isinstance(last, Grayscale))
 
 
 # "not that one", "wrong one", "that's the wrong horse", "no, I meant another one": the thing was the wrong one
