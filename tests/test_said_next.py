@@ -655,3 +655,13 @@ def test_keeping_the_colour_takes_the_black_and_white_out(tmp_path):
     assert manager.handle("grayscale").ok
     assert manager.handle("bring back the colour").ok and [v.command for v in manager.document.lineage()[1:]] == [
         "adjust_attr contrast 20"]
+
+
+def test_everyone_is_the_people_and_a_lot_of_contrast_is_added():
+    """gcompris' African drums (no one in it): "make everyone brighter" brightened the whole picture;
+    "add a lot of contrast" was "I can't add new things to a photo" (GIER: 7 requests)."""
+    said = lambda words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]  # noqa: E731
+    assert said("make everyone brighter") == ["adjust_attr brightness 20 in the people"]
+    assert said("remove everyone") == ["remove the people"]
+    assert said("make everyone else black and white") != said("make the people black and white")
+    assert said("add a lot of contrast") == ["adjust_attr contrast 40"]

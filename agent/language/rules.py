@@ -150,6 +150,7 @@ def _unsupported(c: str) -> RuleResult:
     if m and re.search(r"\bbackground\b", m.group(1)):
         m = None  # "put it on a white background" is a background edit
     if m and not re.search(r"^(?:some |more |a bit (?:of |more )?|a little (?:bit )?(?:of |more )?|a touch of |(?:a )?(?:hint|dash|splash|bit|touch) of |"
+                           r"(?:a lot|lots|plenty|loads|tons|a ton|a great deal) of (?:more )?|"
                            r"an? )?(?:\w+ )?(?:contrast|brightness|saturation|sharpness|warmth|color\w*|light|"
                            r"blur\w*|filter|tint|hue|tone|tones|glow|shadows?|clarity|definition|detail|"
                            r"vibrance|vibrancy|saturation|exposure|black_and_white|warm|cool|(?:warm|cool|cold|bright|"
@@ -651,7 +652,8 @@ RULES: tuple[RequestRule, ...] = (
         ("make the background darker", "adjust_attr brightness -20 in background"),
         ("brighten the selection", "adjust_attr brightness 20 in selection"),
         ("brighten this area", "adjust_attr brightness 20 in selection"),
-        ("increase the contrast of the hair", "refuse")),
+        ("increase the contrast of the hair", "refuse"),
+        ("add a lot of contrast", "adjust_attr contrast 40")),  # (it was "I can't add new things to a photo")
         worth="off: right +40, wrong +14, refused -38"),
     RequestRule("looks", light_rules.looks, (
         ("colour splash", "grayscale in background"), ("color enhancement", "adjust_attr saturation 30"),
@@ -698,6 +700,8 @@ def read_clause(clause: str) -> RuleResult:
         # not "them" ("enhance the colours and make them more vivid"); not around or behind someone
         # ("blur all around him": the background, whoever the subject is)
         c = _PERSON.sub("the person", c)
+    # "make everyone brighter" brightened the whole picture (of drums, with no one in it): the people
+    c = re.sub(r"\b(?:everyone|everybody)\b(?! else)", "the people", c)
     bad = unusable_number(c)
     if bad is not None:
         raise Refusal(f"{bad} is not an amount I can use. Say one such as '20 percent' or '90 degrees'.")
