@@ -67,6 +67,7 @@ from agent.grammar.commands import (
     Switch,
     Undo,
     parse_command,
+    version_label,
     with_selection_ref,
 )
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
@@ -207,16 +208,6 @@ def _last_edit(document: Document | None, turns: list[dict]) -> tuple[str, str] 
     for _ in last.get("commands") or []:
         before = document.parent(before.id) or before
     return (before.id, document.head.id) if before.id != document.head.id else None
-
-
-def version_label(command_line: str | None) -> str:
-    """A version named in words: "Brighter +20" for ``adjust_attr brightness 20``, "the original"."""
-    if not command_line:
-        return "the original"
-    try:
-        return parse_command(command_line).label()
-    except CommandError:
-        return command_line
 
 
 # a part the last edit found by name, which "it" then is ("the sky is too bright", "darken it")

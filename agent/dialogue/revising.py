@@ -15,7 +15,7 @@ import re
 from agent.edits.regions import RegionNotFound
 from agent.edits.run import pointing_example, uses_selection
 from agent.edits.run import run as run_edit
-from agent.grammar.commands import REGIONAL, Command, CommandError, parse_command
+from agent.grammar.commands import REGIONAL, Command, CommandError, parse_command, version_label
 from agent.grammar.turns import TurnResult
 from agent.language.revisions import revision_reply
 from agent.perception.names_kept import unmoved_from
@@ -103,15 +103,9 @@ def revise(manager, commands: list[Command], utterance: str, *, dropped: int = 0
     said = [revision_reply(old, new) for old, new in zip(olds, commands, strict=True) if old != new]
     if taken_out:
         kept = "”, “".join(c.label() for c in commands)
-        said.insert(0, f"Took out “{'”, “'.join(_label(line) for line in taken_out)}” and made “{kept}” again "
+        said.insert(0, f"Took out “{'”, “'.join(version_label(line) for line in taken_out)}” and made “{kept}” again "
                        f"without it.")
     reply = " ".join(t for t in (*said, *notes) if t)
     return TurnResult(utterance, reply, commands[0], parent, data={"overlays": overlays} if overlays else {},
                       commands=list(commands))
 
-
-def _label(line: str) -> str:
-    try:
-        return parse_command(line).label()
-    except CommandError:
-        return line

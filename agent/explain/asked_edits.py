@@ -16,6 +16,7 @@ from agent.grammar.commands import (
     CropTo,
     Rotate,
     parse_command,
+    version_label,
 )
 
 # the words asked about -> the kind of edit (an attribute of adjust_attr, "rotation", "crop", "tint")
@@ -80,7 +81,7 @@ def edits_asked(doc, question: str) -> str | None:
         if _is(command, attr):
             edits.append(command)
     if not edits:
-        what = "no edit yet" if not lines else f"“{'”, “'.join(_label(line) for line in lines)}”"
+        what = "no edit yet" if not lines else f"“{'”, “'.join(version_label(line) for line in lines)}”"
         return f"I haven't {said} since the original (the edits: {what})."
     labels = "”, then “".join(c.label() for c in edits)
     times = {1: " once", 2: " twice"}.get(len(edits), f" {len(edits)} times")
@@ -89,9 +90,3 @@ def edits_asked(doc, question: str) -> str | None:
         total = f" ({sum(c.amount for c in edits):+g} in all)"
     return f"I {said}{times} since the original: “{labels}”{total}."
 
-
-def _label(line: str) -> str:
-    try:
-        return parse_command(line).label()
-    except CommandError:
-        return line

@@ -261,14 +261,9 @@ _WHAT_DID_YOU_DO = re.compile(r"\bwhat (?:did|have|has) (?:you|easel|we) (?:just
 
 def _edits_run(doc, state: dict) -> list:
     """"I ran “Brighter +40 in the gorilla”. " for the edits between the two versions compared."""
-    from agent.grammar.commands import CommandError, parse_command
+    from agent.grammar.commands import version_label
 
-    labels = []
-    for line in _commands_between(doc, state["before"], state["after"]):
-        try:
-            labels.append(parse_command(line).label())
-        except CommandError:
-            labels.append(line)
+    labels = [version_label(line) for line in _commands_between(doc, state["before"], state["after"]) if line]
     if not labels:
         return []
     said = "”, then “".join(labels)

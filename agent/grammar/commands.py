@@ -81,13 +81,15 @@ FLIP_AXES = ("horizontal", "vertical")
 ASPECTS = ("square", "4:3", "16:9")
 MAX_INSET = 40  # percent of each side: "crop in 50%" would leave nothing
 MAX_EDGE = 75  # percent of the picture cut off one side ("crop off the bottom half": 50)
+_EDGE = re.compile(r"off (top|bottom|left|right)(?: and (top|bottom|left|right))? (\d+(?:\.\d+)?)%")
+
+
 def edge_limit(sides: tuple[str, ...]) -> float:
     """The most of the picture ``crop off`` may cut off each of ``sides``: :data:`MAX_EDGE`, under half
     for two opposite sides."""
     return min(MAX_EDGE, 49) if set(sides) in ({"left", "right"}, {"top", "bottom"}) else MAX_EDGE
 
 
-_EDGE = re.compile(r"off (top|bottom|left|right)(?: and (top|bottom|left|right))? (\d+(?:\.\d+)?)%")
 CROP_MARGIN = 0.1  # the room a crop to a thing leaves around its box, a share of the box's size on each side
 FACE_MARGIN = 0.5  # ... and a headshot around a face (half its width each side; the hair and shoulders as much again)
 # Background colours: CAISE's tint colours and the plain ones people ask for (editor.regions' palette).
@@ -748,6 +750,17 @@ def readme_table() -> str:
         rows.append(f"| `{use}` | {meaning} |")
     rows.append(f"| `... in <region>` | {region_meaning()} |")
     return "\n".join(rows)
+
+
+def version_label(command_line: str | None) -> str:
+    """A version named in words: "Brighter +20" for ``adjust_attr brightness 20``, "the original" for
+    none; a line that is no command, as it is."""
+    if not command_line:
+        return "the original"
+    try:
+        return parse_command(command_line).label()
+    except CommandError:
+        return command_line
 
 
 def parse_command(line: str) -> Command:

@@ -103,9 +103,8 @@ _CENTRE = re.compile(
 
 def centre(c: str) -> RuleResult:
     """'crop it so the giraffes are centred', 'put the cat in the middle', 'centre the dog', 'the dog
-    isn't centred' -> the
-    largest crop with it in the middle (``crop centre the giraffes``). They were "Crop to what?" and "I
-    can't add new things to a photo"."""
+    isn't centred' -> the largest crop with it in the middle (``crop centre the giraffes``). They were
+    "Crop to what?" and "I can't add new things to a photo"."""
     m = _CENTRE.search(c)
     if m is None:
         return None

@@ -239,6 +239,11 @@ _MOODY = re.compile(r"\b(?:mood(?:y|ier|iest)|more mood|broody|brooding|gloomier
 _LESS_MOODY = re.compile(r"\b(?:less|not so|too|not as|overly)\s+(?:moody|broody|atmospheric)\b")
 
 
+def _look_scale(c: str) -> float:
+    """How much of a look of several edits the words ask for: half of it for "a bit", "subtle", else all."""
+    return 0.5 if re.search(r"\b(?:a (?:bit|little|touch)|slightly|somewhat|a tad|subtle)\b", c) else 1.0
+
+
 # "make it look like sunset", "golden hour" were refused as a sky replacement ("I can't replace the
 # sky ..."): the light of a late sun, warmer, a little darker, a touch of red (three edits, as a mood; warmth
 # alone turned a blue sky khaki, an orange tint made it sepia: compared on gcompris' Chenonceau)
@@ -258,7 +263,7 @@ def sunset(c: str) -> list[AdjustAttr | AdjustColor] | None:
     """
     if not _SUNSET.search(c) or re.search(r"\b(?:replace|swap|add|put|insert|new)\b", c):
         return None
-    scale = 0.5 if re.search(r"\b(?:a (?:bit|little|touch)|slightly|somewhat|a tad|subtle)\b", c) else 1.0
+    scale = _look_scale(c)
     try:
         region = region_of(c) or ""
     except Unfindable:
@@ -290,7 +295,7 @@ def vintage(c: str) -> list[AdjustAttr | AdjustColor] | None:
     if not _VINTAGE.search(c) or re.search(r"\b(?:remove|undo|take (?:away|off|out)|get rid of|less|without|no|reduce|"
                                            r"fix|restore|too)\b", c):
         return None  # ("remove the vintage look from the picture" is no vintage look to add)
-    scale = 0.5 if re.search(r"\b(?:a (?:bit|little|touch)|slightly|somewhat|a tad|subtle)\b", c) else 1.0
+    scale = _look_scale(c)
     return [*(AdjustAttr(attr, int(round(amount * scale - 0.01))) for attr, amount in VINTAGE),
             AdjustColor(VINTAGE_TINT[0], round(VINTAGE_TINT[1] * scale, 2))]
 
