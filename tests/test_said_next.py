@@ -662,6 +662,6 @@ def test_everyone_is_the_people_and_a_lot_of_contrast_is_added():
     "add a lot of contrast" was "I can't add new things to a photo" (GIER: 7 requests)."""
     said = lambda words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]  # noqa: E731
     assert said("make everyone brighter") == ["adjust_attr brightness 20 in the people"]
-    assert said("remove everyone") == ["remove the people"]
+    assert said("remove everyone") == ["remove everyone"]  # (the removal's own words for all of them)
     assert said("make everyone else black and white") != said("make the people black and white")
     assert said("add a lot of contrast") == ["adjust_attr contrast 40"]

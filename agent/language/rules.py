@@ -700,8 +700,10 @@ def read_clause(clause: str) -> RuleResult:
         # not "them" ("enhance the colours and make them more vivid"); not around or behind someone
         # ("blur all around him": the background, whoever the subject is)
         c = _PERSON.sub("the person", c)
-    # "make everyone brighter" brightened the whole picture (of drums, with no one in it): the people
-    c = re.sub(r"\b(?:everyone|everybody)\b(?! else)", "the people", c)
+    # "make everyone brighter" brightened the whole picture (of drums, with no one in it): the people (a
+    # removal reads "everyone but the two girls" itself)
+    if not (_REMOVE.search(c) or _REMOVED.search(c)):
+        c = re.sub(r"\b(?:everyone|everybody)\b(?! else)", "the people", c)
     bad = unusable_number(c)
     if bad is not None:
         raise Refusal(f"{bad} is not an amount I can use. Say one such as '20 percent' or '90 degrees'.")
