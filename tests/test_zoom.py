@@ -136,3 +136,11 @@ def test_centring_a_thing_is_the_largest_crop_with_it_in_the_middle(monkeypatch)
     done = run(parse_command("crop centre the dog"), img)
     assert done.pixels.shape[:2] == (160, 160)  # the dog's centre (80, 80): 80 each way to the left and the top
     assert parse_command("crop centre the dog").reply() == "Cropped so that the dog is in the middle."
+
+
+def test_zoom_in_after_a_thing_said_to_look_too_small_is_on_that_thing():
+    """gcompris' cheetah: "the cheetah looks too small, zoom in" zoomed in about the centre (the cheetah
+    is on the right, and a crop about the centre cuts it)."""
+    assert _said("the cheetah looks too small, zoom in") == ["crop the cheetah"]
+    assert _said("the picture looks too small, zoom in") == ["crop in 10%"]
+    assert _said("zoom in") == ["crop in 10%"]

@@ -152,6 +152,8 @@ _ASKS_FOR = re.compile(
     r"\b(?:possible|possibly|any ?chance|a chance|any ?way|a way|anyone|anybody|someone|somebody|please)\b"
     r"|^(?:are|were|would|will|could|should) you\b|^why not\b")
 # Questions about what is in the picture, answered from it even right after "what changed?"
+_TOO_SMALL = re.compile(r"(?P<x>(?:the|my) [a-z]+(?: [a-z]+)?) (?:looks?|is|seems?|appears?) (?:(?:too|so|very|a bit|really) )*"
+                        r"(?:small|tiny|far away|far off|hard to see|lost)(?: in (?:the|this) (?:picture|photo|frame|shot))?")
 _ABOUT_THE_PICTURE = {"colour", "colour_is", "present", "count", "where", "what_at", "measure_part", "critique", "list",
                       "doing", "extreme"}
 _AS_MEANT = re.compile(r"\b(?:on purpose|intentional(?:ly)?|deliberate(?:ly)?|(?:but|and) i (?:like|love) it|"
@@ -311,6 +313,7 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     typed_text = re.sub(r"\bblack\s*,\s*(and|&)\s*white\b", r"black \1 white", " ".join(utterance.lower().split()))
     clauses = _finished(split_clauses(typed_text), typed_text)
     before = ""  # the previous clause's part: "" none, else its region, or _REFUSED when it was a part not found
+    too_small = ""  # a thing said to look too small ("the cheetah looks too small, zoom in": zoom in on it)
     for typed in clauses:
         clause = clean_text(typed)
         bare = strip_polite(clause)
@@ -324,6 +327,10 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         why_so = _WHY_SO.fullmatch(bare)  # "why is it so dark?": the complaint "it is too dark"
         if why_so:
             typed = clause = bare = f"{why_so.group(2)} {why_so.group(1)} too {why_so.group(3)}"
+        small = _TOO_SMALL.fullmatch(bare) if len(clauses) > 1 else None
+        if small and not re.fullmatch(r"(?:the|my) (?:picture|photo|image|pic|shot|frame)", small.group("x")):
+            too_small = small.group("x")  # "the cheetah looks too small, zoom in": zoom in on the cheetah
+            continue
         said_so = _STATEMENT.match(bare) and complaint(bare) is None and not EXPRESSION.search(bare) and not (  # ("which one is the biggest?": asked;
             photo_open and bare.startswith(("which ", "who ")) and read_question(bare) is not None)  # "who is on the left?")
         if said_so or (len(clauses) > 1 and (_FILLER.fullmatch(bare)
@@ -384,6 +391,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             reading.notes.append(f"I read that as a question, so I changed nothing: should I do "
                                  f"“{', '.join(c.label() for c in edits)}”? Say yes and I will.")
             continue
+        if too_small and len(commands) == 1 and isinstance(commands[0], CropTo) and commands[0].inset is not None:
+            commands = [CropTo(too_small)]  # the thing said to be too small, not the picture's centre
         commands = _both_parts(clause, commands)
         if elliptic and carried and all(isinstance(c, REGIONAL) and not c.region for c in commands):
             if carried == _REFUSED:
