@@ -239,6 +239,19 @@ _MOODY = re.compile(r"\b(?:mood(?:y|ier|iest)|more mood|broody|brooding|gloomier
 _LESS_MOODY = re.compile(r"\b(?:less|not so|too|not as|overly)\s+(?:moody|broody|atmospheric)\b")
 
 
+def _look(attrs, scale: float, region: str = "", tint: tuple[str, float] | None = None, sign: int = 1
+          ) -> list[AdjustAttr | AdjustColor]:
+    """A look of several edits (a mood, a sunset, an old photo): each attribute's amount times ``scale``
+    (and ``sign``), rounded half away from zero, then the ``tint`` if any, all in ``region``."""
+    def away(x: float) -> int:
+        return int(round(x + (0.01 if x > 0 else -0.01)))
+
+    out: list[AdjustAttr | AdjustColor] = [AdjustAttr(attr, away(sign * amount * scale), region=region) for attr, amount in attrs]
+    if tint is not None:
+        out.append(AdjustColor(tint[0], round(tint[1] * scale, 2), region=region))
+    return out
+
+
 def _look_scale(c: str) -> float:
     """How much of a look of several edits the words ask for: half of it for "a bit", "subtle", else all."""
     return 0.5 if re.search(r"\b(?:a (?:bit|little|touch)|slightly|somewhat|a tad|subtle)\b", c) else 1.0
@@ -268,8 +281,7 @@ def sunset(c: str) -> list[AdjustAttr | AdjustColor] | None:
         region = region_of(c) or ""
     except Unfindable:
         return None
-    return [*(AdjustAttr(attr, int(round(amount * scale + (0.01 if amount > 0 else -0.01))), region=region)
-              for attr, amount in SUNSET), AdjustColor(SUNSET_TINT[0], round(SUNSET_TINT[1] * scale, 2), region=region)]
+    return _look(SUNSET, scale, region, SUNSET_TINT)
 
 
 # "make the photo look older" was refused as a face's retouch ("I can't retouch skin ..."): an old print's
@@ -295,9 +307,7 @@ def vintage(c: str) -> list[AdjustAttr | AdjustColor] | None:
     if not _VINTAGE.search(c) or re.search(r"\b(?:remove|undo|take (?:away|off|out)|get rid of|less|without|no|reduce|"
                                            r"fix|restore|too)\b", c):
         return None  # ("remove the vintage look from the picture" is no vintage look to add)
-    scale = _look_scale(c)
-    return [*(AdjustAttr(attr, int(round(amount * scale - 0.01))) for attr, amount in VINTAGE),
-            AdjustColor(VINTAGE_TINT[0], round(VINTAGE_TINT[1] * scale, 2))]
+    return _look(VINTAGE, _look_scale(c), tint=VINTAGE_TINT)
 
 
 def mood(c: str) -> list[AdjustAttr] | None:
@@ -319,5 +329,4 @@ def mood(c: str) -> list[AdjustAttr] | None:
         region = region_of(c) or ""
     except Unfindable:
         return None
-    return [AdjustAttr(attr, int(round(sign * amount * scale + (0.01 if sign * amount > 0 else -0.01))), region=region)
-            for attr, amount in MOOD]
+    return _look(MOOD, scale, region, sign=sign)

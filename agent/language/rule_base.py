@@ -10,8 +10,8 @@ import functools
 import re
 
 from agent.grammar.commands import Command
-from agent.grammar.lexicon import COLOUR_WORD
 from agent.language.scope import Unfindable, region_of
+from agent.language.words import COLOUR_WORDS
 
 
 class Refusal(Exception):
@@ -24,7 +24,7 @@ class Refusal(Exception):
 
 
 RuleResult = list[Command] | None
-_COLOURS = "|".join(sorted({*COLOUR_WORD, "gray", "grey"}, key=len, reverse=True))  # "her pink clothes": "this"
+_COLOURS = "|".join(sorted(COLOUR_WORDS, key=len, reverse=True))  # "her pink clothes": "this"
 TONAL_LIFT = 25  # "lift the shadows": brightness in a tonal range, the most that keeps the order of tones
 
 

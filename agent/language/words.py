@@ -33,7 +33,7 @@ DOWN = re.compile(r"\b(?:decrease[sd]?|decreasing|reduce[sd]?|reducing|less|lowe
 # A number as people type it, exponent included: "1e309" is one number (too large), not a 1.
 NUMBER = re.compile(r"(?<![\w.])([+-]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]?\d+)?)\s*(%|percent|per cent|points?|degrees?|°)?")
 
-_COLOUR_WORDS = set(COLORS) | {"grey", "gray", "black"}
+COLOUR_WORDS = frozenset(COLORS) | {"grey", "gray", "black"}  # colour names a part or a thing may carry
 # Nouns that mean the whole picture; any other noun after a determiner names a part of it.
 WHOLE = {
     "image", "picture", "photo", "photograph", "pic", "shot", "it", "whole", "everything", "overall",
@@ -45,7 +45,7 @@ WHOLE = {
     "lights", "darks", "blacks", "whites", "version", "result", "original", "left", "right", "top", "bottom",
     "lightness", "darkness", "blurriness", "blur", "general", "possible", "most", "best", "vibrancy", "mood",
     "atmosphere", "feel", "feeling", "vibe", "camera", "lens", "end", "other",
-} | _COLOUR_WORDS
+} | COLOUR_WORDS
 DETERMINER = re.compile(r"\b(?:the|his|her|their|my|its|our|your|this|that|these|those)\s+([a-z]+)(?:\s+([a-z]+))?")
 
 
@@ -142,14 +142,14 @@ def local_part(clause: str, own_words: set[str], nouns: frozenset[str] = frozens
     before one of ``nouns`` says which ("her pink clothes": the clothes)."""
     clause = re.sub(r"\b(the|his|her|their|my|its|our|your|this|that|these|those) (?:\w+ly )+", r"\1 ", clause)  # adverbs
     for m in DETERMINER.finditer(clause):
-        if m.group(2) in WHOLE and m.group(2) not in _COLOUR_WORDS and m.group(1) not in POSITIONS:
+        if m.group(2) in WHOLE and m.group(2) not in COLOUR_WORDS and m.group(1) not in POSITIONS:
             continue  # "the overexposed image", "the whole photo": the picture itself ("the shirt red": the shirt)
         for word in (m.group(1), m.group(2)):
             if word is None:
                 continue
             if word in POSITIONS and m.group(2) and word == m.group(1):
                 continue  # "the left cat": the thing is the next word
-            if word == m.group(1) and word in _COLOUR_WORDS and m.group(2) in nouns:
+            if word == m.group(1) and word in COLOUR_WORDS and m.group(2) in nouns:
                 continue  # "her pink clothes": the clothes (they were the whole picture, brightened)
             if word in WHOLE or word in own_words or word.rstrip("s") in WHOLE:
                 break  # "the image", "the brightness of ...": the whole picture so far
