@@ -318,21 +318,17 @@ class DialogueManager:
             return Recent()
         if not last.edits_image:
             return Recent()
-        request = [last]
-        span = self.context.last_edit
-        if span and span[1] == doc.head.id:
-            lineage = doc.lineage()
-            ids = [v.id for v in lineage]
-            if span[0] in ids:
-                try:
-                    request = [parse_command(v.command) for v in lineage[ids.index(span[0]) + 1:]]
-                except CommandError:
-                    request = [last]
-        try:
-            earlier = tuple(parse_command(v.command) for v in doc.lineage()[1:] if v.command)
+        lineage = doc.lineage()
+        try:  # (each version's line parsed once: the request is the last of them)
+            earlier = tuple(parse_command(v.command) for v in lineage[1:] if v.command)
         except CommandError:
             earlier = (last,)
-        return Recent(last, tuple(request), earlier=earlier)
+        request: tuple[Command, ...] = (last,)
+        span = self.context.last_edit
+        ids = [v.id for v in lineage]
+        if span and span[1] == doc.head.id and span[0] in ids and len(earlier) == len(lineage) - 1:
+            request = earlier[ids.index(span[0]):]
+        return Recent(last, request, earlier=earlier)
 
     def _run_all(self, commands: list[Command], utterance: str) -> TurnResult:
         """Run the turn's commands in order; stop at the first that fails (its reply says why)."""

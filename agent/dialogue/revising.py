@@ -77,7 +77,7 @@ def revise(manager, commands: list[Command], utterance: str, *, dropped: int = 0
     pixels, made, notes, overlays = doc.pixels(base.id), [], [], []
     # the parts found by their look (the sky, the greenery) are looked for on the picture before the light
     # and colour edits, as on the picture on screen: "too red" after "give the sky a sunset look" found no sky
-    root = doc.pixels(manager.unmoved_since(base)[-1].id)
+    root = doc.pixels(manager.unmoved_since(base)[-1].id) if isinstance(commands[0], REGIONAL) else None
     for command in commands:
         try:
             pair = None if root is None else (pixels, root)
