@@ -12,6 +12,7 @@ from agent.dialogue.manager import DialogueManager, GrammarParser
 from agent.edits import apart as apart_module
 from agent.edits import objects, removal, text_removal
 from agent.edits.regions import RegionNotFound
+from agent.language.reader import read
 from editor import ops
 from editor.document import Document
 from editor.store import Store
@@ -385,6 +386,21 @@ def test_the_one_on_the_right_is_asked_about_when_a_less_sure_one_is_further_rig
     assert m.boxes == [MUSICIANS[3][2]]
     [m] = objects.match_objects(img, "the person on the left")  # the leftmost is sure enough: no question
     assert m.boxes == [MUSICIANS[2][2]]
+
+
+def test_the_second_one_is_counted_along_the_row(monkeypatch):
+    """"brighten the first giraffe" and "the second giraffe" both took the surest one; "darken the last
+    giraffe" darkened the whole picture. They count from the left (or the side said); too few are said."""
+    _fake_scene(monkeypatch, MUSICIANS, [("person", "person", 0.9)] * 4)
+    img = np.zeros((416, 1024, 3), np.uint8)
+    left_to_right = [MUSICIANS[i][2] for i in (2, 1, 0, 3)]
+    for words, box in [("the first person", left_to_right[0]), ("the second person", left_to_right[1]),
+                       ("the last person", left_to_right[3]), ("the second person from the right", left_to_right[2])]:
+        [m] = objects.match_objects(img, words)
+        assert m.boxes == [box] and m.positioned, words
+    with pytest.raises(objects.ObjectNotFound, match="only 4 people, so there is no fifth one"):
+        objects.match_objects(img, "the fifth person")
+    assert read("darken the last giraffe").commands[0].region == "the last giraffe"
 
 
 def test_a_removal_that_stops_short_of_its_box_says_so():

@@ -494,11 +494,12 @@ class DialogueManager:
                         "or draw around them with the trace tool (T).")
         # ("and the other one darker", not understood as a follow-up, darkened the whole picture)
         other = not reading.revise and re.search(r"\bthe other ones?\b", utterance.lower())
-        if reading.commands and (ONE.search(utterance.lower()) or other) and not resolved and any(
+        if reading.commands and (ONE.search(utterance.lower()) or other) and not resolved and not reading.confirmed and any(
                 c.edits_image and not (other and isinstance(c, Remove)) and not getattr(c, "region", "").startswith("the ")
                 for c in reading.commands):
             # "make the left one brighter" with no thing talked about: not the whole picture, nor the
-            # middle of the picture for "the one in the middle" (gcompris' meerkats: the middle one was meant)
+            # middle of the picture for "the one in the middle" (gcompris' meerkats: the middle one was meant);
+            # "only the first one" of what was proposed is that edit
             return [], ("Which one do you mean? Say what it is and where, for example “make the dog on "
                         "the left brighter”, or draw around it with the trace tool (T).")
         if reading.proposal and commit:

@@ -24,7 +24,8 @@ SIZE_WORD = r"(?:big|large|small|little|tiny|tall|short)(?:g?er|g?est)?"
 _COLOUR = r"(?:white|black|brown|gr[ae]y|red|orange|yellow|green|blue|purple|pink|beige|golden|dark|light)"
 ONE = re.compile(rf"\bthe (?:one (?P<place>(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)"
                   rf"(?: (?:left|right))?|in (?:the )?(?:front|back|background|foreground))|(?P<side>{_SIDE}) one|"
-                  rf"(?P<size>{SIZE_WORD}) one|(?P<colour>{_COLOUR}) (?P<ones>ones?))\b")
+                  rf"(?P<size>{SIZE_WORD}) one|(?P<colour>{_COLOUR}) (?P<ones>ones?)|"
+                  rf"(?P<ordinal>first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th) one)\b")
 # "and the mother warmer" after "make the joey brighter" ("I can't find the mother on my own"): the grown
 # one of the young's kind, the biggest of them (as "the joey" is the smaller)
 PARENT = re.compile(r"\bthe (?:mother|mom|mum|mommy|mummy|mama|father|dad|daddy|parent|adult|grown-?up)\b")
@@ -116,6 +117,8 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     'what colour is the shirt of the man on the left?'
     >>> about_topic("is it too dark?", "the horse") is None
     True
+    >>> about_topic("brighten the second one", "the giraffes", count=2)
+    'brighten the second giraffe'
     >>> about_topic("make the white one brighter", "the chickens"), about_topic("and the brown ones warmer", "the chickens")
     ('make the white chicken brighter', 'and the brown chickens warmer')
     >>> about_topic("and the other one darker", "the jaguars", last_region="the jaguar on the right", count=2)
@@ -152,6 +155,10 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
         if (count or 0) < 2:
             return None  # of the things described ("a wallaby, and an animal"), not of the one kind: asked
         return words[:one.start()] + f"the {one.group('size')} {noun}" + words[one.end():]
+    if one and one.group("ordinal"):  # "the second one" of the giraffes counted: counted from the left
+        if (count or 0) < 2:
+            return None
+        return words[:one.start()] + f"the {one.group('ordinal')} {noun}" + words[one.end():]
     if one and one.group("colour"):  # "the white one": the thing of the topic of that colour
         kind = one_of(noun) if singular(topic.split()[-1]) != topic.split()[-1] else noun
         return words[:one.start()] + f"the {one.group('colour')} " + (

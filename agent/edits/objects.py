@@ -331,6 +331,10 @@ def _match_one(rgb: np.ndarray, words: str) -> Match:
         return Match(boxes, [b for b in every if b not in boxes], phrase.label, True, weak, positioned,
                      tuple(dict.fromkeys(classes[b] for b in boxes)))
 
+    ordinal = which_one.ORDINAL.search(head)
+    if ordinal is not None:  # "the second giraffe", "the third person from the right"
+        best = tuple(int(v) for v in which_one.by_ordinal(dets, ordinal.group(1), phrase.position, phrase.label).box)
+        return Match([best], [b for b in every if b != best], phrase.label, False, weak, True, (classes[best],))
     extreme = bool(phrase.position and _EXTREME.search(head))
     # (one found is asked about too: "make the white one warmer" of a brown camel said "the white camel")
     colours = colours_of(rgb, dets, phrase.label) if phrase.colour in COLOR_WORDS else {}

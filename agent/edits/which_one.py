@@ -5,6 +5,8 @@ when none is (:func:`agent.edits.objects.match_objects` places them among the re
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
 
@@ -148,3 +150,34 @@ def either_side(dets: list[Detection], beside: list, label: str, other: str, *, 
     if left[0] != left[1] and gap(b) <= EITHER_SIDE * max(1.0, gap(a)):
         raise ObjectNotFound(f"I see {with_article(label)} on either side of {other}: say which, for example “the {label} "
                              f"on the left”", seen=[(label, tuple(int(v) for v in d.box)) for d in (a, b)])
+
+
+# "the second giraffe", "the third person from the right", "the last one": counted along a row, from
+# the left unless another side is said (how a person counts what they see; "brighten the second
+# giraffe" brightened the surest one, whichever it was, and "the first giraffe" the same one)
+ORDINAL = re.compile(r"\bthe (first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|last)\b")
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3,
+             "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
+
+
+def by_ordinal(dets: list[Detection], word: str, side: str | None, label: str) -> Detection:
+    """The detection ``word`` ("second") counts to from ``side`` ("left" when None or not a side);
+    :class:`ObjectNotFound` when there are fewer.
+
+    >>> from agent.perception.models import Detection
+    >>> row = [Detection("giraffe", 0.9, (300, 0, 400, 90)), Detection("giraffe", 0.5, (0, 0, 100, 90))]
+    >>> by_ordinal(row, "first", None, "giraffe").box, by_ordinal(row, "second", "right", "giraffe").box
+    ((0, 0, 100, 90), (0, 0, 100, 90))
+    >>> by_ordinal(row, "third", None, "giraffe")
+    Traceback (most recent call last):
+    ...
+    agent.perception.things.ObjectNotFound: I see only 2 giraffes, so there is no third one
+    """
+    side = side if side in ("left", "right", "top", "bottom") else "left"
+    axis = 0 if side in ("left", "right") else 1
+    row = sorted(dets, key=lambda d: (d.box[axis] + d.box[axis + 2]) / 2, reverse=side in ("right", "bottom"))
+    n = _ORDINALS[word]
+    if n >= len(row):
+        raise ObjectNotFound(f"I see only {len(row)} {plural(label) if len(row) != 1 else label}, so there is no "
+                             f"{word} one", seen=[(label, tuple(int(v) for v in d.box)) for d in row])
+    return row[n]

@@ -301,7 +301,7 @@ _PREPOSITIONS = {"on", "in", "at", "near", "by", "behind", "beside", "next", "to
 _MODIFIERS = {"the", "a", "an", "his", "her", "their", "my", "our", "these", "those", "that", "this", "its", "your",
               "all", "both", "each", "every", "one", "of", "two", "three", "four", "five", "left", "right", "top",
               "bottom", "middle", "center", "centre", "upper", "lower", "front", "back", "big", "small", "little",
-              "large", "tall", "short", "old", "older", "young", "younger", "first", "second", "third", "other",
+              "large", "tall", "short", "old", "older", "young", "younger", "first", "second", "third", "fourth", "fifth", "last", "other",
               "bigger", "biggest", "smaller", "smallest", "larger", "largest", "taller", "tallest", "shorter",
               "shortest", "littlest", "tiny", "huge",
               "leftmost", "rightmost", "nearest", "closest", "far", "farthest", "main"}

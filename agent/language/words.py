@@ -133,8 +133,8 @@ def explicit_number(clause: str, unit: str | None = None) -> float | None:
     return None
 
 
-POSITIONS = {"left", "right", "top", "bottom", "middle", "front", "back", "first", "second", "third", "big",
-              "small", "little", "other", "upper", "lower"}
+POSITIONS = {"left", "right", "top", "bottom", "middle", "front", "back", "first", "second", "third", "fourth",
+             "fifth", "last", "big", "small", "little", "other", "upper", "lower"}
 
 
 def local_part(clause: str, own_words: set[str], nouns: frozenset[str] = frozenset()) -> str | None:
