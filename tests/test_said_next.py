@@ -665,3 +665,26 @@ def test_everyone_is_the_people_and_a_lot_of_contrast_is_added():
     assert said("remove everyone") == ["remove everyone"]  # (the removal's own words for all of them)
     assert said("make everyone else black and white") != said("make the people black and white")
     assert said("add a lot of contrast") == ["adjust_attr contrast 40"]
+
+
+def test_the_other_way_after_again_turns_every_repeat_and_with_no_edit_says_so(tmp_path):
+    """gcompris' panda: "rotate 5 degrees", "again", "the other way" turned the last rotation alone
+    back (the picture as before, with a reply that it had turned it); "again" and "the other way" on
+    a picture not yet edited were "Sorry, I don't know how to do that"."""
+    import numpy as np
+
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+    from editor.document import Document
+    from editor.store import Store
+
+    doc = Document.create(Store(tmp_path / "easel.db"), np.full((60, 80, 3), 90, np.uint8), title="a.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert manager.handle("again").reply.startswith("There is no edit on screen, nothing to do again.")
+    assert "nothing to turn the other way" in manager.handle("the other way").reply
+    assert manager.handle("rotate 5").ok and manager.handle("again").ok
+    turn = manager.handle("the other way")
+    assert turn.reply == "Rotation now 5° clockwise instead of 5° counter-clockwise, both times."
+    assert [v.command for v in manager.document.lineage()[1:]] == ["rotate 355", "rotate 355"]
+    assert manager.handle("brighten it").ok and manager.handle("the other way").ok  # one edit: that one
+    assert [v.command for v in manager.document.lineage()[1:]] == ["rotate 355", "rotate 355", "adjust_attr brightness -20"]

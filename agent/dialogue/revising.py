@@ -101,6 +101,8 @@ def revise(manager, commands: list[Command], utterance: str, *, dropped: int = 0
     manager.history.extend(caise_path(doc, replaced.id, parent.id))  # "undo", then the new amounts
     # what was revised, then what the edits said of themselves ("I see 2 giraffes and changed the one on the right")
     said = [revision_reply(old, new) for old, new in zip(olds, commands, strict=True) if old != new]
+    if len(said) > 1 and len(set(said)) == 1:  # "the other way" after "again": each of the repeats
+        said = [f"{said[0].rstrip('.')}, {'both' if len(said) == 2 else f'all {len(said)}'} times."]
     if taken_out:
         kept = "”, “".join(c.label() for c in commands)
         said.insert(0, f"Took out “{'”, “'.join(version_label(line) for line in taken_out)}” and made “{kept}” again "

@@ -216,6 +216,16 @@ def amount_only(text: str) -> bool:
     return bool(c) and bool(_LESS.fullmatch(c) or _MORE.fullmatch(c)) and not re.search(rf"\b(?:{_QUALITY_RE})\b", c)
 
 
+def only_about_last(text: str) -> str | None:
+    """What ``text`` asks of the last edit when it asks nothing else ("a bit more": "make more or less
+    of", "again": "do again", "the other way": "turn the other way"), else None; with no edit on
+    screen it is asked for nothing ("again" and "the other way" were "Sorry, I don't know how to do that")."""
+    c = _tidy(text)
+    if amount_only(text):
+        return "make more or less of"
+    return "do again" if _REPEAT.fullmatch(c) else "turn the other way" if _OPPOSITE.fullmatch(c) else None
+
+
 def _reframe(c: str, recent: Recent) -> FollowUp | None:
     """'a bit wider', 'zoom out', 'tighter' after a crop to a thing or 'zoom in a little': the crop
     made again from the version before it, keeping more or less of the picture around the thing."""
@@ -312,7 +322,15 @@ def _opposite(c: str, recent: Recent) -> FollowUp | None:
     if recent.last is None:
         return None
     new = reversed_edit(recent.last)
-    return FollowUp([new], revise=True) if new is not None else no_amount(recent.last)
+    if new is None:
+        return no_amount(recent.last)
+    # "rotate 5 degrees", "again", "the other way": every one of the repeats went the wrong way (turning
+    # the last alone back left the picture as it was before, and said it had turned it)
+    repeats = 1
+    while len(recent.request) == 1 and repeats < min(len(recent.earlier), 4) \
+            and recent.earlier[-repeats - 1] == recent.last:
+        repeats += 1
+    return FollowUp([new] * repeats, revise=repeats)
 
 
 _REPEAT = re.compile(r"(?:(?:do|try|apply|run|make|give)\s+)?(?:it|that|this|the same(?: thing)?|the last "

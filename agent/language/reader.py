@@ -43,7 +43,7 @@ from agent.grammar.commands import (
     with_region,
 )
 from agent.language.complaints import complaint
-from agent.language.followups import amount_only, read_follow_up, split_follow_up
+from agent.language.followups import only_about_last, read_follow_up, split_follow_up
 from agent.language.instead import read_instead
 from agent.language.photo_rules import rotate_and_crop
 from agent.language.questions import QUALITY_WORDS, read_question
@@ -274,9 +274,10 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             return Reading(reply=later.reply, proposal=later.proposal, topic=later.topic)
         return Reading(commands=later.commands, revise=later.revise, dropped=later.dropped,
                        notes=[later.note] if later.note else [])
-    if (recent is None or recent.last is None) and amount_only(utterance):  # "a bit more" with no edit made
+    asked_of_last = only_about_last(utterance) if recent is None or recent.last is None else None
+    if asked_of_last:  # "a bit more", "again", "the other way" with no edit made
         undone = f"I made no change for “{refused.label()}”, so there is" if refused else "There is no edit on screen,"
-        return Reading(reply=f"{undone} nothing to make more or less of. Tell me what to change, "
+        return Reading(reply=f"{undone} nothing to {asked_of_last}. Tell me what to change, "
                              "for example “make it a bit brighter”.")
     split = split_follow_up(utterance, recent or Recent())  # "too much, and make it warmer"
     if split is not None and not split[1]:
