@@ -296,6 +296,21 @@ def test_a_thing_named_by_the_person_is_called_so(tmp_path, monkeypatch):
     assert manager.handle("it's a bit dark").reply != done.reply  # (names no thing)
 
 
+def test_a_thing_edited_by_the_persons_word_is_called_so(tmp_path, monkeypatch):
+    """gcompris' duck: "make the duck stand out more", then "what changed?" said "the goose in the
+    middle got more contrast". The word that found it is its name from then on."""
+    from conftest import fake_detector
+
+    img = np.full((200, 400, 3), 120, np.uint8)
+    img[60:140, 150:250] = (230, 230, 225)
+    fake_detector(monkeypatch, [Detection("bird", 0.9, (150, 60, 250, 140))])
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="pond"))
+    assert manager.handle("adjust_attr contrast 20 in the duck").ok
+    assert manager.context.given[manager.document.root.id] == [((150, 60, 250, 140), "duck")]
+    assert manager.handle("adjust_attr contrast 20 in the bird").ok  # (the models' own word adds nothing)
+    assert len(manager.context.given[manager.document.root.id]) == 1
+
+
 def test_it_after_a_removal_is_asked_about_not_removed_again(tmp_path, monkeypatch):
     """"is it gone?" after "remove the dog on the left" was "I can't answer that"; "remove it" then is
     still asked (the next dog is not "it")."""

@@ -46,6 +46,7 @@ from agent.dialogue.topics import (
     REST,
     about_topic,
     kind_of_young,
+    name_said,
     named_as,
     names_thing,
     topic_noun,
@@ -285,6 +286,10 @@ class DialogueManager:
                 del self.history[lines:]
                 raise TurnStopped(utterance)
         self._note_edit(head_before, result)
+        said = name_said([getattr(c, "region", "") for c in result.commands if c.edits_image],
+                         (result.data or {}).get("overlays", [])) if result.ok and self.document is not None else None
+        if said is not None:  # "make the duck stand out more": a duck from then on, not the caption's goose
+            self.context.given.setdefault(self.document.root.id, []).insert(0, said)
         if result.ok and any(c.edits_image for c in result.commands):
             self.context.last_search = None  # "another one" after an edit is not another match
         if result.ok and any(uses_selection(c) for c in result.commands):

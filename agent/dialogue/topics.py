@@ -193,3 +193,30 @@ def about_topic(utterance: str, topic: str, *, last_region: str = "", count: int
     if IT.search(words).group(0) in ("they", "them"):  # "what are they doing?" after the giraffes: the giraffes;
         return IT.sub(f"the {plural(noun)}", words, count=1)  # "remove all of them" after "which is the biggest?"
     return IT.sub(topic, words, count=1)
+
+
+def name_said(regions: list[str], overlays: list[dict]) -> tuple[tuple[int, int, int, int], str] | None:
+    """The box an edit found by the person's word for it and that word, when the models call it
+    something else: "make the duck stand out more" found the bird the caption calls a goose, and
+    "what changed?" then said "the goose in the middle got more contrast". The person's word is the
+    thing's name from then on, as "no, it's a duck" makes it. None unless one thing was found by a
+    one-word name.
+
+    >>> name_said(["the duck"], [{"kind": "box", "box": [1, 2, 30, 40], "label": "bird"}])
+    ((1, 2, 30, 40), 'duck')
+    >>> [name_said([words], [{"kind": "box", "box": [1, 2, 30, 40], "label": label}])
+    ...  for words, label in [("the duck on the left", "bird"), ("the animal", "dog"), ("the man", "person")]]
+    [None, None, None]
+    """
+    found = [o for o in overlays if o.get("kind") == "box" and not o.get("label", "").startswith("other ")
+             and not o.get("label", "").endswith("?")]
+    words = {re.fullmatch(r"the ([a-z]+)", r.strip().lower()) for r in regions if r}
+    if len(found) != 1 or len(words) != 1 or None in words:
+        return None
+    word = next(iter(words)).group(1)
+    from agent.perception.vocabulary import KIND_ONLY, KIND_WORDS
+
+    if word == found[0].get("label") or found[0].get("label") == "person" or singular(word) != word \
+            or word in KIND_ONLY or word in KIND_WORDS or not _names_a_thing(word):
+        return None  # (not "the animal", nor "the man": a kind says less than the models' name)
+    return tuple(int(v) for v in found[0]["box"]), word
