@@ -688,3 +688,18 @@ def test_the_other_way_after_again_turns_every_repeat_and_with_no_edit_says_so(t
     assert [v.command for v in manager.document.lineage()[1:]] == ["rotate 355", "rotate 355"]
     assert manager.handle("brighten it").ok and manager.handle("the other way").ok  # one edit: that one
     assert [v.command for v in manager.document.lineage()[1:]] == ["rotate 355", "rotate 355", "adjust_attr brightness -20"]
+
+
+def test_which_is_the_tallest_compares_every_one_a_count_finds(monkeypatch):
+    """gcompris' meerkats: "how many meerkats are there?" ("I count 3"), then "which one is the
+    tallest?" answered "... the tallest of the 2 I see": the size question looked less closely."""
+    import numpy as np
+
+    from agent.describe import questions
+    from agent.perception.models import Detection
+
+    row = [Detection("dog", 0.9, (10, 10, 60, 100)), Detection("dog", 0.8, (100, 30, 150, 100)),
+           Detection("dog", 0.4, (200, 0, 250, 100))]  # the third found only looking closer
+    monkeypatch.setattr(questions, "_found", lambda pixels, label, place="", every=False: row if every else row[:2])
+    text, _, _ = questions.answer_question(np.zeros((100, 300, 3), np.uint8), read_question("which dog is the tallest"))
+    assert "of the 3 I see" in text and "on the right" in text

@@ -326,8 +326,9 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
     # "where are the chickens?": each of them, looked for as closely as a count does
     each = question.kind == "where" and not place and (
         question.value == "each" or singular(question.about.split()[-1]) != question.about.split()[-1])
-    # ("is anyone left?" after "remove the people" looks as closely as the removal did)
-    found = _found(pixels, label, place, every=question.kind == "count" or each or question.value in ("gone", "still"))
+    # ("is anyone left?" after "remove the people" looks as closely as the removal did; "which one is the
+    # tallest?" after "I count 3 meerkats" compared 2)
+    found = _found(pixels, label, place, every=question.kind in ("count", "size") or each or question.value in ("gone", "still"))
     removed_one = bool(removed) and not re.search(r"\b(?:all|every|each|both|everyone|everybody|two|three|four)\b",
                                                         removed[1]) and singular(removed[1].split()[-1]) == removed[1].split()[-1]
     if removed_one and question.value in ("gone", "still") and (_thing(removed[1]) or ("", ""))[:2] == (label, said):
