@@ -15,7 +15,7 @@ How each figure becomes an edit (amounts rounded to 5 points):
 - mean saturation of coloured pixels under 15%: saturation +25; over 75%: saturation -15;
 - near-grey tones leaning yellow or blue by more than 8 (Lab b*): warmth -/+ 2 x b*, 10 to 30;
 - little fine detail (mean gradient 0.004 to 0.015): sharpness +30;
-- a long near-horizontal line tilted 0.7 to 10 degrees: said in words, with the rotation that would
+- straight lines (uprights or a horizon) tilted 0.7 to 10 degrees: said in words, with the rotation that would
   straighten it (rotating leaves transparent corners, so it is not in the plan);
 - grain over :data:`agent.perception.measure.NOISY` (an estimated noise sd of 2.5 luma levels; clean
   photos measure 0.2 to 1.3, with noise of sd 5 added 3.1 to 4.0): sharpness -20, a light smoothing,
@@ -145,7 +145,7 @@ def critique(pixels: np.ndarray, *, subject: bool = True) -> Critique:
         fine.append(f"the sharpness (fine detail {f.detail:.3f})")
     if f.tilt is not None and m.TILT_MIN <= abs(f.tilt) <= m.TILT_MAX:
         way = "clockwise" if f.tilt > 0 else "counter-clockwise"
-        findings.append(f"a long line that looks like a horizon tilts {abs(f.tilt):.1f}°; 'rotate "
+        findings.append(f"its straight lines tilt {abs(f.tilt):.1f}°; 'rotate "
                         f"{abs(f.tilt):.1f} degrees {way}' would level it (the corners would show)")
     if subject:
         _composition(pixels, findings, plan, fine)

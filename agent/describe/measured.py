@@ -51,11 +51,11 @@ def measured(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command]]:
         return f"It looks {how} to me: {figure}.", {}, []
     if about in {"crooked", "tilted", "straight", "level"}:
         if f.tilt is None:
-            return "I find no long straight line like a horizon to judge by, so I can't tell.", {}, []
+            return "I find no straight line I can be sure of (an upright edge, a horizon) to judge by, so I can't tell.", {}, []
         if abs(f.tilt) < m.TILT_MIN:
-            return f"It looks level: the longest near-horizontal lines tilt {abs(f.tilt):.1f}°.", {}, []
+            return f"It looks level: its straight lines tilt {abs(f.tilt):.1f}°.", {}, []
         way = "clockwise" if f.tilt > 0 else "counter-clockwise"
-        return (f"The longest near-horizontal lines tilt {abs(f.tilt):.1f}°; 'rotate {abs(f.tilt):.1f} degrees {way}' "
+        return (f"Its straight lines tilt {abs(f.tilt):.1f}°; 'rotate {abs(f.tilt):.1f} degrees {way}' "
                 "would level them (the corners would show).", {}, [])
     if about in {"saturated", "oversaturated", "dull", "vivid", "colorful", "washed out", "color", "saturation"}:
         if f.grey:
