@@ -703,3 +703,14 @@ def test_which_is_the_tallest_compares_every_one_a_count_finds(monkeypatch):
     monkeypatch.setattr(questions, "_found", lambda pixels, label, place="", every=False: row if every else row[:2])
     text, _, _ = questions.answer_question(np.zeros((100, 300, 3), np.uint8), read_question("which dog is the tallest"))
     assert "of the 3 I see" in text and "on the right" in text
+
+
+def test_what_kind_of_any_animal_is_asked_about_the_kind():
+    """gcompris' owl: "what kind of owl is it?" was "I can't answer that" (the question knew a few
+    words: animal, bird, dog, ...); "what kind of day is it?" is still no such question."""
+    from agent.language.questions import Question
+
+    assert read_question("what kind of owl is it") == Question("which_kind", "owl", "")
+    assert read_question("which species of swan are they").about == "swan"
+    assert read_question("what breed of horse is it").about == "horse"
+    assert read_question("what kind of day is it") is None and read_question("what kind of car is it") is None

@@ -225,7 +225,7 @@ def _which_kind(pixels: np.ndarray, about: str) -> tuple[str, dict, list[Command
                 overlays, [])
     if word in KIND_ONLY or word == about:
         guess = (f": my detector's guess is {_a(d.label)}, which my classifier does not confirm"
-                 if d.label != word and d.label in animals else "")
+                 if d.label != word and d.label in animals and d.label not in KIND_ONLY else "")  # (not "a bird" of an owl)
         return f"I can see {_a(word)} {where}, but I can't tell which kind it is{guess}.", overlays, []
     more = f" (of the {len(found)} I see, the largest)" if len(found) > 1 else ""
     # "what colour is it?" next is about the panda named, not "the animal" asked about

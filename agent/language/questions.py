@@ -148,6 +148,21 @@ _WHICH_KIND = re.compile(
     rf"|^what (?:kind|sort|type|species|breed) (?:is|'s) (?:it|this|that)$"
     rf"|^what (?:kind|sort|type|species|breed) (?:of (?:animal|dog|cat|bird) )?(?:is|'s) (?:the|this|that) "
     rf"(?P<z>animal|creature|bird|fish|insect|dog|cat|snake|monkey|bear)$")  # "what breed is the dog?": refused
+# "what kind of owl is it?", "which species of penguin is this?": any animal's name (it was "I can't
+# answer that"); the word must be one WordNet knows as an animal (:func:`_an_animal`)
+_KIND_OF_ANIMAL = re.compile(
+    r"(?:what|which) (?:kinds?|sorts?|types?|species|breeds?) of (?P<x>[a-z]+) (?:is|are|'s) "
+    r"(?:it|this|that|they|these|those|there|this one|that one|the \w+|(?:in )?(?:the|this) (?:photo|picture|image|pic))")
+
+
+_COCO_ANIMALS = frozenset({"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"})
+
+
+def _an_animal(word: str) -> bool:
+    from agent.perception.things import animal_noun  # (loads no model)
+    from agent.perception.vocabulary import singular
+
+    return singular(word) in _COCO_ANIMALS or animal_noun(singular(word)) is not None
 _NO_APOSTROPHE = re.compile(r"\b(is|does|do|are|was|were|did|has|have)nt\b")
 _EXTREME = re.compile(r"^(?:what|which|where)(?:'s| is)? (?:the )?(?P<y>brightest|darkest|lightest)(?: (?:part|area|spot|bit|"
                       r"region|place))?(?: of (?:the|this|my) (?:picture|photo|image))?"
@@ -277,7 +292,9 @@ def read_question(text: str) -> Question | None:
     listed = _LIST.fullmatch(c)
     if listed:
         return Question("list", LIST_KINDS[listed.group("x").rstrip("s") if listed.group("x") != "people" else "people"])
-    kind_of = _WHICH_KIND.fullmatch(c)
+    kind_of = _WHICH_KIND.fullmatch(c) or _KIND_OF_ANIMAL.fullmatch(c)
+    if kind_of and kind_of.re is _KIND_OF_ANIMAL and not _an_animal(kind_of.group("x")):
+        kind_of = None
     if kind_of:
         word = kind_of.group("x") or kind_of.group("y") or kind_of.group("z") or "animal"
         return Question("which_kind", "animal" if word == "creature" else word)
