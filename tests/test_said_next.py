@@ -714,3 +714,13 @@ def test_what_kind_of_any_animal_is_asked_about_the_kind():
     assert read_question("which species of swan are they").about == "swan"
     assert read_question("what breed of horse is it").about == "horse"
     assert read_question("what kind of day is it") is None and read_question("what kind of car is it") is None
+
+
+def test_now_the_sky_after_an_edit_of_a_thing_is_the_same_there():
+    """gcompris' red panda: "make the red panda more orange", then "now the trees" was "Sorry, I
+    don't know how to do that" (the lead-in "now" was off before the rules read a bare "the trees")."""
+    recent = Recent.of("adjust_color orange 0.25 in the red panda")
+    for words, line in [("now the sky", "adjust_color orange 0.25 in sky"), ("then the background", "adjust_color orange 0.25 in background"),
+                        ("ok now the trees", "adjust_color orange 0.25 in greenery")]:
+        assert [c.format() for c in read(words, recent=recent, photo_open=True).commands] == [line], words
+    assert read("now the sky", recent=Recent.of("adjust_attr brightness 20"), photo_open=True).commands == []

@@ -660,6 +660,7 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
         ("same for the left", "adjust_attr brightness 20 in greenery on the right",
          "adjust_attr brightness 20 in greenery on the left"),
         ("now the sky", "adjust_color green 0.2 in greenery", "adjust_color green 0.2 in sky"),
+        ("now the trees", "adjust_color orange 0.25 in the red panda", "adjust_color orange 0.25 in greenery"),
         ("and the sky too", "adjust_attr brightness 20 in greenery", "adjust_attr brightness 20 in sky"),
         ("same for the right", "adjust_attr brightness -20 in left", "adjust_attr brightness -20 in right"),
         ("now the right side too", "adjust_attr brightness 20 in left", "adjust_attr brightness 20 in right"),  # (rotate 20)
@@ -748,10 +749,17 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
 FOLLOW_UP_NAMES = tuple(r.name for r in FOLLOW_UPS)
 
 
+_NOW_THERE = re.compile(r"^\s*(?:(?:ok|okay|good|great|nice|thanks)[,!.]?\s+)?(?:now|then|and now|next)[,]?\s+"
+                        r"(the [a-z]+(?: [a-z]+)?)\s*[.!]?\s*$", re.IGNORECASE)
+
+
 def read_follow_up(text: str, recent: Recent) -> FollowUp | None:
     """What ``text`` asks of the last edit, or None when it is not a follow-up (the request rules
     read it then). The words are read whole, and each comma-separated piece must ask the same
     ("too much, tone it down"); pieces that only agree ("ok", "hmm", "no") are skipped."""
+    # "now the sky", "then the trees" after an edit made in a part: the same there, as "the sky too" is
+    # (the lead-in is off by the time the rules read it, and a bare "the sky" may be anything)
+    text = _NOW_THERE.sub(r"\1 too", text)
     pieces = [p for p in (_tidy(p) for p in re.split(r"[,;.!?]+|\s+-+\s+", text)) if p]
     if not pieces:
         return None
