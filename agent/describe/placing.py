@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 SKY_SIDE = 1024  # the sky is looked for on a copy this size on its long side
+SURE = 0.5  # the detector's score from which the answers take a thing as there
+BOX_COLOR = "#ffcc00"  # the answers' boxes on the canvas
 
 
 def where_words(box, shape) -> str:
@@ -36,3 +38,15 @@ def found_region(pixels: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray,
     sx, sy = w / mask.shape[1], h / mask.shape[0]
     return rgb, mask, [int(xs.min() * sx), int(ys.min() * sy), min(w, int(np.ceil((xs.max() + 1) * sx))),
                        min(h, int(np.ceil((ys.max() + 1) * sy)))]
+
+
+def found_part(about: str) -> str | None:
+    """The region found by name that a question's words mean ("sky", "clouds", "greenery" for "the
+    grass", "the trees"), or None for a thing the detector looks for."""
+    from editor.masks import FOUND_NAMES, canonical_region_name
+
+    try:
+        name = canonical_region_name(about)
+    except ValueError:
+        return None
+    return name if name in FOUND_NAMES else None

@@ -25,7 +25,14 @@ import numpy as np
 
 from agent.describe.critique import critique
 from agent.describe.measured import extreme_part, measured
-from agent.describe.placing import SKY_SIDE, found_region, where_words  # noqa: F401 (callers import where_words here)
+from agent.describe.placing import (  # noqa: F401 (callers import where_words and found_part here)
+    BOX_COLOR,
+    SKY_SIDE,
+    SURE,
+    found_part,
+    found_region,
+    where_words,
+)
 from agent.grammar.commands import Command
 from agent.grammar.turns import TurnResult
 from agent.language.questions import Question, read_question
@@ -33,11 +40,9 @@ from agent.perception.things import ROLES, YOUNG, inside_share
 from agent.perception.vocabulary import KIND_ONLY, listed, plural, singular
 from agent.perception.vocabulary import with_article as _a
 
-SURE = 0.5
 UNSURE = 0.3
 SECOND_LOOK = 0.15  # what the naming calls so (NAMED_SURE) counts from this detector score on, as the edits find it
 NAMED_SURE = 0.6
-BOX_COLOR = "#ffcc00"
 _THINGS = "people, animals, vehicles and everyday objects"
 
 
@@ -299,6 +304,10 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
         return extreme_part(pixels, question.value)
     if question.kind == "measure_part":
         return _part_measured(pixels, question.about, question.value)
+    if question.kind == "what_in":  # "what's in the water?", "what's on the grass?"
+        from agent.describe.what_in import what_in
+
+        return what_in(pixels, question.value, question.about)
     if question.kind == "what_at":
         return _what_at(pixels, question.about, who=question.value == "who")
     if question.kind == "list":
@@ -523,18 +532,6 @@ def same_colour(asked: str, seen: str) -> bool:
     """Whether the colour asked about ("is the sky blue?") is the one seen ("light blue": yes)."""
     return asked == seen or seen in _SAME_COLOUR.get(asked, ()) or asked in _SAME_COLOUR.get(seen, ()) \
         or seen.endswith(f" {asked}")  # "dark green", "yellowish green": green
-
-
-def found_part(about: str) -> str | None:
-    """The region found by name that a question's words mean ("sky", "clouds", "greenery" for "the
-    grass", "the trees"), or None for a thing the detector looks for."""
-    from editor.masks import FOUND_NAMES, canonical_region_name
-
-    try:
-        name = canonical_region_name(about)
-    except ValueError:
-        return None
-    return name if name in FOUND_NAMES else None
 
 
 def _found_overlay(box: list[int], label: str) -> dict:
@@ -772,7 +769,7 @@ def register(manager) -> None:
             manager.context.proposal = proposal  # "yes" runs it, "only the first one" part of it
         if question.kind == "size" and len(data.get("overlays", [])) == 1:
             manager.context.topic = f"the {question.value} {question.about}"  # "make it brighter": the biggest horse
-        elif question.kind in ("else", "what_at", "which_kind") and data.get("topic"):  # what the description led with
+        elif question.kind in ("else", "what_at", "what_in", "which_kind") and data.get("topic"):  # what the description led with
             manager.context.topic = data.pop("topic")
         elif question.kind in ("colour", "colour_is", "where", "present", "count", "doing", "extent",
                                "which_kind") and data.get("overlays"):

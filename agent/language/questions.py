@@ -17,7 +17,7 @@ from agent.language.words import clean_text, strip_polite
 
 @dataclass(frozen=True)
 class Question:
-    kind: str  # colour | colour_is | present | count | where | what_at | measure | measure_part | extreme | critique | size | list
+    kind: str  # colour | colour_is | present | count | where | what_at | what_in | measure | measure_part | extreme | critique | size | list
     #           | extent
     #           | holding | which_kind | else | doing
     about: str = ""  # the thing ("cup"), or the quality ("dark")
@@ -117,6 +117,11 @@ _GONE = re.compile(rf"^(?:is|are) {_THE}(?P<x>{_THING}) (?:(?P<gone>gone|removed
 _WHAT_AT = re.compile(r"^(?:what|who)(?:'s|s| is| are| do you see| can you see)? (?:there |that |this )?(?:on|at|in) the (?:far )?"
                       r"(?P<x>left|right|top|bottom|middle|centre|center)(?: (?P<y>left|right))?(?: (?:side|corner|"
                       r"of the (?:picture|photo|image)))?$")
+# "what's in the water?", "what is on the grass?", "what's next to the dog?": what is in, on or beside a part
+# or a thing (agent.describe.what_in; it was "I can't answer that")
+_WHAT_IN = re.compile(r"^(?:what|who)(?:'s|s| is| are| do you see| can you see)? (?:there |that )?"
+                      r"(?P<prep>in|on|inside|on top of|over|above|next to|beside|near|by|around) "
+                      r"(?P<x>(?:the|this|that|my) [a-z]+(?: [a-z]+){0,4})$")  # ("the man on the far right")
 # "what is the man on the left holding?", "what is she playing?": a thing in their hands, or an instrument
 _HOLDING = re.compile(rf"^what(?:'s| is| are| does| do)? {_THE}(?P<x>{_THING}) (?:holding|carrying|playing|hold|carry|play"
                       rf"|(?:got|have) in (?:his|her|their|its) hands?)(?: in (?:his|her|their|its) hands?)?$")
@@ -292,6 +297,9 @@ def read_question(text: str) -> Question | None:
     listed = _LIST.fullmatch(c)
     if listed:
         return Question("list", LIST_KINDS[listed.group("x").rstrip("s") if listed.group("x") != "people" else "people"])
+    inside = _WHAT_IN.fullmatch(c) if not at else None
+    if inside and not re.search(r"\b(?:picture|photo|image|pic|background|foreground|world)\b", inside.group("x")):
+        return Question("what_in", inside.group("x"), inside.group("prep"))
     kind_of = _WHICH_KIND.fullmatch(c) or _KIND_OF_ANIMAL.fullmatch(c)
     if kind_of and kind_of.re is _KIND_OF_ANIMAL and not _an_animal(kind_of.group("x")):
         kind_of = None

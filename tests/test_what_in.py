@@ -1,0 +1,36 @@
+"""What is in, on or next to a part or a thing ("what's in the water?" was "I can't answer that")."""
+
+from __future__ import annotations
+
+import numpy as np
+from conftest import fake_detector
+
+from agent.describe import what_in
+from agent.language.questions import Question, read_question
+from agent.perception import naming, things
+from agent.perception.models import Detection
+
+
+def test_the_question_is_read_with_its_place_word():
+    assert read_question("what's in the water") == Question("what_in", "the water", "in")
+    assert read_question("what is next to the person on the far right") == Question(
+        "what_in", "the person on the far right", "next to")
+    assert read_question("what is on the grass").value == "on"
+    assert read_question("what is in the background").kind == "else"  # (a question of its own)
+    assert read_question("whats on the left").kind == "what_at"
+
+
+def test_a_part_easel_cannot_find_is_said_so_and_a_neighbour_is_found(monkeypatch):
+    """gcompris' Golden Temple: "what's in the water?"; a dog with a ball beside it and a car far off."""
+    img = np.full((200, 400, 3), 120, np.uint8)
+    text, data, _ = what_in.what_in(img, "in", "the water")
+    assert text.startswith("I can't find the water on my own") and not data
+    dog, ball, car = (Detection("dog", 0.9, (100, 80, 180, 160)), Detection("sports ball", 0.8, (185, 140, 205, 160)),
+                      Detection("car", 0.9, (330, 60, 395, 120)))
+    fake_detector(monkeypatch, [dog, ball, car])
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [dog, ball, car])
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, context=(): [
+        naming.Named(d.label, d.label, None, "detector", 0.9, d.label) for d in ds])
+    text, data, _ = what_in.what_in(img, "next to", "the dog")
+    assert text == "Next to the dog I can see a sports ball (its box is on the picture).", text
+    assert [o["label"] for o in data["overlays"]] == ["dog", "sports ball"] and data["topic"] == "the sports ball"
