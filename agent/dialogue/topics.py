@@ -205,8 +205,9 @@ def name_said(regions: list[str], overlays: list[dict]) -> tuple[tuple[int, int,
     >>> name_said(["the duck"], [{"kind": "box", "box": [1, 2, 30, 40], "label": "bird"}])
     ((1, 2, 30, 40), 'duck')
     >>> [name_said([words], [{"kind": "box", "box": [1, 2, 30, 40], "label": label}])
-    ...  for words, label in [("the duck on the left", "bird"), ("the animal", "dog"), ("the man", "person")]]
-    [None, None, None]
+    ...  for words, label in [("the duck on the left", "bird"), ("the animal", "dog"), ("the man", "person"),
+    ...                       ("the joey", "bear")]]
+    [None, None, None, None]
     """
     found = [o for o in overlays if o.get("kind") == "box" and not o.get("label", "").startswith("other ")
              and not o.get("label", "").endswith("?")]
@@ -217,6 +218,8 @@ def name_said(regions: list[str], overlays: list[dict]) -> tuple[tuple[int, int,
     from agent.perception.vocabulary import KIND_ONLY, KIND_WORDS
 
     if word == found[0].get("label") or found[0].get("label") == "person" or singular(word) != word \
-            or word in KIND_ONLY or word in KIND_WORDS or not _names_a_thing(word):
-        return None  # (not "the animal", nor "the man": a kind says less than the models' name)
+            or word in KIND_ONLY or word in KIND_WORDS or word in YOUNG or not _names_a_thing(word):
+        # (not "the animal", nor "the man": a kind says less than the models' name; nor "the joey", which
+        # says which of its kind it is: named so, it was no kangaroo to "make the joey warmer" next)
+        return None
     return tuple(int(v) for v in found[0]["box"]), word
