@@ -724,3 +724,15 @@ def test_now_the_sky_after_an_edit_of_a_thing_is_the_same_there():
                         ("ok now the trees", "adjust_color orange 0.25 in greenery")]:
         assert [c.format() for c in read(words, recent=recent, photo_open=True).commands] == [line], words
     assert read("now the sky", recent=Recent.of("adjust_attr brightness 20"), photo_open=True).commands == []
+
+
+def test_and_warmer_after_an_edit_of_a_thing_is_that_thing():
+    """gcompris' kangaroos: "make the joey brighter", "slightly less", then "and warmer" warmed the
+    whole picture ("Made it warmer by 25 points")."""
+    recent = Recent.of("adjust_attr brightness 15 in the joey")
+    said = lambda words: [c.format() for c in read(words, recent=recent, photo_open=True).commands]  # noqa: E731
+    assert said("and warmer") == ["adjust_attr warmth 25 in the joey"]
+    assert said("also a bit sharper") == ["adjust_attr sharpness 20 in the joey"]
+    assert said("warmer") == ["adjust_attr warmth 25"]  # (said as a request of its own)
+    assert [c.format() for c in read("and warmer", recent=Recent.of("adjust_attr brightness 15"), photo_open=True).commands] == [
+        "adjust_attr warmth 25"]

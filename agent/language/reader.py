@@ -199,6 +199,11 @@ def on_selection(clause: str) -> list[Command] | None:
     return None
 
 
+# "and warmer", "also a bit sharper", "and more contrast too" after an edit made in a part: that part
+_AND_MORE = re.compile(r"(?:and|also|plus|and also)\s+((?:(?:a bit|a little|slightly|much|a lot|way) )?"
+                       r"(?:[a-z]+er|more [a-z]+|less [a-z]+))(?:\s+(?:too|as well|also))?")
+
+
 def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
          state: str | None = None, proposal: list[Command] | None = None, photo_open: bool = True,
          last_reply: str = "", selection: bool = False, recent: Recent | None = None,
@@ -288,6 +293,13 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             return rest  # "that's too much, go back one": the undo is the answer to it (it was made less, then undone)
         if rest.commands:
             return Reading(commands=[*split[0].commands, *rest.commands], revise=split[0].revise, notes=rest.notes)
+    same_place = _AND_MORE.fullmatch(text.strip().lower().rstrip(".!"))
+    region = getattr(recent.last, "region", "") if recent is not None and recent.last is not None else ""
+    if same_place and region and not region.startswith(("everything", "selection")):
+        # "make the joey brighter", then "and warmer": the joey warmer too (it warmed the whole picture)
+        more = read(f"make it {same_place.group(1)}", model=model, photo_open=photo_open)
+        if more.commands and all(isinstance(c, REGIONAL) and not c.region for c in more.commands):
+            return Reading(commands=[with_region(c, region) for c in more.commands])
     reading = Reading()
     keep_region = ""  # "keep the cat as it is": what the edits leave alone
     unknown: list[str] = []
