@@ -330,3 +330,19 @@ def test_them_with_nothing_talked_about_is_asked(tmp_path, monkeypatch):
     assert commands == [] and reply.startswith("Which do you mean by “them”?")
     manager.context.topic = "the dogs"
     assert [c.format() for c in manager.read("make them brighter")[0]] == ["adjust_attr brightness 20 in the dogs"]
+
+
+def test_crop_to_it_after_an_edit_of_a_thing_crops_to_that_thing(tmp_path, monkeypatch):
+    """gcompris' squirrel: "make the squirrel look sharper", then "perfect, now crop to it" was "Crop to
+    what?" ("crop it" there is still the picture's: asked)."""
+    from conftest import fake_detector
+
+    img = np.full((200, 400, 3), 120, np.uint8)
+    img[60:140, 150:250] = (160, 110, 70)
+    fake_detector(monkeypatch, [Detection("dog", 0.9, (150, 60, 250, 140))])
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="dog"))
+    assert manager.handle("adjust_attr sharpness 40 in the dog").ok
+    assert [c.format() for c in manager.read("perfect, now crop to it")[0]] == ["crop the dog"]
+    assert [c.format() for c in manager.read("zoom in on it")[0]] == ["crop the dog"]
+    assert manager.read("crop it")[0] == []
+    assert [c.format() for c in manager.read("make it a square")[0]] == ["crop square"]

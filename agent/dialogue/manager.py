@@ -60,6 +60,7 @@ from agent.grammar.commands import (
     Background,
     Command,
     CommandError,
+    CropTo,
     Describe,
     Redo,
     Remove,
@@ -213,6 +214,10 @@ def _last_edit(document: Document | None, turns: list[dict]) -> tuple[str, str] 
 
 # a part the last edit found by name, which "it" then is ("the sky is too bright", "darken it")
 _FOUND_PART = re.compile(rf"(?:{'|'.join(FOUND_NAMES)}|background)(?: (?:on|at|in) the (?:left|right|top|bottom))?")
+
+
+# "crop to it", "zoom in on it": the thing "it" is, where "crop it" is the picture
+_TO_IT = re.compile(r"\b(?:to|on|around|in on|onto) (?:it|him|her|them)\b")
 
 
 class DialogueManager:
@@ -480,8 +485,9 @@ class DialogueManager:
                                                for c in reading.commands):
                 reading = None
             elif edited and not all(isinstance(c, (Remove, Background, *REGIONAL)) or getattr(c, "question", "")
+                                    or (isinstance(c, CropTo) and _TO_IT.search(utterance.lower()))
                                     for c in reading.commands):  # ("what is he holding?": the one edited)
-                reading = None  # "crop it" after "make the sheep brighter": the picture, as before
+                reading = None  # "crop it" after "make the sheep brighter": the picture, as before ("crop to it": the sheep)
             elif asked_after and not all(isinstance(c, Describe) for c in reading.commands):
                 reading = None  # ("remove it" again after a removal is not the next one of its kind)
             elif commit:

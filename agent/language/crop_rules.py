@@ -122,7 +122,7 @@ def crop(c: str) -> RuleResult:
     edge = edge_cut(c)
     if edge is not None:
         return [CropTo(edge)]
-    if not re.search(r"\b(?:crop\w*|trim|zoom(?:ed)? in|zoom (?:the|this|my)|close[- ]?up|reframe)\b|^make (?:it|the \w+) (?:square|4:3|16:9)$", c):
+    if not re.search(r"\b(?:crop\w*|trim|zoom(?:ed)? in|zoom (?:the|this|my)|close[- ]?up|reframe)\b|^make (?:it|the \w+) (?:an? )?(?:square|4:3|16:9)$", c):
         return None
     numbers = re.findall(r"(?<![\d.])\d+(?![\d.]|:\d)", c)
     if len(numbers) == 4:
