@@ -48,3 +48,17 @@ def test_how_much_did_you_brighten_it_is_answered_from_the_edits_not_run(tmp_pat
     assert manager.handle("how much did you increase the contrast?").reply.startswith(
         "I haven't changed the contrast since the original (the edits: “Rotate 2° CCW”, “Brighter +20”")
     assert [v.command for v in manager.document.lineage()] == lines  # no question ran an edit
+
+
+def test_what_did_you_brighten_is_answered_from_the_edits_not_run(tmp_path):
+    """gcompris' lemur: "what did you brighten?" brightened the picture by 20. It names the edits of
+    that kind and their parts, with no total across parts."""
+    img = np.full((60, 80, 3), 120, np.uint8)
+    doc = Document.create(Store(tmp_path / "e.db"), img, title="t")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert manager.handle("what did you brighten?").reply.startswith("I haven't changed the brightness")
+    for request in ("adjust_attr brightness 20 in left", "adjust_attr brightness -20 in right"):
+        assert manager.handle(request).ok
+    assert manager.handle("which part did you darken?").reply == (
+        "I changed the brightness twice since the original: “Brighter +20 in left”, then “Darker -20 in right”.")
+    assert len(manager.document.lineage()) == 3  # no question ran an edit

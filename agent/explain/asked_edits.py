@@ -1,5 +1,5 @@
-""""How much did you brighten it?", "by how many degrees did you rotate it?": the amounts of Easel's own
-edits of one kind, read from the version history rather than measured (:mod:`agent.explain.chat`
+""""How much did you brighten it?", "by how many degrees did you rotate it?", "what did you brighten?":
+the amounts and the parts of Easel's own edits of one kind, read from the version history rather than measured (:mod:`agent.explain.chat`
 answers these first). They were run as requests ("Brightened by 40 points"), or taken for a thing to
 look for ("“degrees did you rotate it” is not one of them")."""
 
@@ -29,7 +29,8 @@ _ATTR_NOUNS = {"brightness": "brightness", "exposure": "brightness", "contrast":
 _OTHER_VERBS = {"rotate": "rotation", "turn": "rotation", "tilt": "rotation", "straighten": "rotation",
                 "crop": "crop", "trim": "crop", "zoom": "crop", "tint": "tint"}
 _ASKED = re.compile(
-    r"^(?:and )?(?:by )?how (?:much|many (?:degrees|points|percent)|far)(?: exactly)? (?:did|have|has) (?:you|easel) "
+    r"^(?:and )?(?:(?:by )?how (?:much|many (?:degrees|points|percent)|far)(?: exactly)?|what|where|which "
+    r"(?:part|parts|thing|things|one|area|areas)) (?:did|have|has) (?:you|easel) "
     r"(?:(?:just|already|actually) )?(?P<verb>[a-z]+?)(?:e?d)?"
     r"(?: (?:up|down|in|out))?(?: (?:it|this|that|the (?:photo|picture|image|pic)|(?:the |its )(?P<noun>[a-z]+)))?"
     r"(?: (?:up|down|in|out))?(?: by)?(?: (?:so far|in all|just now|before|earlier|now))?\??$")
@@ -86,7 +87,8 @@ def edits_asked(doc, question: str) -> str | None:
     labels = "”, then “".join(c.label() for c in edits)
     times = {1: " once", 2: " twice"}.get(len(edits), f" {len(edits)} times")
     total = ""
-    if len(edits) > 1 and all(isinstance(c, AdjustAttr) for c in edits):
+    if len(edits) > 1 and all(isinstance(c, AdjustAttr) for c in edits) and len({c.region for c in edits}) == 1:
+        # (not across parts: +30 in the lemur and -20 in the background is no "+10 in all")
         total = f" ({sum(c.amount for c in edits):+g} in all)"
     return f"I {said}{times} since the original: “{labels}”{total}."
 

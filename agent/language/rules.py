@@ -492,6 +492,9 @@ def _describe_explain(c: str) -> RuleResult:
                  r"|^(?:by )?how much(?: did (?:it|you) change(?: it)?)?$"
                  # "how much did you brighten it?" (it brightened it by 40), "how many degrees did you rotate it?"
                  r"|^(?:and )?(?:by )?how (?:much|many (?:degrees|points|percent)|far)(?: exactly)? (?:did|have|has) (?:you|easel) "
+                 # "what did you brighten?" (it brightened the picture), "which part did you sharpen?"
+                 r"|^(?:what|where|which (?:part|parts|thing|things|one|area|areas)) (?:did|have) (?:you|easel) (?:just |already )?"
+                 r"(?:brighten|lighten|darken|sharpen|soften|warm|cool|saturate|desaturate|tint|rotate|crop)\w*\??$"
                  r"|^(?:how|is|was|does|did|has|what|compared)\b.*\bcompared? (?:to|with) (?:the )?(?:original|before|"
                  r"previous|last|first)|\bbefore (?:and|&|vs\.?|versus) after\b", c):
         # "how much brighter is it now?" was read as "brighten it by 40"; "how warm is it now compared to
@@ -540,6 +543,7 @@ RULES: tuple[RequestRule, ...] = (
         ("what is in this picture?", "describe"),
         ("how warm is it now compared to the original?", "explain how warm is it now compared to the original"),
         ("how much did you brighten it?", "explain how much did you brighten it"),  # (it brightened it by 40)
+        ("what did you brighten?", "explain what did you brighten"),  # (it brightened the picture)
         ("what did we do in total?", "explain what did we do in total")),  # (it was "I can't answer that")
         worth="off: right +0, wrong +0, refused +0"),
     RequestRule("question", _question, (
