@@ -34,3 +34,20 @@ def test_a_part_easel_cannot_find_is_said_so_and_a_neighbour_is_found(monkeypatc
     text, data, _ = what_in.what_in(img, "next to", "the dog")
     assert text == "Next to the dog I can see a sports ball (its box is on the picture).", text
     assert [o["label"] for o in data["overlays"]] == ["dog", "sports ball"] and data["topic"] == "the sports ball"
+
+
+def test_an_animal_of_unknown_kind_may_be_the_one_asked_about(monkeypatch):
+    """gcompris' rhinoceros (no ImageNet class): describe says "a brown animal", "remove the rhino"
+    removed it, and "how many rhinos are there?" answered "I don't see any rhinos"."""
+    from agent.describe.questions import answer_question
+
+    beast = Detection("elephant", 0.6, (100, 50, 300, 180))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [beast])
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, context=(): [
+        naming.Named("animal", "animal", None, "both", 0.5, "animal") for _ in ds])
+    img = np.full((200, 400, 3), 120, np.uint8)
+    text, data, _ = answer_question(img, read_question("how many rhinos are there"))
+    assert text == ("I see an animal in the middle that may be a rhino, but I can't tell which kind it is (its box is "
+                    "on the picture)."), text
+    assert data["overlays"][0]["box"] == [100, 50, 300, 180]
+    assert answer_question(img, read_question("how many cars are there"))[0].startswith("I don't see any cars")

@@ -110,3 +110,23 @@ def doing(pixels: np.ndarray, found: list, said: str) -> tuple[str, dict, list[C
                 "(its box is on the picture).", overlays, [])
     return (f"I can't tell what the {plural(said)} are doing: {cannot}. I see {len(found)} of them (their boxes are "
             "on the picture).", overlays, [])
+
+
+def unknown_animal(pixels: np.ndarray, said: str, *, unsure: float) -> tuple[str, dict, list[Command]] | None:
+    """"how many rhinos?" where describe says "a brown animal" (the classifier knows no rhinoceros): an
+    animal whose kind Easel cannot tell may be the one asked about, said so with its box, where the
+    answer was "I don't see any rhinos" and "remove the rhino" removed it (the edits take an animal of
+    unknown kind for any animal named). None when no such animal is found, or ``said`` is no animal."""
+    from agent.perception.naming import name_objects
+    from agent.perception.things import animal_noun, detect
+    from agent.perception.vocabulary import animal_words, with_article
+
+    if said not in animal_words() and animal_noun(said) is None:
+        return None
+    dets = detect(pixels, min_score=unsure)
+    unknown = [d for d, n in zip(dets, name_objects(pixels, dets)) if (n.said or n.noun) == "animal"]
+    if not unknown:
+        return None
+    where = where_words(unknown[0].box, pixels.shape)
+    return (f"I see an animal {where} that may be {with_article(said)}, but I can't tell which kind it is (its box is "
+            f"on the picture).", {"overlays": [_box(unknown[0].box, "animal?")]}, [])

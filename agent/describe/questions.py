@@ -350,6 +350,12 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
         found = there
     sure = [d for d in found if d.score >= SURE]
     unsure = [d for d in found if d.score < SURE]
+    if not found and question.kind in ("count", "present", "where", "extent", "colour"):
+        from agent.describe.besides import unknown_animal
+
+        maybe = unknown_animal(pixels, singular(said), unsure=UNSURE)  # "how many rhinos?": "an animal"
+        if maybe is not None:
+            return maybe
     if not found:
         whole = _whole_photo_is(pixels, label)
         if whole:  # describe said "a meerkat" from the whole photo, and the count said "I don't see any"
