@@ -682,6 +682,7 @@ def test_the_other_way_after_again_turns_every_repeat_and_with_no_edit_says_so(t
     manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
     assert manager.handle("again").reply.startswith("There is no edit on screen, nothing to do again.")
     assert "nothing to turn the other way" in manager.handle("the other way").reply
+    assert "nothing to make tighter or looser" in manager.handle("a bit looser").reply  # (it was "Sorry, ...")
     assert manager.handle("rotate 5").ok and manager.handle("again").ok
     turn = manager.handle("the other way")
     assert turn.reply == "Rotation now 5° clockwise instead of 5° counter-clockwise, both times."
