@@ -51,3 +51,30 @@ def test_an_animal_of_unknown_kind_may_be_the_one_asked_about(monkeypatch):
                     "on the picture)."), text
     assert data["overlays"][0]["box"] == [100, 50, 300, 180]
     assert answer_question(img, read_question("how many cars are there"))[0].startswith("I don't see any cars")
+
+
+def test_a_kind_of_the_detectors_class_is_confirmed_by_the_naming_only(monkeypatch):
+    """gcompris' flying fox, a "bird" to the detector that the classifier does not name: "is it an
+    eagle?" answered "Yes, there is an eagle in the middle"; of the duck (a goose to the classifier)
+    "is there a duck?" said yes too; and "is there a bird?" of the heron answered that it looks more
+    like a heron than a bird (WordNet's first sense of "heron" is Hero of Alexandria)."""
+    import pytest
+
+    from agent.describe.besides import kind_unconfirmed
+    from agent.perception import wordnet
+
+    if not wordnet.available():
+        pytest.skip("apt-get install wordnet-base")
+    bird = Detection("bird", 0.9, (100, 50, 300, 180))
+    img = np.full((200, 400, 3), 120, np.uint8)
+    for said, named, answer in [
+            ("bird", None, None),
+            ("eagle", "bird", "I see a bird in the middle, but I can't tell whether it is an eagle: my classifier does not "
+                              "name its kind."),
+            ("duck", "goose", "I see a bird in the middle, but it looks like a goose to me, not a duck."),
+            ("eagle", "eagle", None)]:
+        monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, context=(), w=named: [
+            naming.Named("bird", w, None, "classifier", 0.7, w) for _ in ds])
+        got = kind_unconfirmed(img, bird, "bird", said, "in the middle")
+        assert (got[0] if got else None) == answer, said
+    assert wordnet.some_is_a("heron", "bird") and not wordnet.some_is_a("bison", "cow")

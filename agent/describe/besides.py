@@ -119,14 +119,43 @@ def unknown_animal(pixels: np.ndarray, said: str, *, unsure: float) -> tuple[str
     unknown kind for any animal named). None when no such animal is found, or ``said`` is no animal."""
     from agent.perception.naming import name_objects
     from agent.perception.things import animal_noun, detect
-    from agent.perception.vocabulary import animal_words, with_article
+    from agent.perception.vocabulary import KIND_ONLY, animal_words, with_article
 
     if said not in animal_words() and animal_noun(said) is None:
         return None
     dets = detect(pixels, min_score=unsure)
-    unknown = [d for d, n in zip(dets, name_objects(pixels, dets)) if (n.said or n.noun) == "animal"]
+    # an animal of no kind, or one only the detector calls by a kind ("a bird": gcompris' flying fox,
+    # which the classifier does not confirm), then "is it a bat?" was "I don't see a bat"
+    unknown = [(d, n.said or n.noun) for d, n in zip(dets, name_objects(pixels, dets))
+               if (n.said or n.noun) == "animal" or (n.source == "detector" and (n.said or n.noun) in KIND_ONLY)]
     if not unknown:
         return None
-    where = where_words(unknown[0].box, pixels.shape)
-    return (f"I see an animal {where} that may be {with_article(said)}, but I can't tell which kind it is (its box is "
-            f"on the picture).", {"overlays": [_box(unknown[0].box, "animal?")]}, [])
+    (d, kind), where = unknown[0], where_words(unknown[0][0].box, pixels.shape)
+    seen = f"I see an animal {where}" if kind == "animal" else \
+        f"I see what my detector calls {with_article(kind)} {where}, which my classifier does not confirm,"
+    return (f"{seen} that may be {with_article(said)}, but I can't tell which kind it is (its box is on the picture).",
+            {"overlays": [_box(d.box, f"{kind}?")]}, [])
+
+
+def kind_unconfirmed(pixels: np.ndarray, best, label: str, said: str, where: str) -> tuple[str, str] | None:
+    """"is it an eagle?" of what the detector calls a bird: "Yes, there is an eagle" where the classifier
+    does not name it so (gcompris' flying fox). A kind of the detector's animal class asked about is
+    confirmed only by the naming; else what it says and the word for its box (None when it confirms, or the
+    words name the class)."""
+    from agent.perception.models import COCO_LABELS
+    from agent.perception.naming import COCO_KINDS, name_objects
+    from agent.perception.things import YOUNG, animal_noun
+    from agent.perception.vocabulary import KIND_ONLY, animal_words
+    from agent.perception.vocabulary import with_article as _a
+    from agent.perception.wordnet import some_is_a
+
+    if said == label or said in YOUNG or label not in COCO_LABELS.values() or COCO_KINDS.get(label) != "animal" \
+            or (said not in animal_words() and animal_noun(said) is None) or not some_is_a(said, label):
+        return None
+    named = name_objects(pixels, [best])[0]
+    word = named.said or named.noun
+    if word == said or some_is_a(word, said):
+        return None
+    if word in (label, "animal") or word in KIND_ONLY:
+        return f"I see {_a(label)} {where}, but I can't tell whether it is {_a(said)}: my classifier does not name its kind.", label
+    return f"I see {_a(label)} {where}, but it looks like {_a(word)} to me, not {_a(said)}.", word

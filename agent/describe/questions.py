@@ -23,6 +23,7 @@ import re
 
 import numpy as np
 
+from agent.describe.besides import kind_unconfirmed, unknown_animal
 from agent.describe.critique import critique
 from agent.describe.measured import extreme_part, measured
 from agent.describe.placing import (  # noqa: F401 (callers import where_words and found_part here)
@@ -351,8 +352,6 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
     sure = [d for d in found if d.score >= SURE]
     unsure = [d for d in found if d.score < SURE]
     if not found and question.kind in ("count", "present", "where", "extent", "colour"):
-        from agent.describe.besides import unknown_animal
-
         maybe = unknown_animal(pixels, singular(said), unsure=UNSURE)  # "how many rhinos?": "an animal"
         if maybe is not None:
             return maybe
@@ -407,9 +406,14 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
     overlays = {"overlays": [_box(best, said)]}
     from agent.perception.models import COCO_LABELS
     from agent.perception.naming import COCO_KINDS, called_otherwise
+    from agent.perception.wordnet import some_is_a
 
     if COCO_KINDS.get(label) == "animal" and label in COCO_LABELS.values():
         other = called_otherwise(pixels, best.box, label, min_score=UNSURE)  # "is it a cow?" of a moose: "Yes, there is a cow"
+        if other is not None and some_is_a(other, said):  # "is there a bird?" of a heron: it is one
+            if question.kind == "present":
+                return f"Yes, there is {_a(said)} {where}: {_a(other)}, I think.", overlays, []
+            other = None
         if other is not None:
             seen = f"I see {_a(other)} {where} that my detector takes for {_a(said)}, but "
             if question.kind == "present":
@@ -442,6 +446,9 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
             return (f"I see {_a(YOUNG[said]) if len(found) == 1 else f'{len(found)} {plural(YOUNG[said])}'} "
                     f"{where if len(found) == 1 else 'here'}, but I can't tell whether {'it is' if len(found) == 1 else 'one is'} "
                     f"{_a(said)}: my models find what kind of animal it is, not how old.", overlays, [])
+        doubt = kind_unconfirmed(pixels, best, label, said, where)
+        if doubt is not None:  # ("is it an eagle?" of a bird the classifier does not name)
+            return doubt[0], {"overlays": [_box(best, doubt[1])]}, []
         more = f" ({len(sure)} of them)" if len(sure) > 1 else ""
         return f"Yes, there is {_a(said)} {where}{more}.", overlays, []
     if question.kind == "where":

@@ -148,6 +148,19 @@ def first_is_a(word: str, kind: str) -> bool:
     return bool(senses) and bool(ancestors(senses[0]) & targets)
 
 
+def some_is_a(word: str, kind: str) -> bool:
+    """Whether any noun sense of ``word`` is a kind of ``kind``: where both are known to be animals
+    ("heron", whose most frequent sense here is Hero of Alexandria, is a bird).
+
+    >>> some_is_a("heron", "bird"), some_is_a("bison", "cow")  # doctest: +SKIP
+    (True, False)
+    """
+    if not available():
+        return False
+    targets = {KINDS[kind]} if kind in KINDS else set(synsets(kind))
+    return any(ancestors(sense) & targets for sense in synsets(word))
+
+
 def modifier(word: str) -> bool:
     """Whether WordNet knows ``word`` as an adjective or adverb ("entire", whose first noun sense
     is a stallion; "black"): not to be read as an animal's name.
