@@ -78,3 +78,11 @@ def test_a_kind_of_the_detectors_class_is_confirmed_by_the_naming_only(monkeypat
         got = kind_unconfirmed(img, bird, "bird", said, "in the middle")
         assert (got[0] if got else None) == answer, said
     assert wordnet.some_is_a("heron", "bird") and not wordnet.some_is_a("bison", "cow")
+
+
+def test_what_a_thing_is_doing_and_its_fur_are_asked_about_it():
+    """gcompris' cat: "is the cat sleeping?" and "what colour is the cat's fur?" were "I can't answer that"."""
+    assert read_question("is the cat sleeping") == Question("doing", "cat", "sleeping")
+    assert read_question("are the giraffes eating") == Question("doing", "giraffes", "eating")
+    assert read_question("what colour is the cat's fur") == Question("colour", "cat's fur", "")
+    assert read_question("is the photo sharp").kind == "measure"

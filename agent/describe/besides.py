@@ -98,18 +98,20 @@ def anything_else(pixels: np.ndarray, *, unsure: float, sure: float) -> tuple[st
     return f"{lead}I can see {listed}.", data, []
 
 
-def doing(pixels: np.ndarray, found: list, said: str) -> tuple[str, dict, list[Command]]:
-    """"what is the dog doing?": Easel cannot tell, said so, and where the dog is, boxed (each one
-    of several)."""
+def doing(pixels: np.ndarray, found: list, said: str, asked: str = "") -> tuple[str, dict, list[Command]]:
+    """"what is the dog doing?" (``asked`` "": what; "sleeping": "is the cat sleeping?"): Easel cannot
+    tell, said so, and where the dog is, boxed (each one of several)."""
     cannot = "my models find what things are and where they are, not what they do"
     if not found:
         return f"I don't see {'an' if said[:1] in 'aeiou' else 'a'} {said}; and what things do, I can't tell: {cannot}.", {}, []
     overlays = {"overlays": [_box(d.box, said) for d in found]}
-    if len(found) == 1:
-        return (f"I can't tell what the {said} is doing: {cannot}. It is {where_words(found[0].box, pixels.shape)} "
+    one = len(found) == 1
+    what = (f"whether the {said if one else plural(said)} {'is' if one else 'are'} {asked}" if asked else
+            f"what the {said} is doing" if one else f"what the {plural(said)} are doing")
+    if one:
+        return (f"I can't tell {what}: {cannot}. It is {where_words(found[0].box, pixels.shape)} "
                 "(its box is on the picture).", overlays, [])
-    return (f"I can't tell what the {plural(said)} are doing: {cannot}. I see {len(found)} of them (their boxes are "
-            "on the picture).", overlays, [])
+    return (f"I can't tell {what}: {cannot}. I see {len(found)} of them (their boxes are on the picture).", overlays, [])
 
 
 def unknown_animal(pixels: np.ndarray, said: str, *, unsure: float) -> tuple[str, dict, list[Command]] | None:

@@ -75,7 +75,9 @@ def _thing(words: str) -> tuple[str, str, str] | None:
         phrase, _ = object_phrase(f"the {words}")
     except ObjectNotFound:
         return None
-    return phrase.label, singular(words.split()[-1]), " ".join(g.strip() for g in (place.groups() if place else ()) if g)
+    owner = re.search(r"([a-z]+)(?:'s|s') [a-z]+$", words)  # "the cat's fur": said as the cat
+    return phrase.label, singular(owner.group(1) if owner else words.split()[-1]), \
+        " ".join(g.strip() for g in (place.groups() if place else ()) if g)
 
 
 def _found(pixels: np.ndarray, label: str, place: str = "", *, every: bool = False) -> list:
@@ -378,7 +380,7 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
     if question.kind == "doing":  # "what is the dog doing?"
         from agent.describe.besides import doing
 
-        return doing(pixels, found[:1] if place else found, said)  # "the dog on the left": that one
+        return doing(pixels, found[:1] if place else found, said, question.value)  # "the dog on the left": that one
     if question.kind == "count":
         boxes = [_box(d, said) for d in found]
         if not found:

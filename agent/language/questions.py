@@ -46,7 +46,7 @@ def wearer(about: str) -> str:
 # What a question is about: a short noun phrase, not "any way to make it pop" or "someone who could ..."
 _THING = (r"(?!(?:any ?)?ways?\b|chance\b|someone\b|anyone\b|anybody\b|somebody\b|possib\w*|hope\b|something\b|"
           r"anything\b|too\b|enough\b|much\b|no\b|not\b|more\b|other\b|others\b|another\b|"
-          r"(?:\w+ )?(?:pictures?|photos?|images?|pics?|shots?|ones?)\b)[a-z]+(?: [a-z]+){0,3}?(?: on the far (?:left|right))?")
+          r"(?:\w+ )?(?:pictures?|photos?|images?|pics?|shots?|ones?)\b)[a-z]+(?:'s|s')?(?: [a-z]+){0,3}?(?: on the far (?:left|right))?")
 _IN_IT = r"(?:\s+(?:in|on|of) (?:it|the (?:photo|picture|image|pic)|this (?:photo|picture|image|pic)))?"
 QUALITY_WORDS = (
     r"dark|bright|light|overexposed|underexposed|exposed|warm|cold|cool|blue|yellow|orange|red|green|pink|purple|"
@@ -227,6 +227,12 @@ _ELSE = re.compile(
 _DOING = re.compile(rf"^what(?:'s| is| are) {_THE}(?P<x>{_THING}) (?:doing|up to)(?: (?:there|here|in (?:the|this) "
                     r"(?:photo|picture|image|pic)))?$")
 
+# "is the cat sleeping?", "are they dancing?": the same, asked of one thing it might be doing (it was
+# "I can't answer that")
+_DOING_IS = re.compile(rf"^(?:is|are) {_THE}(?P<x>{_THING}) (?P<v>(?:sleeping|asleep|awake|running|eating|drinking|"
+                       r"sitting|standing|lying down|lying|walking|flying|swimming|playing|dancing|singing|"
+                       r"hunting|resting|yawning|looking at (?:me|the camera|us))(?: (?:there|here|now))?)$")  # (not "smiling": an expression)
+
 
 def read_question(text: str) -> Question | None:
     """The question ``text`` asks about the picture, if it is one of the kinds Easel answers.
@@ -264,9 +270,9 @@ def read_question(text: str) -> Question | None:
         return Question("critique")
     if _ELSE.fullmatch(c):
         return Question("else")
-    doing = _DOING.fullmatch(c)
+    doing = _DOING.fullmatch(c) or _DOING_IS.fullmatch(c)
     if doing:
-        return Question("doing", doing.group("x").strip())
+        return Question("doing", doing.group("x").strip(), doing.group("v") if doing.re is _DOING_IS else "")
     at = _WHAT_AT.fullmatch(c)
     if at:
         return Question("what_at", " ".join(g for g in at.groups() if g).replace("centre", "middle").replace("center", "middle"),
