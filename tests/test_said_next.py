@@ -737,3 +737,15 @@ def test_and_warmer_after_an_edit_of_a_thing_is_that_thing():
     assert said("warmer") == ["adjust_attr warmth 25"]  # (said as a request of its own)
     assert [c.format() for c in read("and warmer", recent=Recent.of("adjust_attr brightness 15"), photo_open=True).commands] == [
         "adjust_attr warmth 25"]
+
+
+def test_a_colour_cast_said_without_too_is_too_much_of_it():
+    """gcompris' Taj Mahal: "the building looks yellow" was "Sorry, I don't know how to do that" (as
+    were "the photo looks yellow" and "the sky looks yellow"); "its a bit blue" tinted it blue. A
+    part's own colour ("the sky is blue") and a thing's ("the dog looks yellow") are no complaint."""
+    said = lambda words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]  # noqa: E731
+    assert said("the photo looks yellow") == said("it looks yellow") == ["adjust_attr warmth -25"]
+    assert said("the sky looks yellow") == ["adjust_attr warmth -25 in sky"]
+    assert said("its a bit blue") == said("it is blue") == ["adjust_attr warmth 25"]
+    assert "can't find the building on my own" in read("the building looks yellow", photo_open=True).reply
+    assert said("the sky is blue") == said("the sky looks blue") == said("the dog looks yellow") == []

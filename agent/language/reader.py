@@ -199,6 +199,16 @@ def on_selection(clause: str) -> list[Command] | None:
     return None
 
 
+# "the photo looks yellow", "it's a bit blue", "the sky looks green": a colour cast said without "too"
+_CAST = re.compile(r"(?P<w>the (?P<x>[a-z]+(?: [a-z]+)?) (?:looks|seems|appears)|(?:it|this|everything|the (?:photo|picture|"
+                   r"image|pic)) (?:looks|is|seems|appears)|it'?s)"
+                   r"(?: (?:a bit|a little|kind of|quite|very|really|so|all|way|rather|slightly))?"
+                   r" (?P<c>yellow|blue|green|orange|red|purple|magenta|pink|cyan)(?:ish)?(?: now)?")
+# ... but a part's own colour is what it is ("the sky looks blue", "the grass looks green")
+_OWN_COLOUR = {"sky": {"blue"}, "grass": {"green"}, "trees": {"green"}, "plants": {"green"}, "leaves": {"green"},
+               "water": {"blue", "green"}, "sea": {"blue", "green"}, "lake": {"blue", "green"}}
+
+
 # "and warmer", "also a bit sharper", "and more contrast too" after an edit made in a part: that part
 _AND_MORE = re.compile(r"(?:and|also|plus|and also)\s+((?:(?:a bit|a little|slightly|much|a lot|way) )?"
                        r"(?:[a-z]+er|more [a-z]+|less [a-z]+))(?:\s+(?:too|as well|also))?")
@@ -267,6 +277,15 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if quality[0] == "fine":
             return Reading(reply="Good, I left it as it is. Tell me if you want anything else changed.", chat=True)
         utterance = text = bare = quality[1]
+    cast = _CAST.fullmatch(bare)
+    from agent.perception.things import names_object  # the detector's words; loads no model
+
+    part = cast.group("x") if cast else None
+    if cast and not (part and (names_object(part) or cast.group("c") in _OWN_COLOUR.get(part, ()))):
+        # "the photo looks yellow", "the sky looks green": a cast, as "too yellow" is (it was "Sorry, I don't
+        # know how to do that"); "the dog looks yellow" may be what the dog is, and is left as it was
+        said = re.sub(r"\s+(?:looks|is|seems|appears)$|'?s$", "", cast.group("w"))
+        utterance = text = bare = f"{said} looks too {cast.group('c')}"
     # "no, the one on the left", "too much", "again": about the last edit (and what was said of it)
     heard = dataclasses.replace(recent or Recent(), said=last_reply)
     # "no, the one on the far right" after an edit refused for not knowing which: made there afresh
