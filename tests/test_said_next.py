@@ -749,3 +749,11 @@ def test_a_colour_cast_said_without_too_is_too_much_of_it():
     assert said("its a bit blue") == said("it is blue") == ["adjust_attr warmth 25"]
     assert "can't find the building on my own" in read("the building looks yellow", photo_open=True).reply
     assert said("the sky is blue") == said("the sky looks blue") == said("the dog looks yellow") == []
+
+
+def test_make_the_moose_bigger_offers_a_crop_to_it():
+    """gcompris' moose: "make the moose bigger" was told how to resize the whole picture in pixels."""
+    reading = read("make the moose bigger", model=lambda *a, **k: None, photo_open=True)
+    assert reading.commands == [] and [c.format() for c in reading.proposal] == ["crop the moose"]
+    assert reading.reply.startswith("I can't make one thing bigger inside the photo")
+    assert read("make the photo bigger", photo_open=True).reply.startswith("I resize in pixels")

@@ -94,6 +94,14 @@ def _unsupported(c: str) -> RuleResult:
                 r"laugh\w*|crying|upset|scared|surprised|looking at|asleep|awake)\b", c):
         raise Refusal("I can't tell how people feel or what they look at: my models find people and things, not "
                       "faces' expressions. 'describe' says what I see.", asks=True)  # "I can't retouch faces"
+    bigger = re.fullmatch(r"(?:make|can you make) (?P<x>the [a-z]+(?: [a-z]+)?) (?:look )?(?:bigger|larger)(?: please)?", c)
+    from agent.perception.things import names_object  # the detector's words; loads no model
+
+    if bigger and names_object(bigger.group("x")):
+        # gcompris' moose: "make the moose bigger" was told how to resize the whole picture in pixels
+        thing = bigger.group("x")
+        raise Refusal(f"I can't make one thing bigger inside the photo, but I can crop closer so that {thing} fills "
+                      f"more of it. Should I crop to {thing}? Say yes and I will.", [CropTo(thing)], asks=True)
     checks = [
         (r"\b(?:replace|swap|change) (?:the |her |his |their )?sky\b|\bsunset\b|\bnew sky\b",
          "I can't replace the sky. I can replace the whole background with a plain colour or blur it, "
