@@ -127,7 +127,7 @@ def unknown_animal(pixels: np.ndarray, said: str, *, unsure: float) -> tuple[str
         return None
     dets = detect(pixels, min_score=unsure)
     # an animal of no kind, or one only the detector calls by a kind ("a bird": gcompris' flying fox,
-    # which the classifier does not confirm), then "is it a bat?" was "I don't see a bat"
+    # which the classifier does not confirm; "is it a fox?" was "I don't see a fox")
     unknown = [(d, n.said or n.noun) for d, n in zip(dets, name_objects(pixels, dets))
                if (n.said or n.noun) == "animal" or (n.source == "detector" and (n.said or n.noun) in KIND_ONLY)]
     if not unknown:

@@ -23,7 +23,7 @@ import re
 
 import numpy as np
 
-from agent.describe.besides import kind_unconfirmed, unknown_animal
+from agent.describe.besides import doing, kind_unconfirmed, unknown_animal
 from agent.describe.critique import critique
 from agent.describe.measured import extreme_part, measured
 from agent.describe.placing import (  # noqa: F401 (callers import where_words and found_part here)
@@ -378,8 +378,6 @@ def answer_question(pixels: np.ndarray, question: Question, removed: tuple | Non
                 f"pixels, {100 * (x2 - x1) / w:.0f}% of the width and {100 * (y2 - y1) / h:.0f}% of the height. "
                 "How big it is in life I can't tell from a photo.", {"overlays": [_box(found[0], said)]}, [])
     if question.kind == "doing":  # "what is the dog doing?"
-        from agent.describe.besides import doing
-
         return doing(pixels, found[:1] if place else found, said, question.value)  # "the dog on the left": that one
     if question.kind == "count":
         boxes = [_box(d, said) for d in found]

@@ -9,7 +9,7 @@ import re
 from agent.language.followup_words import OPPOSITE, side_phrase, without_place
 from agent.language.questions import WORN
 from agent.perception.things import YOUNG, one_of
-from agent.perception.vocabulary import plural, singular
+from agent.perception.vocabulary import KIND_ONLY, KIND_WORDS, plural, singular
 
 # "it", "them", "him", and "her" where it is not "her dress" ("make her brighter", "where is she?")
 IT = re.compile(r"\b(?:it|them|they|him|he|she)\b|\bher\b(?=\s*$|\s+(?:\w+er|more|less|a bit|a little|look|stand|pop)\b)")
@@ -215,8 +215,6 @@ def name_said(regions: list[str], overlays: list[dict]) -> tuple[tuple[int, int,
     if len(found) != 1 or len(words) != 1 or None in words:
         return None
     word = next(iter(words)).group(1)
-    from agent.perception.vocabulary import KIND_ONLY, KIND_WORDS
-
     if word == found[0].get("label") or found[0].get("label") == "person" or singular(word) != word \
             or word in KIND_ONLY or word in KIND_WORDS or word in YOUNG or not _names_a_thing(word):
         # (not "the animal", nor "the man": a kind says less than the models' name; nor "the joey", which

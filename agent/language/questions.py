@@ -160,14 +160,15 @@ _KIND_OF_ANIMAL = re.compile(
     r"(?:it|this|that|they|these|those|there|this one|that one|the \w+|(?:in )?(?:the|this) (?:photo|picture|image|pic))")
 
 
-_COCO_ANIMALS = frozenset({"bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"})
-
 
 def _an_animal(word: str) -> bool:
+    from agent.perception.animals import COCO_ANIMALS
     from agent.perception.things import animal_noun  # (loads no model)
     from agent.perception.vocabulary import singular
 
-    return singular(word) in _COCO_ANIMALS or animal_noun(singular(word)) is not None
+    return singular(word) in COCO_ANIMALS or animal_noun(singular(word)) is not None
+
+
 _NO_APOSTROPHE = re.compile(r"\b(is|does|do|are|was|were|did|has|have)nt\b")
 _EXTREME = re.compile(r"^(?:what|which|where)(?:'s| is)? (?:the )?(?P<y>brightest|darkest|lightest)(?: (?:part|area|spot|bit|"
                       r"region|place))?(?: of (?:the|this|my) (?:picture|photo|image))?"

@@ -209,6 +209,12 @@ _OWN_COLOUR = {"sky": {"blue"}, "grass": {"green"}, "trees": {"green"}, "plants"
                "water": {"blue", "green"}, "sea": {"blue", "green"}, "lake": {"blue", "green"}}
 
 
+def _names_object(words: str) -> bool:
+    from agent.perception.things import names_object  # the detector's words; loads no model
+
+    return names_object(words)
+
+
 # "and warmer", "also a bit sharper", "and more contrast too" after an edit made in a part: that part
 _AND_MORE = re.compile(r"(?:and|also|plus|and also)\s+((?:(?:a bit|a little|slightly|much|a lot|way) )?"
                        r"(?:[a-z]+er|more [a-z]+|less [a-z]+))(?:\s+(?:too|as well|also))?")
@@ -278,10 +284,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
             return Reading(reply="Good, I left it as it is. Tell me if you want anything else changed.", chat=True)
         utterance = text = bare = quality[1]
     cast = _CAST.fullmatch(bare)
-    from agent.perception.things import names_object  # the detector's words; loads no model
-
     part = cast.group("x") if cast else None
-    if cast and not (part and (names_object(part) or cast.group("c") in _OWN_COLOUR.get(part, ()))):
+    if cast and not (part and (_names_object(part) or cast.group("c") in _OWN_COLOUR.get(part, ()))):
         # "the photo looks yellow", "the sky looks green": a cast, as "too yellow" is (it was "Sorry, I don't
         # know how to do that"); "the dog looks yellow" may be what the dog is, and is left as it was
         said = re.sub(r"\s+(?:looks|is|seems|appears)$|'?s$", "", cast.group("w"))

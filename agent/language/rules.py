@@ -94,9 +94,9 @@ def _unsupported(c: str) -> RuleResult:
                 r"laugh\w*|crying|upset|scared|surprised|looking at|asleep|awake)\b", c):
         raise Refusal("I can't tell how people feel or what they look at: my models find people and things, not "
                       "faces' expressions. 'describe' says what I see.", asks=True)  # "I can't retouch faces"
-    bigger = re.fullmatch(r"(?:make|can you make) (?P<x>the [a-z]+(?: [a-z]+)?) (?:look )?(?:bigger|larger)(?: please)?", c)
     from agent.perception.things import names_object  # the detector's words; loads no model
 
+    bigger = re.fullmatch(r"(?:make|can you make) (?P<x>the [a-z]+(?: [a-z]+)?) (?:look )?(?:bigger|larger)(?: please)?", c)
     if bigger and names_object(bigger.group("x")):
         # gcompris' moose: "make the moose bigger" was told how to resize the whole picture in pixels
         thing = bigger.group("x")
