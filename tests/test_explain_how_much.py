@@ -62,3 +62,18 @@ def test_what_did_you_brighten_is_answered_from_the_edits_not_run(tmp_path):
     assert manager.handle("which part did you darken?").reply == (
         "I changed the brightness twice since the original: “Brighter +20 in left”, then “Darker -20 in right”.")
     assert len(manager.document.lineage()) == 3  # no question ran an edit
+
+
+def test_what_did_you_remove_and_is_it_gone_after_a_placed_removal(tmp_path, monkeypatch):
+    """gcompris' orchestra: "remove the person on the far left", then "is it gone?" was "I can't answer
+    that" (only a removal of one or two words was "it"), and "what did you remove?" "Sorry, I don't know
+    how to do that"."""
+    doc = Document.create(Store(tmp_path / "e.db"), np.full((60, 80, 3), 120, np.uint8), title="t")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert manager.handle("what did you remove?").reply == (
+        "I haven't removed anything since the original (the edits: no edit yet).")
+    manager.document.apply("remove the person on the far left", manager.document.pixels())
+    assert manager.handle("what did you remove?").reply == (
+        "I removed something once since the original: “Remove the person on the far left”.")
+    commands, _ = manager.read("is it gone?")
+    assert [c.format() for c in commands] == ["describe"] and commands[0].question == "is the person on the far left gone"

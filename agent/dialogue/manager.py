@@ -216,6 +216,10 @@ def _last_edit(document: Document | None, turns: list[dict]) -> tuple[str, str] 
 _FOUND_PART = re.compile(rf"(?:{'|'.join(FOUND_NAMES)}|background)(?: (?:on|at|in) the (?:left|right|top|bottom))?")
 
 
+# a thing removed that "is it gone?" can be about: "the joey", "the person on the far left" (it was "I can't
+# answer that": only one or two words were)
+_REMOVED_THING = re.compile(r"the [a-z]+(?: [a-z]+)?(?: (?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|"
+                            r"center)(?: (?:left|right))?)?")
 # "crop to it", "zoom in on it": the thing "it" is, where "crop it" is the picture
 _TO_IT = re.compile(r"\b(?:to|on|around|in on|onto) (?:it|him|her|them)\b")
 
@@ -469,7 +473,7 @@ class DialogueManager:
             elif not topic and _FOUND_PART.fullmatch(region) and IT.search(utterance.lower()) \
                     and not re.match(r"\s*(?:it|they)\b", utterance.lower()):  # ("it feels cold": the picture)
                 topic, edited = f"the {region}", True  # "the sky is too bright", "darken it": the sky
-            elif not topic and isinstance(last_edit, Remove) and re.fullmatch(r"the [a-z]+(?: [a-z]+)?", last_edit.words) \
+            elif not topic and isinstance(last_edit, Remove) and _REMOVED_THING.fullmatch(last_edit.words) \
                     and IT.search(utterance.lower()):
                 topic, asked_after = last_edit.words, True  # "is it gone?" after "remove the joey": a question only
             about = about_topic(utterance, topic, last_region=region, count=topic_count) if topic else None

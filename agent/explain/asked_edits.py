@@ -14,6 +14,7 @@ from agent.grammar.commands import (
     CommandError,
     Crop,
     CropTo,
+    Remove,
     Rotate,
     parse_command,
     version_label,
@@ -27,14 +28,15 @@ _ATTR_NOUNS = {"brightness": "brightness", "exposure": "brightness", "contrast":
                "colours": "saturation", "colors": "saturation", "warmth": "warmth", "temperature": "warmth",
                "sharpness": "sharpness", "hue": "hue"}
 _OTHER_VERBS = {"rotate": "rotation", "turn": "rotation", "tilt": "rotation", "straighten": "rotation",
-                "crop": "crop", "trim": "crop", "zoom": "crop", "tint": "tint"}
+                "crop": "crop", "trim": "crop", "zoom": "crop", "tint": "tint", "remove": "removal", "erase": "removal",
+                "delete": "removal"}
 _ASKED = re.compile(
     r"^(?:and )?(?:(?:by )?how (?:much|many (?:degrees|points|percent)|far)(?: exactly)?|what|where|which "
     r"(?:part|parts|thing|things|one|area|areas)) (?:did|have|has) (?:you|easel) "
     r"(?:(?:just|already|actually) )?(?P<verb>[a-z]+?)(?:e?d)?"
     r"(?: (?:up|down|in|out))?(?: (?:it|this|that|the (?:photo|picture|image|pic)|(?:the |its )(?P<noun>[a-z]+)))?"
     r"(?: (?:up|down|in|out))?(?: by)?(?: (?:so far|in all|just now|before|earlier|now))?\??$")
-_VERB_STEMS = {"brightene": "brighten", "lightene": "lighten", "darkene": "darken", "sharpene": "sharpen",
+_VERB_STEMS = {"remov": "remove", "eras": "erase", "delet": "delete", "brightene": "brighten", "lightene": "lighten", "darkene": "darken", "sharpene": "sharpen",
                "softene": "soften", "rotat": "rotate", "saturat": "saturate", "desaturat": "desaturate",
                "expos": "expose", "straightene": "straighten"}
 _RAISE = ("increase", "raise", "boost", "lower", "reduce", "decrease", "change", "adjust", "up", "bump", "turn")
@@ -50,7 +52,7 @@ def _kind(verb: str, noun: str | None) -> tuple[str, str] | None:
         return _ATTR_VERBS[verb], f"changed the {_ATTR_VERBS[verb]}"
     if verb in _OTHER_VERBS:
         kind = _OTHER_VERBS[verb]
-        return kind, {"rotation": "rotated it", "crop": "cropped it", "tint": "tinted it"}[kind]
+        return kind, {"rotation": "rotated it", "crop": "cropped it", "tint": "tinted it", "removal": "removed anything"}[kind]
     return None
 
 
@@ -58,7 +60,7 @@ def _is(command: Command, kind: str) -> bool:
     if isinstance(command, AdjustAttr):
         return command.attr == kind
     return (kind == "rotation" and isinstance(command, Rotate)) or (kind == "tint" and isinstance(command, AdjustColor)) \
-        or (kind == "crop" and isinstance(command, (Crop, CropTo)))
+        or (kind == "crop" and isinstance(command, (Crop, CropTo))) or (kind == "removal" and isinstance(command, Remove))
 
 
 def edits_asked(doc, question: str) -> str | None:
@@ -90,5 +92,6 @@ def edits_asked(doc, question: str) -> str | None:
     if len(edits) > 1 and all(isinstance(c, AdjustAttr) for c in edits) and len({c.region for c in edits}) == 1:
         # (not across parts: +30 in the lemur and -20 in the background is no "+10 in all")
         total = f" ({sum(c.amount for c in edits):+g} in all)"
+    said = "removed something" if said == "removed anything" else said  # ("I haven't removed anything")
     return f"I {said}{times} since the original: “{labels}”{total}."
 

@@ -502,7 +502,7 @@ def _describe_explain(c: str) -> RuleResult:
                  r"|^(?:and )?(?:by )?how (?:much|many (?:degrees|points|percent)|far)(?: exactly)? (?:did|have|has) (?:you|easel) "
                  # "what did you brighten?" (it brightened the picture), "which part did you sharpen?"
                  r"|^(?:what|where|which (?:part|parts|thing|things|one|area|areas)) (?:did|have) (?:you|easel) (?:just |already )?"
-                 r"(?:brighten|lighten|darken|sharpen|soften|warm|cool|saturate|desaturate|tint|rotate|crop)\w*\??$"
+                 r"(?:brighten|lighten|darken|sharpen|soften|warm|cool|saturate|desaturate|tint|rotate|crop|remove|erase|delete)\w*\??$"
                  r"|^(?:how|is|was|does|did|has|what|compared)\b.*\bcompared? (?:to|with) (?:the )?(?:original|before|"
                  r"previous|last|first)|\bbefore (?:and|&|vs\.?|versus) after\b", c):
         # "how much brighter is it now?" was read as "brighten it by 40"; "how warm is it now compared to
