@@ -727,6 +727,7 @@ _ALIASES = {
     "grass": "greenery", "trees": "greenery", "plants": "greenery", "vegetation": "greenery", "foliage": "greenery",
     "tree": "greenery", "lawn": "greenery", "lawns": "greenery", "leaves": "greenery", "bushes": "greenery",
     "shrubs": "greenery", "hedge": "greenery", "hedges": "greenery", "forest": "greenery", "woods": "greenery",
+    "bamboo": "greenery", "ferns": "greenery", "reeds": "greenery",
 }
 
 

@@ -757,3 +757,13 @@ def test_make_the_moose_bigger_offers_a_crop_to_it():
     assert reading.commands == [] and [c.format() for c in reading.proposal] == ["crop the moose"]
     assert reading.reply.startswith("I can't make one thing bigger inside the photo")
     assert read("make the photo bigger", photo_open=True).reply.startswith("I resize in pixels")
+
+
+def test_an_edit_said_instead_replaces_the_last_and_bamboo_is_greenery():
+    """gcompris' panda: "make the panda pop", then "actually, make the bamboo greener instead" was "I
+    can't find the bamboo on my own"; said of the greenery, it was made on top of the panda's contrast."""
+    recent = Recent.of("adjust_attr contrast 20 in the panda")
+    reading = read("actually, make the bamboo greener instead", recent=recent, photo_open=True)
+    assert [c.format() for c in reading.commands] == ["adjust_color green 0.2 in greenery"] and reading.revise == 1
+    assert read("make it blue instead of red", recent=recent, photo_open=True).revise == 0
+    assert read("make the bamboo greener", recent=recent, photo_open=True).revise == 0

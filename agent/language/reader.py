@@ -215,6 +215,11 @@ def _names_object(words: str) -> bool:
     return names_object(words)
 
 
+# "make it warmer instead", "instead, brighten the sky": in place of the last edit ("blue instead of red" is
+# no such word)
+_INSTEAD = re.compile(r"\binstead\b(?! of\b)")
+
+
 # "and warmer", "also a bit sharper", "and more contrast too" after an edit made in a part: that part
 _AND_MORE = re.compile(r"(?:and|also|plus|and also)\s+((?:(?:a bit|a little|slightly|much|a lot|way) )?"
                        r"(?:[a-z]+er|more [a-z]+|less [a-z]+))(?:\s+(?:too|as well|also))?")
@@ -461,6 +466,11 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         if not reading.commands and not reading.notes:
             reading.notes.append(f"What should I change around {keep_region}? For example “make everything except "
                                  f"{keep_region} black and white”.")
+    if (_INSTEAD.search(text) and recent is not None and recent.last is not None and len(recent.request) == 1
+            and len(reading.commands) == 1 and reading.commands[0].edits_image and not reading.revise):
+        # "make the panda pop", then "actually, make the bamboo greener instead": the new edit in place of the
+        # last (it was made on top of it, and the panda kept its contrast)
+        reading.revise = 1
     if not reading.commands:
         reading.reply = " ".join(dict.fromkeys(reading.notes)) or (unknown[0] if len(unknown) == 1 else
                                                                    _not_understood(text))
