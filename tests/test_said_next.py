@@ -767,3 +767,6 @@ def test_an_edit_said_instead_replaces_the_last_and_bamboo_is_greenery():
     assert [c.format() for c in reading.commands] == ["adjust_color green 0.2 in greenery"] and reading.revise == 1
     assert read("make it blue instead of red", recent=recent, photo_open=True).revise == 0
     assert read("make the bamboo greener", recent=recent, photo_open=True).revise == 0
+    # gcompris' chameleon: "can you make it blend in less?" was "Sorry, I don't know how to do that"
+    assert [c.format() for c in read("make the lizard blend in less", photo_open=True).commands] == [
+        "adjust_attr contrast 20 in the lizard"]

@@ -226,8 +226,8 @@ ATTR_PATTERNS: dict[str, tuple[str, str, str]] = {
         r"darken|darker|dim|dimmer|too bright|overexposed|over-exposed|blown out|less bright|too light|"
         r"less light|brightness down|deepen|deeper|crush|recover|tame|tone down|dark\b",
     ),
-    "contrast": (r"contrast|punch(?:y|ier)?|pop|stand(?:s|ing)? out|dramatic|drama",
-                 r"punch|pop|stand(?:s|ing)? out|more contrast|dramatic|drama",
+    "contrast": (r"contrast|punch(?:y|ier)?|pop|stand(?:s|ing)? out|blend(?:s|ing)? in less|dramatic|drama",
+                 r"punch|pop|stand(?:s|ing)? out|blend(?:s|ing)? in less|more contrast|dramatic|drama",
                  r"less contrast|too much contrast|flat"),
     "saturation": (
         r"saturat\w*|vibran\w*|vivid|colorful|color intensity|intensity of (?:the )?colors?|muted|dull|"
