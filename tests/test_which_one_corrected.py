@@ -346,3 +346,13 @@ def test_crop_to_it_after_an_edit_of_a_thing_crops_to_that_thing(tmp_path, monke
     assert [c.format() for c in manager.read("zoom in on it")[0]] == ["crop the dog"]
     assert manager.read("crop it")[0] == []
     assert [c.format() for c in manager.read("make it a square")[0]] == ["crop square"]
+
+
+def test_what_is_said_of_the_thing_talked_about_is_kept_when_nothing_runs(tmp_path, monkeypatch):
+    """gcompris' jaguar: "where's the jaguar?", then "zoom in on its face" answered "Crop to what?":
+    read as the jaguar's face it is refused with what to say instead, and that is the answer."""
+    img = _two_dogs(monkeypatch)
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="dogs"))
+    manager.context.topic = "the dog"
+    commands, reply = manager.read("zoom in on its face")
+    assert commands == [] and reply.startswith("I can't find the dog's face on my own"), reply

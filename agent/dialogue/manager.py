@@ -451,7 +451,7 @@ class DialogueManager:
         word = named_as(utterance) if self.document is not None else None
         if word is not None:  # "no, it's a duck": the thing talked about, named by the person
             return [], self._name_given(word, topic, commit)
-        reading = None
+        reading = about_reading = None
         about = None
         edited = False  # "it" is the thing the last edit was made in ("make the sheep brighter", "remove it")
         asked_after = False  # "it" is the thing just removed, which only a question can be about
@@ -478,7 +478,7 @@ class DialogueManager:
                 topic, asked_after = last_edit.words, True  # "is it gone?" after "remove the joey": a question only
             about = about_topic(utterance, topic, last_region=region, count=topic_count) if topic else None
         if about is not None:  # "make it brighter" after "where is the horse?": the horse
-            reading = read(about)
+            reading = about_reading = read(about)
             noun = topic_noun(topic)
             if PARENT.search(utterance.lower()) and kind_of_young(noun):
                 noun = kind_of_young(noun)  # "the mother" of the joey: the biggest kangaroo
@@ -499,6 +499,11 @@ class DialogueManager:
                 self.context.topic, self.context.topic_count = topic, topic_count
         resolved = reading is not None  # "the left one" read as the thing talked about
         reading = reading or read(utterance)
+        if not reading.commands and not reading.chat and about is not None and re.search(r"\bits\b", utterance.lower()) \
+                and not about_reading.commands and about_reading.reply and not about_reading.chat:
+            # "zoom in on its face" after "where's the jaguar?": what is said of the jaguar's face ("I can't
+            # find the jaguar's face on my own ...", with what to say instead), not "Crop to what?"
+            reading = about_reading
         them = re.search(r"\bthem\b", utterance.lower())
         said_before = them is not None and re.search(r"\b(?!(?:is|was|has|does|this|its|us|yes|plus|thanks)\b)[a-z]{2,}s\b",
                                                       utterance.lower()[:them.start()])  # "enhance the colours and make them ..."
