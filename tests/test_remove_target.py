@@ -722,6 +722,9 @@ def test_an_edit_of_things_that_finds_one_says_so(monkeypatch):
     found = regions.object_region(img, "the swans")
     assert found.note.startswith("I found only one swan, on the left (its box is on the picture)"), found.note
     assert regions.object_region(img, "the swan").note == ""
+    # gcompris' camels: "make both of them warmer" warmed the one found and said "Made both of the camels warmer"
+    with pytest.raises(regions.RegionNotFound, match=r"^I found only one swan, on the left \(its box is on the picture\)$"):
+        regions.object_region(img, "both swans")
 
 
 def test_one_of_a_kind_on_either_side_of_a_thing_is_asked_which(monkeypatch):

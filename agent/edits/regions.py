@@ -250,6 +250,11 @@ def object_region(pixels: np.ndarray, words: str) -> Resolved:
         if m.others and not m.plural and not m.positioned:
             notes.append(f"I see {counted(len(m.others) + 1, m.label)} and changed the one {which_one(m.boxes[0], m.others)} "
                          "(its box is on the picture); say which if you meant another")
+        if m.plural and len(m.boxes) == 1 and not m.others and re.search(r"\b(?:both|two|three|four|five)\b", words):
+            # gcompris' camels: "make both of them warmer" warmed the one camel found and said "Made both of
+            # the camels warmer": the words counted more than were found, so nothing is changed
+            raise RegionNotFound(f"I found only one {m.label}, {place_phrase(box_place(m.boxes[0], (w, h)))} (its box is "
+                                 "on the picture)", [_box_overlay(m.boxes[0], m.label)])
         if m.plural and len(m.boxes) == 1 and not m.others and not re.search(r"\b(?:one|1)\b", words):
             # gcompris' swans: "make the swans brighter" found one (the other and the cygnets missed) and
             # said "Brightened the swans"
