@@ -122,3 +122,17 @@ def box_hole(pixels: np.ndarray, found: list) -> tuple[np.ndarray, np.ndarray]:
     x1, y1, x2, y2 = found[0].boxes[0]
     hole[y1:y2, x1:x2] = True
     return hole, np.zeros_like(hole)
+
+
+def fake_scene(monkeypatch, dets, names):
+    """The detector finds ``dets`` and the caption's naming calls them ``names`` ((said, noun,
+    confidence) each), whatever the pixels."""
+    from agent.edits import objects, removal
+    from agent.perception import naming
+    from agent.perception.models import Detection
+
+    found = [Detection(*d) for d in dets]
+    monkeypatch.setattr(objects, "detect", lambda rgb, min_score=0.3: [d for d in found if d.score >= min_score])
+    monkeypatch.setattr(removal, "detect", lambda rgb, min_score=0.3: [d for d in found if d.score >= min_score])
+    named = {d.box: naming.Named(noun, said, None, "classifier", conf, said) for d, (said, noun, conf) in zip(found, names)}
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, context=(): [named[d.box] for d in ds])
