@@ -74,6 +74,7 @@ from agent.grammar.commands import (
 )
 from agent.grammar.turns import Prediction, TurnResult  # SPLIT
 from agent.language import reader as requests
+from agent.language.followup_words import PLACE_WORDS
 from agent.language.recent import Recent
 from agent.language.search_steps import read_switch, search_step
 from agent.perception.names_kept import names_from, names_given, unmoved_from
@@ -218,8 +219,7 @@ _FOUND_PART = re.compile(rf"(?:{'|'.join(FOUND_NAMES)}|background)(?: (?:on|at|i
 
 # a thing removed that "is it gone?" can be about: "the joey", "the person on the far left" (it was "I can't
 # answer that": only one or two words were)
-_REMOVED_THING = re.compile(r"the [a-z]+(?: [a-z]+)?(?: (?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|"
-                            r"center)(?: (?:left|right))?)?")
+_REMOVED_THING = re.compile(rf"the [a-z]+(?: [a-z]+)?(?: {PLACE_WORDS})?")
 # "crop to it", "zoom in on it": the thing "it" is, where "crop it" is the picture
 _TO_IT = re.compile(r"\b(?:to|on|around|in on|onto) (?:it|him|her|them)\b")
 

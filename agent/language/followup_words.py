@@ -79,6 +79,8 @@ def tidy(text: str) -> str:
     return _TAIL.sub("", c).strip(" .!?,;")
 
 
+# A thing's place as the words give it: "on the left", "at the top right", "in the middle", "on the far left"
+PLACE_WORDS = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"
 SIZE_AFTER = re.compile(r"\s+(?:a (?:little |tiny |wee )?bit|a little|a tad|a touch|slightly|some|a smidge|a hair)$")
 
 

@@ -63,6 +63,7 @@ from agent.grammar.commands import (
     Undo,
 )
 from agent.grammar.lexicon import COLOUR_WORD
+from agent.language.followup_words import PLACE_WORDS as _PLACE_WORDS
 from agent.language.followup_words import SIZE_AFTER as _SIZE_AFTER
 from agent.language.followup_words import (
     framing,
@@ -392,7 +393,6 @@ def _same_for(c: str, recent: Recent) -> FollowUp | None:
 
 # "and the one on the right too", "do the same for the other bison", "and the sky as well": the last
 # regional edit again, somewhere else (it was refused, or read by the model as "rotate 20° clockwise")
-_PLACE_WORDS = r"(?:on|at|in) the (?:far )?(?:left|right|top|bottom|middle|centre|center)(?: (?:left|right))?"
 _SIDE_ONE = r"(?:far |top |bottom )?(?:left|right)|top|bottom|middle"
 _ELSEWHERE = re.compile(
     r"(?:(?:and|also|now|then|ok|okay)[,\s]+)*(?:(?:do|apply|make|try)\s+)?"
