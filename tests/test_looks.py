@@ -30,6 +30,16 @@ def test_a_sunset_look_is_warmer_darker_and_redder_and_not_a_new_sky():
     assert not said("replace the sky with a sunset")
 
 
+def test_a_sunset_named_is_the_scene_s_light_not_a_new_sky():
+    # GIER's "Increase saturation of sunset.", "Make the sunset more pronounced." were "I can't replace the sky"
+    said = lambda words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]  # noqa: E731
+    assert said("make the sunset warmer") == ["adjust_attr warmth 25"]
+    assert said("Increase saturation of sunset.") == ["adjust_attr saturation 30"]
+    assert said("make the sunset sky more orange") == ["adjust_color orange 0.2 in sky"]
+    for words in ("add a sunset", "replace the sky with a sunset", "can you put a sunset behind him"):
+        assert not said(words), words
+
+
 def test_the_sky_is_found_through_the_light_and_colour_edits_made_to_it(tmp_path):
     doc = Document.create(Store(tmp_path / "e.db"), _sky_photo(), title="sky.png")
     manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")

@@ -211,6 +211,7 @@ def test_what_people_say_next_is_read_as_meant():
     cases = {
         "the whites look grey": ["adjust_attr brightness 25 in highlights"],
         "the blacks are too grey": ["adjust_attr brightness -25 in shadows"],
+        "the clouds look grey": ["adjust_attr brightness 20 in clouds"],  # (dull colours, "more colourful")
         "the colors are off": ["auto_enhance"],
         "the image is crooked": ["rotate 0 crop"],
         "the horizon is tilted": ["rotate 0 crop"],

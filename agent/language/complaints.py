@@ -74,6 +74,8 @@ _WHOLE = re.compile(r"(?:it|this|that|everything|(?:the |this |my |that )?(?:who
 _COLOURS_SUBJECT = re.compile(r"(?:the |its |all the |all )?colors?(?: (?:of|in) (?P<rest>.+))?")
 # The tonal ranges by the names photographers give them
 _TONES = re.compile(r"(?:the |its |my )?(whites|white|highlights|lights|blacks|black|shadows|dark areas|darks)")
+# Things that are white of their own ("the snow looks grey": too dark, not dull)
+_WHITE_THINGS = re.compile(r"(?:the )?(?:snow|clouds?)")
 # Where a colour is the part's own: "the sky is too blue" asks for a less saturated sky, not a warmer one
 NATURAL_COLOUR = {"sky": "blue", "sea": "blue", "water": "blue", "lake": "blue", "grass": "green",
                   "trees": "green", "tree": "green", "leaves": "green", "plants": "green", "forest": "green",
@@ -168,6 +170,10 @@ def complaint(clause: str) -> Complaint | None:
         dark = tone.group(1) in ("blacks", "black", "shadows", "dark areas", "darks")
         return Complaint("the shadows" if dark else "the highlights", "brightness", -1 if dark else 1, "",
                          True, degree)
+    if _WHITE_THINGS.fullmatch(subject) and re.fullmatch(r"gr[ae]y|dull|muddy|dingy|dirty", word):
+        # "the snow looks grey" (Picos de Europa) was read as dull colours, "make this more colourful": a white
+        # thing looks grey when it is too dark
+        return Complaint(subject, "brightness", 1, "", True, degree)
     for pattern, attr, sign, fault in _QUALITIES:
         if re.fullmatch(pattern, word):
             colours = _COLOURS_SUBJECT.fullmatch(subject)

@@ -103,7 +103,8 @@ def _unsupported(c: str) -> RuleResult:
         raise Refusal(f"I can't make one thing bigger inside the photo, but I can crop closer so that {thing} fills "
                       f"more of it. Should I crop to {thing}? Say yes and I will.", [CropTo(thing)], asks=True)
     checks = [
-        (r"\b(?:replace|swap|change) (?:the |her |his |their )?sky\b|\bsunset\b|\bnew sky\b",
+        (r"\b(?:replace|swap|change) (?:the |her |his |their )?sky\b|\bnew sky\b|"
+         r"\b(?:add|put|insert|with|into|to|give (?:it|me|us|the \w+)) (?:a |an )?(?:\w+ )?sunset\b",
          "I can't replace the sky. I can replace the whole background with a plain colour or blur it, "
          "or make the picture warmer."),
         (r"\b(?:younger|older|thinner|slimmer|fatter|skinnier|prettier|handsome|happier|smile|smiling|"
@@ -595,7 +596,7 @@ RULES: tuple[RequestRule, ...] = (
         ("the highlights are blown", "adjust_attr brightness -25 in highlights"),
         ("this is too contrasty", "adjust_attr contrast -20"), ("too much red", "auto_enhance"),
         ("the background is too blurry", "adjust_attr sharpness 40 in background"),
-        ("the photo is dark", "refuse")),
+        ("the photo is dark", "refuse"), ("the clouds look grey", "adjust_attr brightness 20 in clouds")),
         worth="off: right +0, wrong +0, refused +0 (GIER's requests seldom state a fault; 2026-11-27)"),
     RequestRule("grayscale", _grayscale, (
         ("make it black and white", "grayscale"), ("convert to grayscale", "grayscale"),

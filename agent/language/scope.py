@@ -482,6 +482,11 @@ def _found_placed(m: re.Match) -> str:
     return f"the {m.group('x')} {'on' if side in ('left', 'right') else 'at'} the {side}"
 
 
+# GIER's "Increase saturation of sunset.", "Make the sunset more pronounced.": a sunset is the light of the
+# whole scene, no part to find ("the sunset sky" is the sky)
+_SCENE_LIGHT = re.compile(r"\b(?:the |this |that |my |our )?(?:sunset|sunrise|sundown|dusk|dawn)\b(?P<sky> sky)?")
+
+
 def region_of(clause: str, own_words: set[str] | frozenset[str] = frozenset()) -> str | None:
     """Where a request's edit applies, as the words of a command's region, or None for the whole
     picture. Raises :class:`Unfindable` for a part Easel cannot find on its own ("the face", "the sea").
@@ -505,6 +510,7 @@ def region_of(clause: str, own_words: set[str] | frozenset[str] = frozenset()) -
     True
     """
     c = _PART_OF_FOUND.sub(_found_placed, clause.strip())  # "the top of the sky": the sky at the top
+    c = _SCENE_LIGHT.sub(lambda m: "the sky" if m.group("sky") else "the picture", c)  # "make the sunset warmer": the scene's light, no part of it
     photo = _OPEN_PHOTO.search(c)
     if photo:  # "fix this picture of my grandpa": the open photo and who is in it, not a part
         c = c[:photo.start()] + re.sub(r"^\s*(?:(?:my|his|her|our|their|the|a|an) )?(?:[a-z']+ ){0,2}?[a-z']+"
