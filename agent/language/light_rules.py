@@ -29,6 +29,7 @@ from agent.language.words import (
     explicit_number,
     size_of,
 )
+from agent.perception.wordnet import compound_noun
 
 # The edit that mends a fault, as a person would ask for it on a part they point at
 _MEND = {("brightness", 1): "brighten this", ("brightness", -1): "darken this",
@@ -121,9 +122,11 @@ def tint(c: str) -> RuleResult:
     m = None
     for m in re.finditer(rf"\b({COLOR_RE})\b", c):
         thing = re.match(r"\s+([a-z]+)", c[m.end():])
-        if not (thing and thing.group(1) != "light" and (thing.group(1) in detectable() | PARTS)):
+        if not (thing and thing.group(1) != "light" and (thing.group(1) in detectable() | PARTS
+                                                         or compound_noun(m.group(1), thing.group(1)))):
             break  # ("make the red car blue": blue; it was refused, and the model read "red" in the car)
-        m = None  # "the reddish car", "the man in the blue shirt": a colour that says which thing
+        m = None  # "the reddish car", "the man in the blue shirt": a colour that says which thing ("brighten the
+        # golden retriever" tinted it orange)
     if not m:
         return None
     colour = COLOUR_WORD[m.group(1)]
@@ -217,8 +220,12 @@ def attributes(c: str) -> RuleResult:
         raise Refusal("I can't clear clouds, haze or murky water away: sharpening would only add grain. I can make "
                       "it bluer (“make the sky bluer”), darker or brighter, or give it more contrast.")
     # "make the dark areas brighter" was a darkening: the part's words say where, not which way
-    sign = direction_of(re.sub(r"\b(?:the )?(?:dark(?:er)?|black|bright(?:er)?|white|light) (?:areas|parts|tones|spots|"
-                               r"regions|bits)\b", "", c), attr)
+    # ... and "make the dark sky brighter" darkened it: a quality before a thing's noun says which thing
+    said = re.sub(r"\b(?:the )?(?:dark(?:er)?|black|bright(?:er)?|white|light) (?:areas|parts|tones|spots|"
+                  r"regions|bits)\b", "", c)
+    said = re.sub(r"\b(?:the|this|that|his|her|their|my|its|our|your) (?:dark|bright|dim|black|white|pale)"
+                  r" (?=(?!and\b|or\b|enough\b|but\b)[a-z]{3,})", "the ", said)
+    sign = direction_of(said, attr)
     n = explicit_number(c, "percent")
     if n is not None and n < 0:
         sign = -1  # "adjust the brightness by -30"

@@ -256,9 +256,9 @@ _FACE = re.compile(r"(?:\b(?:the|his|her|their|my|our|your|its|all the|all|both|
                    r"(?:(?: of (?:the |my |his |her |our |their |both |all )?[a-z]+(?: [a-z]+)?)?"
                    r" (?:on|at) the (?P<at>left|right|top|bottom))?")
 _TONES = [
-    (re.compile(r"\b(?:the )?(?:shadows?|(?:dark(?:er)?|black) (?:areas|parts|tones|spots|regions|bits)|darks|blacks|"
+    (re.compile(r"\b(?:the )?(?:shadows?|(?:dark(?:er)?|black|shadowy|shaded) (?:areas?|parts?|tones|spots|regions?|bits)|darks|blacks|"
                 r"low ?lights)\b"), "shadows"),
-    (re.compile(r"\b(?:the )?(?:highlights?|(?:bright(?:er)?|white|light) (?:areas|parts|tones|spots|regions|bits)|"
+    (re.compile(r"\b(?:the )?(?:highlights?|(?:bright(?:er)?|white|light) (?:areas?|parts?|tones|spots|regions?|bits)|"
                 r"whites)\b"), "highlights"),
     (re.compile(r"\b(?:the )?mid[- ]?tones?\b"), "midtones"),
 ]
@@ -316,6 +316,7 @@ def _object_phrase_at(c: str, start: int) -> str | None:
     on the right" of "the man on the right darker"), when their noun is a thing the detector finds
     ("the contrast on the boy" is not: its noun is the contrast)."""
     from agent.grammar.lexicon import COLOUR_WORD, THING_COLOURS
+    from agent.perception import wordnet
     from agent.perception.things import animal_noun, names_object, thing_words  # loads no model
 
     colours = set(COLOUR_WORD) | set(THING_COLOURS)
@@ -341,6 +342,13 @@ def _object_phrase_at(c: str, start: int) -> str | None:
         if not head:
             if word in _MODIFIERS or word in colours:
                 words.append(word)
+                continue
+            if (i + 1 < len(tokens) and tok == word and (tokens[i + 1] in things or animal_noun(tokens[i + 1]))
+                    and wordnet.said_of(word, tokens[i + 1])):
+                continue  # "make the cute dog brighter": the dog (it was "I can't find the cute on my own")
+            if (i + 1 < len(tokens) and tok == word and wordnet.compound_noun(word, tokens[i + 1])
+                    and (tokens[i + 1] in things or animal_noun(tokens[i + 1]) or animal_noun(f"{word} {tokens[i + 1]}"))):
+                words.append(word)  # "the polar bear", "the hot dog" (it was "I can't find the polar on my own")
                 continue
             if word not in things and animal_noun(word) is None:  # (any animal's name: "the kangaroo")
                 return None  # "the contrast on the boy", "this picture of my dog": not a thing's noun

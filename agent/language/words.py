@@ -33,7 +33,7 @@ DOWN = re.compile(r"\b(?:decrease[sd]?|decreasing|reduce[sd]?|reducing|less|lowe
 # A number as people type it, exponent included: "1e309" is one number (too large), not a 1.
 NUMBER = re.compile(r"(?<![\w.])([+-]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]?\d+)?)\s*(%|percent|per cent|points?|degrees?|°)?")
 
-COLOUR_WORDS = frozenset(COLORS) | {"grey", "gray", "black"}  # colour names a part or a thing may carry
+COLOUR_WORDS = frozenset(COLORS) | {"grey", "gray", "black", "white"}  # colour names a part or a thing may carry
 # Nouns that mean the whole picture; any other noun after a determiner names a part of it.
 WHOLE = {
     "image", "picture", "photo", "photograph", "pic", "shot", "it", "whole", "everything", "overall",
@@ -137,6 +137,14 @@ POSITIONS = {"left", "right", "top", "bottom", "middle", "front", "back", "first
              "fifth", "last", "big", "small", "little", "other", "upper", "lower"}
 
 
+def _said_of_a_thing(word: str, noun: str) -> bool:
+    """An adjective that is no noun ("groovy", "cute") before a noun: it says what the thing is like,
+    not which part."""
+    from agent.perception.wordnet import said_of  # reads WordNet's index only
+
+    return said_of(word, noun)
+
+
 def local_part(clause: str, own_words: set[str], nouns: frozenset[str] = frozenset()) -> str | None:
     """The part of the picture a clause names ("the sky" in "brighten the sky"), if any; a colour
     before one of ``nouns`` says which ("her pink clothes": the clothes)."""
@@ -151,6 +159,8 @@ def local_part(clause: str, own_words: set[str], nouns: frozenset[str] = frozens
                 continue  # "the left cat": the thing is the next word
             if word == m.group(1) and word in COLOUR_WORDS and m.group(2) in nouns:
                 continue  # "her pink clothes": the clothes (they were the whole picture, brightened)
+            if word == m.group(1) and m.group(2) and _said_of_a_thing(word, m.group(2)):
+                continue  # "this groovy motorhome": the motorhome (it was "I can't find the groovy")
             if word in WHOLE or word in own_words or word.rstrip("s") in WHOLE:
                 break  # "the image", "the brightness of ...": the whole picture so far
             if word in {"a", "an", "of", "and", "to", "into", "in", "by", "more", "less", "up", "down", "the", "above",

@@ -171,6 +171,25 @@ def modifier(word: str) -> bool:
     return available() and bool(_lookup(word, "adj") or _lookup(word, "adv"))
 
 
+def said_of(word: str, noun: str) -> bool:
+    """Whether ``word`` before ``noun`` only says what the thing is like: WordNet knows it as an
+    adjective and not as a noun ("cute", "groovy", "happy"), ``noun`` as a noun ("this less blurry",
+    "the all except the sky" are no such pair), and the two words are no noun of their own ("hot dog",
+    "polar bear", "bald eagle"). "the cute dog" is the dog.
+
+    >>> said_of("cute", "dog"), said_of("hot", "dog"), said_of("teddy", "bear")  # doctest: +SKIP
+    (True, False, False)
+    """
+    singular = noun[:-1] if noun.endswith("s") and noun not in ("ones", "others") else noun  # ("the smaller ones")
+    return (available() and bool(_lookup(word, "adj")) and not _lookup(word, "noun")
+            and bool(_lookup(noun, "noun") or _lookup(singular, "noun")) and not compound_noun(word, noun))
+
+
+def compound_noun(word: str, noun: str) -> bool:
+    """Whether WordNet knows ``word noun`` as a noun of its own ("polar bear", "hot dog")."""
+    return available() and bool(_lookup(f"{word}_{noun}", "noun"))
+
+
 @functools.cache
 def _classes(labels: tuple[str, ...]) -> tuple[int | None, ...]:
     out: list[int | None] = []
