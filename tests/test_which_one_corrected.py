@@ -356,3 +356,13 @@ def test_what_is_said_of_the_thing_talked_about_is_kept_when_nothing_runs(tmp_pa
     manager.context.topic = "the dog"
     commands, reply = manager.read("zoom in on its face")
     assert commands == [] and reply.startswith("I can't find the dog's face on my own"), reply
+
+
+def test_crop_closer_with_no_crop_made_crops_about_the_centre():
+    # "crop it closer" on a photo just opened was "There is no edit on screen, nothing to make tighter"
+    from agent.language.reader import read
+
+    said = lambda words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]  # noqa: E731
+    assert said("crop it closer") == ["crop in 10%"]
+    assert said("crop it a bit tighter") == ["crop in 5%"]
+    assert said("a bit tighter") == []  # (no crop to make tighter)

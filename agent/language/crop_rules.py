@@ -157,8 +157,11 @@ def crop(c: str) -> RuleResult:
     if re.search(r"\bcrop (?:out|away|off)\b|\bcrop (?:\w+ ){1,6}?(?:out|away|off)(?: of| from)?\b", c):
         raise Refusal("Crop out means different things. Say 'crop to the …' to keep something, or "
                       "'remove the …' to take it out of the picture.")
-    m = re.search(r"\b(?:crop(?: it| this| the (?:image|picture|photo))?(?: to| around| on| onto)?|"
-                  r"zoom(?:ed)? in(?: on| to)?|close[- ]?up(?: of| on)?|(?:reframe|trim)(?: to| around)?)\s+"
+    # ("crop closer to the bird", "zoom in closer on the dog" were "Crop to what?")
+    m = re.search(r"\b(?:crop(?: it| this| the (?:image|picture|photo))?(?: in)?(?:(?: a (?:bit|little))? (?:closer|tighter|"
+                  r"close|tight|in))?(?: to| around| on| onto)?|"
+                  r"zoom(?:ed)? in(?: (?:closer|tighter|close))?(?: on| to)?|close[- ]?up(?: of| on)?|"
+                  r"(?:reframe|trim)(?: to| around)?)\s+"
                   r"((?:the|his|her|their|my|that|this|these|those|only|just|a|an)\b.*|selection\b)", c)
     if m:
         what = re.sub(r"^(?:only|just)\s+", "", m.group(1)).strip()

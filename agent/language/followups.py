@@ -225,7 +225,8 @@ def only_about_last(text: str) -> str | None:
     if amount_only(text):
         return "make more or less of"
     factor = framing(c)
-    if factor is not None and not (factor > 1 and re.search(r"\bzoom\b", c)):  # ("zoom in" crops the original)
+    if factor is not None and not (factor > 1 and re.search(r"\b(?:zoom|crop)\b", c)):  # ("zoom in", "crop it closer"
+        # crop the original about its centre)
         return "make tighter or looser"  # "a bit looser", "zoom out" with no crop made
     return "do again" if _REPEAT.fullmatch(c) else "turn the other way" if _OPPOSITE.fullmatch(c) else None
 

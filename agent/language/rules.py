@@ -631,6 +631,7 @@ RULES: tuple[RequestRule, ...] = (
         ("zoom in a little", "crop in 5%"), ("crop 10% off each side", "crop in 10%"),
         ("crop to the dog's face", "refuse"), ("crop to the man's face", "crop face"),
         ("crop it closer", "crop in 10%"), ("crop in a bit tighter", "crop in 5%"),
+        ("crop closer to the bird", "crop the bird"), ("zoom in closer on the dog", "crop the dog"),  # "Crop to what?"
         ("crop it to a headshot", "crop face"), ("crop to the face on the left", "crop face on the left"),
         ("crop off the bottom", "crop off bottom 10%"), ("cut the top a bit", "crop off top 5%"),  # (a cutout)
         ("crop the right side of the image by about 5%", "crop off right 5%"), ("crop to the left half", "crop off right 50%"),
