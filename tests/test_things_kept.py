@@ -50,3 +50,17 @@ def test_the_dialogue_names_the_picture_before_the_light_edits(tmp_path):
     assert np.array_equal(shown, manager.document.pixels()) and np.array_equal(before, img)
     manager.handle("rotate 90")
     assert manager._unmoved() is None  # a rotation moves pixels: nothing to look at besides
+
+
+def test_a_background_blur_keeps_the_things_where_they_were(tmp_path):
+    # Kleiber's nuthatch: "blur the background", then "is there a bird?" was "I don't see a bird"
+    img = np.full((32, 48, 3), 90, np.uint8)
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), img, title="g.png"))
+    blurred = img.copy()
+    blurred[:, 24:] = 100
+    manager.document.apply("background blur", blurred)
+    manager.document.apply("adjust_attr brightness 20", blurred + np.uint8(5))
+    shown, before = manager._unmoved()
+    assert np.array_equal(shown, manager.document.pixels()) and np.array_equal(before, img)
+    manager.document.apply("background white", blurred)
+    assert manager._unmoved() is None  # the background's things are gone

@@ -214,6 +214,13 @@ def _last_edit(document: Document | None, turns: list[dict]) -> tuple[str, str] 
 
 
 # a part the last edit found by name, which "it" then is ("the sky is too bright", "darken it")
+def _moves_nothing(command: Command) -> bool:
+    """Whether ``command`` leaves every thing where it was and in the picture: light and colour edits,
+    and a background blur (Kleiber's nuthatch, "blur the background", then "is there a bird?": "I don't
+    see a bird", the detector losing it on the blurred picture)."""
+    return isinstance(command, REGIONAL) or (isinstance(command, Background) and command.mode == "blur")
+
+
 _FOUND_PART = re.compile(rf"(?:{'|'.join(FOUND_NAMES)}|background)(?: (?:on|at|in) the (?:left|right|top|bottom))?")
 
 
@@ -689,15 +696,15 @@ class DialogueManager:
         return drawn if drawn.version_id in [v.id for v in self.unmoved_since()] else None
 
     def unmoved_since(self, start: Version | None = None) -> list[Version]:
-        """The head (or ``start``) and the versions it was made from by edits that move no pixel,
-        newest first (at most 50)."""
+        """The head (or ``start``) and the versions it was made from by edits that move no pixel
+        (:func:`_moves_nothing`), newest first (at most 50)."""
         doc = self.document
         if doc is None:
             return []
         out = [start or doc.head]
         while len(out) < 50:
             try:
-                kept = out[-1].command is not None and isinstance(parse_command(out[-1].command), REGIONAL)
+                kept = out[-1].command is not None and _moves_nothing(parse_command(out[-1].command))
             except CommandError:
                 kept = False
             parent = doc.parent(out[-1].id) if kept else None
