@@ -40,3 +40,11 @@ def test_a_thing_s_own_light_or_colour_is_not_the_way_to_change_it():
     assert commands == [] and reply.startswith("I can't find the dress on my own"), reply
     assert _said("make the whites brighter")[0] == ["adjust_attr brightness 25 in highlights"]
     assert _said("make the white car red")[0] == ["adjust_color red 0.2 in the white car"]
+
+
+def test_the_place_the_photo_shows_is_the_whole_picture():
+    # Wine's room: "brighten the room a bit" was "I can't find the room on my own"
+    assert _said("brighten the room a bit")[0] == ["adjust_attr brightness 10"]
+    assert _said("make the landscape warmer")[0] == ["adjust_attr warmth 25"]
+    assert _said("brighten the living room")[0] == ["adjust_attr brightness 20"]
+    assert _said("make the dog in the room brighter")[0] == ["adjust_attr brightness 20 in the dog in the room"]

@@ -45,6 +45,8 @@ WHOLE = {
     "lights", "darks", "blacks", "whites", "version", "result", "original", "left", "right", "top", "bottom",
     "lightness", "darkness", "blurriness", "blur", "general", "possible", "most", "best", "vibrancy", "mood",
     "atmosphere", "feel", "feeling", "vibe", "camera", "lens", "end", "other",
+    # the place the photo shows, all of it (Wine's room: "brighten the room a bit" was "I can't find the room")
+    "room", "landscape", "scenery", "view", "interior", "setting", "kitchen", "bedroom", "living", "office",
 } | COLOUR_WORDS
 DETERMINER = re.compile(r"\b(?:the|his|her|their|my|its|our|your|this|that|these|those)\s+([a-z]+)(?:\s+([a-z]+))?")
 
