@@ -86,3 +86,18 @@ def test_what_a_thing_is_doing_and_its_fur_are_asked_about_it():
     assert read_question("are the giraffes eating") == Question("doing", "giraffes", "eating")
     assert read_question("what colour is the cat's fur") == Question("colour", "cat's fur", "")
     assert read_question("is the photo sharp").kind == "measure"
+
+
+def test_what_stands_on_a_table_rises_above_its_box(monkeypatch):
+    """Wine's table: "what's on the table?" said "I see nothing I can name on the table" of the bottle
+    standing on it (0.50 to the detector), which "make the bottle stand out" found next."""
+    img = np.full((400, 400, 3), 120, np.uint8)
+    table, bottle, chair = (Detection("dining table", 0.8, (60, 200, 340, 320)), Detection("bottle", 0.45, (180, 60, 210, 205)),
+                            Detection("chair", 0.9, (345, 180, 400, 330)))
+    fake_detector(monkeypatch, [table, bottle, chair])
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [d for d in (table, bottle, chair) if d.score >= min_score])
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, context=(): [
+        naming.Named(d.label, d.label, None, "detector", 0.9, d.label) for d in ds])
+    text, data, _ = what_in.what_in(img, "on", "the table")
+    assert text == "On the table I think I can see a bottle, but I'm not sure (score 0.45; its box is on the picture).", text
+    assert [o["label"] for o in data["overlays"]] == ["table", "bottle"]

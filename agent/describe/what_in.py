@@ -11,6 +11,8 @@ a building) is said so, with how to point at it: nothing is guessed.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from agent.grammar.commands import Command
@@ -31,6 +33,7 @@ _BESIDE = ("next to", "beside", "near", "by", "around")
 def what_in(pixels: np.ndarray, prep: str, about: str) -> tuple[str, dict, list[Command]]:
     """The answer to "what is <prep> <about>?" (prep: in, on, inside, next to, beside, near, ...)."""
     from agent.describe.placing import BOX_COLOR, SURE, found_part, found_region
+    from agent.describe.questions import UNSURE
     from agent.perception.models import box_iou, to_rgb8
     from agent.perception.naming import name_objects
     from agent.perception.things import detect, inside_share
@@ -66,6 +69,12 @@ def what_in(pixels: np.ndarray, prep: str, about: str) -> tuple[str, dict, list[
         if prep in _BESIDE:
             kept = sorted((d for d in others if _gap(d.box, holder) <= _NEAR * _side(d.box, holder)),
                           key=lambda d: _gap(d.box, holder))
+        elif prep in ("on", "on top of"):
+            # what stands on a table or a bench rises above its box: its lowest rows are on it (Wine's table,
+            # "what's on the table?" said nothing of the bottle on it, which "make the bottle stand out" found)
+            unsure = detect(rgb, min_score=UNSURE)
+            kept = [d for d in unsure if box_iou(d.box, holder) < 0.6 and (inside_share(d.box, holder) >= _MOSTLY or
+                                                                            inside_share(_feet(d.box), holder) >= _STANDING)]
         else:
             kept = [d for d in others if inside_share(d.box, holder) >= _MOSTLY]
     kept = sorted(kept, key=lambda d: -d.score)[:_KEPT]
@@ -74,13 +83,19 @@ def what_in(pixels: np.ndarray, prep: str, about: str) -> tuple[str, dict, list[
     if not kept:
         return f"I see nothing I can name {said}.", data, []
     names = name_objects(rgb, kept)
-    words = list(dict.fromkeys(_a(n.phrase) for n in names))
+    words = list(dict.fromkeys(_a(n.phrase) for d, n in zip(kept, names) if d.score >= SURE))
+    maybe = list(dict.fromkeys(_a(n.phrase) for d, n in zip(kept, names) if d.score < SURE and _a(n.phrase) not in words))
     data.setdefault("overlays", []).extend({"kind": "box", "target": "current", "box": [int(v) for v in d.box],
                                             "color": BOX_COLOR, "label": n.said or n.noun} for d, n in zip(kept, names))
     if len(kept) == 1 and names[0].noun != "object":  # "what's in the sky?", then "make it brighter"
         data["topic"] = f"the {names[0].said or names[0].noun}"
     boxes = "its box is" if len(kept) == 1 else "their boxes are"
-    return f"{said[0].upper()}{said[1:]} I can see {listed(words)} ({boxes} on the picture).", data, []
+    lead = f"{said[0].upper()}{said[1:]}"
+    if not words:  # (under SURE: "I think", with the detector's score, as the other answers say it)
+        low = math.floor(100 * max(d.score for d in kept)) / 100
+        return f"{lead} I think I can see {listed(maybe)}, but I'm not sure (score {low:.2f}; {boxes} on the picture).", data, []
+    also = f", and I think {listed(maybe)}" if maybe else ""
+    return f"{lead} I can see {listed(words)}{also} ({boxes} on the picture).", data, []
 
 
 def _share_on(mask: np.ndarray, box, shape: tuple[int, int], *, feet: bool) -> float:
@@ -96,6 +111,13 @@ def _share_on(mask: np.ndarray, box, shape: tuple[int, int], *, feet: bool) -> f
     cols = slice(int(x1 * sx), max(int(x1 * sx) + 1, int(np.ceil(x2 * sx))))
     part = mask[rows, cols]
     return float(part.mean()) if part.size else 0.0
+
+
+def _feet(box) -> tuple[float, float, float, float]:
+    """The lowest :data:`_FEET` rows of ``box`` and a band as tall below them: what it stands on."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    tall = (y2 - y1) * _FEET
+    return x1, y2 - tall, x2, y2 + tall
 
 
 def _gap(a, b) -> float:
