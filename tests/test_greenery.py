@@ -14,6 +14,7 @@ import pytest
 from agent.dialogue.manager import DialogueManager
 from agent.language.reader import read
 from editor.document import Document
+from editor.greenery import greenery_mask
 from editor.masks import region_mask
 from editor.store import Store
 
@@ -243,3 +244,14 @@ def test_a_clearer_sky_or_water_is_not_a_sharpening(words):
 ])
 def test_the_light_as_a_thing_is_not_the_brightness(words, want):
     assert _read(words) == [want]
+
+
+def test_small_holes_in_the_greenery_are_taken_and_a_path_is_not():
+    """plasma's Path: the forest floor's twigs and brown needles were holes in the greenery, and
+    "brighten the trees" left them as dark blotches; the path through it stays out."""
+    rng = np.random.default_rng(5)
+    img = np.clip(np.array((60, 120, 40)) + rng.normal(0, 25, (400, 640, 3)), 0, 255)
+    img[200:212, 300:312] = (120, 85, 60)  # brown needles, 144 pixels of 256,000
+    img[:, 40:110] = (140, 100, 60)  # a path, top to bottom
+    m = greenery_mask(img.astype(np.uint8))
+    assert m[206, 306] >= 0.5 and m[100, 75] == 0 and m[300, 500] > 0.9
