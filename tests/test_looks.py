@@ -63,3 +63,21 @@ def test_an_old_photo_look_is_faded_and_warm_and_not_a_face_made_older():
     assert not said("make him look older").commands
     assert not said("remove the vintage look from the picture").commands  # (it added one)
     assert said("add some grain").reply.startswith("I can't add grain")
+
+
+def test_a_season_s_look_is_made_of_the_picture_not_of_the_part_edited_last(tmp_path):
+    # plasma's Path forest: after "brighten the trees a bit", "make it look like autumn" ran the command
+    # model's "adjust_color green 0.2 in greenery" (the rules knew no season, and "it" was the greenery)
+    said = lambda words: [c.format() for c in read(words, model=lambda *a, **k: None, photo_open=True).commands]  # noqa: E731
+    assert said("give it a subtle winter look") == ["adjust_attr warmth -13", "adjust_attr saturation -15",
+                                                    "adjust_attr brightness 5"]
+    assert said("make the fall colours more vivid") == ["adjust_attr saturation 30"]  # (no look asked for)
+    assert said("it looks like winter") == []  # (said of the photo, not asked)
+    img = _sky_photo()
+    img[200:] = np.clip(np.random.default_rng(1).normal((60, 120, 40), 25, (100, 400, 3)), 0, 255)  # textured grass
+    doc = Document.create(Store(tmp_path / "e.db"), img, title="field.png")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert manager.handle("brighten the grass a bit").ok
+    result = manager.handle("make it look like autumn")
+    assert result.ok and [v.command for v in manager.document.lineage()[1:]] == [
+        "adjust_attr brightness 10 in greenery", "adjust_attr hue -40 in greenery", "adjust_attr warmth 15"], result.reply

@@ -478,7 +478,9 @@ class DialogueManager:
             elif not topic and region.startswith("the ") and (IT.search(utterance.lower()) or REST.search(utterance.lower())):
                 topic, edited = region, True  # ("blur everything else" after "make the penguin sharper": it blurred it)
             elif not topic and _FOUND_PART.fullmatch(region) and IT.search(utterance.lower()) \
-                    and not re.match(r"\s*(?:it|they)\b", utterance.lower()):  # ("it feels cold": the picture)
+                    and not re.match(r"\s*(?:it|they)\b", utterance.lower()) \
+                    and not re.search(r"\b(?:look|feel|seem) like\b", utterance.lower()):  # ("it feels cold", "make
+                # it look like autumn": the picture)
                 topic, edited = f"the {region}", True  # "the sky is too bright", "darken it": the sky
             elif not topic and isinstance(last_edit, Remove) and _REMOVED_THING.fullmatch(last_edit.words) \
                     and IT.search(utterance.lower()):

@@ -330,3 +330,53 @@ def mood(c: str) -> list[AdjustAttr] | None:
     except Unfindable:
         return None
     return _look(MOOD, scale, region, sign=sign)
+
+
+# "make it look like autumn" on a green forest (plasma-workspace-wallpapers' Path) ran the command model's
+# "adjust_color green 0.2 in greenery"; the rules knew no season. A season's look, as the moods above:
+# autumn turns the plants' green toward olive and gold (their hues 40 degrees toward yellow: an orange
+# blend at 35% painted the whole dark forest flat yellow, warmth alone left it green) and warms the light;
+# winter is cooler, paler and brighter; summer warmer and more vivid; spring more vivid and lighter; a
+# night darker, blue and quieter (compared on Path and Picos de Europa)
+SEASONS = {
+    "autumn": ((("hue", -40, "greenery"), ("warmth", 15, ""))),
+    "winter": (("warmth", -25, ""), ("saturation", -30, ""), ("brightness", 10, "")),
+    "summer": (("warmth", 15, ""), ("saturation", 20, ""), ("brightness", 10, "")),
+    "spring": (("saturation", 15, ""), ("brightness", 10, "")),
+    "night": (("brightness", -40, ""), ("warmth", -30, ""), ("saturation", -30, "")),
+}
+_SEASON_WORDS = {"autumn": "autumn", "autumnal": "autumn", "fall": "autumn", "winter": "winter", "wintry": "winter",
+                 "wintery": "winter", "summer": "summer", "summery": "summer", "spring": "spring",
+                 "springtime": "spring", "night": "night", "nighttime": "night", "night time": "night"}
+_SEASON_WORD = "|".join(sorted(_SEASON_WORDS, key=len, reverse=True))
+_SEASON = re.compile(
+    rf"\b(?:make|have|get|let) (?:it|this|the [a-z]+(?: [a-z]+)?) (?:look|feel|seem)(?: more)? like "
+    rf"(?:it was taken |it's |it is )?(?:in |at |during )?(?:an? |the )?(?P<a>{_SEASON_WORD})\b"
+    rf"|\b(?:give|add|apply|want|with|use)\b[^.]*?\b(?:an? |the |some )(?:subtle |slight |light |strong |real )?"
+    rf"(?P<b>{_SEASON_WORD}) (?:look|feel|vibe|mood|"
+    rf"colou?rs|tones?|effect|filter)\b"
+    rf"|\b(?:make|turn) (?:it|this|the (?:photo|picture|image|scene)) (?:(?:a bit|a little|slightly|much|a lot) )?"
+    rf"(?:more )?(?P<c>autumnal|wintry|wintery|summery)\b")
+
+
+def season(c: str) -> list[AdjustAttr] | None:
+    """'make it look like autumn' -> the plants' hues 40 degrees toward yellow, warmth +15; 'a winter
+    look' -> cooler, paler, brighter; 'make it look like night' -> darker, bluer, quieter ('a bit' half
+    of it). Not 'remove the autumn look'.
+
+    >>> [r.format() for r in season("make it look like autumn")]
+    ['adjust_attr hue -40 in greenery', 'adjust_attr warmth 15']
+    >>> [r.format() for r in season("give it a subtle winter feel")]
+    ['adjust_attr warmth -13', 'adjust_attr saturation -15', 'adjust_attr brightness 5']
+    """
+    m = _SEASON.search(c)
+    if not m or re.search(r"\b(?:remove|undo|take (?:away|off|out)|get rid of|less|without|reduce|too|not)\b", c):
+        return None
+    name = _SEASON_WORDS[m.group("a") or m.group("b") or m.group("c")]
+    scale = _look_scale(c)
+    try:
+        said = region_of(c) or ""  # "make the trees look like autumn": all of it there
+    except Unfindable:
+        return None
+    return [AdjustAttr(attr, int(round(amount * scale + (0.01 if amount > 0 else -0.01))), region=said or region)
+            for attr, amount, region in SEASONS[name]]

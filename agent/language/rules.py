@@ -578,6 +578,11 @@ RULES: tuple[RequestRule, ...] = (
     RequestRule("sunset", photo_rules.sunset, (  # it was "I can't replace the sky"
         ("make it look like sunset", "adjust_attr warmth 40; adjust_attr brightness -15; adjust_color red 0.1"),
         ("give it a golden hour feel", "adjust_attr warmth 40; adjust_attr brightness -15; adjust_color red 0.1"))),
+    RequestRule("season", photo_rules.season, (  # the command model's green tint in the greenery; else refused
+        ("make it look like autumn", "adjust_attr hue -40 in greenery; adjust_attr warmth 15"),
+        ("give it a winter look", "adjust_attr warmth -25; adjust_attr saturation -30; adjust_attr brightness 10"),
+        ("make it look like it was taken at night", "adjust_attr brightness -40; adjust_attr warmth -30; "
+         "adjust_attr saturation -30"), ("make the fall colours more vivid", "adjust_attr saturation 30"))),
     RequestRule("vintage", photo_rules.vintage, (  # it was "I can't retouch skin, teeth or eyes ..."
         ("make the photo look older", "adjust_attr saturation -40; adjust_attr contrast -15; adjust_color orange 0.2"),
         ("give it a vintage look", "adjust_attr saturation -40; adjust_attr contrast -15; adjust_color orange 0.2"))),

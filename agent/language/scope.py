@@ -247,7 +247,7 @@ _PLACE_AFTER = re.compile(r"(?:on|at|in|to|towards) (?:the )?(left|right|top|bot
 # Plants, one region (editor.greenery): "plant" alone is a potted plant the detector finds, "the leaves"
 # needs its article ("it leaves a mark"), "field" is also a depth of field
 _GREENERY = re.compile(r"\b(?:(?:the )?(?:grass|lawns?|meadows?|trees|foliage|plants|vegetation|bushes|shrubs|hedges?|"
-                       r"greenery|forest|woods|bamboo|ferns|reeds)|the leaves)\b")  # ("the bamboo" behind gcompris' panda)
+                       r"greenery|forest|woods|bamboo|ferns|reeds)|the (?:green )?leaves)\b")  # ("the bamboo" behind gcompris' panda)
 # Faces and skin (agent.perception.faces): after a determiner, a possessive or an edit's verb ("the face",
 # "her face", "the man's face", "brighten face", "his skin tone"), not a verb ("the house faces south")
 _FACE = re.compile(r"(?:\b(?:the|his|her|their|my|our|your|its|all the|all|both|[a-z]+'s|[a-z]+s')|^(?P<verb>brighten|lighten|"
