@@ -101,3 +101,11 @@ def test_what_stands_on_a_table_rises_above_its_box(monkeypatch):
     text, data, _ = what_in.what_in(img, "on", "the table")
     assert text == "On the table I think I can see a bottle, but I'm not sure (score 0.45; its box is on the picture).", text
     assert [o["label"] for o in data["overlays"]] == ["table", "bottle"]
+
+
+def test_what_anyone_is_doing_is_asked_of_the_people():
+    # gcompris' Japanese band: "is everyone looking at the camera?" answered of "the everyones"; "is
+    # anybody dancing?" was not understood, "is anyone smiling?" was "I can't retouch skin, teeth or eyes"
+    assert read_question("is everyone looking at the camera") == Question("doing", "the people", "looking at the camera")
+    assert read_question("is anybody dancing") == Question("doing", "the people", "dancing")
+    assert read_question("is the cat sleeping") == Question("doing", "cat", "sleeping")

@@ -230,7 +230,7 @@ _DOING = re.compile(rf"^what(?:'s| is| are) {_THE}(?P<x>{_THING}) (?:doing|up to
 
 # "is the cat sleeping?", "are they dancing?": the same, asked of one thing it might be doing (it was
 # "I can't answer that")
-_DOING_IS = re.compile(rf"^(?:is|are) {_THE}(?P<x>{_THING}) (?P<v>(?:sleeping|asleep|awake|running|eating|drinking|"
+_DOING_IS = re.compile(rf"^(?:is|are) (?:{_THE}(?P<x>{_THING})|(?P<x2>(?:any|some) ?(?:one|body))) (?P<v>(?:sleeping|asleep|awake|running|eating|drinking|"
                        r"sitting|standing|lying down|lying|walking|flying|swimming|playing|dancing|singing|"
                        r"hunting|resting|yawning|looking at (?:me|the camera|us))(?: (?:there|here|now))?)$")  # (not "smiling": an expression)
 
@@ -273,7 +273,9 @@ def read_question(text: str) -> Question | None:
         return Question("else")
     doing = _DOING.fullmatch(c) or _DOING_IS.fullmatch(c)
     if doing:
-        return Question("doing", doing.group("x").strip(), doing.group("v") if doing.re is _DOING_IS else "")
+        who = doing.group("x") or "" if doing.re is _DOING else doing.group("x") or doing.group("x2")
+        who = re.sub(r"^(?:every|any|some) ?(?:one|body)$", "the people", who.strip())  # ("the everyones")
+        return Question("doing", who, doing.group("v") if doing.re is _DOING_IS else "")
     at = _WHAT_AT.fullmatch(c)
     if at:
         return Question("what_at", " ".join(g for g in at.groups() if g).replace("centre", "middle").replace("center", "middle"),

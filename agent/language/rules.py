@@ -90,7 +90,8 @@ def _unsupported(c: str) -> RuleResult:
     ...     print(str(refusal).split(".")[0])
     I can't replace the sky
     """
-    if re.match(r"(?:is|are|does|do|was|were) (?:she|he|they|the \w+|it|this \w+)\b.*\b(?:smil\w*|happy|sad|angry|"
+    if re.match(r"(?:is|are|does|do|was|were) (?:she|he|they|the \w+|it|this \w+|any ?one|any ?body|some ?one|some ?body|"
+                r"every ?one|every ?body|all of them|any of them|the \w+ \w+)\b.*\b(?:smil\w*|happy|sad|angry|"
                 r"laugh\w*|crying|upset|scared|surprised|looking at|asleep|awake)\b", c):
         raise Refusal("I can't tell how people feel or what they look at: my models find people and things, not "
                       "faces' expressions. 'describe' says what I see.", asks=True)  # "I can't retouch faces"
@@ -582,7 +583,7 @@ RULES: tuple[RequestRule, ...] = (
         ("make it look like autumn", "adjust_attr hue -40 in greenery; adjust_attr warmth 15"),
         ("give it a winter look", "adjust_attr warmth -25; adjust_attr saturation -30; adjust_attr brightness 10"),
         ("make it look like it was taken at night", "adjust_attr brightness -40; adjust_attr warmth -30; "
-         "adjust_attr saturation -30"), ("make the fall colours more vivid", "adjust_attr saturation 30"))),
+         "adjust_attr saturation -30"))),
     RequestRule("vintage", photo_rules.vintage, (  # it was "I can't retouch skin, teeth or eyes ..."
         ("make the photo look older", "adjust_attr saturation -40; adjust_attr contrast -15; adjust_color orange 0.2"),
         ("give it a vintage look", "adjust_attr saturation -40; adjust_attr contrast -15; adjust_color orange 0.2"))),
@@ -593,6 +594,7 @@ RULES: tuple[RequestRule, ...] = (
         ("replace the sky with a sunset", "refuse"), ("make him look like batman", "refuse"),
         ("add a rainbow", "refuse"), ("make it bigger", "refuse"),
         ("the dog looks sad, can you fix it?", "refuse"),  # (it enhanced the photo)
+        ("is anyone smiling?", "refuse"),  # (it was "I can't retouch skin, teeth or eyes")
         ("make him look older", "refuse"), ("add some grain", "refuse")),  # (not a vintage look; not "remove noise")
         worth="off: right +34, wrong +13, refused -50"),
     RequestRule("complaint", light_rules.said_fault, (
