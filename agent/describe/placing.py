@@ -8,6 +8,7 @@ import numpy as np
 
 SKY_SIDE = 1024  # the sky is looked for on a copy this size on its long side
 SURE = 0.5  # the detector's score from which the answers take a thing as there
+UNSURE = 0.3  # ... and from which they say "I think", with the score (bench/question_confidence.py)
 BOX_COLOR = "#ffcc00"  # the answers' boxes on the canvas
 
 

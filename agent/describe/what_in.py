@@ -32,8 +32,7 @@ _BESIDE = ("next to", "beside", "near", "by", "around")
 
 def what_in(pixels: np.ndarray, prep: str, about: str) -> tuple[str, dict, list[Command]]:
     """The answer to "what is <prep> <about>?" (prep: in, on, inside, next to, beside, near, ...)."""
-    from agent.describe.placing import BOX_COLOR, SURE, found_part, found_region
-    from agent.describe.questions import UNSURE
+    from agent.describe.placing import BOX_COLOR, SURE, UNSURE, found_part, found_region
     from agent.perception.models import box_iou, to_rgb8
     from agent.perception.naming import name_objects
     from agent.perception.things import detect, inside_share
