@@ -108,3 +108,27 @@ def test_how_bright_a_part_is_is_measured_not_edited(tmp_path):
     result = manager.handle("how bright is the sky?")
     assert [v.command for v in doc.lineage()[1:]] == [] and result.ok, result.reply
     assert not manager.handle("how bright is it?").reply.startswith(("No,", "Yes,"))
+
+
+def test_a_thing_in_focus_is_judged_against_the_rest(monkeypatch):
+    """"is the cheetah in focus?" was answered of the whole picture ("I measure sharpness over the whole
+    picture only"): a sharp thing before a blurred background is in focus, a soft one before a sharp
+    background is not."""
+    import cv2
+
+    from agent.describe.questions import answer_question
+    from agent.language.questions import read_question
+    from agent.perception import things
+    from agent.perception.models import Detection
+
+    rng = np.random.default_rng(2)
+    sharp = np.clip(rng.normal(120, 50, (240, 320, 3)), 0, 255).astype(np.uint8)
+    soft = cv2.GaussianBlur(sharp, (0, 0), 6)
+    cat = Detection("cat", 0.9, (120, 80, 200, 160))
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [cat])
+    for inside, outside, verdict in ((sharp, soft, "looks in focus"), (soft, sharp, "looks soft, softer than the rest")):
+        img = outside.copy()
+        img[80:160, 120:200] = inside[80:160, 120:200]
+        text, data, _ = answer_question(img, read_question("is the cat in focus?"))
+        assert text.startswith(f"The cat in the middle {verdict}"), text
+        assert data["overlays"][0]["box"] == [120, 80, 200, 160]

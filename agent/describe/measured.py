@@ -99,3 +99,25 @@ def extreme_part(pixels: np.ndarray, which: str) -> tuple[str, dict, list[Comman
     return (f"The {word} part is {where_words(box, rgb.shape)}: its mean brightness is {100 * level:.0f}% of full scale, "
             f"against {100 * float(grey.mean()):.0f}% for the whole picture (its box is on the picture).",
             {"overlays": [overlay]}, [])
+
+
+# "is the cheetah in focus?" was answered of the whole picture: a thing is in focus when its own fine
+# detail is a sharp photo's, or half as much again as the rest's (a sharp animal before a blurred
+# background; its fur may be smoother than the grass behind it)
+FOCUS_OVER_REST = 1.5
+
+
+def thing_focus(pixels: np.ndarray, box, said: str) -> str:
+    """Whether the thing in ``box`` (``said``: "the cheetah on the right") looks in focus, with its fine
+    detail against the rest of the picture's."""
+    inside, rest = m.detail_in(pixels, box)
+    figure = (f"its fine detail measures {inside:.3f}, against {rest:.3f} for the rest of the picture (I call a "
+              f"photo soft under {m.SOFT_DETAIL:.3f}; the sharp photos I know measure {m.SHARP_DETAIL:.3f} and more)")
+    lead = said[:1].upper() + said[1:]
+    if round(inside, 3) >= m.SHARP_DETAIL or (inside >= m.SOFT_DETAIL and inside >= FOCUS_OVER_REST * rest):
+        return f"{lead} looks in focus: {figure}."
+    if inside < m.SOFT_DETAIL and rest > inside:
+        return f"{lead} looks soft, softer than the rest: {figure}. The focus may be on something else."
+    if inside < m.SOFT_DETAIL:
+        return f"{lead} looks soft: {figure}."
+    return f"{lead} looks reasonably sharp, not crisp: {figure}."

@@ -25,11 +25,12 @@ import numpy as np
 
 from agent.describe.besides import doing, kind_unconfirmed, unknown_animal
 from agent.describe.critique import critique
-from agent.describe.measured import extreme_part, measured
+from agent.describe.measured import extreme_part, measured, thing_focus
 from agent.describe.placing import (  # noqa: F401 (callers import where_words and found_part here)
     BOX_COLOR,
     SKY_SIDE,
     SURE,
+    UNSURE,
     found_part,
     found_region,
     where_words,
@@ -41,7 +42,6 @@ from agent.perception.things import ROLES, YOUNG, inside_share
 from agent.perception.vocabulary import KIND_ONLY, listed, plural, singular
 from agent.perception.vocabulary import with_article as _a
 
-UNSURE = 0.3
 SECOND_LOOK = 0.15  # what the naming calls so (NAMED_SURE) counts from this detector score on, as the edits find it
 NAMED_SURE = 0.6
 _THINGS = "people, animals, vehicles and everyday objects"
@@ -660,16 +660,18 @@ def _part(pixels: np.ndarray, about: str) -> tuple[np.ndarray | None, str, dict]
 
 def _part_measured(pixels: np.ndarray, about: str, quality: str) -> tuple[str, dict, list[Command]]:
     """How bright, warm or colourful a part is, against the whole picture: "how bright is the sky?"
-    (it was read as "brighten the sky"). Sharpness is measured over the whole picture only."""
+    (it was read as "brighten the sky"); sharpness of a thing against the rest (measured.thing_focus)."""
     import cv2
 
     from agent.perception.colour_terms import fit_side
     from agent.perception.models import to_rgb8
 
-    if quality in ("sharp", "blurry"):
-        text, data, plan = measured(pixels, quality)
-        return f"I measure sharpness over the whole picture only. {text}", data, plan
     part, said, data = _part(pixels, about)
+    if quality in ("sharp", "blurry"):
+        if part is not None and found_part(about) is None:  # a thing: its own detail against the rest's
+            return thing_focus(pixels, data["overlays"][0]["box"], said), data, []
+        text, data, plan = measured(pixels, quality)
+        return f"I measure sharpness over the whole picture and over things only. {text}", data, plan
     if part is None:
         return said, data, []
     whole = fit_side(to_rgb8(pixels), SKY_SIDE).reshape(-1, 3)

@@ -107,6 +107,23 @@ def measure(pixels: np.ndarray) -> Measures:
         cast_b=cast_b, cast_a=cast_a, detail=detail, tilt=_tilt(luma), grey=grey, noise=_noise(luma, gx, gy))
 
 
+def detail_in(pixels: np.ndarray, box) -> tuple[float, float]:
+    """The fine detail (as :attr:`Measures.detail`) inside ``box`` (x1, y1, x2, y2, full-size pixels) and
+    over the rest of the picture: "is the cheetah in focus?" against the background. The rest is 0 when
+    the box holds the whole picture."""
+    rgb = to_rgb8(pixels)
+    h, w = rgb.shape[:2]
+    scale = min(1.0, SIDE / max(h, w))
+    if scale < 1.0:
+        rgb = cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    luma = rgb.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32) / 255.0
+    grad = np.hypot(cv2.Sobel(luma, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(luma, cv2.CV_32F, 0, 1, ksize=3)) / 8.0
+    x1, y1, x2, y2 = (int(round(v * scale)) for v in box)
+    inside = np.zeros(grad.shape, bool)
+    inside[max(0, y1):max(y1 + 1, y2), max(0, x1):max(x1 + 1, x2)] = True
+    return float(grad[inside].mean()), float(grad[~inside].mean()) if (~inside).any() else 0.0
+
+
 def _noise(luma: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> float:
     """Immerkær's fast noise estimate (sd, 0..255) on the flatter half of the picture (by gradient)."""
     if min(luma.shape) < 3:
