@@ -212,6 +212,8 @@ def test_what_people_say_next_is_read_as_meant():
         "the whites look grey": ["adjust_attr brightness 25 in highlights"],
         "the blacks are too grey": ["adjust_attr brightness -25 in shadows"],
         "the clouds look grey": ["adjust_attr brightness 20 in clouds"],  # (dull colours, "more colourful")
+        "the snow looks grey": ["adjust_attr brightness 20"],  # grey snow: underexposed ("I can't find the snow")
+        "the snow looks blue": ["adjust_attr warmth 25"],  # the photo's cast
         "the colors are off": ["auto_enhance"],
         "the image is crooked": ["rotate 0 crop"],
         "the horizon is tilted": ["rotate 0 crop"],

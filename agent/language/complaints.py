@@ -161,6 +161,7 @@ def complaint(clause: str) -> Complaint | None:
         if not degree:
             return None  # "the sky is blue", "the car looks red": what it is, not what is wrong
         colour = COLOUR_WORD[word]
+        subject = "" if re.fullmatch(r"(?:the )?snow", subject) else subject  # (snow shows the photo's cast)
         attr, sign = colour_mend(colour, subject)
         return Complaint(subject, attr, sign, colour, sure, degree)
     tone = _TONES.fullmatch(subject)
@@ -172,8 +173,8 @@ def complaint(clause: str) -> Complaint | None:
                          True, degree)
     if _WHITE_THINGS.fullmatch(subject) and re.fullmatch(r"gr[ae]y|dull|muddy|dingy|dirty", word):
         # "the snow looks grey" (Picos de Europa) was read as dull colours, "make this more colourful": a white
-        # thing looks grey when it is too dark
-        return Complaint(subject, "brightness", 1, "", True, degree)
+        # thing looks grey when it is too dark; snow grey all over is an underexposed photo (as a meter makes it)
+        return Complaint("" if subject.endswith("snow") else subject, "brightness", 1, "", True, degree)
     for pattern, attr, sign, fault in _QUALITIES:
         if re.fullmatch(pattern, word):
             colours = _COLOURS_SUBJECT.fullmatch(subject)
