@@ -155,7 +155,8 @@ _ASKS_FOR = re.compile(
 _TOO_SMALL = re.compile(r"(?P<x>(?:the|my) [a-z]+(?: [a-z]+)?) (?:looks?|is|seems?|appears?) (?:(?:too|so|very|a bit|really) )*"
                         r"(?:small|tiny|far away|far off|hard to see|lost)(?: in (?:the|this) (?:picture|photo|frame|shot))?")
 _ABOUT_THE_PICTURE = {"colour", "colour_is", "present", "count", "where", "what_at", "measure_part", "critique", "list",
-                      "doing", "extreme"}
+                      "doing", "extreme", "size", "what_in", "holding", "which_kind", "else"}  # ("which swan is the
+# biggest?" after "by how much did you brighten it?" was answered with the change again)
 _AS_MEANT = re.compile(r"\b(?:on purpose|intentional(?:ly)?|deliberate(?:ly)?|(?:but|and) i (?:like|love) it|"
                        r"i (?:like|love|want) it (?:that way|like that|this way)|(?:it'?s|is|looks) fine (?:as it is|like that))\b")
 _PRAISED = re.compile(r"(?:really |very |such |what (?:a )?)?(?:nice|great|good|lovely|beautiful|amazing|gorgeous|cool|"
