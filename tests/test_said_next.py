@@ -348,6 +348,22 @@ def test_more_or_less_blur_after_a_background_blur_changes_that_blur():
                     "too blurry": ["background blur 0.5"]}
 
 
+def test_it_after_a_new_background_is_the_background(tmp_path):
+    """gcompris' penguin: "remove the background", then "make it white instead" was not understood."""
+    import numpy as np
+
+    from agent.dialogue.manager import DialogueManager, GrammarParser
+    from editor.document import Document
+    from editor.store import Store
+
+    manager = DialogueManager(Document.create(Store(tmp_path / "e.db"), np.full((20, 30, 3), 90, np.uint8), title="p"),
+                              parser=GrammarParser())
+    manager.document.apply("image_cutout", np.full((20, 30, 4), 90, np.uint8))
+    assert [c.format() for c in manager.read("make it white instead")[0]] == ["background white"]
+    manager.document.apply("background white", np.full((20, 30, 3), 250, np.uint8))
+    assert [c.format() for c in manager.read("make it darker")[0]] == ["adjust_attr brightness -20 in background"]
+
+
 def test_the_background_sky_is_the_sky_not_a_new_background():
     """GIER's "Background sky needs to be purple and forest greener." replaced the whole background
     with plain purple; "make the background sky bluer" tinted the background."""

@@ -62,6 +62,7 @@ from agent.grammar.commands import (
     CommandError,
     CropTo,
     Describe,
+    ImageCutout,
     Redo,
     Remove,
     Rotate,
@@ -465,8 +466,9 @@ class DialogueManager:
         if self.selection() is None:
             last_edit = self.recent().last
             region = getattr(last_edit, "region", "") or ""
-            if isinstance(last_edit, Background) and last_edit.mode == "blur" and not last_edit.keep:
-                region = "background"  # "blur the background", "make it darker too": the background
+            if (isinstance(last_edit, Background) and not last_edit.keep) or isinstance(last_edit, ImageCutout):
+                region = "background"  # "blur the background", "make it darker too"; "remove the background", "make
+                # it white instead": the background
             elif isinstance(last_edit, Background) and last_edit.keep and REST.search(utterance.lower()):
                 region = last_edit.keep  # "make the rest darker" after a blur behind the penguin
             thing = re.match(r"(the [a-z]+(?: [a-z]+)?) (?:on|at|in) the ", region)
