@@ -366,3 +366,18 @@ def test_crop_closer_with_no_crop_made_crops_about_the_centre():
     assert said("crop it closer") == ["crop in 10%"]
     assert said("crop it a bit tighter") == ["crop in 5%"]
     assert said("a bit tighter") == []  # (no crop to make tighter)
+
+
+def test_and_the_other_corner_and_double_that():
+    # gcompris' Eiffel Tower: "and the top right" after "darken the top left corner a bit" and "double that"
+    # after "make it 10 points warmer" were "Sorry, I don't know how to do that"
+    from agent.language.followups import Recent, read_follow_up
+
+    said = lambda words, last: [c.format() for c in read_follow_up(words, Recent.of(last)).commands]  # noqa: E731
+    assert said("and the top right", "adjust_attr brightness -12 in top left") == ["adjust_attr brightness -12 in top right"]
+    assert said("and the bottom right corner", "adjust_attr brightness -12 in top left") == [
+        "adjust_attr brightness -12 in bottom right"]
+    assert said("and the cat", "adjust_attr brightness 20 in the dog") == ["adjust_attr brightness 20 in the cat"]
+    assert read_follow_up("and the cat", Recent.of("adjust_attr brightness 20")) is None  # (no part edited)
+    for words in ("double that", "twice as much", "make it twice as strong"):
+        assert said(words, "adjust_attr warmth 10") == ["adjust_attr warmth 20"], words

@@ -20,7 +20,7 @@ _VOCABULARY = ("down", "back", "less", "more", "still", "much", "strong", "stron
                "cool", "cooler", "sharp", "sharper", "contrast", "saturation", "saturated", "brightness", "little",
                "previous", "better", "repeat", "vertically", "horizontally", "same", "undo", "tone", "dial")
 _SIZE_LARGE = re.compile(r"\b(?:way|far|much|a lot|lots|really|very|waa+y|a whole lot|significantly|"
-                         r"considerably)\s+(?:too|less|more|stronger|weaker|over|further)\b|\bdouble\b")
+                         r"considerably)\s+(?:too|less|more|stronger|weaker|over|further)\b|\bdouble\b|\btwice as\b")
 _SIZE_SMALL = re.compile(r"\b(?:a (?:little |tiny |wee )?bit|a little|a tad|a touch|slightly|somewhat|little|tiny bit|"
                          r"a smidge|a hair|"
                          r"just a (?:bit|little|tad|touch))\s+(?:too|less|more|stronger|weaker|over|further)\b|"

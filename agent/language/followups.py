@@ -106,7 +106,7 @@ _LESS_CORE = (r"(?:too (?:much|strong|intense|heavy|extreme|far|harsh|drastic|ob
               r"(?:rather|quite|pretty|kind of|kinda|a bit|a little) (?:strong|heavy|intense|harsh|extreme|much))")
 _MORE_CORE = (r"(?:more|stronger|more intense|further|not enough|(?:increase|boost|intensify|strengthen|push|"
               r"amplify) (?:it|that|the effect)(?: (?:more|further))?|intensify|(?:turn|bump|crank|ramp) "
-              r"(?:it|that) up|double it|harder|keep going|go further|(?:make it|go) (?:even |still |a (?:little |tiny )?bit |a little |slightly |much |way )?(?:stronger|"
+              r"(?:it|that) up|double (?:it|that)|(?:make it |do it )?twice as (?:much|strong|intense)|harder|keep going|go further|(?:make it|go) (?:even |still |a (?:little |tiny )?bit |a little |slightly |much |way )?(?:stronger|"
               r"more intense|further)|more of (?:that|it|the same)|not strong enough|too (?:weak|subtle|little|faint|mild))")
 _LESS = re.compile(_SUBJECT + _MOD + _LESS_CORE + rf"(?:{_SIZE_AFTER.pattern[:-1]})?")
 _MORE = re.compile(_SUBJECT + _MOD + _MORE_CORE + rf"(?:{_SIZE_AFTER.pattern[:-1]})?")
@@ -399,7 +399,8 @@ _ELSEWHERE = re.compile(
     r"(?:(?:and|also|now|then|ok|okay)[,\s]+)*(?:(?:do|apply|make|try)\s+)?"
     r"(?:(?:the )?same(?: thing)?\s+(?:for|to|with|on)\s+|(?:it|that|this)\s+(?:for|to|with|on)\s+|(?:for|to|on)\s+)?"
     rf"(?P<where>the (?:one|other one|other|others) {_PLACE_WORDS}|the other(?: one| [a-z]+)?|the [a-z]+(?: [a-z]+)? {_PLACE_WORDS}"
-    rf"|the (?P<side>(?:{_SIDE_ONE})) one|the (?:{_SIDE_ONE}) (?:side|half|part|edge|corner)|the [a-z]+)(?P<too>(?:\s+(?:too|as well|also|(?:a bit |a little |even )?more))+)?")
+    rf"|the (?P<side>(?:{_SIDE_ONE})) one|the (?:{_SIDE_ONE}) (?:side|half|part|edge|corner)"
+    r"|the (?:top|bottom|upper|lower) (?:left|right)|the [a-z]+)(?P<too>(?:\s+(?:too|as well|also|(?:a bit |a little |even )?more))+)?")
 # "the other one", "the one on the right", "the left one" refer back whatever leads in or follows ("now
 # the other one": the lead-in words are off before the rules read it); "the dog" alone may be anything
 _ANAPHORIC = re.compile(rf"the (?:other(?: one)?|one {_PLACE_WORDS}|(?:{_SIDE_ONE}) one)")
@@ -672,8 +673,8 @@ FOLLOW_UPS: tuple[FollowUpRule, ...] = (
 FOLLOW_UP_NAMES = tuple(r.name for r in FOLLOW_UPS)
 
 
-_NOW_THERE = re.compile(r"^\s*(?:(?:ok|okay|good|great|nice|thanks)[,!.]?\s+)?(?:now|then|and now|next)[,]?\s+"
-                        r"(the [a-z]+(?: [a-z]+)?)\s*[.!]?\s*$", re.IGNORECASE)
+_NOW_THERE = re.compile(r"^\s*(?:(?:ok|okay|good|great|nice|thanks)[,!.]?\s+)?(?:now|then|and now|next|and|also|and also)[,]?\s+"
+                        r"(the [a-z]+(?: [a-z]+){0,2})\s*[.!]?\s*$", re.IGNORECASE)  # ("and the top right": it was refused)
 
 
 def read_follow_up(text: str, recent: Recent) -> FollowUp | None:
