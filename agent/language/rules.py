@@ -449,8 +449,12 @@ def _rotate_flip(c: str) -> RuleResult:
         cw = True  # "rotate it -45 degrees": a negative angle turns clockwise, as in CAISE's counter-clockwise degrees
         deg = -deg
     if not (cw or ccw):
-        if deg is not None or re.search(r"\b(?:more|again|further|other way|same|back)\b", c):
+        if re.search(r"\b(?:more|again|further|other way|same|back)\b", c):
             return None  # "turn by 30 more degrees": which way is in the earlier turns; the model reads them
+        if deg is not None:
+            # "rotate 2 degrees": counter-clockwise, as CAISE's angles are (the command model, after two edits
+            # of Chambord, read it as "rotate 10"); a quarter turn is left to the model, as it was
+            return [Rotate(abs(deg) % 360)] if abs(deg) <= 360 and deg not in (90, 270) else None
         if not re.search(r"\bsideways\b|\bportrait\b|\blandscape\b", c):
             raise Refusal("Which way, and how far? For example 'rotate 90 degrees clockwise'.")
     small = _SMALL_TURN.search(c)
@@ -646,6 +650,7 @@ RULES: tuple[RequestRule, ...] = (
         worth="off: right +10, wrong +3, refused -19"),
     RequestRule("rotate_flip", _rotate_flip, (
         ("rotate it 90 degrees clockwise", "rotate 270"), ("turn it upside down", "rotate 180"),
+        ("rotate 2 degrees", "rotate 2"),  # (the command model read "rotate 10" after two edits of Chambord)
         ("mirror it", "flip horizontal"), ("rotate it a little to the left", "rotate 5 crop"),
         ("rotate it slightly clockwise", "rotate 355 crop")),
         worth="off: right +5, wrong +2, refused -6"),
