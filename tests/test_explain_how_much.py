@@ -77,3 +77,17 @@ def test_what_did_you_remove_and_is_it_gone_after_a_placed_removal(tmp_path, mon
         "I removed something once since the original: “Remove the person on the far left”.")
     commands, _ = manager.read("is it gone?")
     assert [c.format() for c in commands] == ["describe"] and commands[0].question == "is the person on the far left gone"
+
+
+def test_how_much_darker_after_another_edit_points_at_the_earlier_one(tmp_path, astronaut):
+    """gcompris' Chambord: "darken the grass a bit", "rotate 2 degrees", then "how much darker is the
+    grass?" said only "The brightness did not change" (true of the last step, which was the rotation)."""
+    img = np.ascontiguousarray(astronaut[::4, ::4])
+    doc = Document.create(Store(tmp_path / "e.db"), img, title="t")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    for request in ("darken it a bit", "rotate 2 degrees"):
+        assert manager.handle(request).ok
+    reply = manager.handle("how much darker is it?").reply
+    assert reply.startswith("Compared with the previous version, the brightness did not change") and (
+        "Before the last step, “Darker -10” changed it; say “compare with the original”") in reply, reply
+    assert "Before the last step" in manager.handle("how much darker is it?").reply  # (asked again: the same)

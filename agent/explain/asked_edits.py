@@ -95,3 +95,23 @@ def edits_asked(doc, question: str) -> str | None:
     said = "removed something" if said == "removed anything" else said  # ("I haven't removed anything")
     return f"I {said}{times} since the original: “{labels}”{total}."
 
+
+
+# the explainer's names of a kind of change -> the history's ("rotate" is a rotation, "color_tint" a tint)
+_FROM_EXPLAINER = {"rotate": "rotation", "color_tint": "tint"}
+
+
+def earlier_edits(doc, attr: str) -> list[str]:
+    """The labels of the edits of the explainer's kind ``attr`` that made the picture on screen before
+    its last step: "how much darker is the grass?" after "darken the grass a bit" and a rotation found the
+    brightness unchanged since the rotation, which is true and not what was asked."""
+    kind = _FROM_EXPLAINER.get(attr, attr)
+    out = []
+    for version in doc.lineage()[1:-1]:
+        try:
+            command = parse_command(version.command or "")
+        except CommandError:
+            continue
+        if _is(command, kind):
+            out.append(command.label())
+    return out

@@ -41,7 +41,7 @@ import re
 
 import numpy as np
 
-from agent.explain.asked_edits import edits_asked
+from agent.explain.asked_edits import earlier_edits, edits_asked
 from agent.explain.engine import explain_images
 from agent.explain.types import LOCAL_KINDS, Explanation, Finding, told
 from agent.grammar.commands import Command
@@ -203,6 +203,12 @@ def handle_explain(manager, command: Command):
             pieces += [(" ", None)] + _ANSWERS[follow](state, q)
     else:
         pieces = _ANSWERS[intent](state, q)
+    attr = _named_attr(q)
+    if attr in _UNCHANGED and intent.split("+")[-1] == "how_much" and any(_unchanged_attr(attr)[1:] in t for t, _ in pieces):
+        earlier = earlier_edits(manager.document, attr)  # ("how much darker is the grass?" after a rotation)
+        if earlier and state["label"] == "the previous version":
+            pieces.append((f" Before the last step, “{'”, then “'.join(earlier)}” changed it; say “compare with the "
+                           "original” to measure it since then.", None))
     run = _edits_run(manager.document, state)
     if run and intent.startswith("overview") and exp.findings[0].kind == "identical" \
             and not exp.findings[0].params.get("exact"):
@@ -607,21 +613,24 @@ def _how_much(state: dict, q: str) -> list:
 
 
 def _unchanged_attr(attr: str) -> str:
-    return {
-        "brightness": "The brightness did not change (I measure less than 2 points either way).",
-        "contrast": "The contrast did not change (less than 3 points either way).",
-        "rotate": "It was not rotated (less than half a degree).",
-        "color_tint": "It was not tinted.",
-        "crop": "It was not cropped.",
-        "scale": "Its scale did not change.",
-        "flip": "It was not mirrored.",
-        "background_removed": "The background is still there.",
-        "sharpness": "It was neither sharpened nor blurred.",
-        "saturation": "Its saturation did not change.",
-        "warmth": "It is neither warmer nor cooler.",
-        "grayscale": "It is not black and white.",
-        "hue": "Its hues were not turned.",
-    }[attr]
+    return _UNCHANGED[attr]
+
+
+_UNCHANGED = {
+    "brightness": "The brightness did not change (I measure less than 2 points either way).",
+    "contrast": "The contrast did not change (less than 3 points either way).",
+    "rotate": "It was not rotated (less than half a degree).",
+    "color_tint": "It was not tinted.",
+    "crop": "It was not cropped.",
+    "scale": "Its scale did not change.",
+    "flip": "It was not mirrored.",
+    "background_removed": "The background is still there.",
+    "sharpness": "It was neither sharpened nor blurred.",
+    "saturation": "Its saturation did not change.",
+    "warmth": "It is neither warmer nor cooler.",
+    "grayscale": "It is not black and white.",
+    "hue": "Its hues were not turned.",
+}
 
 
 def _amount_sentence(f: Finding, exp: Explanation) -> str:
