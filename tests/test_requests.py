@@ -81,7 +81,7 @@ def test_real_requests_become_the_edits_they_ask_for(request_, expected):
         ("make me look younger", "can't retouch"),
         ("add a hat", "can't add new things"),
         ("Can someone resize this image to 24.5\" x 14.5\"?", "resize in pixels"),
-        ("remove the pole", "can only remove things I can recognise"),
+        ("remove the fence", "can only remove things I can recognise"),  # ("the pole": a word the classifier has)
         ("Remove all from image but baby and blanket and the wall and the floor.", "can't keep only some"),  # ("all cars except the silver van" is read)
         ("rotate it", "Which way"),
         ("crop out the dog", "Crop out means different things"),

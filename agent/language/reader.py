@@ -155,7 +155,7 @@ _ASKS_FOR = re.compile(
 _TOO_SMALL = re.compile(r"(?P<x>(?:the|my) [a-z]+(?: [a-z]+)?) (?:looks?|is|seems?|appears?) (?:(?:too|so|very|a bit|really) )*"
                         r"(?:small|tiny|far away|far off|hard to see|lost)(?: in (?:the|this) (?:picture|photo|frame|shot))?")
 _ABOUT_THE_PICTURE = {"colour", "colour_is", "present", "count", "where", "what_at", "measure_part", "critique", "list",
-                      "doing", "extreme", "size", "what_in", "holding", "which_kind", "else"}  # ("which swan is the
+                      "doing", "extreme", "size", "what_in", "holding", "which_kind"}  # ("which swan is the
 # biggest?" after "by how much did you brighten it?" was answered with the change again)
 _AS_MEANT = re.compile(r"\b(?:on purpose|intentional(?:ly)?|deliberate(?:ly)?|(?:but|and) i (?:like|love) it|"
                        r"i (?:like|love|want) it (?:that way|like that|this way)|(?:it'?s|is|looks) fine (?:as it is|like that))\b")
@@ -277,7 +277,8 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
     # "is it too bright now?" judges the picture as it is ("how bright is it?" may ask how much brighter)
     judged = about_picture is not None and about_picture.kind == "measure" and about_picture.value != "amount"
     if state == "explain" and (follow_up or _QUESTION.search(bare) and not _EDIT_WORDS.search(bare)) and not (
-            about_picture is not None and (about_picture.kind in _ABOUT_THE_PICTURE or judged)
+            about_picture is not None and (about_picture.kind in _ABOUT_THE_PICTURE or judged
+                                           or (about_picture.kind == "else" and not follow_up))
             or describes_picture(bare)):  # "what do you see?" after "what changed?" was about the change
         return Reading(commands=[Explain(bare)])
     if (_AS_MEANT.search(bare) and not _EDIT_WORDS.search(bare)) or _PRAISED.fullmatch(bare):
