@@ -109,3 +109,21 @@ def test_what_anyone_is_doing_is_asked_of_the_people():
     assert read_question("is everyone looking at the camera") == Question("doing", "the people", "looking at the camera")
     assert read_question("is anybody dancing") == Question("doing", "the people", "dancing")
     assert read_question("is the cat sleeping") == Question("doing", "cat", "sleeping")
+
+
+def test_what_a_thing_stands_on(monkeypatch):
+    """gcompris' camels: "what is it standing on?" was "I can't answer that"."""
+    assert read_question("whats the bird sitting on") == Question("what_in", "the bird", "under")
+    assert read_question("what is it standing on") == Question("what_in", "it", "under")
+    img = np.full((400, 400, 3), 120, np.uint8)
+    table, bottle, cat = (Detection("dining table", 0.8, (60, 200, 340, 320)), Detection("bottle", 0.9, (180, 60, 210, 205)),
+                          Detection("cat", 0.9, (250, 300, 390, 400)))
+    fake_detector(monkeypatch, [table, bottle, cat])
+    monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [d for d in (table, bottle, cat) if d.score >= min_score])
+    monkeypatch.setattr(naming, "name_objects", lambda rgb, ds, context=(): [
+        naming.Named(d.label, d.label, None, "detector", 0.9, d.label) for d in ds])
+    text, data, _ = what_in.what_in(img, "under", "the bottle")
+    assert text == "The bottle is on a dining table (the boxes are on the picture).", text
+    assert [o["label"] for o in data["overlays"]] == ["bottle", "dining table"]
+    text, _, _ = what_in.what_in(img, "under", "the cat")
+    assert text == "The cat goes on to the picture's bottom edge, so I can't see what it stands on.", text

@@ -65,6 +65,8 @@ def what_in(pixels: np.ndarray, prep: str, about: str) -> tuple[str, dict, list[
                      "label": f"{word}?"} for word, box in exc.seen]
             return f"{exc}.", {"overlays": seen} if seen else {}, []
         others = [d for d in dets if box_iou(d.box, holder) < 0.6]
+        if prep == "under":
+            return _under(rgb, holder, about)
         if prep in _BESIDE:
             kept = sorted((d for d in others if _gap(d.box, holder) <= _NEAR * _side(d.box, holder)),
                           key=lambda d: _gap(d.box, holder))
@@ -110,6 +112,50 @@ def _share_on(mask: np.ndarray, box, shape: tuple[int, int], *, feet: bool) -> f
     cols = slice(int(x1 * sx), max(int(x1 * sx) + 1, int(np.ceil(x2 * sx))))
     part = mask[rows, cols]
     return float(part.mean()) if part.size else 0.0
+
+
+def _under(rgb: np.ndarray, holder, about: str) -> tuple[str, dict, list[Command]]:
+    """What the thing in ``holder`` stands, sits or lies on: a thing found under its lowest rows (a bench,
+    a table, a couch), else the part of the picture there as describe names it (the ground, the grass);
+    "what is the camel standing on?" was "I can't answer that"."""
+    from agent.describe.placing import BOX_COLOR, SURE, UNSURE
+    from agent.describe.words import describe_region
+    from agent.perception.colour_terms import fit_side
+    from agent.perception.models import box_iou
+    from agent.perception.naming import name_objects
+    from agent.perception.things import detect, inside_share
+    from editor.greenery import greenery_mask
+    from editor.sky import sky_mask
+
+    h, w = rgb.shape[:2]
+    x1, _, x2, y2 = (float(v) for v in holder)
+    feet = _feet(holder)
+    data = {"overlays": [{"kind": "box", "target": "current", "box": [int(v) for v in holder], "color": BOX_COLOR,
+                          "label": about.removeprefix("the ")}]}
+    lead = f"{about[0].upper()}{about[1:]}"
+    under = [d for d in detect(rgb, min_score=UNSURE) if box_iou(d.box, holder) < 0.6 and d.box[3] > y2
+             and inside_share(feet, d.box) >= _STANDING]  # (its box goes on below the thing's feet: it holds them up)
+    if under:
+        best = max(under, key=lambda d: d.score)
+        name = name_objects(rgb, [best])[0]
+        data["overlays"].append({"kind": "box", "target": "current", "box": [int(v) for v in best.box],
+                                 "color": BOX_COLOR, "label": name.said or name.noun})
+        if best.score < SURE:  # ("I think", with the score, as the other answers say it)
+            return (f"I think {about} is on {_a(name.phrase)}, but I'm not sure (score {math.floor(100 * best.score) / 100:.2f}; "
+                    "the boxes are on the picture).", data, [])
+        return f"{lead} is on {_a(name.phrase)} (the boxes are on the picture).", data, []
+    if y2 >= h - 2:
+        return f"{lead} goes on to the picture's bottom edge, so I can't see what it stands on.", data, []
+    small = fit_side(rgb, 512)
+    s = small.shape[0] / h
+    tall = max(2.0, (y2 - float(holder[1])) * _FEET)
+    band = (int(x1 * s), int(min(h - 1, y2 - tall / 2) * s), max(int(x1 * s) + 1, int(x2 * s)),
+            max(int(min(h - 1, y2 - tall / 2) * s) + 1, int(min(h, y2 + tall) * s)))
+    sky = sky_mask(small)
+    noun, _ = describe_region(small, band, sky, greenery_mask(small, sky=sky))
+    # what lies right under its box, said as seen, not as what it stands on: a nuthatch clinging to a trunk
+    # has the ground far below it
+    return f"Right under {about} I can see {noun} (its box is on the picture).", data, []
 
 
 def _feet(box) -> tuple[float, float, float, float]:

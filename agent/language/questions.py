@@ -122,6 +122,10 @@ _WHAT_AT = re.compile(r"^(?:what|who)(?:'s|s| is| are| do you see| can you see)?
 _WHAT_IN = re.compile(r"^(?:what|who)(?:'s|s| is| are| do you see| can you see)? (?:there |that )?"
                       r"(?P<prep>in|on|inside|on top of|over|above|next to|beside|near|by|around) "
                       r"(?P<x>(?:the|this|that|my) [a-z]+(?: [a-z]+){0,4})$")  # ("the man on the far right")
+# "what is the camel standing on?", "what's the bird sitting on?": what is under a thing (agent.describe.what_in,
+# as "under"; it was "I can't answer that")
+_STANDING_ON = re.compile(rf"^what(?:'s|s| is| are| does| do)? {_THE}(?P<x>{_THING}) (?:standing|sitting|lying|perched|"
+                          r"resting|sleeping|walking|stand|sit|lie|perch|rest)(?: up)? (?:on|in|upon|on top of)$")
 # "what is the man on the left holding?", "what is she playing?": a thing in their hands, or an instrument
 _HOLDING = re.compile(rf"^what(?:'s| is| are| does| do)? {_THE}(?P<x>{_THING}) (?:holding|carrying|playing|hold|carry|play"
                       rf"|(?:got|have) in (?:his|her|their|its) hands?)(?: in (?:his|her|their|its) hands?)?$")
@@ -306,6 +310,11 @@ def read_question(text: str) -> Question | None:
     listed = _LIST.fullmatch(c)
     if listed:
         return Question("list", LIST_KINDS[listed.group("x").rstrip("s") if listed.group("x") != "people" else "people"])
+    under = _STANDING_ON.fullmatch(c)
+    if under:
+        x = under.group("x").strip()
+        return Question("what_in", x if x in ("it", "this", "that", "he", "she", "they") or re.match(r"(?:the|this|that|my|his|her|their|its) ", x)
+                        else f"the {x}", "under")
     inside = _WHAT_IN.fullmatch(c) if not at else None
     if inside and not re.search(r"\b(?:picture|photo|image|pic|background|foreground|world)\b", inside.group("x")):
         return Question("what_in", inside.group("x"), inside.group("prep"))
