@@ -81,3 +81,7 @@ def test_a_season_s_look_is_made_of_the_picture_not_of_the_part_edited_last(tmp_
     result = manager.handle("make it look like autumn")
     assert result.ok and [v.command for v in manager.document.lineage()[1:]] == [
         "adjust_attr brightness 10 in greenery", "adjust_attr hue -40 in greenery", "adjust_attr warmth 15"], result.reply
+    # ... and after an edit of a thing (the library's balloon: its hues were turned, and it went pink)
+    manager.document.apply("adjust_attr brightness 20 in the dog", manager.document.pixels())
+    assert [c.format() for c in manager.read("make it look like winter")[0]] == [
+        "adjust_attr warmth -25", "adjust_attr saturation -30", "adjust_attr brightness 10"]

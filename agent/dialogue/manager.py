@@ -222,6 +222,7 @@ def _moves_nothing(command: Command) -> bool:
     return isinstance(command, REGIONAL) or (isinstance(command, Background) and command.mode == "blur")
 
 
+LOOK_LIKE = re.compile(r"\b(?:look|feel|seem) like\b")  # a look asked of "it": the picture's
 _FOUND_PART = re.compile(rf"(?:{'|'.join(FOUND_NAMES)}|background)(?: (?:on|at|in) the (?:left|right|top|bottom))?")
 
 
@@ -477,12 +478,12 @@ class DialogueManager:
                 # "make the right one darker" after an edit of the giraffe on the left; "the one in the
                 # middle more" after "make the kids brighter" (it brightened the centre)
                 topic = thing.group(1) if thing else region
-            elif not topic and region.startswith("the ") and (IT.search(utterance.lower()) or REST.search(utterance.lower())):
+            elif not topic and region.startswith("the ") and (IT.search(utterance.lower()) or REST.search(utterance.lower())) \
+                    and not LOOK_LIKE.search(utterance.lower()):  # ("make it look like autumn": the picture)
                 topic, edited = region, True  # ("blur everything else" after "make the penguin sharper": it blurred it)
             elif not topic and _FOUND_PART.fullmatch(region) and IT.search(utterance.lower()) \
                     and not re.match(r"\s*(?:it|they)\b", utterance.lower()) \
-                    and not re.search(r"\b(?:look|feel|seem) like\b", utterance.lower()):  # ("it feels cold", "make
-                # it look like autumn": the picture)
+                    and not LOOK_LIKE.search(utterance.lower()):  # ("it feels cold", "make it look like autumn": the picture)
                 topic, edited = f"the {region}", True  # "the sky is too bright", "darken it": the sky
             elif not topic and isinstance(last_edit, Remove) and _REMOVED_THING.fullmatch(last_edit.words) \
                     and IT.search(utterance.lower()):
