@@ -113,7 +113,7 @@ def test_how_bright_a_part_is_is_measured_not_edited(tmp_path):
 def test_a_thing_in_focus_is_judged_against_the_rest(monkeypatch):
     """"is the cheetah in focus?" was answered of the whole picture ("I measure sharpness over the whole
     picture only"): a sharp thing before a blurred background is in focus, a soft one before a sharp
-    background is not."""
+    background is not; a flat thing with a crisp outline (the library's red balloon) is in focus."""
     import cv2
 
     from agent.describe.questions import answer_question
@@ -126,9 +126,12 @@ def test_a_thing_in_focus_is_judged_against_the_rest(monkeypatch):
     soft = cv2.GaussianBlur(sharp, (0, 0), 6)
     cat = Detection("cat", 0.9, (120, 80, 200, 160))
     monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [cat])
-    for inside, outside, verdict in ((sharp, soft, "looks in focus"), (soft, sharp, "looks soft, softer than the rest")):
+    for inside, outside, verdict in ((sharp, soft, "looks in focus"), (soft, sharp, "looks soft")):
         img = outside.copy()
         img[80:160, 120:200] = inside[80:160, 120:200]
         text, data, _ = answer_question(img, read_question("is the cat in focus?"))
         assert text.startswith(f"The cat in the middle {verdict}"), text
         assert data["overlays"][0]["box"] == [120, 80, 200, 160]
+    flat = np.full((240, 320, 3), (120, 170, 230), np.uint8)
+    flat[80:160, 120:200] = (200, 30, 40)  # a flat red thing, its outline crisp
+    assert answer_question(flat, read_question("is the cat in focus?"))[0].startswith("The cat in the middle looks in focus")

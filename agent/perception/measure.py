@@ -107,10 +107,12 @@ def measure(pixels: np.ndarray) -> Measures:
         cast_b=cast_b, cast_a=cast_a, detail=detail, tilt=_tilt(luma), grey=grey, noise=_noise(luma, gx, gy))
 
 
-def detail_in(pixels: np.ndarray, box) -> tuple[float, float]:
-    """The fine detail (as :attr:`Measures.detail`) inside ``box`` (x1, y1, x2, y2, full-size pixels) and
-    over the rest of the picture: "is the cheetah in focus?" against the background. The rest is 0 when
-    the box holds the whole picture."""
+def edges_in(pixels: np.ndarray, box) -> tuple[float, float]:
+    """The strength of the sharpest edges (the 99th percentile of the luma gradient, as
+    :attr:`Measures.detail` takes its mean) inside ``box`` (x1, y1, x2, y2, full-size pixels) and over
+    the rest of the picture: "is the cheetah in focus?". A thing's mean gradient said a flat red balloon
+    with a crisp outline was soft (0.006); its edges measure 0.16, and 0.08 blurred by 2 pixels (at 768
+    pixels a side). The rest is 0 when the box holds the whole picture."""
     rgb = to_rgb8(pixels)
     h, w = rgb.shape[:2]
     scale = min(1.0, SIDE / max(h, w))
@@ -121,7 +123,8 @@ def detail_in(pixels: np.ndarray, box) -> tuple[float, float]:
     x1, y1, x2, y2 = (int(round(v * scale)) for v in box)
     inside = np.zeros(grad.shape, bool)
     inside[max(0, y1):max(y1 + 1, y2), max(0, x1):max(x1 + 1, x2)] = True
-    return float(grad[inside].mean()), float(grad[~inside].mean()) if (~inside).any() else 0.0
+    return (float(np.percentile(grad[inside], 99)),
+            float(np.percentile(grad[~inside], 99)) if (~inside).any() else 0.0)
 
 
 def _noise(luma: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> float:
