@@ -85,3 +85,6 @@ def test_a_season_s_look_is_made_of_the_picture_not_of_the_part_edited_last(tmp_
     manager.document.apply("adjust_attr brightness 20 in the dog", manager.document.pixels())
     assert [c.format() for c in manager.read("make it look like winter")[0]] == [
         "adjust_attr warmth -25", "adjust_attr saturation -30", "adjust_attr brightness 10"]
+    manager.context.topic = "the dog"  # ... or after a question about it ("what is it standing on?")
+    assert [c.format() for c in manager.read("make it look like winter")[0]] == [
+        "adjust_attr warmth -25", "adjust_attr saturation -30", "adjust_attr brightness 10"]

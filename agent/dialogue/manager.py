@@ -488,7 +488,8 @@ class DialogueManager:
             elif not topic and isinstance(last_edit, Remove) and _REMOVED_THING.fullmatch(last_edit.words) \
                     and IT.search(utterance.lower()):
                 topic, asked_after = last_edit.words, True  # "is it gone?" after "remove the joey": a question only
-            about = about_topic(utterance, topic, last_region=region, count=topic_count) if topic else None
+            about = about_topic(utterance, topic, last_region=region, count=topic_count) if topic and not \
+                LOOK_LIKE.search(utterance.lower()) else None  # ("make it look like winter" after "what is it standing on?")
         if about is not None:  # "make it brighter" after "where is the horse?": the horse
             reading = about_reading = read(about)
             noun = topic_noun(topic)
