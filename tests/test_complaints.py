@@ -124,14 +124,14 @@ def test_a_thing_in_focus_is_judged_against_the_rest(monkeypatch):
     rng = np.random.default_rng(2)
     sharp = np.clip(rng.normal(120, 50, (240, 320, 3)), 0, 255).astype(np.uint8)
     soft = cv2.GaussianBlur(sharp, (0, 0), 6)
-    cat = Detection("cat", 0.9, (120, 80, 200, 160))
+    cat = Detection("cat", 0.9, (124, 84, 196, 156))  # (inside the pasted square: its own edges, not the seam)
     monkeypatch.setattr(things, "detect", lambda rgb, min_score=0.3: [cat])
     for inside, outside, verdict in ((sharp, soft, "looks in focus"), (soft, sharp, "looks soft")):
         img = outside.copy()
         img[80:160, 120:200] = inside[80:160, 120:200]
         text, data, _ = answer_question(img, read_question("is the cat in focus?"))
         assert text.startswith(f"The cat in the middle {verdict}"), text
-        assert data["overlays"][0]["box"] == [120, 80, 200, 160]
+        assert data["overlays"][0]["box"] == [124, 84, 196, 156]
     flat = np.full((240, 320, 3), (120, 170, 230), np.uint8)
-    flat[80:160, 120:200] = (200, 30, 40)  # a flat red thing, its outline crisp
+    flat[86:154, 126:194] = (200, 30, 40)  # a flat red thing, its outline crisp
     assert answer_question(flat, read_question("is the cat in focus?"))[0].startswith("The cat in the middle looks in focus")

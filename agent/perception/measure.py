@@ -108,18 +108,19 @@ def measure(pixels: np.ndarray) -> Measures:
 
 
 def edges_in(pixels: np.ndarray, box) -> tuple[float, float]:
-    """The strength of the sharpest edges (the 99th percentile of the luma gradient, as
-    :attr:`Measures.detail` takes its mean) inside ``box`` (x1, y1, x2, y2, full-size pixels) and over
-    the rest of the picture: "is the cheetah in focus?". A thing's mean gradient said a flat red balloon
-    with a crisp outline was soft (0.006); its edges measure 0.16, and 0.08 blurred by 2 pixels (at 768
-    pixels a side). The rest is 0 when the box holds the whole picture."""
+    """The strength of the sharpest edges (the 99th percentile of the largest channel's gradient)
+    inside ``box`` (x1, y1, x2, y2, full-size pixels) and over the rest of the picture: "is the cheetah
+    in focus?". A thing's mean luma gradient said a flat red balloon with a crisp outline was soft
+    (0.006), and the luma alone lost its edge once it was brightened to the sky's lightness. The rest is
+    0 when the box holds the whole picture."""
     rgb = to_rgb8(pixels)
     h, w = rgb.shape[:2]
     scale = min(1.0, SIDE / max(h, w))
     if scale < 1.0:
         rgb = cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    luma = rgb.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32) / 255.0
-    grad = np.hypot(cv2.Sobel(luma, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(luma, cv2.CV_32F, 0, 1, ksize=3)) / 8.0
+    f = rgb.astype(np.float32) / 255.0  # each channel's gradient, the largest: a red balloon brightened to the
+    # sky's luma keeps its edge
+    grad = np.max(np.hypot(cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)), axis=2) / 8.0
     x1, y1, x2, y2 = (int(round(v * scale)) for v in box)
     inside = np.zeros(grad.shape, bool)
     inside[max(0, y1):max(y1 + 1, y2), max(0, x1):max(x1 + 1, x2)] = True
