@@ -214,7 +214,6 @@ def _last_edit(document: Document | None, turns: list[dict]) -> tuple[str, str] 
     return (before.id, document.head.id) if before.id != document.head.id else None
 
 
-# a part the last edit found by name, which "it" then is ("the sky is too bright", "darken it")
 def _moves_nothing(command: Command) -> bool:
     """Whether ``command`` leaves every thing where it was and in the picture: light and colour edits,
     and a background blur (Kleiber's nuthatch, "blur the background", then "is there a bird?": "I don't
@@ -223,6 +222,7 @@ def _moves_nothing(command: Command) -> bool:
 
 
 LOOK_LIKE = re.compile(r"\b(?:look|feel|seem) like\b")  # a look asked of "it": the picture's
+# a part the last edit found by name, which "it" then is ("the sky is too bright", "darken it")
 _FOUND_PART = re.compile(rf"(?:{'|'.join(FOUND_NAMES)}|background)(?: (?:on|at|in) the (?:left|right|top|bottom))?")
 
 
