@@ -40,7 +40,8 @@ def what_in(pixels: np.ndarray, prep: str, about: str) -> tuple[str, dict, list[
     rgb = to_rgb8(pixels)
     h, w = rgb.shape[:2]
     said = f"{prep} {about}"
-    dets = detect(rgb, min_score=SURE)
+    found = detect(rgb, min_score=UNSURE)  # one look: what is sure (SURE) is said as seen, the rest "I think"
+    dets = [d for d in found if d.score >= SURE]
     part = found_part(about)
     holder = None
     if part is not None and prep not in _BESIDE:
@@ -66,15 +67,14 @@ def what_in(pixels: np.ndarray, prep: str, about: str) -> tuple[str, dict, list[
             return f"{exc}.", {"overlays": seen} if seen else {}, []
         others = [d for d in dets if box_iou(d.box, holder) < 0.6]
         if prep == "under":
-            return _under(rgb, holder, about)
+            return _under(rgb, holder, about, found)
         if prep in _BESIDE:
             kept = sorted((d for d in others if _gap(d.box, holder) <= _NEAR * _side(d.box, holder)),
                           key=lambda d: _gap(d.box, holder))
         elif prep in ("on", "on top of"):
             # what stands on a table or a bench rises above its box: its lowest rows are on it (Wine's table,
             # "what's on the table?" said nothing of the bottle on it, which "make the bottle stand out" found)
-            unsure = detect(rgb, min_score=UNSURE)
-            kept = [d for d in unsure if box_iou(d.box, holder) < 0.6 and (inside_share(d.box, holder) >= _MOSTLY or
+            kept = [d for d in found if box_iou(d.box, holder) < 0.6 and (inside_share(d.box, holder) >= _MOSTLY or
                                                                             inside_share(_feet(d.box), holder) >= _STANDING)]
         else:
             kept = [d for d in others if inside_share(d.box, holder) >= _MOSTLY]
@@ -104,26 +104,25 @@ def _share_on(mask: np.ndarray, box, shape: tuple[int, int], *, feet: bool) -> f
     :data:`_FEET` rows and a band as tall below them when ``feet``."""
     h, w = shape
     sy, sx = mask.shape[0] / h, mask.shape[1] / w
-    x1, y1, x2, y2 = (float(v) for v in box)
-    if feet:
-        tall = (y2 - y1) * _FEET
-        y1, y2 = y2 - tall, min(h, y2 + tall)
+    x1, y1, x2, y2 = _feet(box) if feet else (float(v) for v in box)
+    y2 = min(h, y2)
     rows = slice(int(y1 * sy), max(int(y1 * sy) + 1, int(np.ceil(y2 * sy))))
     cols = slice(int(x1 * sx), max(int(x1 * sx) + 1, int(np.ceil(x2 * sx))))
     part = mask[rows, cols]
     return float(part.mean()) if part.size else 0.0
 
 
-def _under(rgb: np.ndarray, holder, about: str) -> tuple[str, dict, list[Command]]:
+def _under(rgb: np.ndarray, holder, about: str, found) -> tuple[str, dict, list[Command]]:
     """What the thing in ``holder`` stands, sits or lies on: a thing found under its lowest rows (a bench,
     a table, a couch), else the part of the picture there as describe names it (the ground, the grass);
-    "what is the camel standing on?" was "I can't answer that"."""
-    from agent.describe.placing import BOX_COLOR, SURE, UNSURE
+    "what is the camel standing on?" was "I can't answer that". ``found``: the detector's finds from
+    UNSURE on."""
+    from agent.describe.placing import BOX_COLOR, SURE
     from agent.describe.words import describe_region
     from agent.perception.colour_terms import fit_side
     from agent.perception.models import box_iou
     from agent.perception.naming import name_objects
-    from agent.perception.things import detect, inside_share
+    from agent.perception.things import inside_share
     from editor.greenery import greenery_mask
     from editor.sky import sky_mask
 
@@ -133,7 +132,7 @@ def _under(rgb: np.ndarray, holder, about: str) -> tuple[str, dict, list[Command
     data = {"overlays": [{"kind": "box", "target": "current", "box": [int(v) for v in holder], "color": BOX_COLOR,
                           "label": about.removeprefix("the ")}]}
     lead = f"{about[0].upper()}{about[1:]}"
-    under = [d for d in detect(rgb, min_score=UNSURE) if box_iou(d.box, holder) < 0.6 and d.box[3] > y2
+    under = [d for d in found if box_iou(d.box, holder) < 0.6 and d.box[3] > y2
              and inside_share(feet, d.box) >= _STANDING]  # (its box goes on below the thing's feet: it holds them up)
     if under:
         best = max(under, key=lambda d: d.score)
@@ -148,9 +147,9 @@ def _under(rgb: np.ndarray, holder, about: str) -> tuple[str, dict, list[Command
         return f"{lead} goes on to the picture's bottom edge, so I can't see what it stands on.", data, []
     small = fit_side(rgb, 512)
     s = small.shape[0] / h
-    tall = max(2.0, (y2 - float(holder[1])) * _FEET)
-    band = (int(x1 * s), int(min(h - 1, y2 - tall / 2) * s), max(int(x1 * s) + 1, int(x2 * s)),
-            max(int(min(h - 1, y2 - tall / 2) * s) + 1, int(min(h, y2 + tall) * s)))
+    _, top, _, bottom = feet  # (its lowest rows and as much below them)
+    band = (int(x1 * s), int(top * s), max(int(x1 * s) + 1, int(x2 * s)),
+            max(int(top * s) + 1, int(min(h, bottom) * s)))
     sky = sky_mask(small)
     noun, _ = describe_region(small, band, sky, greenery_mask(small, sky=sky))
     # what lies right under its box, said as seen, not as what it stands on: a nuthatch clinging to a trunk

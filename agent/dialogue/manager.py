@@ -465,6 +465,7 @@ class DialogueManager:
         edited = False  # "it" is the thing the last edit was made in ("make the sheep brighter", "remove it")
         asked_after = False  # "it" is the thing just removed, which only a question can be about
         if self.selection() is None:
+            look = LOOK_LIKE.search(utterance.lower())  # ("make it look like autumn": the picture, whatever "it" was)
             last_edit = self.recent().last
             region = getattr(last_edit, "region", "") or ""
             if (isinstance(last_edit, Background) and not last_edit.keep) or isinstance(last_edit, ImageCutout):
@@ -479,17 +480,16 @@ class DialogueManager:
                 # middle more" after "make the kids brighter" (it brightened the centre)
                 topic = thing.group(1) if thing else region
             elif not topic and region.startswith("the ") and (IT.search(utterance.lower()) or REST.search(utterance.lower())) \
-                    and not LOOK_LIKE.search(utterance.lower()):  # ("make it look like autumn": the picture)
+                    and not look:
                 topic, edited = region, True  # ("blur everything else" after "make the penguin sharper": it blurred it)
             elif not topic and _FOUND_PART.fullmatch(region) and IT.search(utterance.lower()) \
                     and not re.match(r"\s*(?:it|they)\b", utterance.lower()) \
-                    and not LOOK_LIKE.search(utterance.lower()):  # ("it feels cold", "make it look like autumn": the picture)
+                    and not look:  # ("it feels cold": the picture)
                 topic, edited = f"the {region}", True  # "the sky is too bright", "darken it": the sky
             elif not topic and isinstance(last_edit, Remove) and _REMOVED_THING.fullmatch(last_edit.words) \
                     and IT.search(utterance.lower()):
                 topic, asked_after = last_edit.words, True  # "is it gone?" after "remove the joey": a question only
-            about = about_topic(utterance, topic, last_region=region, count=topic_count) if topic and not \
-                LOOK_LIKE.search(utterance.lower()) else None  # ("make it look like winter" after "what is it standing on?")
+            about = about_topic(utterance, topic, last_region=region, count=topic_count) if topic and not look else None
         if about is not None:  # "make it brighter" after "where is the horse?": the horse
             reading = about_reading = read(about)
             noun = topic_noun(topic)

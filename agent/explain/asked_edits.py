@@ -75,14 +75,7 @@ def edits_asked(doc, question: str) -> str | None:
         return None
     attr, said = kind
     lines = [v.command or "" for v in doc.lineage()[1:]]
-    edits = []
-    for line in lines:
-        try:
-            command = parse_command(line)
-        except CommandError:
-            continue
-        if _is(command, attr):
-            edits.append(command)
+    edits = _of_kind(lines, attr)
     if not edits:
         what = "no edit yet" if not lines else f"“{'”, “'.join(version_label(line) for line in lines)}”"
         return f"I haven't {said} since the original (the edits: {what})."
@@ -105,13 +98,17 @@ def earlier_edits(doc, attr: str) -> list[str]:
     """The labels of the edits of the explainer's kind ``attr`` that made the picture on screen before
     its last step: "how much darker is the grass?" after "darken the grass a bit" and a rotation found the
     brightness unchanged since the rotation, which is true and not what was asked."""
-    kind = _FROM_EXPLAINER.get(attr, attr)
+    return [c.label() for c in _of_kind([v.command or "" for v in doc.lineage()[1:-1]], _FROM_EXPLAINER.get(attr, attr))]
+
+
+def _of_kind(lines: list[str], kind: str) -> list[Command]:
+    """The commands of ``lines`` (a lineage's command lines) that are edits of ``kind``."""
     out = []
-    for version in doc.lineage()[1:-1]:
+    for line in lines:
         try:
-            command = parse_command(version.command or "")
+            command = parse_command(line)
         except CommandError:
             continue
         if _is(command, kind):
-            out.append(command.label())
+            out.append(command)
     return out

@@ -296,7 +296,6 @@ def read(utterance: str, *, model: Callable[..., Command | None] | None = None,
         # "the photo looks yellow", "the sky looks green": a cast, as "too yellow" is (it was "Sorry, I don't
         # know how to do that"); "the dog looks yellow" may be what the dog is, and is left as it was
         said = re.sub(r"\s+(?:looks|is|seems|appears)$|'?s$", "", cast.group("w"))
-        said = "it" if part == "snow" else said  # the snow's cast is the photo's ("I can't find the snow")
         utterance = text = bare = f"{said} looks too {cast.group('c')}"
     # "no, the one on the left", "too much", "again": about the last edit (and what was said of it)
     heard = dataclasses.replace(recent or Recent(), said=last_reply)

@@ -12,6 +12,7 @@ import re
 from agent.grammar import lexicon
 from agent.grammar.commands import Command, command_type
 from agent.grammar.lexicon import COLOUR_WORD, DEFAULT_AMOUNTS, word_pattern
+from agent.perception.wordnet import said_of  # (WordNet's index only: "the cute dog" is the dog)
 from editor.colors import COLORS
 
 POLITE = re.compile(
@@ -139,14 +140,6 @@ POSITIONS = {"left", "right", "top", "bottom", "middle", "front", "back", "first
              "fifth", "last", "big", "small", "little", "other", "upper", "lower"}
 
 
-def _said_of_a_thing(word: str, noun: str) -> bool:
-    """An adjective that is no noun ("groovy", "cute") before a noun: it says what the thing is like,
-    not which part."""
-    from agent.perception.wordnet import said_of  # reads WordNet's index only
-
-    return said_of(word, noun)
-
-
 def local_part(clause: str, own_words: set[str], nouns: frozenset[str] = frozenset()) -> str | None:
     """The part of the picture a clause names ("the sky" in "brighten the sky"), if any; a colour
     before one of ``nouns`` says which ("her pink clothes": the clothes)."""
@@ -161,7 +154,7 @@ def local_part(clause: str, own_words: set[str], nouns: frozenset[str] = frozens
                 continue  # "the left cat": the thing is the next word
             if word == m.group(1) and word in COLOUR_WORDS and m.group(2) in nouns:
                 continue  # "her pink clothes": the clothes (they were the whole picture, brightened)
-            if word == m.group(1) and m.group(2) and _said_of_a_thing(word, m.group(2)):
+            if word == m.group(1) and m.group(2) and said_of(word, m.group(2)):
                 continue  # "this groovy motorhome": the motorhome (it was "I can't find the groovy")
             if word in WHOLE or word in own_words or word.rstrip("s") in WHOLE:
                 break  # "the image", "the brightness of ...": the whole picture so far

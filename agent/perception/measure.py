@@ -77,11 +77,7 @@ def measure(pixels: np.ndarray) -> Measures:
     >>> round(m.mean, 2), m.spread, m.grey, m.tilt
     (0.5, 0.0, True, None)
     """
-    rgb = to_rgb8(pixels)
-    h, w = rgb.shape[:2]
-    scale = min(1.0, SIDE / max(h, w))
-    if scale < 1.0:
-        rgb = cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    rgb, _ = _at_side(pixels)
     f = rgb.astype(np.float32) / 255.0
     luma = f @ np.array([0.299, 0.587, 0.114], np.float32)
     lo, hi = np.percentile(luma, [2, 98])
@@ -107,17 +103,23 @@ def measure(pixels: np.ndarray) -> Measures:
         cast_b=cast_b, cast_a=cast_a, detail=detail, tilt=_tilt(luma), grey=grey, noise=_noise(luma, gx, gy))
 
 
+def _at_side(pixels: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo as 8-bit RGB at most :data:`SIDE` pixels a side, and the scale it was shrunk by."""
+    rgb = to_rgb8(pixels)
+    h, w = rgb.shape[:2]
+    scale = min(1.0, SIDE / max(h, w))
+    if scale < 1.0:
+        rgb = cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    return rgb, scale
+
+
 def edges_in(pixels: np.ndarray, box) -> tuple[float, float]:
     """The strength of the sharpest edges (the 99th percentile of the largest channel's gradient)
     inside ``box`` (x1, y1, x2, y2, full-size pixels) and over the rest of the picture: "is the cheetah
     in focus?". A thing's mean luma gradient said a flat red balloon with a crisp outline was soft
     (0.006), and the luma alone lost its edge once it was brightened to the sky's lightness. The rest is
     0 when the box holds the whole picture."""
-    rgb = to_rgb8(pixels)
-    h, w = rgb.shape[:2]
-    scale = min(1.0, SIDE / max(h, w))
-    if scale < 1.0:
-        rgb = cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    rgb, scale = _at_side(pixels)
     f = rgb.astype(np.float32) / 255.0  # each channel's gradient, the largest: a red balloon brightened to the
     # sky's luma keeps its edge
     grad = np.max(np.hypot(cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)), axis=2) / 8.0
